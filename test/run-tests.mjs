@@ -1,0 +1,63 @@
+// The project's test command: unit tests (plain Node test runner, no VS Code), then the
+// integration suite inside a real VS Code. Ends with one line `N passed, N failed`.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ensureDeps, root } from './ensure-deps.mjs';
+
+const unitOnly = process.argv.includes('--unit-only');
+const integrationOnly = process.argv.includes('--integration-only');
+
+function findTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...findTests(p));
+    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
+  }
+  return out.sort();
+}
+
+/** Runs a command, echoing its output, and returns [exitCode, output]. */
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
+    child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
+    child.on('close', (code, signal) => resolve([code ?? (signal ? 1 : 0), out]));
+  });
+}
+
+function count(out, re) {
+  const m = [...out.matchAll(re)];
+  return m.length ? Number(m[m.length - 1][1]) : 0;
+}
+
+ensureDeps();
+let passed = 0;
+let failed = 0;
+let exit = 0;
+
+if (!integrationOnly) {
+  const files = findTests(join(root, 'test', 'unit'));
+  const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
+  const p = count(out, /^ℹ pass (\d+)/gm);
+  const f = count(out, /^ℹ fail (\d+)/gm);
+  passed += p;
+  failed += f;
+  if (code !== 0) { exit = code; if (f === 0) failed += 1; }
+  console.log(`unit: ${p} passed, ${f} failed`);
+}
+
+if (!unitOnly) {
+  const [code, out] = await run(process.execPath, [join('test', 'launch', 'run-offline.mjs')]);
+  const p = count(out, /^integration: (\d+) passed/gm);
+  const f = count(out, /^integration: \d+ passed, (\d+) failed/gm);
+  passed += p;
+  failed += f;
+  if (code !== 0) { exit = exit || code; if (f === 0) failed += 1; }
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(exit);
