@@ -1,0 +1,103 @@
+import { applyPatch, parsePatch } from 'diff';
+import type { StructuredPatch } from 'diff';
+import * as path from 'node:path';
+
+export type FixRefusal =
+  | 'unreadable'        // not a unified diff we can parse
+  | 'not-one-file'      // zero or several files in one fix
+  | 'creates-or-deletes'
+  | 'outside-folder'
+  | 'does-not-apply';
+
+export type FixResult =
+  | { ok: true; text: string }
+  | { ok: false; reason: FixRefusal; message: string };
+
+/** Strips git's a/ and b/ prefixes and any timestamp the header carried. */
+function headerPath(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  const p = name.split('\t')[0].trim();
+  if (p === '/dev/null') return p;
+  return p.replace(/^[ab]\//, '');
+}
+
+export interface FixTarget {
+  /** Path relative to the folder root, `/`-separated. */
+  relativePath: string;
+  patch: StructuredPatch;
+}
+
+/**
+ * Reads which file a fix patches and checks it stays inside the workspace folder it was
+ * scanned from. The path comes from the service, so `..`, absolute paths and drive letters
+ * are refused rather than resolved.
+ */
+export function readFixTarget(diffText: string): FixTarget | Exclude<FixResult, { ok: true }> {
+  let patches: StructuredPatch[];
+  try {
+    patches = parsePatch(diffText);
+  } catch (e) {
+    return { ok: false, reason: 'unreadable', message: `The fix is not a readable patch (${(e as Error).message}).` };
+  }
+  patches = patches.filter((p) => p.hunks.length > 0);
+  if (patches.length !== 1) {
+    return {
+      ok: false, reason: patches.length ? 'not-one-file' : 'unreadable',
+      message: patches.length ? `The fix changes ${patches.length} files; only single-file fixes can be applied.` : 'The fix contains no changes.',
+    };
+  }
+  const patch = patches[0];
+  const oldPath = headerPath(patch.oldFileName);
+  const newPath = headerPath(patch.newFileName);
+  if (oldPath === '/dev/null' || newPath === '/dev/null') {
+    return { ok: false, reason: 'creates-or-deletes', message: 'The fix creates or deletes a file; only edits to an existing file can be applied.' };
+  }
+  const target = newPath ?? oldPath;
+  if (!target) return { ok: false, reason: 'unreadable', message: 'The fix does not name the file it changes.' };
+  for (const p of [oldPath, newPath]) {
+    if (p !== undefined && !isInsideFolder(p)) {
+      return { ok: false, reason: 'outside-folder', message: `The fix changes "${p}", which is outside the workspace folder; it was not applied.` };
+    }
+  }
+  if (oldPath && newPath && path.posix.normalize(oldPath) !== path.posix.normalize(newPath)) {
+    return { ok: false, reason: 'not-one-file', message: `The fix renames "${oldPath}" to "${newPath}"; only in-place edits can be applied.` };
+  }
+  return { relativePath: path.posix.normalize(target.replace(/\\/g, '/')), patch };
+}
+
+/** True for a relative path that cannot climb out of the folder it is resolved against. */
+export function isInsideFolder(relative: string): boolean {
+  const p = relative.replace(/\\/g, '/');
+  if (p === '' || p.startsWith('/') || /^[a-zA-Z]:/.test(p) || p.includes('\0')) return false;
+  const norm = path.posix.normalize(p);
+  return norm !== '..' && !norm.startsWith('../') && norm !== '.';
+}
+
+/**
+ * Applies a fix to the file's current text. Hunks may have moved (the user edited above
+ * them): `applyPatch` searches outwards for the exact context, but never fuzzes it, so a
+ * fix whose context changed is refused instead of landing in the wrong place.
+ */
+export function applyFixToText(currentText: string, target: FixTarget): FixResult {
+  const result = applyPatch(currentText, target.patch, { fuzzFactor: 0 });
+  if (result === false) {
+    return {
+      ok: false, reason: 'does-not-apply',
+      message: `The fix no longer applies to ${target.relativePath}: the code it changes was edited since the scan. Rescan to get a fresh fix.`,
+    };
+  }
+  return { ok: true, text: result };
+}
+
+/** readFixTarget + applyFixToText, also checking the fix is for `expectedPath` when given. */
+export function applyFix(diffText: string, currentText: string, expectedPath?: string): FixResult & { relativePath?: string } {
+  const target = readFixTarget(diffText);
+  if (!('patch' in target)) return target;
+  if (expectedPath !== undefined && path.posix.normalize(expectedPath) !== target.relativePath) {
+    return {
+      ok: false, reason: 'not-one-file',
+      message: `The fix changes "${target.relativePath}", not "${expectedPath}" where the issue is; it was not applied.`,
+    };
+  }
+  return { ...applyFixToText(currentText, target), relativePath: target.relativePath };
+}

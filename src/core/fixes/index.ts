@@ -1,0 +1,2 @@
+export * from './applyFix';
+export * from './lineEdits';

@@ -1,0 +1,5 @@
+export * from './model';
+export * from './severity';
+export * from './grouping';
+export * from './rangeTracker';
+export * from './poller';

@@ -1,0 +1,70 @@
+/**
+ * The editor's own record of one finding, normalised from the service's quality issue so
+ * that what is persisted per workspace does not depend on the wire schema.
+ */
+export interface Position { line: number; character: number }
+export interface Range { start: Position; end: Position }
+
+export interface StoredIssue {
+  id: string;
+  classificationId: string;
+  classificationName: string;
+  classificationDescription: string;
+  urgency: string;
+  status: string;
+  /** Path relative to the scanned folder (the archive root), `/`-separated. */
+  path: string;
+  /** 1-based line as reported by the service. */
+  line: number;
+  falsePositive: boolean;
+  triageReasoning?: string;
+  fix?: { diff: string; explanation: string; status: string };
+  /** Where the finding is now in the user's text (0-based), following edits since the scan. */
+  range?: Range;
+}
+
+/** The subset of a service quality issue this module reads; every field may be missing. */
+export interface QualityIssueLike {
+  id: string;
+  classification?: { id?: string | null; name?: string | null; description?: string | null } | null;
+  urgency?: string | null;
+  status?: string | null;
+  location?: { file?: { path?: string | null; name?: string | null } | null; line_number?: number | null } | null;
+  auto_triage?: { false_positive_detection?: { status?: string | null; reasoning?: string | null } | null } | null;
+  auto_fix_suggestion?: { status?: string | null; patch?: { diff?: string | null; explanation?: string | null } | null } | null;
+}
+
+/** Auto-triage statuses that mean "not a real finding". `valid` is the spec's example of the opposite. */
+const FALSE_POSITIVE_STATUSES = new Set(['false_positive', 'falsepositive', 'invalid', 'false positive']);
+
+export function isFalsePositiveStatus(status: string | null | undefined): boolean {
+  return !!status && FALSE_POSITIVE_STATUSES.has(status.trim().toLowerCase());
+}
+
+/** Strips `./` and leading slashes so paths compare equal however the service spelled them. */
+export function normalizeIssuePath(p: string): string {
+  return p.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+}
+
+export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
+  const rawPath = q.location?.file?.path ?? q.location?.file?.name;
+  if (!q.id || !rawPath) return undefined;
+  const fp = q.auto_triage?.false_positive_detection;
+  const patch = q.auto_fix_suggestion?.patch;
+  const line = q.location?.line_number;
+  return {
+    id: q.id,
+    classificationId: q.classification?.id ?? 'unclassified',
+    classificationName: q.classification?.name ?? q.classification?.id ?? 'Unclassified issue',
+    classificationDescription: q.classification?.description ?? '',
+    urgency: (q.urgency ?? 'unknown').toLowerCase(),
+    status: (q.status ?? 'unknown').toLowerCase(),
+    path: normalizeIssuePath(rawPath),
+    line: typeof line === 'number' && Number.isFinite(line) && line >= 1 ? Math.floor(line) : 1,
+    falsePositive: isFalsePositiveStatus(fp?.status),
+    triageReasoning: fp?.reasoning ?? undefined,
+    fix: patch?.diff
+      ? { diff: patch.diff, explanation: patch.explanation ?? '', status: q.auto_fix_suggestion?.status ?? '' }
+      : undefined,
+  };
+}

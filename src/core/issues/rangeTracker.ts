@@ -1,0 +1,80 @@
+import type { Position, Range } from './model';
+
+/** One text replacement, with positions in the document as it was before this change. */
+export interface TextChange {
+  range: Range;
+  text: string;
+}
+
+function compare(a: Position, b: Position): number {
+  return a.line - b.line || a.character - b.character;
+}
+
+/** Where the end of `text` lands when it is inserted at `at`. */
+function endOfInsertion(at: Position, text: string): Position {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines.length === 1) return { line: at.line, character: at.character + text.length };
+  return { line: at.line + lines.length - 1, character: lines[lines.length - 1].length };
+}
+
+/** Moves a position that lies at or after the change's end. */
+function shift(pos: Position, change: TextChange, insertedEnd: Position): Position {
+  const { end } = change.range;
+  if (pos.line === end.line) {
+    return { line: insertedEnd.line, character: insertedEnd.character + (pos.character - end.character) };
+  }
+  return { line: pos.line + (insertedEnd.line - end.line), character: pos.character };
+}
+
+/**
+ * Moves `range` through one edit. Text typed right at either edge stays outside the range
+ * (the range never grows by typing next to it). Returns undefined when the edit removed
+ * the range's text: a deletion covering it, or a replacement of whole lines containing it.
+ */
+export function trackRange(range: Range, change: TextChange): Range | undefined {
+  const { start: cs, end: ce } = change.range;
+  const insertedEnd = endOfInsertion(cs, change.text);
+  const isInsertion = compare(cs, ce) === 0;
+
+  // Entirely after the range (an insertion exactly at its end included): nothing moves.
+  if (compare(cs, range.end) > 0 || (isInsertion && compare(cs, range.end) === 0 && compare(range.start, range.end) < 0)) {
+    return range;
+  }
+  // Entirely before the range (an insertion exactly at its start included): shift it.
+  if (compare(ce, range.start) <= 0) {
+    return { start: shift(range.start, change, insertedEnd), end: shift(range.end, change, insertedEnd) };
+  }
+  // The edit covers the whole range.
+  if (compare(cs, range.start) <= 0 && compare(ce, range.end) >= 0) {
+    const spansLines = ce.line > cs.line;
+    if (change.text.length === 0 || spansLines) return undefined;
+    return { start: cs, end: insertedEnd };
+  }
+  // Partial overlap or an edit inside the range: keep the untouched parts, stretch around the edit.
+  const start = compare(cs, range.start) < 0 ? insertedEnd : range.start;
+  const end = compare(ce, range.end) > 0 ? cs : shift(range.end, change, insertedEnd);
+  return compare(start, end) <= 0 ? { start, end } : { start, end: start };
+}
+
+/**
+ * Applies a document's content changes in order (VS Code reports them so that applying
+ * them one after another is correct).
+ */
+export function trackRangeThrough(range: Range, changes: readonly TextChange[]): Range | undefined {
+  let r: Range | undefined = range;
+  for (const c of changes) {
+    if (!r) return undefined;
+    r = trackRange(r, c);
+  }
+  return r;
+}
+
+/** The range a finding on `line` (1-based) covers in `text`: the line without its indentation. */
+export function rangeForLine(text: string, line: number): Range {
+  const lines = text.split(/\r\n|\r|\n/);
+  const index = Math.min(Math.max(line - 1, 0), Math.max(lines.length - 1, 0));
+  const content = lines[index] ?? '';
+  const indent = content.length - content.trimStart().length;
+  const start = indent === content.length ? 0 : indent;
+  return { start: { line: index, character: start }, end: { line: index, character: content.length } };
+}

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { trackRange, trackRangeThrough, rangeForLine, type Range, type TextChange } from '../../../src/core/issues';
+
+const r = (sl: number, sc: number, el: number, ec: number): Range => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
+const change = (sl: number, sc: number, el: number, ec: number, text: string): TextChange => ({ range: r(sl, sc, el, ec), text });
+
+// The finding: line 5, characters 4..20.
+const finding = r(5, 4, 5, 20);
+
+test('range tracking across edits', async (t) => {
+  const table: [string, TextChange[], Range | undefined][] = [
+    ['insert a line above', [change(2, 0, 2, 0, 'new line\n')], r(6, 4, 6, 20)],
+    ['insert three lines above in one paste', [change(0, 0, 0, 0, 'a\nb\nc\n')], r(8, 4, 8, 20)],
+    ['delete two lines above', [change(1, 0, 3, 0, '')], r(3, 4, 3, 20)],
+    ['edit after the range', [change(9, 0, 9, 3, 'xyz\n\n')], finding],
+    ['type on the same line after the range', [change(5, 25, 5, 25, 'abc')], finding],
+    ['indent the line (same line, before the range)', [change(5, 0, 5, 0, '  ')], r(5, 6, 5, 22)],
+    ['edit inside the range on the same line', [change(5, 10, 5, 12, 'abcd')], r(5, 4, 5, 22)],
+    ['press Enter at the end of the line', [change(5, 20, 5, 20, '\n    ')], finding],
+    ['delete the whole line', [change(5, 0, 6, 0, '')], undefined],
+    ['delete lines containing the range', [change(4, 0, 7, 0, '')], undefined],
+    ['delete the line the way Ctrl+Shift+K does at the end of a line', [change(4, 9, 5, 20, '')], undefined],
+    ['replace the lines containing it', [change(4, 0, 6, 0, 'other\ncode\n')], undefined],
+    ['retype exactly the range text', [change(5, 4, 5, 20, 'safe()')], r(5, 4, 5, 10)],
+    ['delete the start of the range', [change(5, 0, 5, 8, '')], r(5, 0, 5, 12)],
+    ['join the line with the one above', [change(4, 7, 5, 0, '')], r(4, 11, 4, 27)],
+    ['several edits applied in order', [change(8, 0, 8, 0, 'x\n'), change(0, 0, 1, 0, '')], r(4, 4, 4, 20)],
+  ];
+  for (const [name, changes, expected] of table) {
+    await t.test(name, () => assert.deepEqual(trackRangeThrough(finding, changes), expected));
+  }
+});
+
+test('an insertion at the start of an empty range moves it along', () => {
+  assert.deepEqual(trackRange(r(2, 0, 2, 0), change(2, 0, 2, 0, 'x')), r(2, 1, 2, 1));
+});
+
+test('a CRLF insertion counts as one line break', () => {
+  assert.deepEqual(trackRange(finding, change(0, 0, 0, 0, 'a\r\nb\r\n')), r(7, 4, 7, 20));
+});
+
+test('rangeForLine covers the line without its indentation and clamps past the end', () => {
+  const text = 'first\n    second();\n\nlast';
+  assert.deepEqual(rangeForLine(text, 2), r(1, 4, 1, 13));
+  assert.deepEqual(rangeForLine(text, 3), r(2, 0, 2, 0));
+  assert.deepEqual(rangeForLine(text, 99), r(3, 0, 3, 4));
+  assert.deepEqual(rangeForLine('a\r\nb', 2), r(1, 0, 1, 1));
+});
