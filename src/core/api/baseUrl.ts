@@ -1,0 +1,65 @@
+// Where the service lives. Production is the address the service's public command-line
+// client uses by default (its host plus the /api/v1 prefix); the EU address follows the
+// same shape on the EU host. A custom URL (single-tenant instance, local reference
+// service) is normalised so every caller can simply append a path.
+
+import { ClientValidationError } from './errors';
+
+export type Region = 'production' | 'eu';
+
+export const REGION_BASE_URLS: Readonly<Record<Region, string>> = {
+  production: 'https://www.corgea.app/api/v1',
+  eu: 'https://eu.corgea.app/api/v1',
+};
+
+const API_PREFIX = '/api/v1';
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1') return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return m !== null && m.slice(1).every((p) => Number(p) <= 255);
+}
+
+/**
+ * Trims trailing slashes and appends /api/v1 when missing. Throws ClientValidationError
+ * for anything that is not an absolute http(s) URL, for plain http to a non-loopback
+ * host (the token would travel in clear text), and for URLs carrying credentials, a
+ * query or a fragment.
+ */
+export function normalizeBaseUrl(url: string): string {
+  const op = 'normalizeBaseUrl';
+  const raw = typeof url === 'string' ? url.trim() : '';
+  if (raw === '') throw new ClientValidationError(op, 'The service URL is empty. Enter an address such as https://example.com/api/v1.');
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ClientValidationError(op, `"${raw}" is not a valid service URL. Enter a full address such as https://example.com/api/v1.`);
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    throw new ClientValidationError(op, `The service URL must start with https:// (got ${u.protocol}//).`);
+  }
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    throw new ClientValidationError(
+      op,
+      `The service URL ${u.origin} uses plain http, which would send your API token unencrypted. Use https:// (plain http is only allowed for localhost).`,
+    );
+  }
+  if (u.username || u.password) {
+    throw new ClientValidationError(op, 'The service URL must not contain a user name or password. Remove the part before "@".');
+  }
+  if (u.search || u.hash || raw.endsWith('?') || raw.endsWith('#')) {
+    throw new ClientValidationError(op, 'The service URL must not contain a query (?...) or fragment (#...).');
+  }
+  let path = u.pathname.replace(/\/+$/, '');
+  if (!path.endsWith(API_PREFIX)) path += API_PREFIX;
+  return u.origin + path;
+}
+
+/** The base URL to use: a non-empty custom URL wins over the region. */
+export function resolveBaseUrl(opts: { region?: Region; customUrl?: string }): string {
+  const custom = opts.customUrl?.trim();
+  if (custom) return normalizeBaseUrl(custom);
+  return REGION_BASE_URLS[opts.region === 'eu' ? 'eu' : 'production'];
+}

@@ -1,0 +1,538 @@
+// Typed client for the seven operations of the service spec. Every request carries the
+// auth header chosen from the token's shape and `CORGEA-SOURCE: vscode`; every answer is
+// checked against the zod schemas, and every failure is a ServiceError.
+
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { normalizeBaseUrl } from './baseUrl';
+import { ClientValidationError, parseOffset, ServiceError } from './errors';
+import {
+  checkArchiveName,
+  checkMemberIds,
+  checkPage,
+  checkPageSize,
+  checkTeamId,
+  checkUuid,
+  joinCommaList,
+  LIMITS,
+  validateMetadata,
+} from './limits';
+import { buildMultipart, type Part } from './multipart';
+import {
+  ChunkResponseSchema,
+  describeSchemaError,
+  IntegrationUpdateResponseSchema,
+  PoliciesPageSchema,
+  QualityIssuesPageSchema,
+  RolesPageSchema,
+  StartTransferResponseSchema,
+  TeamResponseSchema,
+  VerifyResponseSchema,
+  type Integration,
+  type PoliciesPage,
+  type Policy,
+  type QualityIssue,
+  type QualityIssuesPage,
+  type Role,
+  type RolesPage,
+  type Team,
+  type VerifiedUser,
+} from './schemas';
+import { Transport, type Answer, type Call, type RequestLogEntry } from './transport';
+
+export type { RequestLogEntry } from './transport';
+
+export interface ClientOptions {
+  baseUrl: string;
+  token: string;
+  /** Per request (for uploads: longest pause without progress). Default 30000. */
+  timeoutMs?: number;
+  logger?: (e: RequestLogEntry) => void;
+  userAgent?: string;
+  /** Extra attempts for idempotent requests (GET, HEAD) after 429/5xx/network/timeout. Default 2; 0 disables. */
+  maxRetries?: number;
+  /** First backoff delay for those retries. Default 500 ms. */
+  retryBaseDelayMs?: number;
+  /** A 429 whose Retry-After is longer than this is reported instead of waited out. Default 10000 ms. */
+  maxRetryWaitMs?: number;
+  /** Safety stop for listAll*: a server that never reaches its last page. Default 2000. */
+  maxPages?: number;
+  /** undici dispatcher, e.g. a ProxyAgent for the editor's proxy setting. */
+  dispatcher?: Dispatcher;
+}
+
+export interface IntegrationUpdate {
+  secureToken?: string;
+  name?: string;
+  orgAllowlist?: string[];
+  baseUrl?: string;
+  gatewayPrefix?: string;
+}
+
+export interface PolicyQuery {
+  project?: string;
+  policyTypes?: string[];
+  active?: boolean;
+  page?: number;
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+export interface UploadFields {
+  projectName?: string;
+  branch?: string;
+  repoUrl?: string;
+  sha?: string;
+  dirty?: boolean;
+  metadata?: Record<string, unknown>;
+  scanConfigs?: string[];
+  targetPolicies?: (number | string)[];
+  /** Only for a partial scan: sends partial_scan=true and files_to_scan. */
+  partial?: { files: string[] };
+}
+
+export interface ChunkRequest {
+  offset: number;
+  totalLength: number;
+  archiveName: string;
+  /** The chunk's bytes, or a factory opening a fresh stream of exactly bodyLength bytes. */
+  body: Buffer | (() => NodeJS.ReadableStream);
+  bodyLength: number;
+  fields: UploadFields;
+  signal?: AbortSignal;
+}
+
+export type ChunkResult =
+  | { kind: 'continue'; nextOffset: number; message: string }
+  | { kind: 'complete'; scanId: string; projectId: string | number }
+  | { kind: 'in-progress'; message: string };
+
+const DEFAULTS = {
+  timeoutMs: 30_000,
+  userAgent: 'code-scanner-vscode',
+  maxRetries: 2,
+  retryBaseDelayMs: 500,
+  maxRetryWaitMs: 10_000,
+  maxPages: 2000,
+};
+
+const enc = encodeURIComponent;
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  private readonly transport: Transport;
+  private readonly maxPages: number;
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = normalizeBaseUrl(opts.baseUrl);
+    this.maxPages = opts.maxPages ?? DEFAULTS.maxPages;
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      token: (opts.token ?? '').trim(),
+      timeoutMs: opts.timeoutMs ?? DEFAULTS.timeoutMs,
+      userAgent: opts.userAgent ?? DEFAULTS.userAgent,
+      logger: opts.logger,
+      maxRetries: opts.maxRetries ?? DEFAULTS.maxRetries,
+      retryBaseDelayMs: opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+      maxRetryWaitMs: opts.maxRetryWaitMs ?? DEFAULTS.maxRetryWaitMs,
+      dispatcher: opts.dispatcher,
+    });
+  }
+
+  // ---- verify
+
+  async verify(opts: { userInfo?: boolean; signal?: AbortSignal } = {}): Promise<{ status: 'ok'; user?: VerifiedUser }> {
+    const call: Call = {
+      operation: 'verify',
+      method: 'GET',
+      path: '/verify',
+      endpoint: 'GET /verify',
+      query: { user_info: opts.userInfo ? 'true' : undefined },
+      signal: opts.signal,
+      idempotent: true,
+    };
+    const body = parse(call, await this.transport.send(call), VerifyResponseSchema);
+    if (body.status !== 'ok') {
+      throw new ServiceError({
+        kind: 'unauthorized',
+        operation: 'verify',
+        status: 200,
+        message: 'The API token was rejected (missing, invalid or expired). Sign in again.',
+      });
+    }
+    if (opts.userInfo && !body.user) throw badResponse(call, 'user: expected object (missing)');
+    return body.user ? { status: 'ok', user: body.user } : { status: 'ok' };
+  }
+
+  // ---- roles
+
+  async listRoles(q: { page?: number; pageSize?: number; signal?: AbortSignal } = {}): Promise<RolesPage> {
+    const op = 'listRoles';
+    checkPage(op, q.page);
+    checkPageSize(op, q.pageSize, LIMITS.rolesPageSize);
+    const call: Call = {
+      operation: op,
+      method: 'GET',
+      path: '/roles',
+      endpoint: 'GET /roles',
+      query: { page: str(q.page), page_size: str(q.pageSize) },
+      signal: q.signal,
+      idempotent: true,
+    };
+    return parse(call, await this.transport.send(call), RolesPageSchema);
+  }
+
+  async listAllRoles(q: { pageSize?: number; signal?: AbortSignal } = {}): Promise<Role[]> {
+    const pageSize = q.pageSize ?? LIMITS.rolesPageSize.max;
+    checkPageSize('listRoles', pageSize, LIMITS.rolesPageSize);
+    const { items } = await this.collect('GET /roles', 'listRoles', async (page) => {
+      const r = await this.listRoles({ page, pageSize, signal: q.signal });
+      return { items: r.roles, totalPages: r.total_pages };
+    });
+    return items;
+  }
+
+  // ---- teams
+
+  async addTeamMembers(teamId: number, memberIds: number[], signal?: AbortSignal): Promise<Team> {
+    const op = 'addTeamMembers';
+    checkTeamId(op, teamId);
+    checkMemberIds(op, memberIds);
+    const call: Call = {
+      operation: op,
+      method: 'POST',
+      path: `/teams/${teamId}/members`,
+      endpoint: 'POST /teams/{team_id}/members',
+      json: { member_ids: memberIds },
+      signal,
+    };
+    return parse(call, await this.transport.send(call), TeamResponseSchema).team;
+  }
+
+  // ---- integrations
+
+  async updateIntegration(
+    uuid: string,
+    fields: IntegrationUpdate,
+    signal?: AbortSignal,
+  ): Promise<{ integration: Integration; credentialsVerified: boolean }> {
+    const op = 'updateIntegration';
+    checkUuid(op, uuid);
+    const body = integrationBody(op, fields);
+    const call: Call = {
+      operation: op,
+      method: 'PATCH',
+      path: `/integrations/pipelineprovider/${enc(uuid)}`,
+      endpoint: 'PATCH /integrations/pipelineprovider/{integration_uuid}',
+      json: body,
+      signal,
+      secrets: fields.secureToken ? [fields.secureToken] : [],
+    };
+    const r = parse(call, await this.transport.send(call), IntegrationUpdateResponseSchema);
+    return { integration: r.integration, credentialsVerified: r.credentials_verified };
+  }
+
+  // ---- policies
+
+  async listPolicies(q: PolicyQuery = {}): Promise<PoliciesPage> {
+    const op = 'listPolicies';
+    checkPage(op, q.page);
+    checkPageSize(op, q.pageSize, LIMITS.policiesPageSize);
+    if (q.project !== undefined && (typeof q.project !== 'string' || q.project.trim() === '')) {
+      throw new ClientValidationError(op, 'The project filter must be a non-empty project name.');
+    }
+    const types = q.policyTypes && q.policyTypes.length > 0 ? joinCommaList(op, 'Policy type', q.policyTypes) : undefined;
+    const call: Call = {
+      operation: op,
+      method: 'GET',
+      path: '/policies',
+      endpoint: 'GET /policies',
+      query: {
+        project: q.project,
+        policy_type: types,
+        active: q.active === undefined ? undefined : String(q.active),
+        page: str(q.page),
+        page_size: str(q.pageSize),
+      },
+      signal: q.signal,
+      idempotent: true,
+    };
+    return parse(call, await this.transport.send(call), PoliciesPageSchema);
+  }
+
+  async listAllPolicies(q: Omit<PolicyQuery, 'page'> = {}): Promise<Policy[]> {
+    const pageSize = q.pageSize ?? LIMITS.policiesPageSize.max;
+    checkPageSize('listPolicies', pageSize, LIMITS.policiesPageSize);
+    const { items } = await this.collect('GET /policies', 'listPolicies', async (page) => {
+      const r = await this.listPolicies({ ...q, page, pageSize });
+      return { items: r.policies, totalPages: r.pagination.total_pages };
+    });
+    return items;
+  }
+
+  // ---- quality issues
+
+  async listQualityIssues(
+    scanId: string,
+    q: { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal } = {},
+  ): Promise<QualityIssuesPage> {
+    const op = 'listQualityIssues';
+    checkScanId(op, scanId);
+    checkPage(op, q.page);
+    checkPageSize(op, q.pageSize, LIMITS.qualityPageSize);
+    const call: Call = {
+      operation: op,
+      method: 'GET',
+      path: `/scan/${enc(scanId)}/issues/quality`,
+      endpoint: 'GET /scan/{scan_id}/issues/quality',
+      query: { classification: q.classification || undefined, page: str(q.page), page_size: str(q.pageSize) },
+      signal: q.signal,
+      idempotent: true,
+    };
+    return parse(call, await this.transport.send(call), QualityIssuesPageSchema);
+  }
+
+  /**
+   * Every page of a scan's issues. While a scan still runs, new issues are inserted at the
+   * top (newest first) and push older ones onto the next page, so ids are de-duplicated.
+   */
+  async listAllQualityIssues(
+    scanId: string,
+    q: { classification?: string; pageSize?: number; signal?: AbortSignal } = {},
+  ): Promise<{ issues: QualityIssue[]; totalIssues: number }> {
+    const pageSize = q.pageSize ?? LIMITS.qualityPageSize.max;
+    checkPageSize('listQualityIssues', pageSize, LIMITS.qualityPageSize);
+    let totalIssues = 0;
+    const { items } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', async (page) => {
+      const r = await this.listQualityIssues(scanId, { ...q, page, pageSize });
+      totalIssues = r.total_issues;
+      return { items: r.issues, totalPages: r.total_pages };
+    });
+    const seen = new Set<string>();
+    const issues = items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
+    return { issues, totalIssues };
+  }
+
+  // ---- uploads
+
+  async startTransfer(archiveName: string, signal?: AbortSignal): Promise<{ transferId: string }> {
+    const op = 'startTransfer';
+    checkArchiveName(op, archiveName);
+    // scan_type goes both in the query (as the public client sends it) and as a part (as the spec says).
+    const call: Call = {
+      operation: op,
+      method: 'POST',
+      path: '/start-scan',
+      endpoint: 'POST /start-scan',
+      query: { scan_type: 'blast' },
+      multipart: buildMultipart([
+        { name: 'scan_type', value: 'blast' },
+        { name: 'files', filename: archiveName, body: Buffer.alloc(0), length: 0 },
+      ]),
+      signal,
+    };
+    const r = parse(call, await this.transport.send(call), StartTransferResponseSchema);
+    return { transferId: r.transfer_id };
+  }
+
+  async readOffset(transferId: string, signal?: AbortSignal): Promise<number> {
+    const op = 'readOffset';
+    checkTransferId(op, transferId);
+    const call: Call = {
+      operation: op,
+      method: 'HEAD',
+      path: `/start-scan/${enc(transferId)}/`,
+      endpoint: 'HEAD /start-scan/{transfer_id}/',
+      signal,
+      idempotent: true,
+    };
+    const answer = await this.transport.send(call);
+    const raw = answer.headers['upload-offset'];
+    const offset = parseOffset(raw);
+    if (offset === undefined) {
+      throw badResponse(call, raw === undefined ? 'Upload-Offset header: missing' : 'Upload-Offset header: expected a whole number');
+    }
+    return offset;
+  }
+
+  async sendChunk(transferId: string, chunk: ChunkRequest): Promise<ChunkResult> {
+    const op = 'sendChunk';
+    checkTransferId(op, transferId);
+    checkArchiveName(op, chunk.archiveName);
+    const { offset, totalLength, bodyLength } = chunk;
+    for (const [name, v] of [['offset', offset], ['totalLength', totalLength], ['bodyLength', bodyLength]] as const) {
+      if (!Number.isSafeInteger(v) || v < 0) throw new ClientValidationError(op, `Chunk ${name} must be a whole number of bytes, 0 or more (got ${String(v)}).`);
+    }
+    if (offset + bodyLength > totalLength) {
+      throw new ClientValidationError(op, `The chunk (${bodyLength} bytes at offset ${offset}) goes past the end of the archive (${totalLength} bytes).`);
+    }
+    if (Buffer.isBuffer(chunk.body) && chunk.body.length !== bodyLength) {
+      throw new ClientValidationError(op, `The chunk holds ${chunk.body.length} bytes but bodyLength says ${bodyLength}.`);
+    }
+    if (typeof chunk.body !== 'function' && !Buffer.isBuffer(chunk.body)) {
+      throw new ClientValidationError(op, 'The chunk body must be a Buffer or a function opening a stream.');
+    }
+    const parts: Part[] = [
+      ...uploadFieldParts(op, chunk.fields),
+      { name: 'chunk_data', filename: chunk.archiveName, body: chunk.body, length: bodyLength },
+    ];
+    const call: Call = {
+      operation: op,
+      method: 'PATCH',
+      path: `/start-scan/${enc(transferId)}/`,
+      endpoint: 'PATCH /start-scan/{transfer_id}/',
+      headers: {
+        'Upload-Offset': String(offset),
+        'Upload-Length': String(totalLength),
+        'Upload-Name': chunk.archiveName,
+      },
+      multipart: buildMultipart(parts),
+      signal: chunk.signal,
+    };
+    const answer = await this.transport.send(call);
+    const body = parse(call, answer, ChunkResponseSchema);
+    if (body.scan_id !== undefined && body.scan_id !== null) {
+      if (body.project_id === undefined || body.project_id === null) throw badResponse(call, 'project_id: expected string or integer (missing)');
+      return { kind: 'complete', scanId: String(body.scan_id), projectId: body.project_id };
+    }
+    const rawOffset = answer.headers['upload-offset'];
+    if (rawOffset !== undefined) {
+      const nextOffset = parseOffset(rawOffset);
+      if (nextOffset === undefined) throw badResponse(call, 'Upload-Offset header: expected a whole number');
+      return { kind: 'continue', nextOffset, message: body.message ?? '' };
+    }
+    if (body.status === 'ok' && typeof body.message === 'string' && /already in progress/i.test(body.message)) {
+      return { kind: 'in-progress', message: body.message };
+    }
+    throw badResponse(call, 'expected scan_id, an Upload-Offset header or an "already in progress" message');
+  }
+
+  // ---- paging
+
+  private async collect<T>(
+    endpoint: string,
+    operation: string,
+    fetchPage: (page: number) => Promise<{ items: T[]; totalPages: number }>,
+  ): Promise<{ items: T[] }> {
+    const items: T[] = [];
+    for (let page = 1; ; page++) {
+      if (page > this.maxPages) {
+        throw new ServiceError({
+          kind: 'bad-response',
+          operation,
+          message: `${endpoint} returned an unexpected response: it was still announcing more pages after ${this.maxPages} pages. Stopped reading.`,
+        });
+      }
+      const r = await fetchPage(page);
+      items.push(...r.items);
+      // An empty page before the announced end means the list shrank meanwhile: done.
+      if (page >= r.totalPages || r.items.length === 0) return { items };
+    }
+  }
+}
+
+/** A raw request for tests and diagnostics (e.g. to send a deliberately broken JSON body). */
+export async function rawServiceRequest(
+  opts: ClientOptions,
+  call: Omit<Call, 'endpoint'> & { endpoint?: string },
+): Promise<Answer> {
+  const baseUrl = normalizeBaseUrl(opts.baseUrl);
+  const t = new Transport({
+    baseUrl,
+    token: (opts.token ?? '').trim(),
+    timeoutMs: opts.timeoutMs ?? DEFAULTS.timeoutMs,
+    userAgent: opts.userAgent ?? DEFAULTS.userAgent,
+    logger: opts.logger,
+    maxRetries: 0,
+    retryBaseDelayMs: 0,
+    maxRetryWaitMs: 0,
+    dispatcher: opts.dispatcher,
+  });
+  return t.send({ ...call, endpoint: call.endpoint ?? `${call.method} ${call.path}` });
+}
+
+function str(n: number | undefined): string | undefined {
+  return n === undefined ? undefined : String(n);
+}
+
+function badResponse(call: Call, detail: string): ServiceError {
+  return new ServiceError({
+    kind: 'bad-response',
+    operation: call.operation,
+    message: `${call.endpoint} returned an unexpected response: ${detail}`,
+  });
+}
+
+function parse<S extends z.ZodType>(call: Call, answer: Answer, schema: S): z.infer<S> {
+  const r = schema.safeParse(answer.body);
+  if (!r.success) {
+    const e = badResponse(call, describeSchemaError(r.error, answer.body));
+    throw new ServiceError({ kind: e.kind, operation: e.operation, status: answer.status, message: e.message });
+  }
+  return r.data;
+}
+
+function checkScanId(op: string, scanId: string): void {
+  if (typeof scanId !== 'string' || scanId.trim() === '') throw new ClientValidationError(op, 'The scan id is empty.');
+}
+
+function checkTransferId(op: string, id: string): void {
+  if (typeof id !== 'string' || id.trim() === '') throw new ClientValidationError(op, 'The upload transfer id is empty.');
+}
+
+function integrationBody(op: string, f: IntegrationUpdate): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const text = (key: string, v: unknown, label: string) => {
+    if (v === undefined) return;
+    if (typeof v !== 'string' || v.trim() === '') throw new ClientValidationError(op, `${label} must be a non-empty text.`);
+    body[key] = v;
+  };
+  text('secure_token', f.secureToken, 'The new access token');
+  text('name', f.name, 'The integration name');
+  text('base_url', f.baseUrl, 'The base URL');
+  if (f.gatewayPrefix !== undefined) {
+    // An empty prefix is a legitimate value (no gateway).
+    if (typeof f.gatewayPrefix !== 'string') throw new ClientValidationError(op, 'The gateway prefix must be text.');
+    body.gateway_prefix = f.gatewayPrefix;
+  }
+  if (f.orgAllowlist !== undefined) {
+    if (!Array.isArray(f.orgAllowlist) || f.orgAllowlist.some((o) => typeof o !== 'string' || o.trim() === '')) {
+      throw new ClientValidationError(op, 'The organization allow-list must be a list of non-empty organization names.');
+    }
+    body.org_allowlist = f.orgAllowlist;
+  }
+  if (Object.keys(body).length === 0) {
+    throw new ClientValidationError(op, 'Nothing to update: give at least one of secure token, name, organization allow-list, base URL or gateway prefix.');
+  }
+  return body;
+}
+
+/** The form parts sent with every chunk, in a stable order. */
+export function uploadFieldParts(op: string, f: UploadFields): Part[] {
+  const parts: Part[] = [];
+  const add = (name: string, value: string | undefined) => {
+    if (value !== undefined) parts.push({ name, value });
+  };
+  add('project_name', f.projectName);
+  add('branch', f.branch);
+  add('repo_url', f.repoUrl);
+  add('sha', f.sha);
+  if (f.dirty !== undefined) add('dirty', f.dirty ? 'true' : 'false');
+  if (f.metadata !== undefined) {
+    try {
+      add('metadata', validateMetadata(f.metadata));
+    } catch (e) {
+      throw e instanceof ClientValidationError ? new ClientValidationError(op, e.message) : e;
+    }
+  }
+  if (f.scanConfigs && f.scanConfigs.length > 0) add('scan_configs', joinCommaList(op, 'Scan configuration', f.scanConfigs));
+  if (f.targetPolicies && f.targetPolicies.length > 0) add('target_policies', joinCommaList(op, 'Policy id', f.targetPolicies));
+  if (f.partial) {
+    if (!Array.isArray(f.partial.files) || f.partial.files.length === 0) {
+      throw new ClientValidationError(op, 'A partial scan needs at least one file to scan.');
+    }
+    add('partial_scan', 'true');
+    add('files_to_scan', joinCommaList(op, 'File', f.partial.files));
+  }
+  return parts;
+}

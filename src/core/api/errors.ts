@@ -1,0 +1,179 @@
+// One error family for everything the service client can fail with. Messages are shown
+// to users as they are, so each one says what happened and what to do next, and none of
+// them ever contains the API token (see `redact`).
+
+export type ServiceErrorKind =
+  | 'bad-request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'unprocessable'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'bad-response'
+  | 'validation'
+  | 'aborted';
+
+export interface ServiceErrorInit {
+  kind: ServiceErrorKind;
+  /** Client operation that failed, e.g. `listRoles`. */
+  operation: string;
+  message: string;
+  status?: number;
+  /** The server's own `error` text (already redacted). */
+  serverMessage?: string;
+  /** 429: how long the server asked us to wait. */
+  retryAfterMs?: number;
+  /** 409 on a chunk: the offset the server actually holds. */
+  serverOffset?: number;
+}
+
+export class ServiceError extends Error {
+  readonly kind: ServiceErrorKind;
+  readonly operation: string;
+  readonly status?: number;
+  readonly serverMessage?: string;
+  readonly retryAfterMs?: number;
+  readonly serverOffset?: number;
+
+  constructor(init: ServiceErrorInit) {
+    super(init.message);
+    this.name = 'ServiceError';
+    this.kind = init.kind;
+    this.operation = init.operation;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.serverMessage !== undefined) this.serverMessage = init.serverMessage;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.serverOffset !== undefined) this.serverOffset = init.serverOffset;
+  }
+}
+
+/** Bad input caught before anything is sent (limits, ids, base URL, metadata). */
+export class ClientValidationError extends ServiceError {
+  constructor(operation: string, message: string) {
+    super({ kind: 'validation', operation, message });
+    this.name = 'ClientValidationError';
+  }
+}
+
+export function isServiceError(err: unknown): err is ServiceError {
+  return err instanceof ServiceError;
+}
+
+/** Worth trying again later: the request may well succeed unchanged. */
+export function isRetryable(err: unknown): boolean {
+  if (!(err instanceof ServiceError)) return false;
+  return err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server' || err.kind === 'rate-limited';
+}
+
+/** Replaces every occurrence of each secret with `***`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    // Very short strings would mangle ordinary words; real tokens are long.
+    if (s.length >= 4) out = out.split(s).join('***');
+  }
+  return out;
+}
+
+/**
+ * Parses a Retry-After header: delta-seconds or an HTTP date. Returns milliseconds
+ * (never negative) or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (v === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+function formatWait(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.ceil(s / 60);
+  return `${m} min`;
+}
+
+/** A readable sentence fragment for an operation id, used in messages. */
+export const OPERATION_LABELS: Record<string, string> = {
+  verify: 'checking the API token',
+  listRoles: 'listing roles',
+  addTeamMembers: 'adding team members',
+  updateIntegration: 'updating the integration',
+  listPolicies: 'listing policies',
+  listQualityIssues: 'loading the scan results',
+  startTransfer: 'starting the upload',
+  readOffset: 'reading the upload position',
+  sendChunk: 'uploading the archive',
+};
+
+export function operationLabel(operation: string): string {
+  return OPERATION_LABELS[operation] ?? operation;
+}
+
+export interface HttpErrorInput {
+  operation: string;
+  status: number;
+  /** Redacted `error` text of the body, if any. */
+  serverMessage?: string;
+  retryAfterHeader?: string;
+  uploadOffsetHeader?: string;
+  now?: number;
+}
+
+/** Turns a non-2xx answer into the matching ServiceError. */
+export function errorForStatus(input: HttpErrorInput): ServiceError {
+  const { operation, status, serverMessage } = input;
+  const what = operationLabel(operation);
+  const said = serverMessage ? `: ${serverMessage}` : '';
+  const base = { operation, status, serverMessage };
+  if (status === 400) {
+    return new ServiceError({ ...base, kind: 'bad-request', message: `The service refused the request while ${what}${said || ' (HTTP 400)'}.` });
+  }
+  if (status === 401) {
+    return new ServiceError({ ...base, kind: 'unauthorized', message: 'The API token was rejected (missing, invalid or expired). Sign in again.' });
+  }
+  if (status === 403) {
+    return new ServiceError({
+      ...base,
+      kind: 'forbidden',
+      message: `Access denied while ${what}${said}. Your account lacks the permission or your plan does not include this feature; ask an administrator of your organization.`,
+    });
+  }
+  if (status === 404) {
+    return new ServiceError({ ...base, kind: 'not-found', message: `Not found while ${what}${said || ' (HTTP 404)'}.` });
+  }
+  if (status === 409) {
+    const off = parseOffset(input.uploadOffsetHeader);
+    return new ServiceError({
+      ...base,
+      kind: 'conflict',
+      serverOffset: off,
+      message: `The service holds a different upload position${off === undefined ? '' : ` (${off} bytes)`}${said}; the upload continues from there.`,
+    });
+  }
+  if (status === 422) {
+    return new ServiceError({ ...base, kind: 'unprocessable', message: `The service could not process the request while ${what}${said || ' (HTTP 422)'}. Check the values and try again.` });
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(input.retryAfterHeader, input.now);
+    const wait = retryAfterMs === undefined ? 'Wait a moment' : `Wait ${formatWait(retryAfterMs)}`;
+    return new ServiceError({ ...base, kind: 'rate-limited', retryAfterMs, message: `The service is limiting requests (HTTP 429) while ${what}. ${wait} and try again.` });
+  }
+  if (status >= 500) {
+    return new ServiceError({ ...base, kind: 'server', message: `The service had a problem (HTTP ${status}) while ${what}${said}. Try again shortly.` });
+  }
+  return new ServiceError({ ...base, kind: 'bad-response', message: `The service answered with unexpected HTTP ${status} while ${what}${said}.` });
+}
+
+export function parseOffset(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  const n = Number(value.trim());
+  return Number.isSafeInteger(n) ? n : undefined;
+}

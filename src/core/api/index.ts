@@ -1,0 +1,25 @@
+// Public surface of the service client.
+export { resolveBaseUrl, normalizeBaseUrl, isLoopbackHost, REGION_BASE_URLS, type Region } from './baseUrl';
+export { authScheme, authHeaders, looksLikeJwt, CLIENT_SOURCE, CLIENT_SOURCE_HEADER, type AuthScheme } from './auth';
+export {
+  ServiceError,
+  ClientValidationError,
+  isServiceError,
+  isRetryable,
+  parseRetryAfter,
+  errorForStatus,
+  type ServiceErrorKind,
+} from './errors';
+export { validateMetadata, LIMITS } from './limits';
+export {
+  ServiceClient,
+  rawServiceRequest,
+  type ClientOptions,
+  type IntegrationUpdate,
+  type PolicyQuery,
+  type UploadFields,
+  type ChunkRequest,
+  type ChunkResult,
+  type RequestLogEntry,
+} from './client';
+export * from './schemas';

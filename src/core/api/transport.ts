@@ -1,0 +1,295 @@
+// One HTTP exchange with the service over undici: auth and identification headers,
+// per-request timeout, cancellation, JSON decoding, mapping failures onto ServiceError,
+// bounded retries of idempotent requests, and the request log. Nothing here ever puts
+// the token into a message, a log entry or a URL.
+
+import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER } from './auth';
+import { errorForStatus, operationLabel, redact, ServiceError, isRetryable, ClientValidationError } from './errors';
+import { MultipartLengthError, type MultipartBody } from './multipart';
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path below the base URL, without query string. */
+  path: string;
+  status?: number;
+  durationMs: number;
+  error?: string;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+  userAgent: string;
+  logger?: (e: RequestLogEntry) => void;
+  /** Extra attempts for idempotent requests after 429/5xx/network/timeout. */
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  /** A 429 asking for a longer wait than this is reported instead of waited out. */
+  maxRetryWaitMs: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface Call {
+  operation: string;
+  method: 'GET' | 'HEAD' | 'POST' | 'PATCH';
+  /** Path below the base URL, ids already encoded. */
+  path: string;
+  /** Path template used in messages, e.g. `GET /scan/{scan_id}/issues/quality`. */
+  endpoint: string;
+  query?: Record<string, string | undefined>;
+  headers?: Record<string, string>;
+  json?: unknown;
+  /** Raw body (for tests of the server's invalid-JSON handling). */
+  rawBody?: { contentType: string; data: string | Buffer };
+  multipart?: MultipartBody;
+  signal?: AbortSignal;
+  idempotent?: boolean;
+  /** Values besides the token that must never show up in messages (e.g. a new secure_token). */
+  secrets?: string[];
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  /** Decoded JSON body; undefined for HEAD or an empty body. */
+  body: unknown;
+}
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Network error codes worth naming to the user (they say what went wrong). */
+function networkDetail(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'the connection was refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'EPIPE':
+      return 'the connection was closed unexpectedly';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connecting took too long';
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `the server's TLS certificate was not accepted (${code})`;
+    default:
+      return code ? `network error ${code}` : 'network error';
+  }
+}
+
+let sharedProxyAgent: Dispatcher | undefined;
+/** Honour HTTPS_PROXY/HTTP_PROXY/NO_PROXY when set, as command-line tools do. */
+function defaultDispatcher(): Dispatcher | undefined {
+  const env = process.env;
+  if (!(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)) return undefined;
+  sharedProxyAgent ??= new EnvHttpProxyAgent();
+  return sharedProxyAgent;
+}
+
+export class Transport {
+  readonly origin: string;
+  private readonly basePath: string;
+  private readonly fixedHeaders: Record<string, string>;
+  private readonly tokenProblem?: string;
+
+  constructor(private readonly opts: TransportOptions) {
+    const u = new URL(opts.baseUrl);
+    this.origin = u.origin;
+    this.basePath = u.pathname.replace(/\/+$/, '');
+    // Header values cannot carry control characters; say so instead of letting undici throw.
+    this.tokenProblem = /[\x00-\x1f\x7f]/.test(opts.token)
+      ? 'The API token contains line breaks or control characters. Copy it again from Settings > API Keys and sign in again.'
+      : undefined;
+    this.fixedHeaders = {
+      accept: 'application/json',
+      'user-agent': opts.userAgent,
+      [CLIENT_SOURCE_HEADER]: CLIENT_SOURCE,
+      ...(this.tokenProblem ? {} : authHeaders(opts.token)),
+    };
+  }
+
+  /** Runs the call, retrying idempotent ones a bounded number of times. */
+  async send(call: Call): Promise<Answer> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(call);
+      } catch (err) {
+        if (!call.idempotent || attempt >= this.opts.maxRetries || !isRetryable(err)) throw err;
+        const e = err as ServiceError;
+        let wait = this.opts.retryBaseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+        if (e.kind === 'rate-limited' && e.retryAfterMs !== undefined) {
+          if (e.retryAfterMs > this.opts.maxRetryWaitMs) throw err;
+          wait = Math.max(wait, e.retryAfterMs);
+        }
+        try {
+          await sleep(wait, undefined, { signal: call.signal });
+        } catch {
+          throw this.abortedError(call);
+        }
+      }
+    }
+  }
+
+  private abortedError(call: Call): ServiceError {
+    const what = operationLabel(call.operation);
+    return new ServiceError({ kind: 'aborted', operation: call.operation, message: `Cancelled ${what}.` });
+  }
+
+  private secrets(call: Call): string[] {
+    return [this.opts.token, ...(call.secrets ?? [])].filter((s) => s.length > 0);
+  }
+
+  private async once(call: Call): Promise<Answer> {
+    if (this.tokenProblem) throw new ClientValidationError(call.operation, this.tokenProblem);
+    if (call.signal?.aborted) throw this.abortedError(call);
+
+    const url = new URL(this.origin + this.basePath + call.path);
+    for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+
+    const headers: Record<string, string> = { ...this.fixedHeaders, ...call.headers };
+    let body: string | Buffer | Readable | undefined;
+    const controller = new AbortController();
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    // The timeout is an inactivity limit: every piece of an upload body that goes out
+    // restarts it, so a large chunk on a slow link is not cut off while it progresses.
+    const arm = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, this.opts.timeoutMs);
+    };
+    if (call.json !== undefined) {
+      body = JSON.stringify(call.json);
+      headers['content-type'] = 'application/json';
+    } else if (call.rawBody) {
+      body = call.rawBody.data;
+      headers['content-type'] = call.rawBody.contentType;
+    } else if (call.multipart) {
+      body = Readable.from(call.multipart.stream(() => arm()), { objectMode: false });
+      headers['content-type'] = call.multipart.contentType;
+      headers['content-length'] = String(call.multipart.length);
+    }
+    const onUserAbort = () => controller.abort();
+    call.signal?.addEventListener('abort', onUserAbort, { once: true });
+
+    const started = performance.now();
+    let status: number | undefined;
+    const log = (error?: ServiceError) => {
+      if (!this.opts.logger) return;
+      const entry: RequestLogEntry = { method: call.method, path: this.basePath + call.path, durationMs: Math.round(performance.now() - started) };
+      if (status !== undefined) entry.status = status;
+      if (error) entry.error = `${error.kind}: ${error.message}`;
+      try {
+        this.opts.logger(entry);
+      } catch {
+        // A failing logger must not break the request.
+      }
+    };
+
+    arm();
+    try {
+      let res: Dispatcher.ResponseData;
+      let text: string;
+      try {
+        res = await request(url, {
+          method: call.method,
+          headers,
+          body,
+          signal: controller.signal,
+          dispatcher: this.opts.dispatcher ?? defaultDispatcher(),
+          // Our own timer covers the whole exchange; undici's would only cut in later.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        });
+        status = res.statusCode;
+        text = call.method === 'HEAD' ? '' : await res.body.text();
+      } catch (err) {
+        throw this.transportError(call, err, timedOut, call.signal?.aborted === true);
+      }
+
+      const resHeaders: Record<string, string | undefined> = {};
+      for (const [k, v] of Object.entries(res.headers)) resHeaders[k.toLowerCase()] = firstHeader(v);
+
+      let parsed: unknown;
+      let malformed = false;
+      if (text.trim() !== '') {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          malformed = true;
+        }
+      }
+
+      if (status < 200 || status >= 300) {
+        const raw = parsed as { error?: unknown; detail?: unknown; message?: unknown } | undefined;
+        const said = [raw?.error, raw?.detail, raw?.message].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+        const serverMessage = said === undefined ? undefined : redact(said.trim(), this.secrets(call)).slice(0, 500);
+        throw errorForStatus({
+          operation: call.operation,
+          status,
+          serverMessage,
+          retryAfterHeader: resHeaders['retry-after'],
+          uploadOffsetHeader: resHeaders['upload-offset'],
+        });
+      }
+      if (malformed) {
+        throw new ServiceError({
+          kind: 'bad-response',
+          operation: call.operation,
+          status,
+          message: `${call.endpoint} returned an unexpected response: the body is not valid JSON. The service may be misconfigured or a proxy answered instead; check the service URL.`,
+        });
+      }
+      log();
+      return { status, headers: resHeaders, body: parsed };
+    } catch (err) {
+      const e =
+        err instanceof ServiceError
+          ? err
+          : new ServiceError({ kind: 'network', operation: call.operation, message: `Request failed while ${operationLabel(call.operation)}.` });
+      log(e);
+      throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+      call.signal?.removeEventListener('abort', onUserAbort);
+    }
+  }
+
+  private transportError(call: Call, err: unknown, timedOut: boolean, userAborted: boolean): ServiceError {
+    const op = call.operation;
+    const what = operationLabel(op);
+    if (userAborted) return this.abortedError(call);
+    if (timedOut) {
+      return new ServiceError({
+        kind: 'timeout',
+        operation: op,
+        message: `The service did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s while ${what}. Check your connection and try again.`,
+      });
+    }
+    if (err instanceof MultipartLengthError) {
+      return new ClientValidationError(op, `The archive changed while it was being uploaded (${err.message}). Start the scan again.`);
+    }
+    // Anything else is the network; the cause is named by code only, never by message,
+    // so nothing from the request (headers) can leak into the text.
+    return new ServiceError({
+      kind: 'network',
+      operation: op,
+      message: `Could not reach the service at ${this.origin} while ${what}: ${redact(networkDetail(err), this.secrets(call))}. Check your network connection and the service URL setting.`,
+    });
+  }
+}
