@@ -1,0 +1,115 @@
+// Text for roles, teams and policies as the account commands and the Policies view show
+// them. Plain strings and rows only: the VS Code layer decides on icons and markdown (and
+// escapes server text there), so all of this is testable without an editor.
+import type { Member, Policy, Role, Team } from '../api/schemas';
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "Developers — 12 users" */
+export function roleLine(role: Pick<Role, 'name' | 'user_count'>): string {
+  return `${role.name} — ${plural(role.user_count, 'user')}`;
+}
+
+/** "12 roles, 40 users in all" for a title. Users may hold one role each, so the sum is meaningful. */
+export function rolesSummary(roles: readonly Pick<Role, 'user_count'>[]): string {
+  const users = roles.reduce((s, r) => s + r.user_count, 0);
+  return `${plural(roles.length, 'role')}, ${plural(users, 'user')} in all`;
+}
+
+/** "Ada Lovelace", or the email when the service has no name for the user. */
+export function memberName(m: Pick<Member, 'first_name' | 'last_name' | 'email'>): string {
+  const name = `${m.first_name ?? ''} ${m.last_name ?? ''}`.trim();
+  return name || m.email;
+}
+
+/** "Ada Lovelace <ada@example.com>" */
+export function memberLine(m: Pick<Member, 'first_name' | 'last_name' | 'email'>): string {
+  const name = memberName(m);
+  return name === m.email ? m.email : `${name} <${m.email}>`;
+}
+
+export interface TeamSummary {
+  /** One sentence for a notification. */
+  message: string;
+  /** Requested ids that are now members. */
+  added: Member[];
+  /** Requested ids the returned team does not list (the service did not add them). */
+  missing: number[];
+}
+
+/** What happened to a team after adding members, in the words a notification uses. */
+export function summarizeTeam(team: Team, requestedIds: readonly number[]): TeamSummary {
+  const byId = new Map(team.members.map((m) => [m.id, m]));
+  const added = requestedIds.map((id) => byId.get(id)).filter((m): m is Member => m !== undefined);
+  const missing = requestedIds.filter((id) => !byId.has(id));
+  const names = added.map(memberName);
+  const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  let message = `Team "${team.name}" now has ${plural(team.members.length, 'member')} and ${plural(team.project_count, 'project')}.`;
+  if (added.length) message += ` Members: ${shown}.`;
+  if (missing.length) message += ` Not in the team: ${missing.map((id) => `#${id}`).join(', ')}.`;
+  if (!team.active) message += ' The team is inactive.';
+  return { message, added, missing };
+}
+
+/** Members sorted by name for a list. */
+export function sortedMembers(team: Team): Member[] {
+  return [...team.members].sort((a, b) => memberName(a).localeCompare(memberName(b)) || a.id - b.id);
+}
+
+export interface DetailRow {
+  label: string;
+  value: string;
+}
+
+export function policyDescription(p: Policy, opts: { isTarget?: boolean } = {}): string {
+  const parts: string[] = [];
+  if (opts.isTarget) parts.push('target');
+  if (p.source_type) parts.push(p.source_type);
+  parts.push(`v${p.version}`);
+  if (p.archived) parts.push('archived');
+  else if (!p.active) parts.push('inactive');
+  if (!p.approved) parts.push('not approved');
+  return parts.join(' · ');
+}
+
+/** The state a policy's icon shows, most important first. */
+export function policyState(p: Policy): 'archived' | 'inactive' | 'unapproved' | 'active' {
+  if (p.archived) return 'archived';
+  if (!p.active) return 'inactive';
+  if (!p.approved) return 'unapproved';
+  return 'active';
+}
+
+function list(values: readonly string[] | undefined, none: string): string {
+  return values && values.length ? values.join(', ') : none;
+}
+
+/** Rows shown under an expanded policy in the Policies view. */
+export function policyDetailRows(p: Policy): DetailRow[] {
+  const rows: DetailRow[] = [];
+  if (p.description) rows.push({ label: 'Description', value: p.description });
+  rows.push({ label: 'CWEs', value: list(p.cwes, 'none') });
+  rows.push({ label: 'Projects', value: list(p.projects, 'all projects (company-wide)') });
+  if (p.glob_pattern) rows.push({ label: 'Files', value: p.glob_pattern });
+  if (p.excludes.length) rows.push({ label: 'Excludes', value: p.excludes.join(', ') });
+  const status = [
+    p.archived ? 'archived' : p.active ? 'active' : 'inactive',
+    p.approved ? 'approved' : 'not approved',
+  ];
+  if (p.read_only) status.push('read-only');
+  if (p.created_by_corgea) status.push('created by the service');
+  rows.push({ label: 'Status', value: status.join(', ') });
+  rows.push({ label: 'Id', value: `#${p.id} · version ${p.version}` });
+  return rows;
+}
+
+/** Distinct source types, sorted, for the type filter's suggestions. */
+export function policyTypes(policies: readonly Policy[]): string[] {
+  const seen = new Map<string, string>();
+  for (const p of policies) {
+    if (p.source_type && !seen.has(p.source_type.toLowerCase())) seen.set(p.source_type.toLowerCase(), p.source_type);
+  }
+  return [...seen.values()].sort((a, b) => a.localeCompare(b));
+}

@@ -1,0 +1,112 @@
+// What every account command shares: getting a client (or offering Sign In), turning a
+// failure into the notification a user expects, and the result a command returns so
+// tests and other extensions calling it with arguments can tell what happened.
+import * as vscode from 'vscode';
+import { ServiceError, type ServiceClient } from '../../core/api';
+
+export interface AccountDeps {
+  /** A client for the signed-in user; undefined when signed out. */
+  getClient(): Promise<ServiceClient | undefined>;
+  log: vscode.LogOutputChannel;
+  /** Lets the Policies view reload on sign-in, sign-out and base URL changes. */
+  onDidChangeSession?: vscode.Event<void>;
+  /** Lets views render their signed-out welcome without asking for a client. */
+  isSignedIn?(): boolean;
+}
+
+export type FailureKind = 'signed-out' | 'cancelled' | 'validation' | 'error' | ServiceError['kind'];
+
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; kind: FailureKind; message: string; status?: number };
+
+export const SIGN_IN_COMMAND = 'codeScanner.signIn';
+
+export function cancelled(): Outcome<never> {
+  return { ok: false, kind: 'cancelled', message: 'Cancelled.' };
+}
+
+/**
+ * Offers Sign In without waiting for the answer: a command must not hang on a
+ * notification nobody clicks (for example when a test runs it).
+ */
+export function offerSignIn(message: string): void {
+  void vscode.window.showWarningMessage(message, 'Sign In').then((choice) => {
+    if (choice === 'Sign In') void vscode.commands.executeCommand(SIGN_IN_COMMAND);
+  });
+}
+
+export async function requireClient(deps: AccountDeps, purpose: string): Promise<{ client: ServiceClient } | { failure: Outcome<never> }> {
+  const client = await deps.getClient();
+  if (client) return { client };
+  const message = `Sign in to the code scanning service to ${purpose}.`;
+  offerSignIn(message);
+  return { failure: { ok: false, kind: 'signed-out', message } };
+}
+
+/** Shows a validation problem of command arguments (the input boxes show theirs inline). */
+export function invalid(message: string): Outcome<never> {
+  void vscode.window.showErrorMessage(message);
+  return { ok: false, kind: 'validation', message };
+}
+
+/**
+ * The message users see for a failed operation. A 403 shows the service's own words
+ * (they say which permission or plan is missing); a 401 offers to sign in again.
+ * `action` completes "Could not …", e.g. "add members to team #3".
+ */
+export function describeFailure(err: unknown, action: string): { kind: FailureKind; message: string; status?: number } {
+  if (err instanceof ServiceError) {
+    const said = err.serverMessage?.trim();
+    switch (err.kind) {
+      case 'unauthorized':
+        return { kind: err.kind, status: err.status, message: 'Your sign-in has expired or the API token was revoked. Sign in again to continue.' };
+      case 'forbidden':
+        return {
+          kind: err.kind,
+          status: err.status,
+          message: said
+            ? `Could not ${action}: ${said}`
+            : `Could not ${action}: access denied. Your account lacks the permission or your plan does not include this feature.`,
+        };
+      case 'validation':
+        return { kind: err.kind, message: err.message };
+      case 'not-found':
+      case 'bad-request':
+      case 'unprocessable':
+        return { kind: err.kind, status: err.status, message: `Could not ${action}: ${said ?? err.message}` };
+      default:
+        return { kind: err.kind, status: err.status, message: `Could not ${action}. ${err.message}` };
+    }
+  }
+  const text = err instanceof Error ? err.message : String(err);
+  return { kind: 'error', message: `Could not ${action}: ${text}` };
+}
+
+export function reportFailure(err: unknown, action: string, deps: AccountDeps): Outcome<never> {
+  const f = describeFailure(err, action);
+  deps.log.error(`Could not ${action}: ${err instanceof ServiceError ? `${err.kind}${err.status ? ` (HTTP ${err.status})` : ''} ${err.message}` : err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  if (f.kind === 'unauthorized') {
+    offerSignIn(f.message);
+  } else if (f.kind === 'forbidden' || f.kind === 'validation' || f.kind === 'not-found' || f.kind === 'bad-request' || f.kind === 'unprocessable') {
+    void vscode.window.showErrorMessage(f.message);
+  } else {
+    void vscode.window.showErrorMessage(f.message, 'Show Log').then((c) => { if (c === 'Show Log') deps.log.show(true); });
+  }
+  return { ok: false, ...f };
+}
+
+/** Runs `task` with a notification that names it; errors are reported and returned. */
+export async function runWithProgress<T>(
+  title: string,
+  action: string,
+  deps: AccountDeps,
+  task: () => Promise<T>,
+): Promise<Outcome<T>> {
+  try {
+    const value = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task);
+    return { ok: true, value };
+  } catch (err) {
+    return reportFailure(err, action, deps);
+  }
+}

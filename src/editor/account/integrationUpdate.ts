@@ -1,0 +1,123 @@
+// "Update Pipeline-Provider Integration": the integration's UUID, a pick of the fields to
+// change, one validated input box per field (the token in a password box), and a single
+// PATCH that carries only those fields. The token is never logged, shown or returned.
+import * as vscode from 'vscode';
+import type { Integration, IntegrationUpdate } from '../../core/api';
+import { parseUuid } from '../../core/account/ids';
+import {
+  INTEGRATION_FIELDS, changedFieldLabels, changesReverify, integrationUpdateSummary, parseField, parseIntegrationChanges,
+  type IntegrationChanges, type IntegrationFieldInfo,
+} from '../../core/account/integrationFields';
+import { cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+
+export interface UpdateIntegrationArgs {
+  uuid?: unknown;
+  name?: unknown;
+  orgAllowlist?: unknown;
+  baseUrl?: unknown;
+  gatewayPrefix?: unknown;
+  token?: unknown;
+}
+
+export interface UpdateIntegrationResult {
+  integration: Integration;
+  credentialsVerified: boolean;
+  /** Labels of the fields that were sent (never their values). */
+  changed: string[];
+  message: string;
+}
+
+function toRequest(c: IntegrationChanges): IntegrationUpdate {
+  const r: IntegrationUpdate = {};
+  if (c.name !== undefined) r.name = c.name;
+  if (c.orgAllowlist !== undefined) r.orgAllowlist = c.orgAllowlist;
+  if (c.baseUrl !== undefined) r.baseUrl = c.baseUrl;
+  if (c.gatewayPrefix !== undefined) r.gatewayPrefix = c.gatewayPrefix;
+  if (c.token !== undefined) r.secureToken = c.token;
+  return r;
+}
+
+const TITLE = 'Update Pipeline-Provider Integration';
+
+async function askUuid(): Promise<string | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: `${TITLE}`,
+    prompt: 'UUID of the integration (shown in the web application under Integrations)',
+    placeHolder: 'e.g. 3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
+    ignoreFocusOut: true,
+    validateInput: (v) => { const r = parseUuid(v); return r.ok ? undefined : r.message; },
+  });
+  if (text === undefined) return undefined;
+  const r = parseUuid(text);
+  return r.ok ? r.value : undefined;
+}
+
+interface FieldItem extends vscode.QuickPickItem { info: IntegrationFieldInfo }
+
+async function askFields(): Promise<IntegrationFieldInfo[] | undefined> {
+  const picked = await vscode.window.showQuickPick<FieldItem>(
+    INTEGRATION_FIELDS.map((info) => ({ info, label: info.label, detail: info.detail })),
+    { title: `${TITLE}: fields to change`, placeHolder: 'Select the fields to change, then press Enter; the others stay as they are', canPickMany: true, ignoreFocusOut: true },
+  );
+  if (!picked || picked.length === 0) return undefined;
+  return picked.map((p) => p.info);
+}
+
+async function askValues(fields: IntegrationFieldInfo[]): Promise<IntegrationChanges | undefined> {
+  const changes: Record<string, unknown> = {};
+  for (const [i, info] of fields.entries()) {
+    const text = await vscode.window.showInputBox({
+      title: `${TITLE} (${i + 1}/${fields.length}): ${info.label}`,
+      prompt: info.prompt,
+      placeHolder: info.placeholder,
+      password: info.secret,
+      ignoreFocusOut: true,
+      validateInput: (v) => { const r = parseField(info.field, v); return r.ok ? undefined : r.message; },
+    });
+    if (text === undefined) return undefined;
+    const r = parseField(info.field, text);
+    if (!r.ok) return undefined;
+    changes[info.field] = r.value;
+  }
+  return changes as IntegrationChanges;
+}
+
+/** The command; with `arg` ({uuid, name?, orgAllowlist?, baseUrl?, gatewayPrefix?, token?}) no input is asked. */
+export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrationArgs): Promise<Outcome<UpdateIntegrationResult>> {
+  let uuid: string | undefined;
+  let changes: IntegrationChanges | undefined;
+  if (arg && Object.keys(arg).length > 0) {
+    const u = parseUuid(arg.uuid);
+    if (!u.ok) return invalid(u.message);
+    const c = parseIntegrationChanges(arg as Record<string, unknown>);
+    if (!c.ok) return invalid(c.message);
+    uuid = u.value;
+    changes = c.value;
+  }
+  const got = await requireClient(deps, 'update an integration');
+  if ('failure' in got) return got.failure;
+  if (uuid === undefined) {
+    uuid = await askUuid();
+    if (uuid === undefined) return cancelled();
+  }
+  if (changes === undefined) {
+    const fields = await askFields();
+    if (!fields) return cancelled();
+    changes = await askValues(fields);
+    if (!changes) return cancelled();
+  }
+
+  const id = uuid;
+  const request = toRequest(changes);
+  const changed = changedFieldLabels(changes);
+  const title = changesReverify(changes) ? 'Updating the integration and verifying its credentials…' : 'Updating the integration…';
+  const result = await runWithProgress(title, `update integration ${id}`, deps, () => got.client.updateIntegration(id, request));
+  if (!result.ok) return result;
+  const { integration, credentialsVerified } = result.value;
+  const message = integrationUpdateSummary(integration.name, changes, credentialsVerified)
+    + (integration.expired ? ' The integration is marked as expired: replace its token.' : '');
+  deps.log.info(`Updated integration ${id} (${changed.join(', ')}); credentials verified: ${credentialsVerified}.`);
+  const warn = integration.expired || (changesReverify(changes) && !credentialsVerified);
+  void (warn ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+  return { ok: true, value: { integration, credentialsVerified, changed, message } };
+}

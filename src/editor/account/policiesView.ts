@@ -1,0 +1,319 @@
+// The Policies view: the company's policies, newest first, one page at a time with a
+// "Load more" node, filtered by status, type and project (the filter is remembered per
+// workspace). Expanding a policy shows its details; target policies are marked and can
+// be added or removed from the context menu.
+import * as vscode from 'vscode';
+import { ServiceError, type Policy, type ServiceClient } from '../../core/api';
+import { Pager } from '../../core/account/pager';
+import { describeFilter, filterToQuery, isFilterEmpty, parsePolicyFilter, parsePolicyTypes, parseProjectName, type PolicyFilter } from '../../core/account/policyFilter';
+import { plural, policyDescription, policyDetailRows, policyState, policyTypes } from '../../core/account/format';
+import { describeFailure, offerSignIn, reportFailure, type AccountDeps, type Outcome } from './common';
+import { getTargetPolicies, onDidChangeTargetPolicies, setTargetPolicies } from './targetPolicies';
+
+export const POLICIES_VIEW_ID = 'codeScanner.policies';
+const FILTER_KEY = 'codeScanner.policies.filter';
+const FILTERED_CONTEXT = 'codeScanner.policiesFiltered';
+const PAGE_SIZE = 30; // the service's maximum
+
+type Node =
+  | { kind: 'policy'; policy: Policy }
+  | { kind: 'detail'; policy: Policy; label: string; value: string }
+  | { kind: 'more' };
+
+/** What the view commands return: the view's state after they ran. */
+export interface PoliciesSnapshot {
+  filter: PolicyFilter;
+  policies: { id: number; name: string; active: boolean; sourceType: string | null | undefined; isTarget: boolean }[];
+  total: number | undefined;
+  hasMore: boolean;
+  /** The message the view shows instead of policies (error, empty, ...), if any. */
+  message: string | undefined;
+}
+
+export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view: vscode.TreeView<Node>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private filter: PolicyFilter;
+  private pager: Pager<Policy>;
+  private client: ServiceClient | undefined;
+  private message: string | undefined;
+  /** Source types seen so far, offered as suggestions by the type filter. */
+  private knownTypes = new Set<string>();
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly deps: AccountDeps) {
+    const stored = parsePolicyFilter(context.workspaceState.get(FILTER_KEY));
+    this.filter = stored.ok ? stored.value : {};
+    this.pager = this.newPager();
+    this.view = vscode.window.createTreeView(POLICIES_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(this.view, this.changed);
+    if (deps.onDidChangeSession) this.disposables.push(deps.onDidChangeSession(() => this.reset()));
+    this.disposables.push(onDidChangeTargetPolicies(() => this.changed.fire(undefined)));
+    this.updateChrome();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private newPager(): Pager<Policy> {
+    const query = filterToQuery(this.filter);
+    return new Pager<Policy>({
+      fetchPage: async (page) => {
+        const client = this.client ?? (this.client = await this.deps.getClient());
+        if (!client) throw new SignedOut();
+        const r = await client.listPolicies({ ...query, page, pageSize: PAGE_SIZE });
+        for (const t of policyTypes(r.policies)) this.knownTypes.add(t);
+        return { items: r.policies, totalCount: r.pagination.total_count, totalPages: r.pagination.total_pages };
+      },
+      keyOf: (p) => p.id,
+      // The service answers a page past the end with 404 (decisions.md).
+      isPastEnd: (e) => e instanceof ServiceError && e.kind === 'not-found',
+    });
+  }
+
+  /** Forgets what was loaded; the view loads page 1 again when it is next shown. */
+  reset(): void {
+    this.pager.reset();
+    this.pager = this.newPager();
+    this.client = undefined;
+    this.message = undefined;
+    this.updateChrome();
+    this.changed.fire(undefined);
+  }
+
+  private updateChrome(): void {
+    const filterText = describeFilter(this.filter);
+    const count = this.pager.total === undefined ? '' : plural(this.pager.total, 'policy', 'policies');
+    this.view.description = [filterText, count].filter(Boolean).join(' — ') || undefined;
+    this.view.message = this.message;
+    void vscode.commands.executeCommand('setContext', FILTERED_CONTEXT, !isFilterEmpty(this.filter));
+  }
+
+  private signedOut(): boolean {
+    return this.deps.isSignedIn ? !this.deps.isSignedIn() : false;
+  }
+
+  /** Loads the next page into the view (with the view's progress bar); errors become the view message. */
+  private async load(all = false): Promise<void> {
+    const pager = this.pager;
+    try {
+      await vscode.window.withProgress({ location: { viewId: POLICIES_VIEW_ID } }, () => (all ? pager.loadAll() : pager.loadNext()));
+      if (pager !== this.pager) return;
+      this.message = pager.items.length === 0
+        ? isFilterEmpty(this.filter)
+          ? 'Your company has no policies yet.'
+          : `No policies match the filter (${describeFilter(this.filter)}).`
+        : undefined;
+    } catch (err) {
+      if (pager !== this.pager) return;
+      if (err instanceof SignedOut) {
+        this.message = undefined; // the welcome content asks to sign in
+      } else {
+        const f = describeFailure(err, 'load the policies');
+        this.message = f.message;
+        this.deps.log.error(f.message);
+        if (f.kind === 'unauthorized') offerSignIn(f.message);
+      }
+    }
+    this.updateChrome();
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (node) {
+      if (node.kind !== 'policy') return [];
+      return policyDetailRows(node.policy).map((row) => ({ kind: 'detail', policy: node.policy, label: row.label, value: row.value }));
+    }
+    if (this.signedOut()) {
+      this.message = undefined;
+      this.updateChrome();
+      return [];
+    }
+    if (!this.pager.started && !this.pager.loading && this.message === undefined) await this.load();
+    else if (this.pager.loading) await this.pager.loadNext().catch(() => undefined);
+    const nodes: Node[] = this.pager.items.map((policy) => ({ kind: 'policy', policy }));
+    if (this.pager.started && this.pager.hasMore) nodes.push({ kind: 'more' });
+    return nodes;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'more') {
+      const item = new vscode.TreeItem(`Load more (${this.pager.items.length} of ${this.pager.total ?? '?'} shown)`);
+      item.iconPath = new vscode.ThemeIcon('more');
+      item.command = { command: 'codeScanner.policies.loadMore', title: 'Load More Policies' };
+      item.contextValue = 'policiesLoadMore';
+      return item;
+    }
+    if (node.kind === 'detail') {
+      const item = new vscode.TreeItem(node.label);
+      item.id = `policy:${node.policy.id}:${node.label}`;
+      item.description = node.value;
+      item.tooltip = node.value;
+      item.contextValue = 'policyDetail';
+      return item;
+    }
+    const p = node.policy;
+    const targets = getTargetPolicies(this.context);
+    const isTarget = targets.includes(p.id);
+    const item = new vscode.TreeItem(p.name, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `policy:${p.id}`;
+    item.description = policyDescription(p, { isTarget });
+    item.tooltip = policyTooltip(p, isTarget);
+    const state = policyState(p);
+    item.iconPath = isTarget
+      ? new vscode.ThemeIcon('target', new vscode.ThemeColor('charts.blue'))
+      : new vscode.ThemeIcon(
+        state === 'active' ? 'shield' : state === 'unapproved' ? 'shield' : state === 'inactive' ? 'circle-slash' : 'archive',
+        state === 'unapproved' ? new vscode.ThemeColor('list.warningForeground') : undefined,
+      );
+    // Only active policies can be targeted by a scan.
+    item.contextValue = isTarget ? 'policy.target' : state === 'active' || state === 'unapproved' ? 'policy' : 'policy.inactive';
+    return item;
+  }
+
+  snapshot(): PoliciesSnapshot {
+    const targets = getTargetPolicies(this.context);
+    return {
+      filter: { ...this.filter },
+      policies: this.pager.items.map((p) => ({ id: p.id, name: p.name, active: p.active, sourceType: p.source_type, isTarget: targets.includes(p.id) })),
+      total: this.pager.total,
+      hasMore: this.pager.started && this.pager.hasMore,
+      message: this.message,
+    };
+  }
+
+  // ---- commands
+
+  async refresh(): Promise<PoliciesSnapshot> {
+    this.reset();
+    if (!this.signedOut()) await this.load();
+    this.changed.fire(undefined);
+    return this.snapshot();
+  }
+
+  async loadMore(arg?: { all?: boolean }): Promise<PoliciesSnapshot> {
+    if (!this.pager.started) await this.load();
+    if (this.pager.hasMore) await this.load(arg?.all === true);
+    this.changed.fire(undefined);
+    return this.snapshot();
+  }
+
+  private async applyFilter(filter: PolicyFilter): Promise<PoliciesSnapshot> {
+    this.filter = filter;
+    await this.context.workspaceState.update(FILTER_KEY, isFilterEmpty(filter) ? undefined : filter);
+    return this.refresh();
+  }
+
+  async clearFilter(): Promise<PoliciesSnapshot> {
+    return this.applyFilter({});
+  }
+
+  /**
+   * With `arg` ({active: true|false|null, types, project}) the filter is replaced without
+   * asking; otherwise a quick pick changes one part of it.
+   */
+  async chooseFilter(arg?: unknown): Promise<Outcome<PoliciesSnapshot>> {
+    if (arg !== undefined && arg !== null) {
+      const parsed = parsePolicyFilter(arg);
+      if (!parsed.ok) {
+        void vscode.window.showErrorMessage(parsed.message);
+        return { ok: false, kind: 'validation', message: parsed.message };
+      }
+      return { ok: true, value: await this.applyFilter(parsed.value) };
+    }
+    const next = await this.askFilter();
+    if (!next) return { ok: false, kind: 'cancelled', message: 'Cancelled.' };
+    return { ok: true, value: await this.applyFilter(next) };
+  }
+
+  private async askFilter(): Promise<PolicyFilter | undefined> {
+    const f = this.filter;
+    type Item = vscode.QuickPickItem & { apply?: () => Promise<PolicyFilter | undefined> };
+    const mark = (on: boolean) => (on ? '$(check) ' : '$(blank) ');
+    const items: Item[] = [
+      { label: 'Status', kind: vscode.QuickPickItemKind.Separator },
+      { label: `${mark(f.active === undefined)}Active and inactive`, apply: async () => withoutActive(f) },
+      { label: `${mark(f.active === true)}Active only`, apply: async () => ({ ...f, active: true }) },
+      { label: `${mark(f.active === false)}Inactive only`, apply: async () => ({ ...f, active: false }) },
+      { label: 'Type and project', kind: vscode.QuickPickItemKind.Separator },
+      { label: '$(symbol-enum) Filter by Type…', description: f.types?.join(', ') ?? 'all types', apply: () => this.askTypes(f) },
+      { label: '$(project) Filter by Project…', description: f.project ?? 'all projects', apply: () => this.askProject(f) },
+    ];
+    if (!isFilterEmpty(f)) items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(clear-all) Clear Filter', apply: async () => ({}) });
+    const picked = await vscode.window.showQuickPick(items, { title: 'Filter Policies', placeHolder: describeFilter(f) || 'Showing every policy' });
+    return picked?.apply ? picked.apply() : undefined;
+  }
+
+  private async askTypes(f: PolicyFilter): Promise<PolicyFilter | undefined> {
+    const known = [...this.knownTypes].sort();
+    const text = await vscode.window.showInputBox({
+      title: 'Filter Policies by Type',
+      prompt: `Policy types separated by commas; leave empty for all types.${known.length ? ` Seen so far: ${known.join(', ')}.` : ''}`,
+      placeHolder: known.length ? known.join(', ') : 'e.g. Web',
+      value: f.types?.join(', ') ?? '',
+      validateInput: (v) => { const r = parsePolicyTypes(v); return r.ok ? undefined : r.message; },
+    });
+    if (text === undefined) return undefined;
+    const r = parsePolicyTypes(text);
+    if (!r.ok) return undefined;
+    const next: PolicyFilter = { ...f };
+    if (r.value.length) next.types = r.value; else delete next.types;
+    return next;
+  }
+
+  private async askProject(f: PolicyFilter): Promise<PolicyFilter | undefined> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.name;
+    const text = await vscode.window.showInputBox({
+      title: 'Filter Policies by Project',
+      prompt: 'Project name; company-wide policies are always included. Leave empty for all projects.',
+      placeHolder: folder ? `e.g. ${folder}` : 'project name',
+      value: f.project ?? '',
+    });
+    if (text === undefined) return undefined;
+    const r = parseProjectName(text);
+    if (!r.ok) return undefined;
+    const next: PolicyFilter = { ...f };
+    if (r.value) next.project = r.value; else delete next.project;
+    return next;
+  }
+
+  /** Context-menu action, or `{policyId}` from automation: adds or removes one target policy. */
+  async setTarget(target: Node | { policyId?: unknown } | undefined, on: boolean): Promise<Outcome<number[]>> {
+    const id = target && 'kind' in target && target.kind !== 'more' ? target.policy.id
+      : target && 'policyId' in target && typeof target.policyId === 'number' ? target.policyId : undefined;
+    if (id === undefined) return { ok: false, kind: 'validation', message: 'Choose a policy in the Policies view.' };
+    const current = getTargetPolicies(this.context);
+    const next = on ? (current.includes(id) ? current : [...current, id]) : current.filter((x) => x !== id);
+    try {
+      await setTargetPolicies(this.context, next);
+    } catch (err) {
+      return reportFailure(err, 'save the target policies', this.deps);
+    }
+    const name = this.pager.items.find((p) => p.id === id)?.name ?? `#${id}`;
+    void vscode.window.setStatusBarMessage(
+      on ? `Scans of this workspace now check "${name}".` : `Scans of this workspace no longer check "${name}".`, 4000);
+    return { ok: true, value: next };
+  }
+}
+
+class SignedOut extends Error {}
+
+function withoutActive(f: PolicyFilter): PolicyFilter {
+  const { active: _ignored, ...rest } = f;
+  return rest;
+}
+
+function policyTooltip(p: Policy, isTarget: boolean): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown('**').appendText(p.name).appendMarkdown('**');
+  if (isTarget) md.appendMarkdown(' — _target policy of this workspace_');
+  md.appendMarkdown('\n\n');
+  if (p.description) md.appendText(p.description).appendMarkdown('\n\n');
+  if (p.guidance_text) md.appendMarkdown('_Guidance:_ ').appendText(p.guidance_text).appendMarkdown('\n\n');
+  for (const row of policyDetailRows(p)) {
+    if (row.label === 'Description') continue;
+    md.appendMarkdown(`- ${row.label}: `).appendText(row.value).appendMarkdown('\n');
+  }
+  return md;
+}

@@ -1,0 +1,54 @@
+// "Show Company Roles": every role of the company (all pages) with its count of active
+// users, in a quick pick a user can filter by typing. Nothing happens on selection, so the
+// list opens at once with a busy indicator and fills in when the pages are loaded.
+import * as vscode from 'vscode';
+import type { Role } from '../../core/api';
+import { plural, roleLine, rolesSummary } from '../../core/account/format';
+import { reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
+
+export interface RolesResult {
+  roles: Role[];
+  /** The lines as shown: "name — N users". */
+  lines: string[];
+}
+
+const PAGE_SIZE = 50; // the largest page the service allows: fewest requests
+
+/**
+ * Resolves once the roles are shown (not when the list is closed), so callers such as
+ * tests get the roles without having to dismiss the quick pick first.
+ */
+export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<RolesResult>> {
+  const got = await requireClient(deps, 'see the company roles');
+  if ('failure' in got) return got.failure;
+
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  pick.title = 'Company Roles';
+  pick.placeholder = 'Loading roles…';
+  pick.busy = true;
+  pick.matchOnDescription = true;
+  pick.show();
+
+  let roles: Role[];
+  try {
+    roles = await got.client.listAllRoles({ pageSize: PAGE_SIZE });
+  } catch (err) {
+    pick.dispose();
+    return reportFailure(err, 'list the company roles', deps);
+  }
+
+  pick.items = roles.map((r) => ({
+    label: r.name,
+    description: plural(r.user_count, 'user'),
+    detail: `Created ${new Date(r.created_at).toLocaleDateString()}`,
+  }));
+  pick.title = `Company Roles (${rolesSummary(roles)})`;
+  pick.placeholder = roles.length
+    ? 'Type to filter roles by name'
+    : 'Your company has no roles yet (roles managed through SAML are not listed).';
+  pick.busy = false;
+  pick.onDidAccept(() => pick.hide());
+  pick.onDidHide(() => pick.dispose());
+  deps.log.info(`Listed ${plural(roles.length, 'company role')}.`);
+  return { ok: true, value: { roles, lines: roles.map(roleLine) } };
+}

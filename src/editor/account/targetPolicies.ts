@@ -1,0 +1,142 @@
+// "Choose Target Policies": which policies the next scans of this workspace check. The
+// choice lives in workspaceState (per workspace, never in a settings file a repository
+// could ship) and the scan flow reads it through getTargetPolicies.
+import * as vscode from 'vscode';
+import type { Policy, ServiceClient } from '../../core/api';
+import { parsePolicyIds } from '../../core/account/ids';
+import { plural } from '../../core/account/format';
+import { TARGET_POLICIES_KEY } from '../deps';
+import { cancelled, invalid, reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
+
+/** The policy ids the next scan sends as target_policies; [] = the service's defaults. */
+export function getTargetPolicies(context: Pick<vscode.ExtensionContext, 'workspaceState'>): number[] {
+  const parsed = parsePolicyIds(context.workspaceState.get<unknown>(TARGET_POLICIES_KEY, []));
+  return parsed.ok ? parsed.value : [];
+}
+
+const changed = new vscode.EventEmitter<number[]>();
+/** Fires after the target policies of this workspace change (the Policies view marks them). */
+export const onDidChangeTargetPolicies = changed.event;
+
+export async function setTargetPolicies(context: Pick<vscode.ExtensionContext, 'workspaceState'>, ids: number[]): Promise<void> {
+  await context.workspaceState.update(TARGET_POLICIES_KEY, ids.length ? ids : undefined);
+  changed.fire(ids);
+}
+
+/** Policies a scan may target: active and not archived. */
+async function targetablePolicies(client: ServiceClient): Promise<Policy[]> {
+  const all = await client.listAllPolicies({ active: true });
+  return all.filter((p) => p.active && !p.archived);
+}
+
+export interface TargetPoliciesResult {
+  policyIds: number[];
+  /** What the notification said. */
+  message: string;
+}
+
+function confirmation(chosen: Policy[], dropped: number): string {
+  const names = chosen.map((p) => p.name);
+  const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  let message = chosen.length
+    ? `Scans of this workspace will check ${plural(chosen.length, 'target policy', 'target policies')}: ${shown}.`
+    : 'Scans of this workspace will use your company\'s default policies.';
+  if (dropped) message += ` ${plural(dropped, 'previously chosen policy', 'previously chosen policies')} no longer active or available ${dropped === 1 ? 'was' : 'were'} removed.`;
+  return message;
+}
+
+async function save(context: vscode.ExtensionContext, chosen: Policy[], dropped: number): Promise<Outcome<TargetPoliciesResult>> {
+  const policyIds = chosen.map((p) => p.id);
+  await setTargetPolicies(context, policyIds);
+  const message = confirmation(chosen, dropped);
+  void vscode.window.showInformationMessage(message);
+  return { ok: true, value: { policyIds, message } };
+}
+
+/**
+ * The command. `arg.policyIds` (for tests and automation) replaces the choice without a
+ * quick pick; the ids are checked against the company's active policies either way.
+ */
+export async function chooseTargetPolicies(
+  context: vscode.ExtensionContext,
+  deps: AccountDeps,
+  arg?: { policyIds?: unknown },
+): Promise<Outcome<TargetPoliciesResult>> {
+  const action = 'load the policies to target';
+  let requested: number[] | undefined;
+  if (arg && arg.policyIds !== undefined) {
+    const parsed = parsePolicyIds(arg.policyIds);
+    if (!parsed.ok) return invalid(parsed.message);
+    requested = parsed.value;
+  }
+  const got = await requireClient(deps, 'choose target policies');
+  if ('failure' in got) return got.failure;
+
+  if (requested) {
+    if (requested.length === 0) return save(context, [], 0);
+    let policies: Policy[];
+    try {
+      policies = await targetablePolicies(got.client);
+    } catch (err) {
+      return reportFailure(err, action, deps);
+    }
+    const byId = new Map(policies.map((p) => [p.id, p]));
+    const unknown = requested.filter((id) => !byId.has(id));
+    if (unknown.length) {
+      return invalid(`Not an active policy of your company: ${unknown.map((id) => `#${id}`).join(', ')}. Choose from the Policies view.`);
+    }
+    return save(context, requested.map((id) => byId.get(id)!), 0);
+  }
+  return pickInteractively(context, deps, got.client, action);
+}
+
+interface PolicyItem extends vscode.QuickPickItem { policy: Policy }
+
+async function pickInteractively(context: vscode.ExtensionContext, deps: AccountDeps, client: ServiceClient, action: string): Promise<Outcome<TargetPoliciesResult>> {
+  const current = getTargetPolicies(context);
+  const pick = vscode.window.createQuickPick<PolicyItem>();
+  pick.title = 'Target Policies for This Workspace';
+  pick.placeholder = 'Loading policies…';
+  pick.canSelectMany = true;
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  pick.ignoreFocusOut = true;
+  pick.busy = true;
+  pick.enabled = false;
+  pick.show();
+
+  let policies: Policy[];
+  try {
+    policies = await targetablePolicies(client);
+  } catch (err) {
+    pick.dispose();
+    return reportFailure(err, action, deps);
+  }
+  if (policies.length === 0) {
+    pick.dispose();
+    const message = 'Your company has no active policies to target. Scans use the default policies.';
+    void vscode.window.showInformationMessage(message);
+    return { ok: false, kind: 'cancelled', message };
+  }
+
+  const items: PolicyItem[] = policies.map((p) => ({
+    policy: p,
+    label: p.name,
+    description: [`#${p.id}`, p.source_type, p.projects.length ? p.projects.join(', ') : 'company-wide'].filter(Boolean).join(' · '),
+    detail: p.description || undefined,
+  }));
+  pick.items = items;
+  pick.selectedItems = items.filter((i) => current.includes(i.policy.id));
+  pick.placeholder = 'Select the policies scans should check (select none to use the defaults), then press Enter';
+  pick.busy = false;
+  pick.enabled = true;
+  const dropped = current.filter((id) => !policies.some((p) => p.id === id)).length;
+
+  const chosen = await new Promise<Policy[] | undefined>((resolve) => {
+    pick.onDidAccept(() => { resolve(pick.selectedItems.map((i) => i.policy)); pick.hide(); });
+    pick.onDidHide(() => resolve(undefined));
+  });
+  pick.dispose();
+  if (!chosen) return cancelled();
+  return save(context, chosen, dropped);
+}

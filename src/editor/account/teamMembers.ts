@@ -1,0 +1,94 @@
+// "Add Members to Team": two validated input boxes (team, then user ids), one request,
+// and the resulting team in a notification with its members one click away.
+import * as vscode from 'vscode';
+import type { Member, Team } from '../../core/api';
+import { parseMemberIds, parseTeamId } from '../../core/account/ids';
+import { memberName, plural, sortedMembers, summarizeTeam } from '../../core/account/format';
+import { cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+
+export interface AddMembersResult {
+  team: Team;
+  added: Member[];
+  /** Requested ids the returned team does not list. */
+  missing: number[];
+  message: string;
+}
+
+async function askTeamId(): Promise<number | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: 'Add Members to Team (1/2)',
+    prompt: 'Id of the team to add members to',
+    placeHolder: 'e.g. 42',
+    ignoreFocusOut: true,
+    validateInput: (v) => { const r = parseTeamId(v); return r.ok ? undefined : r.message; },
+  });
+  if (text === undefined) return undefined;
+  const r = parseTeamId(text);
+  return r.ok ? r.value : undefined;
+}
+
+async function askMemberIds(teamId: number): Promise<number[] | undefined> {
+  const text = await vscode.window.showInputBox({
+    title: 'Add Members to Team (2/2)',
+    prompt: `User ids to add to team #${teamId}, separated by commas`,
+    placeHolder: 'e.g. 7, 12, 15',
+    ignoreFocusOut: true,
+    validateInput: (v) => { const r = parseMemberIds(v); return r.ok ? undefined : r.message; },
+  });
+  if (text === undefined) return undefined;
+  const r = parseMemberIds(text);
+  return r.ok ? r.value : undefined;
+}
+
+/** The team's members in a quick pick; the ones just added are marked. */
+function showMembers(team: Team, added: readonly Member[]): void {
+  const addedIds = new Set(added.map((m) => m.id));
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  pick.title = `Team "${team.name}" (#${team.id}) — ${plural(team.members.length, 'member')}, ${plural(team.project_count, 'project')}`;
+  pick.placeholder = 'Type to filter members by name or email';
+  pick.matchOnDescription = true;
+  pick.items = sortedMembers(team).map((m) => ({
+    label: memberName(m),
+    description: m.email,
+    detail: addedIds.has(m.id) ? `#${m.id} · just added` : `#${m.id}`,
+  }));
+  pick.onDidAccept(() => pick.hide());
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
+}
+
+/** The command; `arg` ({teamId, memberIds}) skips the input boxes and is validated the same way. */
+export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown; memberIds?: unknown }): Promise<Outcome<AddMembersResult>> {
+  let teamId: number | undefined;
+  let memberIds: number[] | undefined;
+  if (arg && (arg.teamId !== undefined || arg.memberIds !== undefined)) {
+    const t = parseTeamId(arg.teamId);
+    if (!t.ok) return invalid(t.message);
+    const m = parseMemberIds(arg.memberIds);
+    if (!m.ok) return invalid(m.message);
+    teamId = t.value;
+    memberIds = m.value;
+  }
+  const got = await requireClient(deps, 'add members to a team');
+  if ('failure' in got) return got.failure;
+  if (teamId === undefined) {
+    teamId = await askTeamId();
+    if (teamId === undefined) return cancelled();
+  }
+  if (memberIds === undefined) {
+    memberIds = await askMemberIds(teamId);
+    if (memberIds === undefined) return cancelled();
+  }
+
+  const id = teamId;
+  const ids = memberIds;
+  const result = await runWithProgress(`Adding ${plural(ids.length, 'member')} to team #${id}…`, `add members to team #${id}`, deps, () =>
+    got.client.addTeamMembers(id, ids));
+  if (!result.ok) return result;
+  const team = result.value;
+  const summary = summarizeTeam(team, ids);
+  deps.log.info(`Added members ${ids.join(', ')} to team #${team.id}; it now has ${team.members.length} members.`);
+  const show = summary.missing.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  void show(summary.message, 'Show Members').then((c) => { if (c === 'Show Members') showMembers(team, summary.added); });
+  return { ok: true, value: { team, added: summary.added, missing: summary.missing, message: summary.message } };
+}
