@@ -88,6 +88,8 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   const v = value.trim();
   if (v === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  // HTTP dates always name a weekday/month; this also stops Date.parse reading "-5" as a year.
+  if (!/[a-z]/i.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
