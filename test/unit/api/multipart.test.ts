@@ -20,7 +20,7 @@ function parse(contentType: string, body: Buffer): Promise<{ fields: Record<stri
     bb.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => (files[name] = { filename: info.filename, data: Buffer.concat(chunks) }));
+      stream.on('end', () => (files[name] = { filename: info.filename ?? "", data: Buffer.concat(chunks) }));
     });
     bb.on('close', () => resolve({ fields, files }));
     bb.on('error', reject);
