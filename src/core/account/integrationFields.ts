@@ -132,7 +132,7 @@ export function integrationUpdateSummary(name: string, changes: IntegrationChang
   const verification = credentialsVerified
     ? 'The credentials were verified.'
     : changesReverify(changes)
-      ? 'The credentials could not be confirmed as verified.'
+      ? 'The credentials were not re-verified (the service saw no change that needed it).'
       : 'The credentials were not re-checked (only name or allowlist changed).';
   return `Integration "${name}" updated (${what}). ${verification}`;
 }

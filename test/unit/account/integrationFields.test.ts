@@ -59,7 +59,7 @@ test('summaries name the changed fields, never the token value', () => {
   assert.equal(s, 'Integration "New" updated (Name, Access token). The credentials were verified.');
   assert.doesNotMatch(s, /super-secret-token/);
   assert.match(integrationUpdateSummary('N', { name: 'N' }, false), /not re-checked/);
-  assert.match(integrationUpdateSummary('N', { baseUrl: 'https://x' }, false), /could not be confirmed/);
+  assert.match(integrationUpdateSummary('N', { baseUrl: 'https://x' }, false), /not re-verified/);
 });
 
 test('only the token is asked for in a password box, and it re-verifies', () => {
