@@ -151,17 +151,20 @@ export class ServiceClient {
       signal: opts.signal,
       idempotent: true,
     };
-    const body = parse(call, await this.transport.send(call), VerifyResponseSchema);
-    if (body.status !== 'ok') {
-      throw new ServiceError({
-        kind: 'unauthorized',
-        operation: 'verify',
-        status: 200,
-        message: 'The API token was rejected (missing, invalid or expired). Sign in again.',
-      });
-    }
-    if (opts.userInfo && !body.user) throw badResponse(call, 'user: expected object (missing)');
-    return body.user ? { status: 'ok', user: body.user } : { status: 'ok' };
+    return this.transport.send(call, (a) => {
+      const body = parse(call, a, VerifyResponseSchema);
+      if (body.status !== 'ok') {
+        // Some deployments answer 200 {status: "error"} instead of 401.
+        throw new ServiceError({
+          kind: 'unauthorized',
+          operation: 'verify',
+          status: a.status,
+          message: 'The API token was rejected (missing, invalid or expired). Sign in again.',
+        });
+      }
+      if (opts.userInfo && !body.user) throw badResponse(call, 'user: expected object (missing)');
+      return body.user ? { status: 'ok' as const, user: body.user } : { status: 'ok' as const };
+    });
   }
 
   // ---- roles
@@ -179,7 +182,7 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
     };
-    return parse(call, await this.transport.send(call), RolesPageSchema);
+    return await this.transport.send(call, (a) => parse(call, a, RolesPageSchema));
   }
 
   async listAllRoles(q: { pageSize?: number; signal?: AbortSignal } = {}): Promise<Role[]> {
@@ -206,7 +209,7 @@ export class ServiceClient {
       json: { member_ids: memberIds },
       signal,
     };
-    return parse(call, await this.transport.send(call), TeamResponseSchema).team;
+    return (await this.transport.send(call, (a) => parse(call, a, TeamResponseSchema))).team;
   }
 
   // ---- integrations
@@ -228,7 +231,7 @@ export class ServiceClient {
       signal,
       secrets: fields.secureToken ? [fields.secureToken] : [],
     };
-    const r = parse(call, await this.transport.send(call), IntegrationUpdateResponseSchema);
+    const r = await this.transport.send(call, (a) => parse(call, a, IntegrationUpdateResponseSchema));
     return { integration: r.integration, credentialsVerified: r.credentials_verified };
   }
 
@@ -257,7 +260,7 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
     };
-    return parse(call, await this.transport.send(call), PoliciesPageSchema);
+    return await this.transport.send(call, (a) => parse(call, a, PoliciesPageSchema));
   }
 
   async listAllPolicies(q: Omit<PolicyQuery, 'page'> = {}): Promise<Policy[]> {
@@ -289,7 +292,7 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
     };
-    return parse(call, await this.transport.send(call), QualityIssuesPageSchema);
+    return await this.transport.send(call, (a) => parse(call, a, QualityIssuesPageSchema));
   }
 
   /**
@@ -331,7 +334,7 @@ export class ServiceClient {
       ]),
       signal,
     };
-    const r = parse(call, await this.transport.send(call), StartTransferResponseSchema);
+    const r = await this.transport.send(call, (a) => parse(call, a, StartTransferResponseSchema));
     return { transferId: r.transfer_id };
   }
 
@@ -346,13 +349,14 @@ export class ServiceClient {
       signal,
       idempotent: true,
     };
-    const answer = await this.transport.send(call);
-    const raw = answer.headers['upload-offset'];
-    const offset = parseOffset(raw);
-    if (offset === undefined) {
-      throw badResponse(call, raw === undefined ? 'Upload-Offset header: missing' : 'Upload-Offset header: expected a whole number');
-    }
-    return offset;
+    return this.transport.send(call, (a) => {
+      const raw = a.headers['upload-offset'];
+      const offset = parseOffset(raw);
+      if (offset === undefined) {
+        throw badResponse(call, raw === undefined ? 'Upload-Offset header: missing' : 'Upload-Offset header: expected a whole number');
+      }
+      return offset;
+    });
   }
 
   async sendChunk(transferId: string, chunk: ChunkRequest): Promise<ChunkResult> {
@@ -389,22 +393,7 @@ export class ServiceClient {
       multipart: buildMultipart(parts),
       signal: chunk.signal,
     };
-    const answer = await this.transport.send(call);
-    const body = parse(call, answer, ChunkResponseSchema);
-    if (body.scan_id !== undefined && body.scan_id !== null) {
-      if (body.project_id === undefined || body.project_id === null) throw badResponse(call, 'project_id: expected string or integer (missing)');
-      return { kind: 'complete', scanId: String(body.scan_id), projectId: body.project_id };
-    }
-    const rawOffset = answer.headers['upload-offset'];
-    if (rawOffset !== undefined) {
-      const nextOffset = parseOffset(rawOffset);
-      if (nextOffset === undefined) throw badResponse(call, 'Upload-Offset header: expected a whole number');
-      return { kind: 'continue', nextOffset, message: body.message ?? '' };
-    }
-    if (body.status === 'ok' && typeof body.message === 'string' && /already in progress/i.test(body.message)) {
-      return { kind: 'in-progress', message: body.message };
-    }
-    throw badResponse(call, 'expected scan_id, an Upload-Offset header or an "already in progress" message');
+    return this.transport.send(call, (a) => chunkResult(call, a));
   }
 
   // ---- paging
@@ -470,6 +459,24 @@ function parse<S extends z.ZodType>(call: Call, answer: Answer, schema: S): z.in
     throw new ServiceError({ kind: e.kind, operation: e.operation, status: answer.status, message: e.message });
   }
   return r.data;
+}
+
+function chunkResult(call: Call, answer: Answer): ChunkResult {
+  const body = parse(call, answer, ChunkResponseSchema);
+  if (body.scan_id !== undefined && body.scan_id !== null) {
+    if (body.project_id === undefined || body.project_id === null) throw badResponse(call, 'project_id: expected string or integer (missing)');
+    return { kind: 'complete', scanId: String(body.scan_id), projectId: body.project_id };
+  }
+  const rawOffset = answer.headers['upload-offset'];
+  if (rawOffset !== undefined) {
+    const nextOffset = parseOffset(rawOffset);
+    if (nextOffset === undefined) throw badResponse(call, 'Upload-Offset header: expected a whole number');
+    return { kind: 'continue', nextOffset, message: body.message ?? '' };
+  }
+  if (body.status === 'ok' && typeof body.message === 'string' && /already in progress/i.test(body.message)) {
+    return { kind: 'in-progress', message: body.message };
+  }
+  throw badResponse(call, 'expected scan_id, an Upload-Offset header or an "already in progress" message');
 }
 
 function checkScanId(op: string, scanId: string): void {

@@ -121,11 +121,14 @@ export class Transport {
     };
   }
 
-  /** Runs the call, retrying idempotent ones a bounded number of times. */
-  async send(call: Call): Promise<Answer> {
+  /**
+   * Runs the call, retrying idempotent ones a bounded number of times. `decode` turns the
+   * answer into the result inside the exchange, so its failures are logged with it.
+   */
+  async send<T = Answer>(call: Call, decode: (a: Answer) => T = (a) => a as T): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(call);
+        return await this.once(call, decode);
       } catch (err) {
         if (!call.idempotent || attempt >= this.opts.maxRetries || !isRetryable(err)) throw err;
         const e = err as ServiceError;
@@ -152,7 +155,7 @@ export class Transport {
     return [this.opts.token, ...(call.secrets ?? [])].filter((s) => s.length > 0);
   }
 
-  private async once(call: Call): Promise<Answer> {
+  private async once<T>(call: Call, decode: (a: Answer) => T): Promise<T> {
     if (this.tokenProblem) throw new ClientValidationError(call.operation, this.tokenProblem);
     if (call.signal?.aborted) throw this.abortedError(call);
 
@@ -255,8 +258,9 @@ export class Transport {
           message: `${call.endpoint} returned an unexpected response: the body is not valid JSON. The service may be misconfigured or a proxy answered instead; check the service URL.`,
         });
       }
+      const result = decode({ status, headers: resHeaders, body: parsed });
       log();
-      return { status, headers: resHeaders, body: parsed };
+      return result;
     } catch (err) {
       const e =
         err instanceof ServiceError
