@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { ServiceError, type ServiceClient } from '../../core/api';
 
 export interface AccountDeps {
-  /** A client for the signed-in user; undefined when signed out. */
+  /** A client for the signed-in user; when signed out it offers Sign In and returns undefined. */
   getClient(): Promise<ServiceClient | undefined>;
   log: vscode.LogOutputChannel;
   /** Lets the Policies view reload on sign-in, sign-out and base URL changes. */
@@ -36,12 +36,11 @@ export function offerSignIn(message: string): void {
   });
 }
 
+/** The signed-in client; when signed out, getClient has already offered Sign In. */
 export async function requireClient(deps: AccountDeps, purpose: string): Promise<{ client: ServiceClient } | { failure: Outcome<never> }> {
   const client = await deps.getClient();
   if (client) return { client };
-  const message = `Sign in to the code scanning service to ${purpose}.`;
-  offerSignIn(message);
-  return { failure: { ok: false, kind: 'signed-out', message } };
+  return { failure: { ok: false, kind: 'signed-out', message: `Sign in to the code scanning service to ${purpose}.` } };
 }
 
 /** Shows a validation problem of command arguments (the input boxes show theirs inline). */
