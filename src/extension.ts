@@ -1,5 +1,43 @@
 import * as vscode from 'vscode';
+import { registerAccountFeatures } from './editor/account';
+import { registerDiagnostics } from './editor/diagnostics';
+import { registerFixes } from './editor/fixes';
+import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree';
+import { createOutputLog } from './editor/outputLog';
+import { ResultsStore, type LocatedIssue } from './editor/resultsStore';
+import { offerResume } from './editor/resumePrompt';
+import { ScanController, registerScanCommands } from './editor/scanController';
+import { Session, registerSessionCommands } from './editor/session';
+import { registerStatusBar } from './editor/statusBar';
+import { TransferStores } from './editor/transferStores';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+/** What activate() returns: read-only views for automation and the integration tests. */
+export interface CodeScannerApi {
+  issues(): LocatedIssue[];
+  readonly issuesTree: IssuesTreeProvider;
+  readonly statusBar: vscode.StatusBarItem;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
+  const log = createOutputLog();
+  const session = new Session(context, log);
+  const store = new ResultsStore(context.workspaceState);
+  const transfers = new TransferStores(context);
+  const scans = new ScanController(context, session, store, transfers);
+  context.subscriptions.push(log, session, store);
+
+  registerSessionCommands(context, session);
+  registerAccountFeatures(context, session);
+  registerScanCommands(context, scans);
+  registerDiagnostics(context, store);
+  registerFixes(context, store);
+  const issuesTree = registerIssuesTree(context, store, session, () => scans.refresh());
+  const statusBar = registerStatusBar(context, session, store, scans);
+
+  await session.init();
+  if (vscode.workspace.isTrusted) void offerResume(transfers, log);
+
+  return { issues: () => store.all(), issuesTree, statusBar };
+}
 
 export function deactivate(): void {}

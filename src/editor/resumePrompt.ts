@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import type { TransferStores } from './transferStores';
+
+function mb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** At start-up, offers to finish an upload a reload or crash interrupted. */
+export async function offerResume(transfers: TransferStores, log: vscode.LogOutputChannel): Promise<void> {
+  try {
+    await transfers.sweep();
+    const pending = await transfers.pending();
+    if (!pending.length) return;
+    const names = pending.map(({ transfer, store }) => {
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(store.folderUri));
+      return `${folder?.name ?? store.folderUri} (${mb(transfer.size)}, started ${new Date(transfer.createdAt).toLocaleString()})`;
+    });
+    const choice = await vscode.window.showInformationMessage(
+      `Code Scanner: an upload was interrupted: ${names.join(', ')}. Resume it?`, 'Resume Upload', 'Discard',
+    );
+    if (choice === 'Resume Upload') await vscode.commands.executeCommand('codeScanner.resumeUpload');
+    else if (choice === 'Discard') for (const { store } of pending) await transfers.discard(store);
+  } catch (err) {
+    log.warn(`Could not check for interrupted uploads: ${(err as Error).message}`);
+  }
+}

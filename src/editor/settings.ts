@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { resolveBaseUrl, type Region } from '../core/api';
+
+const SECTION = 'codeScanner';
+
+function config(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SECTION);
+}
+
+/** Throws ClientValidationError (a user-facing message) when the custom URL is unusable. */
+export function baseUrl(): string {
+  const c = config();
+  return resolveBaseUrl({ region: c.get<Region>('region', 'production'), customUrl: c.get<string>('customBaseUrl', '') });
+}
+
+export interface ScanSettings {
+  excludeGlobs: string[];
+  maxFileSizeBytes: number;
+  chunkSizeBytes: number;
+  scanConfigs: string[];
+}
+
+const MB = 1024 * 1024;
+
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export function scanSettings(folder?: vscode.WorkspaceFolder): ScanSettings {
+  const c = vscode.workspace.getConfiguration(SECTION, folder);
+  return {
+    excludeGlobs: c.get<string[]>('excludeGlobs', []).filter((g) => typeof g === 'string' && g.trim() !== ''),
+    maxFileSizeBytes: Math.round(positive(c.get<number>('maxFileSizeMB'), 10) * MB),
+    chunkSizeBytes: Math.round(positive(c.get<number>('uploadChunkSizeMB'), 5) * MB),
+    scanConfigs: c.get<string[]>('scanConfigs', []).map((s) => s.trim()).filter(Boolean),
+  };
+}
+
+export function hideFalsePositives(): boolean {
+  return config().get<boolean>('hideFalsePositives', false);
+}
+
+export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration(`${SECTION}.region`) || e.affectsConfiguration(`${SECTION}.customBaseUrl`);
+}

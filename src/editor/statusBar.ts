@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import type { ResultsStore } from './resultsStore';
+import type { ScanController, ScanState } from './scanController';
+import { hideFalsePositives } from './settings';
+import { describeUser, type Session } from './session';
+
+/** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
+export function registerStatusBar(
+  context: vscode.ExtensionContext, session: Session, store: ResultsStore, scans: ScanController,
+): vscode.StatusBarItem {
+  const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
+  item.name = 'Code Scanner';
+
+  const update = () => {
+    const state: ScanState | undefined = scans.state;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown('**Code Scanner**\n\n');
+    const user = session.user;
+    tooltip.appendMarkdown(session.isSignedIn()
+      ? `Signed in as ${escape(describeUser(user) || 'unknown user')}\n\n`
+      : 'Not signed in\n\n');
+    if (state) {
+      item.text = state.percent === undefined ? '$(sync~spin) Scanning…' : `$(sync~spin) Scanning ${state.percent}%`;
+      tooltip.appendMarkdown(`${escape(state.message)}\n\nClick to see progress or cancel.`);
+      item.command = 'codeScanner.showScanProgress';
+      item.backgroundColor = undefined;
+    } else if (store.hasResults()) {
+      const hideFp = hideFalsePositives();
+      const count = store.all().filter((l) => !(hideFp && l.issue.falsePositive)).length;
+      item.text = count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues';
+      tooltip.appendMarkdown(`${count} quality issue${count === 1 ? '' : 's'} in the last scan. Click to show them.`);
+      item.command = 'codeScanner.showIssues';
+    } else {
+      item.text = '$(shield) Scan';
+      tooltip.appendMarkdown(vscode.workspace.isTrusted ? 'Click to scan the workspace.' : 'Trust this workspace to scan it.');
+      item.command = 'codeScanner.scanWorkspace';
+    }
+    item.tooltip = tooltip;
+    item.show();
+  };
+  update();
+  context.subscriptions.push(
+    item,
+    scans.onDidChangeState(update),
+    store.onDidChange(update),
+    session.onDidChangeSession(update),
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) update(); }),
+    vscode.workspace.onDidGrantWorkspaceTrust(update),
+  );
+  return item;
+}
+
+function escape(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,84 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SavedTransfer, TransferStore } from '../core/upload';
+
+const KEY_PREFIX = 'codeScanner.transfer:';
+
+/**
+ * An interrupted upload of one workspace folder, kept in workspaceState so that a reload
+ * (or a crash) can offer to resume it. The archive itself lives in the extension's
+ * workspace storage, never inside the workspace.
+ */
+export class FolderTransferStore implements TransferStore {
+  constructor(private readonly state: vscode.Memento, readonly folderUri: string) {}
+
+  private get key(): string {
+    return KEY_PREFIX + this.folderUri;
+  }
+
+  async load(): Promise<SavedTransfer | undefined> {
+    return this.state.get<SavedTransfer>(this.key);
+  }
+
+  async save(t: SavedTransfer): Promise<void> {
+    await this.state.update(this.key, { ...t, folder: this.folderUri });
+  }
+
+  async clear(): Promise<void> {
+    await this.state.update(this.key, undefined);
+  }
+}
+
+export class TransferStores {
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  forFolder(folderUri: string): FolderTransferStore {
+    return new FolderTransferStore(this.context.workspaceState, folderUri);
+  }
+
+  /** Every saved (interrupted) upload of this workspace. */
+  async pending(): Promise<{ store: FolderTransferStore; transfer: SavedTransfer }[]> {
+    const out: { store: FolderTransferStore; transfer: SavedTransfer }[] = [];
+    for (const key of this.context.workspaceState.keys()) {
+      if (!key.startsWith(KEY_PREFIX)) continue;
+      const store = this.forFolder(key.slice(KEY_PREFIX.length));
+      const transfer = await store.load();
+      if (transfer) out.push({ store, transfer });
+    }
+    return out;
+  }
+
+  /** Where archives are built; kept across reloads so an upload can resume. */
+  async archiveRoot(): Promise<string> {
+    const base = this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
+    const dir = path.join(base, 'archives');
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  }
+
+  /** Deletes a saved upload and its archive (buildZip puts each archive in its own folder). */
+  async discard(store: FolderTransferStore): Promise<void> {
+    const t = await store.load();
+    await store.clear();
+    if (t) await this.deleteArchive(t.archivePath);
+  }
+
+  async deleteArchive(archivePath: string): Promise<void> {
+    const root = await this.archiveRoot();
+    const dir = path.dirname(archivePath);
+    // Only ever delete what we created under our own storage.
+    if (path.dirname(dir) === root) await fs.rm(dir, { recursive: true, force: true });
+    else await fs.rm(archivePath, { force: true });
+  }
+
+  /** Removes archives no saved upload refers to (left by a crash mid-packaging). */
+  async sweep(): Promise<void> {
+    const root = await this.archiveRoot();
+    const keep = new Set((await this.pending()).map((p) => path.dirname(p.transfer.archivePath)));
+    for (const name of await fs.readdir(root)) {
+      const dir = path.join(root, name);
+      if (!keep.has(dir)) await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+}
