@@ -27,6 +27,10 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Roles
   pick.placeholder = 'Loading roles…';
   pick.busy = true;
   pick.matchOnDescription = true;
+  // Closing the list while it loads is fine: the roles are still returned.
+  let closed = false;
+  pick.onDidAccept(() => pick.hide());
+  pick.onDidHide(() => { closed = true; pick.dispose(); });
   pick.show();
 
   let roles: Role[];
@@ -36,6 +40,9 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Roles
     pick.dispose();
     return reportFailure(err, 'list the company roles', deps);
   }
+  deps.log.info(`Listed ${plural(roles.length, 'company role')}.`);
+  const lines = roles.map(roleLine);
+  if (closed) return { ok: true, value: { roles, lines } };
 
   pick.items = roles.map((r) => ({
     label: r.name,
@@ -47,8 +54,5 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Roles
     ? 'Type to filter roles by name'
     : 'Your company has no roles yet (roles managed through SAML are not listed).';
   pick.busy = false;
-  pick.onDidAccept(() => pick.hide());
-  pick.onDidHide(() => pick.dispose());
-  deps.log.info(`Listed ${plural(roles.length, 'company role')}.`);
-  return { ok: true, value: { roles, lines: roles.map(roleLine) } };
+  return { ok: true, value: { roles, lines } };
 }

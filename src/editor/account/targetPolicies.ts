@@ -103,14 +103,29 @@ async function pickInteractively(context: vscode.ExtensionContext, deps: Account
   pick.ignoreFocusOut = true;
   pick.busy = true;
   pick.enabled = false;
+  // Listen before loading, so closing the list while it loads cancels cleanly.
+  let loaded = false;
+  const chosen = new Promise<Policy[] | undefined>((resolve) => {
+    pick.onDidAccept(() => {
+      if (!loaded) return;
+      resolve(pick.selectedItems.map((i) => i.policy));
+      pick.hide();
+    });
+    pick.onDidHide(() => resolve(undefined));
+  });
   pick.show();
 
-  let policies: Policy[];
+  let policies: Policy[] | undefined;
   try {
-    policies = await targetablePolicies(client);
+    // Closing the list while it loads settles `chosen` (with nothing) first: stop there.
+    policies = await Promise.race([targetablePolicies(client), chosen.then(() => undefined)]);
   } catch (err) {
     pick.dispose();
     return reportFailure(err, action, deps);
+  }
+  if (!policies) {
+    pick.dispose();
+    return cancelled();
   }
   if (policies.length === 0) {
     pick.dispose();
@@ -131,12 +146,10 @@ async function pickInteractively(context: vscode.ExtensionContext, deps: Account
   pick.busy = false;
   pick.enabled = true;
   const dropped = current.filter((id) => !policies.some((p) => p.id === id)).length;
+  loaded = true;
 
-  const chosen = await new Promise<Policy[] | undefined>((resolve) => {
-    pick.onDidAccept(() => { resolve(pick.selectedItems.map((i) => i.policy)); pick.hide(); });
-    pick.onDidHide(() => resolve(undefined));
-  });
+  const picked = await chosen;
   pick.dispose();
-  if (!chosen) return cancelled();
-  return save(context, chosen, dropped);
+  if (!picked) return cancelled();
+  return save(context, picked, dropped);
 }
