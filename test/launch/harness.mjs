@@ -1,0 +1,339 @@
+// Pieces shared by the offline launcher, the desktop launcher and the demo: a cleanup
+// registry that runs on success, failure, timeout and signals; the reference service as
+// a child process; a git-initialised copy of the fixture workspace; code-server in its
+// own process group; and Chromium through playwright-core.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { repoRoot } from './provision.mjs';
+
+export { repoRoot };
+
+export const log = (msg) => console.log(`[launch] ${msg}`);
+
+// ---------------------------------------------------------------------------------
+// Cleanup: every started process registers how to stop it. Runs once, in reverse.
+
+const cleanups = [];
+const exitKills = new Set(); // process groups to SIGKILL synchronously if we exit abruptly
+let cleaning;
+
+export function onCleanup(fn) {
+  cleanups.push(fn);
+}
+
+export function cleanup() {
+  cleaning ??= (async () => {
+    while (cleanups.length) {
+      const fn = cleanups.pop();
+      try {
+        await fn();
+      } catch (err) {
+        console.error(`[launch] cleanup step failed: ${err?.message ?? err}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+/** Cleans up and exits with `code`; also wired to SIGINT/SIGTERM/SIGHUP. */
+export async function exitAfterCleanup(code) {
+  await cleanup();
+  process.exit(code);
+}
+
+let signalsInstalled = false;
+export function installSignalHandlers(onSignal) {
+  if (signalsInstalled) return;
+  signalsInstalled = true;
+  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+    process.on(sig, () => {
+      if (onSignal) onSignal(sig);
+      else log(`${sig} received, stopping everything...`);
+      void exitAfterCleanup(code);
+    });
+  }
+  process.on('exit', () => {
+    for (const pgid of exitKills) killGroup(pgid, 'SIGKILL');
+  });
+}
+
+function killGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function groupAlive(pid) {
+  return killGroup(pid, 0);
+}
+
+/** Stops a whole process group: SIGTERM, then SIGKILL if it has not gone after `graceMs`. */
+export async function stopGroup(pid, graceMs = 3000) {
+  if (!pid) return;
+  exitKills.delete(pid);
+  if (!killGroup(pid, 'SIGTERM')) return;
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    if (!groupAlive(pid)) return;
+    await sleep(100);
+  }
+  killGroup(pid, 'SIGKILL');
+}
+
+/** Spawns `cmd` as the leader of a new process group (setsid), tracked for cleanup. */
+export function spawnGroup(cmd, args, opts = {}) {
+  const child = spawn(cmd, args, { ...opts, detached: true });
+  if (child.pid) {
+    exitKills.add(child.pid);
+    onCleanup(() => stopGroup(child.pid));
+  }
+  return child;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function tempDir(prefix) {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  if (!process.env.CODE_SCANNER_KEEP_TEMP) onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// Build
+
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: repoRoot, stdio: 'inherit', ...opts });
+  if (r.error) throw new Error(`${cmd} could not start: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`\`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+}
+
+/** Bundles the extension, and the integration tests when asked (stale tests removed first). */
+export function buildExtension({ tests = false, production = false } = {}) {
+  if (tests) rmSync(join(repoRoot, 'out', 'test', 'integration'), { recursive: true, force: true });
+  const args = ['esbuild.mjs'];
+  if (tests) args.push('--tests');
+  if (production) args.push('--production');
+  run(process.execPath, args);
+}
+
+// ---------------------------------------------------------------------------------
+// Reference service
+
+/**
+ * Starts the reference service CLI as a child process and waits for its
+ * `base_url:`/`admin:`/`token:` lines. Returns the URLs, the demo token and stop().
+ */
+export async function startService({ dataDir, scanDurationMs, timeoutMs = 90_000 } = {}) {
+  const args = ['--import', 'tsx', join('test', 'service', 'cli.ts'), '--port', '0', '--data-dir', dataDir ?? tempDir('code-scanner-service-')];
+  if (scanDurationMs !== undefined) args.push('--scan-duration-ms', String(scanDurationMs));
+  const child = spawnGroup(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const found = {};
+  return await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`the reference service printed no base_url/token within ${timeoutMs / 1000} s`)), timeoutMs);
+    function fail(err) {
+      clearTimeout(timer);
+      reject(new Error(`${err.message}\n--- service output ---\n${out.slice(-4000)}`));
+    }
+    const onData = (d) => {
+      out += d;
+      for (const m of out.matchAll(/^(base_url|admin|token):\s*(\S+)\s*$/gm)) found[m[1]] = m[2];
+      if (found.base_url && found.admin && found.token) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        // Keep draining so the service never blocks on a full pipe.
+        child.stdout.resume();
+        child.stderr.on('data', (e) => process.env.CODE_SCANNER_VERBOSE && process.stderr.write(e));
+        resolve({
+          baseUrl: found.base_url,
+          adminUrl: found.admin,
+          origin: new URL(found.base_url).origin,
+          token: found.token,
+          pid: child.pid,
+          output: () => out,
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', (e) => fail(e));
+    child.on('exit', (code, sig) => fail(new Error(`the reference service exited early (${code ?? sig})`)));
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// Workspace
+
+/** Copies `src` into a fresh temp dir and commits it, like a user's checked-out repo. */
+export function makeGitWorkspace(src = join(repoRoot, 'test', 'fixtures', 'workspace'), prefix = 'code-scanner-ws-') {
+  const parent = tempDir(prefix);
+  const dir = join(parent, 'order-service');
+  cpSync(src, dir, { recursive: true });
+  const git = (...a) => run('git', a, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Code Scanner Tests');
+  git('config', 'user.email', 'tests@code-scanner.invalid');
+  git('config', 'commit.gpgsign', 'false');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'Initial commit of the sample project');
+  return dir;
+}
+
+// ---------------------------------------------------------------------------------
+// code-server
+
+const QUIET_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'git.openRepositoryInParentFolders': 'never',
+  'chat.disableAIFeatures': true,
+  'chat.commandCenter.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+};
+
+/**
+ * Starts code-server (VS Code for the web) on a free loopback port in its own process
+ * group with a fresh profile. `settings` go into the user's settings.json.
+ * Returns { url, port, userDataDir, extensionsDir, logFile, pid }.
+ */
+export async function startCodeServer(tools, { settings = {}, extensionsDir, installVsix, smokeTestDriver = true, env = {}, healthTimeoutMs = 90_000 } = {}) {
+  const port = await freePort();
+  const home = tempDir('code-scanner-vscode-');
+  const userDataDir = join(home, 'user-data');
+  extensionsDir ??= join(home, 'extensions');
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  mkdirSync(extensionsDir, { recursive: true });
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2));
+  const configFile = join(home, 'config.yaml');
+  writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const childEnv = {
+    ...process.env,
+    ...env,
+    PATH: `${tools.nodeBinDir}${delimiter}${process.env.PATH}`,
+    // code-server reads these before flags; keep them from leaking in from the caller.
+    PASSWORD: '',
+    HASHED_PASSWORD: '',
+    CS_DISABLE_GETTING_STARTED_OVERRIDE: '1',
+    // No marketplace is reachable offline: an empty gallery turns its queries off.
+    EXTENSIONS_GALLERY: '{}',
+  };
+  const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
+
+  if (installVsix) {
+    log(`installing ${installVsix} into code-server`);
+    run(tools.nodeBin, [tools.codeServerEntry, ...common, '--install-extension', installVsix, '--force'], { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+
+  const logFile = join(home, 'code-server.log');
+  const logStream = createWriteStream(logFile);
+  const args = [
+    tools.codeServerEntry,
+    ...common,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--reconnection-grace-time', '5',
+    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+  ];
+  const child = spawnGroup(tools.nodeBin, args, { cwd: home, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(logStream, { end: false });
+  child.stderr.pipe(logStream, { end: false });
+  let exited;
+  child.on('exit', (code, sig) => (exited = `${code ?? sig}`));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + healthTimeoutMs;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`code-server exited (${exited}) before it was ready. Log:\n${tail(logFile)}`);
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`code-server did not answer ${url}/healthz within ${healthTimeoutMs / 1000} s. Log:\n${tail(logFile)}`);
+    await sleep(250);
+  }
+  return { url, port, userDataDir, extensionsDir, logFile, pid: child.pid, exited: () => exited };
+}
+
+export function tail(file, chars = 4000) {
+  try {
+    const s = readFileSync(file, 'utf8');
+    return s.length > chars ? `...${s.slice(-chars)}` : s;
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** `vscode-remote://` URI of a path on the code-server machine, as the payload expects. */
+export function remoteUri(server, absPath) {
+  return `vscode-remote://127.0.0.1:${server.port}${absPath}`;
+}
+
+/** Workbench URL opening `folder`, with an optional test payload (array of [key, value]). */
+export function workbenchUrl(server, folder, payload) {
+  const u = new URL(server.url + '/');
+  u.searchParams.set('folder', folder);
+  if (payload) u.searchParams.set('payload', JSON.stringify(payload));
+  return u.toString();
+}
+
+// ---------------------------------------------------------------------------------
+// Chromium
+
+const QUIET_CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Launches Debian Chromium headless through playwright-core; closed on cleanup. */
+export async function launchChromium(tools, { viewport = { width: 1440, height: 900 } } = {}) {
+  const { loadPlaywright } = await import('./provision.mjs');
+  const pw = await loadPlaywright(tools);
+  const browser = await pw.chromium.launch({
+    executablePath: tools.chromium,
+    headless: true,
+    args: QUIET_CHROMIUM_FLAGS,
+    // We own signal handling so cleanup runs in order.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    timeout: 60_000,
+  });
+  onCleanup(() => browser.close().catch(() => {}));
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  return { browser, context, page };
+}
