@@ -1,6 +1,7 @@
 // The fields a user may change on a pipeline-provider integration: how each is asked for,
 // validated and summarised. Only the fields the user picked are sent (the service updates
 // exactly the fields present), and the token is never echoed back in any text.
+import type { IntegrationUpdate } from '../api';
 import { ok, fail, type Parsed } from './parsed';
 
 export type IntegrationField = 'name' | 'orgAllowlist' | 'baseUrl' | 'gatewayPrefix' | 'token';
@@ -135,4 +136,15 @@ export function integrationUpdateSummary(name: string, changes: IntegrationChang
       ? 'The credentials were not re-verified (the service saw no change that needed it).'
       : 'The credentials were not re-checked (only name or allowlist changed).';
   return `Integration "${name}" updated (${what}). ${verification}`;
+}
+
+/** The client's request: exactly the fields that were given (the token as secureToken). */
+export function toIntegrationUpdate(c: IntegrationChanges): IntegrationUpdate {
+  const r: IntegrationUpdate = {};
+  if (c.name !== undefined) r.name = c.name;
+  if (c.orgAllowlist !== undefined) r.orgAllowlist = c.orgAllowlist;
+  if (c.baseUrl !== undefined) r.baseUrl = c.baseUrl;
+  if (c.gatewayPrefix !== undefined) r.gatewayPrefix = c.gatewayPrefix;
+  if (c.token !== undefined) r.secureToken = c.token;
+  return r;
 }

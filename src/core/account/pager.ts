@@ -1,6 +1,7 @@
 // Lazy, page-by-page loading of a server list for a tree view's "Load more" node.
 // Lists are newest first, so an item created between two page loads shifts older items
 // onto the next page: items already shown are skipped by key instead of shown twice.
+import { ServiceError } from '../api/errors';
 
 export interface PageResult<T> {
   items: T[];
@@ -91,4 +92,9 @@ export class Pager<T> {
     // An empty page means the server has nothing more, whatever its page count said.
     if (result.items.length === 0) this.totalPages = Math.min(this.totalPages, page);
   }
+}
+
+/** The service answers a page past the end of a list with 404 (decisions.md, policies). */
+export function isPageBeyondEnd(err: unknown): boolean {
+  return err instanceof ServiceError && err.kind === 'not-found';
 }

@@ -2,11 +2,11 @@
 // change, one validated input box per field (the token in a password box), and a single
 // PATCH that carries only those fields. The token is never logged, shown or returned.
 import * as vscode from 'vscode';
-import type { Integration, IntegrationUpdate } from '../../core/api';
+import type { Integration } from '../../core/api';
 import { parseUuid } from '../../core/account/ids';
 import {
   INTEGRATION_FIELDS, changedFieldLabels, changesReverify, integrationUpdateSummary, parseField, parseIntegrationChanges,
-  type IntegrationChanges, type IntegrationFieldInfo,
+  toIntegrationUpdate, type IntegrationChanges, type IntegrationFieldInfo,
 } from '../../core/account/integrationFields';
 import { cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 
@@ -25,16 +25,6 @@ export interface UpdateIntegrationResult {
   /** Labels of the fields that were sent (never their values). */
   changed: string[];
   message: string;
-}
-
-function toRequest(c: IntegrationChanges): IntegrationUpdate {
-  const r: IntegrationUpdate = {};
-  if (c.name !== undefined) r.name = c.name;
-  if (c.orgAllowlist !== undefined) r.orgAllowlist = c.orgAllowlist;
-  if (c.baseUrl !== undefined) r.baseUrl = c.baseUrl;
-  if (c.gatewayPrefix !== undefined) r.gatewayPrefix = c.gatewayPrefix;
-  if (c.token !== undefined) r.secureToken = c.token;
-  return r;
 }
 
 const TITLE = 'Update Pipeline-Provider Integration';
@@ -108,7 +98,7 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   }
 
   const id = uuid;
-  const request = toRequest(changes);
+  const request = toIntegrationUpdate(changes);
   const changed = changedFieldLabels(changes);
   const title = changesReverify(changes) ? 'Updating the integration and verifying its credentials…' : 'Updating the integration…';
   const result = await runWithProgress(title, `update integration ${id}`, deps, () => got.client.updateIntegration(id, request));

@@ -3,8 +3,8 @@
 // workspace). Expanding a policy shows its details; target policies are marked and can
 // be added or removed from the context menu.
 import * as vscode from 'vscode';
-import { ServiceError, type Policy, type ServiceClient } from '../../core/api';
-import { Pager } from '../../core/account/pager';
+import type { Policy, ServiceClient } from '../../core/api';
+import { Pager, isPageBeyondEnd } from '../../core/account/pager';
 import { describeFilter, filterToQuery, isFilterEmpty, parsePolicyFilter, parsePolicyTypes, parseProjectName, type PolicyFilter } from '../../core/account/policyFilter';
 import { plural, policyDescription, policyDetailRows, policyState, policyTypes } from '../../core/account/format';
 import { describeFailure, offerSignIn, reportFailure, type AccountDeps, type Outcome } from './common';
@@ -68,8 +68,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         return { items: r.policies, totalCount: r.pagination.total_count, totalPages: r.pagination.total_pages };
       },
       keyOf: (p) => p.id,
-      // The service answers a page past the end with 404 (decisions.md).
-      isPastEnd: (e) => e instanceof ServiceError && e.kind === 'not-found',
+      isPastEnd: isPageBeyondEnd,
     });
   }
 
