@@ -216,6 +216,12 @@ const QUIET_SETTINGS = {
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
 };
 
+/** Writes a fresh profile's User/settings.json: quiet start-up plus `settings`. */
+export function writeUserSettings(userDataDir, settings = {}) {
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2) + '\n');
+}
+
 /**
  * Starts code-server (VS Code for the web) on a free loopback port in its own process
  * group with a fresh profile. `settings` go into the user's settings.json.
@@ -228,7 +234,7 @@ export async function startCodeServer(tools, { settings = {}, extensionsDir, ins
   extensionsDir ??= join(home, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2));
+  writeUserSettings(userDataDir, settings);
   const configFile = join(home, 'config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const childEnv = {
