@@ -4,8 +4,6 @@
 // message on a 403, a 401, unknown ids and bad input. Commands run with their automation
 // argument, which goes through the same code as the input boxes.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
@@ -89,7 +87,10 @@ suite('account features', function () {
   suiteSetup(async function () {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is not installed`);
-    seed = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'test', 'service', 'seed.json'), 'utf8')) as Seed;
+    // The seed the running service was started with, from its admin interface.
+    const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL').replace(/\/$/, '')}/seed`);
+    assert.ok(res.ok, `GET /__admin/seed: HTTP ${res.status}`);
+    seed = (await res.json()) as Seed;
     const demo = seed.users.find((u) => u.id === 1)!;
     acmePolicies = seed.policies.filter((p) => p.company === demo.company);
     await vscode.workspace.getConfiguration('codeScanner').update('customBaseUrl', env('CODE_SCANNER_TEST_BASE_URL'), vscode.ConfigurationTarget.Global);
