@@ -1,0 +1,374 @@
+import { promises as fsp, type Stats } from 'node:fs';
+import * as path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
+import { gitRaw, isInsideGitWorkTree } from './git';
+
+export type SkipReason =
+  | 'gitignored'
+  | 'default-exclude'
+  | 'user-exclude'
+  | 'too-large'
+  | 'outside-folder'
+  | 'symlink-outside'
+  | 'not-a-file'
+  | 'missing'
+  | 'binary'
+  | 'unreadable';
+
+export interface SelectedFile {
+  /** Relative to the root, `/`-separated, never containing `..`. This is the archive path. */
+  path: string;
+  absPath: string;
+  size: number;
+}
+
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+}
+
+export interface Selection {
+  root: string;
+  files: SelectedFile[];
+  skipped: SkippedFile[];
+  totalBytes: number;
+}
+
+export interface SelectOptions {
+  /** gitignore-style globs relative to the root, e.g. `docs/**`, `*.snap`. */
+  excludeGlobs?: string[];
+  /** Files above this size are skipped with reason `too-large`. Default 10 MB. */
+  maxFileSizeBytes?: number;
+}
+
+export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
+
+/** How many lstat/realpath calls may be in flight; enough to keep libuv's pool busy. */
+const STAT_CONCURRENCY = 32;
+
+/**
+ * All files of a workspace folder worth scanning. In a git work tree: tracked plus
+ * untracked-but-not-ignored files as git itself reports them, so `.gitignore`,
+ * `.git/info/exclude` and the global excludes file all apply. Elsewhere: a directory walk
+ * that applies every `.gitignore` found on the way.
+ */
+export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
+  const ctx = await makeContext(root, opts);
+  if (await isInsideGitWorkTree(ctx.root)) {
+    const listed = splitNul(await gitRaw(ctx.root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']));
+    // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
+    const candidates = [...new Set(listed)];
+    const ignoredDirsAndFiles = await listGitIgnored(ctx.root);
+    for (const p of ignoredDirsAndFiles) ctx.skip(p, 'gitignored');
+    await filterCandidates(ctx, candidates, { dropMissing: true });
+  } else {
+    const candidates = await walk(ctx);
+    await filterCandidates(ctx, candidates, { dropMissing: true });
+  }
+  return ctx.finish();
+}
+
+/** A partial selection from explicit absolute paths (typically the open editors). */
+export async function selectGivenFiles(root: string, absPaths: string[], opts: SelectOptions = {}): Promise<Selection> {
+  const ctx = await makeContext(root, opts);
+  const candidates: string[] = [];
+  for (const abs of absPaths) {
+    const rel = toRelative(ctx, abs);
+    if (rel === undefined) {
+      ctx.skip(abs.split(path.sep).join('/'), 'outside-folder');
+      continue;
+    }
+    // A path reached through a symlinked directory may really live elsewhere.
+    const real = await fsp.realpath(path.join(ctx.root, rel)).catch(() => undefined);
+    if (real && !isInside(ctx.realRoot, real)) {
+      ctx.skip(rel, 'symlink-outside');
+      continue;
+    }
+    candidates.push(rel);
+  }
+  if (await isInsideGitWorkTree(ctx.root)) {
+    const ignored = await gitCheckIgnored(ctx.root, candidates);
+    for (const p of ignored) ctx.skip(p, 'gitignored');
+    await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), { dropMissing: false });
+  } else {
+    await filterCandidates(ctx, candidates, { dropMissing: false });
+  }
+  return ctx.finish();
+}
+
+/**
+ * A partial selection from git changes: staged, modified and untracked (not ignored)
+ * files. Deleted files are dropped — there is nothing to scan.
+ */
+export async function selectChangedFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
+  const ctx = await makeContext(root, opts);
+  if (!(await isInsideGitWorkTree(ctx.root))) {
+    throw new Error(`"${root}" is not inside a git repository, so there are no git changes to scan. Scan the workspace or the open files instead.`);
+  }
+  const top = (await gitRaw(ctx.root, ['rev-parse', '--show-toplevel'])).trim();
+  const out = await gitRaw(ctx.root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.']);
+  const fields = splitNul(out);
+  const candidates: string[] = [];
+  for (const f of fields) {
+    const x = f[0];
+    const y = f[1];
+    const repoRel = f.slice(3);
+    if (x === 'D' || y === 'D' || x === '!') continue;
+    const rel = toRelative(ctx, path.join(top, repoRel));
+    if (rel !== undefined) candidates.push(rel);
+  }
+  await filterCandidates(ctx, [...new Set(candidates)], { dropMissing: true });
+  return ctx.finish();
+}
+
+export interface SelectionSummary {
+  files: number;
+  bytes: number;
+  skipped: number;
+  skippedByReason: Partial<Record<SkipReason, number>>;
+}
+
+export function summarizeSelection(sel: Selection): SelectionSummary {
+  const skippedByReason: Partial<Record<SkipReason, number>> = {};
+  for (const s of sel.skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
+  return { files: sel.files.length, bytes: sel.totalBytes, skipped: sel.skipped.length, skippedByReason };
+}
+
+const REASON_LABELS: Record<SkipReason, string> = {
+  gitignored: 'ignored by git',
+  'default-exclude': 'dependency/build/editor folders',
+  'user-exclude': 'your exclude globs',
+  'too-large': 'over the size limit',
+  'outside-folder': 'outside the folder',
+  'symlink-outside': 'symlinks leaving the folder',
+  'not-a-file': 'not regular files',
+  missing: 'missing',
+  binary: 'binary assets',
+  unreadable: 'unreadable',
+};
+
+/** One line for a status bar, log or notification, e.g. "412 files, 3.1 MB; skipped 12 (...)". */
+export function formatSelectionSummary(sel: Selection): string {
+  const s = summarizeSelection(sel);
+  const head = `${s.files} file${s.files === 1 ? '' : 's'}, ${formatBytes(s.bytes)}`;
+  if (s.skipped === 0) return head;
+  const parts = (Object.entries(s.skippedByReason) as [SkipReason, number][])
+    .sort((a, b) => b[1] - a[1])
+    .map(([r, n]) => `${n} ${REASON_LABELS[r]}`);
+  return `${head}; skipped ${s.skipped}: ${parts.join(', ')}`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
+}
+
+// ---------------------------------------------------------------------------------------
+
+interface Context {
+  root: string;
+  realRoot: string;
+  maxSize: number;
+  user: Ignore | undefined;
+  files: SelectedFile[];
+  skipped: SkippedFile[];
+  skip(p: string, reason: SkipReason): void;
+  finish(): Selection;
+}
+
+async function makeContext(rootIn: string, opts: SelectOptions): Promise<Context> {
+  const root = path.resolve(rootIn);
+  let realRoot: string;
+  try {
+    realRoot = await fsp.realpath(root);
+    if (!(await fsp.stat(realRoot)).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new Error(`The folder "${rootIn}" does not exist or is not a directory.`);
+  }
+  const globs = (opts.excludeGlobs ?? []).map((g) => g.trim()).filter((g) => g.length > 0 && !g.startsWith('#'));
+  const maxSize = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
+  if (!(maxSize > 0)) throw new Error(`The maximum file size must be a positive number of bytes (got ${maxSize}).`);
+  const files: SelectedFile[] = [];
+  const skipped: SkippedFile[] = [];
+  return {
+    root,
+    realRoot,
+    maxSize,
+    user: globs.length ? ignore().add(globs) : undefined,
+    files,
+    skipped,
+    skip: (p, reason) => skipped.push({ path: p, reason }),
+    finish: () => {
+      files.sort((a, b) => compareBytes(a.path, b.path));
+      skipped.sort((a, b) => compareBytes(a.path, b.path));
+      return { root, files, skipped, totalBytes: files.reduce((n, f) => n + f.size, 0) };
+    },
+  };
+}
+
+/** Name-based exclusion, cheapest first; undefined when the path may be included. */
+function nameExclusion(ctx: Context, rel: string): SkipReason | undefined {
+  if (defaultExcludeMatcher().ignores(rel)) return 'default-exclude';
+  if (isBinaryAssetName(rel)) return 'binary';
+  if (ctx.user?.ignores(rel)) return 'user-exclude';
+  return undefined;
+}
+
+async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: boolean }): Promise<void> {
+  const pending = rels.filter((rel) => {
+    if (!isSafeRelative(rel)) {
+      ctx.skip(rel, 'outside-folder');
+      return false;
+    }
+    const reason = nameExclusion(ctx, rel);
+    if (reason) ctx.skip(rel, reason);
+    return !reason;
+  });
+  await mapLimit(pending, STAT_CONCURRENCY, async (rel) => {
+    const abs = path.join(ctx.root, ...rel.split('/'));
+    let st: Stats;
+    try {
+      st = await fsp.lstat(abs);
+    } catch (e) {
+      if (!o.dropMissing || !isNotFound(e)) ctx.skip(rel, isNotFound(e) ? 'missing' : 'unreadable');
+      return;
+    }
+    if (st.isSymbolicLink()) {
+      // Follow a link only when its final target stays inside the folder.
+      let real: string;
+      try {
+        real = await fsp.realpath(abs);
+        st = await fsp.stat(real);
+      } catch {
+        ctx.skip(rel, 'missing');
+        return;
+      }
+      if (!isInside(ctx.realRoot, real)) {
+        ctx.skip(rel, 'symlink-outside');
+        return;
+      }
+    }
+    if (!st.isFile()) {
+      ctx.skip(rel, 'not-a-file');
+      return;
+    }
+    if (st.size > ctx.maxSize) {
+      ctx.skip(rel, 'too-large');
+      return;
+    }
+    ctx.files.push({ path: rel, absPath: abs, size: st.size });
+  });
+}
+
+/** Walk outside git: every `.gitignore` applies to its own subtree; ignored folders are pruned. */
+async function walk(ctx: Context): Promise<string[]> {
+  const out: string[] = [];
+  interface Level { base: string; ig: Ignore }
+  const visit = async (dirRel: string, levels: Level[]): Promise<void> => {
+    const dirAbs = dirRel ? path.join(ctx.root, ...dirRel.split('/')) : ctx.root;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fsp.readdir(dirAbs, { withFileTypes: true });
+    } catch {
+      if (dirRel) ctx.skip(dirRel + '/', 'unreadable');
+      return;
+    }
+    const here = [...levels];
+    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
+      const text = await fsp.readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => '');
+      here.push({ base: dirRel, ig: ignore().add(text) });
+    }
+    entries.sort((a, b) => compareBytes(a.name, b.name));
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
+      const isDir = e.isDirectory();
+      if (isGitIgnoredBy(here, rel, isDir)) {
+        ctx.skip(isDir ? rel + '/' : rel, 'gitignored');
+        continue;
+      }
+      if (isDir) {
+        const reason = nameExclusion(ctx, rel + '/');
+        if (reason) ctx.skip(rel + '/', reason);
+        else subdirs.push(rel);
+      } else {
+        // Files, symlinks (to files or folders) and specials are judged by filterCandidates;
+        // symlinked folders are never descended, so nothing is reached twice or from outside.
+        out.push(rel);
+      }
+    }
+    for (const d of subdirs) await visit(d, here);
+  };
+  await visit('', []);
+  return out;
+}
+
+/** git semantics: the deepest .gitignore with an opinion on the path wins. */
+function isGitIgnoredBy(levels: { base: string; ig: Ignore }[], rel: string, isDir: boolean): boolean {
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const { base, ig } = levels[i];
+    const sub = base ? rel.slice(base.length + 1) : rel;
+    const r = ig.test(isDir ? sub + '/' : sub);
+    if (r.ignored) return true;
+    if (r.unignored) return false;
+  }
+  return false;
+}
+
+/** Ignored entries as git reports them, folders collapsed to `dir/`. Only for the report. */
+async function listGitIgnored(root: string): Promise<string[]> {
+  const out = await gitRaw(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).catch(() => '');
+  return splitNul(out);
+}
+
+async function gitCheckIgnored(root: string, rels: string[]): Promise<Set<string>> {
+  if (rels.length === 0) return new Set();
+  // Exit code 1 (nothing ignored) has an empty stderr, which simple-git does not treat as a failure.
+  // Without --no-index, tracked files count as not ignored, exactly as git sees them.
+  const out = await gitRaw(root, ['check-ignore', '-z', '--', ...rels]);
+  return new Set(splitNul(out));
+}
+
+function toRelative(ctx: Context, abs: string): string | undefined {
+  const resolved = path.resolve(abs);
+  for (const base of [ctx.root, ctx.realRoot]) {
+    const rel = path.relative(base, resolved);
+    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  }
+  return undefined;
+}
+
+function isSafeRelative(rel: string): boolean {
+  if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.includes('\\')) return false;
+  return rel.split('/').every((seg) => seg !== '..' && seg !== '.' && seg !== '');
+}
+
+function isInside(realRoot: string, real: string): boolean {
+  const rel = path.relative(realRoot, real);
+  return rel !== '' && !rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+function isNotFound(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function splitNul(s: string): string[] {
+  return s.split('\0').filter((x) => x.length > 0);
+}
+
+/** Byte-order comparison: the same order on every machine and locale. */
+export function compareBytes(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
