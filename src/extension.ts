@@ -14,8 +14,11 @@ import { TransferStores } from './editor/transferStores';
 /** What activate() returns: read-only views for automation and the integration tests. */
 export interface CodeScannerApi {
   issues(): LocatedIssue[];
+  hasStoredToken(): Promise<boolean>;
   readonly issuesTree: IssuesTreeProvider;
   readonly statusBar: vscode.StatusBarItem;
+  /** Folder of the "Code Scanner" log file. */
+  readonly logUri: vscode.Uri;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
@@ -37,7 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   await session.init();
   if (vscode.workspace.isTrusted) void offerResume(transfers, log);
 
-  return { issues: () => store.all(), issuesTree, statusBar };
+  return { issues: () => store.all(), hasStoredToken: () => session.hasStoredToken(), issuesTree, statusBar, logUri: context.logUri };
 }
 
 export function deactivate(): void {}

@@ -131,7 +131,14 @@ export class ScanController implements vscode.Disposable {
     const signal = run.abort.signal;
     const label = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? ` ${folder.name}:` : '';
     run.report(`${label} choosing files…`, share(0));
-    const selection = await step.select();
+    let selection: Selection;
+    try {
+      selection = await step.select();
+    } catch (err) {
+      // e.g. Scan Changed Files in a folder that is not a git repository: skip that folder.
+      if (!step.partial) throw err;
+      return { folder: folder.name, files: 0, note: err instanceof Error ? err.message : String(err) };
+    }
     if (signal.aborted) throw abortError();
     if (!selection.files.length) {
       const why = step.partial ? 'no changed or open files to scan' : 'no files to scan (everything is excluded)';
@@ -270,8 +277,8 @@ export class ScanController implements vscode.Disposable {
   async refresh(): Promise<boolean> {
     const folders = this.store.foldersWithResults();
     if (!folders.length) {
-      const a = await vscode.window.showInformationMessage('Code Scanner: no scan results yet.', 'Scan Workspace');
-      if (a) void vscode.commands.executeCommand('codeScanner.scanWorkspace');
+      void vscode.window.showInformationMessage('Code Scanner: no scan results yet.', 'Scan Workspace')
+        .then((a) => { if (a) void vscode.commands.executeCommand('codeScanner.scanWorkspace'); });
       return false;
     }
     const client = await this.session.getClient();
@@ -328,8 +335,8 @@ export class ScanController implements vscode.Disposable {
             return { folders: [], cancelled: true };
           }
           if (err instanceof UploadInterruptedError) {
-            const a = await vscode.window.showWarningMessage(`Code Scanner: the upload was interrupted: ${err.message} It can be resumed.`, 'Resume Upload');
-            if (a) void vscode.commands.executeCommand('codeScanner.resumeUpload');
+            void vscode.window.showWarningMessage(`Code Scanner: the upload was interrupted: ${err.message} It can be resumed.`, 'Resume Upload')
+              .then((a) => { if (a) void vscode.commands.executeCommand('codeScanner.resumeUpload'); });
             return undefined;
           }
           await this.session.reportError(err);

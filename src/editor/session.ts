@@ -145,21 +145,21 @@ export class Session implements vscode.Disposable, EditorDeps {
     }
   }
 
+  /** Shows the error without waiting for the user, so callers can clean up (progress, status bar) at once. */
   async reportError(err: unknown): Promise<void> {
-    if (isServiceError(err)) {
-      if (err.kind === 'aborted') return;
-      this.log.error(`${err.operation}: ${err.message}`);
-      if (err.kind === 'unauthorized') {
-        return this.offerSignIn('Code Scanner: the API token was rejected (expired or revoked). Sign in again to continue.');
-      }
-      const choice = await vscode.window.showErrorMessage(`Code Scanner: ${err.message}`, 'Show Log');
-      if (choice) this.log.show(true);
+    if (isServiceError(err) && err.kind === 'aborted') return;
+    const message = err instanceof Error ? err.message : String(err);
+    this.log.error(isServiceError(err) ? `${err.operation}: ${message}` : message);
+    if (isServiceError(err) && err.kind === 'unauthorized') {
+      void this.offerSignIn('Code Scanner: the API token was rejected (expired or revoked). Sign in again to continue.');
       return;
     }
-    const message = err instanceof Error ? err.message : String(err);
-    this.log.error(message);
-    const choice = await vscode.window.showErrorMessage(`Code Scanner: ${message}`, 'Show Log');
-    if (choice) this.log.show(true);
+    void vscode.window.showErrorMessage(`Code Scanner: ${message}`, 'Show Log').then((choice) => { if (choice) this.log.show(true); });
+  }
+
+  /** For the integration tests: whether SecretStorage holds a token (never the token itself). */
+  async hasStoredToken(): Promise<boolean> {
+    return !!(await this.context.secrets.get(TOKEN_KEY));
   }
 
   dispose(): void {

@@ -1,0 +1,71 @@
+// Sign in verifies the token with the service before storing it in SecretStorage; a
+// rejected token is never stored; requests are logged without the token.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { api, env, signIn, waitFor } from './helpers';
+
+/** The tooltip's text with Markdown escapes removed. */
+function tooltipText(item: vscode.StatusBarItem): string {
+  const t = item.tooltip;
+  return (typeof t === 'string' ? t : t?.value ?? '').replace(/\\(.)/g, '$1');
+}
+
+interface User { name: string; email: string; company?: string }
+
+function readLogs(dir: string): string {
+  if (!fs.existsSync(dir)) return '';
+  return fs.readdirSync(dir, { recursive: true }).map(String)
+    .filter((f) => f.endsWith('.log'))
+    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+}
+
+suite('editor: sign-in', () => {
+  suiteTeardown(async () => { await signIn(); });
+
+  test('Sign Out removes the token from SecretStorage', async () => {
+    const a = await api();
+    await signIn();
+    assert.strictEqual(await a.hasStoredToken(), true);
+    await vscode.commands.executeCommand('codeScanner.signOut');
+    assert.strictEqual(await a.hasStoredToken(), false);
+    assert.match(tooltipText(a.statusBar), /Not signed in/);
+  });
+
+  test('a token the service rejects is not stored', async () => {
+    const a = await api();
+    const user = await vscode.commands.executeCommand('codeScanner.signIn', { token: 'not-a-valid-token-0000' });
+    assert.strictEqual(user, undefined);
+    assert.strictEqual(await a.hasStoredToken(), false);
+  });
+
+  test('a valid token is verified with GET /verify?user_info=true, then stored; the user is shown', async () => {
+    const a = await api();
+    const token = env('CODE_SCANNER_TEST_TOKEN');
+    const res = await fetch(`${env('CODE_SCANNER_TEST_BASE_URL')}/verify?user_info=true`, { headers: { 'SERVICE-TOKEN': token } });
+    const expected = (await res.json() as { user: { name: string; email: string; company: { name: string } } }).user;
+
+    const user = await vscode.commands.executeCommand<User>('codeScanner.signIn', { token });
+    assert.deepStrictEqual(user, { name: expected.name, email: expected.email, company: expected.company.name });
+    assert.strictEqual(await a.hasStoredToken(), true);
+
+    await waitFor('the status bar tooltip to name the user', () => tooltipText(a.statusBar).includes(expected.email));
+    assert.ok(tooltipText(a.statusBar).includes(expected.name));
+    assert.ok(tooltipText(a.statusBar).includes(expected.company.name));
+
+    const settings = JSON.stringify(vscode.workspace.getConfiguration('codeScanner'));
+    assert.ok(!settings.includes(token), 'the token must not be in settings');
+  });
+
+  test('each request is logged (method, path, status, duration) and the token never is', async () => {
+    const a = await api();
+    const token = env('CODE_SCANNER_TEST_TOKEN');
+    const text = await waitFor('the verify request in the log', () => {
+      const t = readLogs(a.logUri.fsPath);
+      return /GET \/verify\S* 200 \d+ ms/.test(t) && t;
+    });
+    assert.match(text, /GET \/verify\S* 401 \d+ ms/, 'the rejected attempt is logged too');
+    assert.ok(!text.includes(token), 'the log must not contain the token');
+  });
+});

@@ -1,0 +1,54 @@
+// Partial scans: Scan Open Files uploads only the files open in editor tabs, Scan Changed
+// Files only what git reports as changed; their findings replace only those files' findings.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { adminScan, api, closeAllEditors, fileUri, scan, serviceIssues, signIn } from './helpers';
+
+suite('editor: partial scans', () => {
+  suiteSetup(async () => {
+    await api();
+    await signIn();
+  });
+
+  suiteTeardown(closeAllEditors);
+
+  test('Scan Open Files uploads only the open files and keeps the other files\' findings', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const others = a.issues().filter((l) => l.issue.path !== 'src/db.ts' && l.issue.path !== 'scripts/report.py').map((l) => l.issue.id).sort();
+    await closeAllEditors();
+    for (const rel of ['src/db.ts', 'scripts/report.py']) {
+      await vscode.window.showTextDocument(fileUri(rel), { preview: false });
+    }
+    const scanId = await scan('codeScanner.scanOpenFiles');
+    const record = await adminScan(scanId);
+    assert.strictEqual(record.partial, true);
+    assert.deepStrictEqual([...record.filesToScan].sort(), ['scripts/report.py', 'src/db.ts']);
+    assert.deepStrictEqual([...record.files].sort(), ['scripts/report.py', 'src/db.ts'], 'the archive holds only the open files');
+    assert.strictEqual(record.formParts.partial_scan, 'true');
+
+    const fresh = (await serviceIssues(scanId)).map((i) => i.id);
+    const ids = a.issues().map((l) => l.issue.id);
+    for (const id of fresh) assert.ok(ids.includes(id), 'the partial scan\'s findings are shown');
+    for (const id of others) assert.ok(ids.includes(id), 'findings of files not rescanned stay');
+    assert.strictEqual(ids.length, fresh.length + others.length);
+  });
+
+  test('Scan Changed Files uploads what git reports as changed', async () => {
+    const rel = 'src/pricing.js';
+    const file = fileUri(rel).fsPath;
+    const original = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, `${original}\n// changed\n`);
+    try {
+      const scanId = await scan('codeScanner.scanChangedFiles');
+      const record = await adminScan(scanId);
+      assert.strictEqual(record.partial, true);
+      assert.ok(record.filesToScan.includes(rel), record.filesToScan.join(', '));
+      assert.ok(!record.filesToScan.includes('src/server.js'), 'unchanged files are not uploaded');
+      assert.deepStrictEqual([...record.files].sort(), [...record.filesToScan].sort());
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+});

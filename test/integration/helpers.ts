@@ -1,0 +1,107 @@
+// Shared by the editor's integration tests (bundled into each test file; not a test itself).
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { CodeScannerApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
+/** Fast polling so a scan settles in about a second against the reference service. */
+export const FAST = { pollIntervalMs: 150, maxPolls: 60 };
+
+export function env(name: string): string {
+  const v = process.env[name];
+  assert.ok(v, `${name} is not set: the launcher passes it via extensionEnvironment`);
+  return v;
+}
+
+export async function api(): Promise<CodeScannerApi> {
+  const ext = vscode.extensions.getExtension<CodeScannerApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not installed`);
+  return ext.activate();
+}
+
+export function workspaceRoot(): string {
+  return env('CODE_SCANNER_TEST_WORKSPACE');
+}
+
+export function fileUri(rel: string): vscode.Uri {
+  return vscode.Uri.file(path.join(workspaceRoot(), ...rel.split('/')));
+}
+
+export async function signIn(): Promise<void> {
+  const user = await vscode.commands.executeCommand('codeScanner.signIn', { token: env('CODE_SCANNER_TEST_TOKEN') });
+  assert.ok(user, 'signing in with the test token failed');
+}
+
+export interface ScanSummary { folders: { folder: string; scanId?: string; files: number; issues?: number; note?: string }[]; cancelled: boolean }
+
+export async function scan(command: 'codeScanner.scanWorkspace' | 'codeScanner.scanOpenFiles' | 'codeScanner.scanChangedFiles'): Promise<string> {
+  const summary = await vscode.commands.executeCommand<ScanSummary | undefined>(command, FAST);
+  assert.ok(summary, `${command} did not run (see the notifications in the log)`);
+  const scanId = summary.folders[0]?.scanId;
+  assert.ok(scanId, `${command} produced no scan: ${JSON.stringify(summary)}`);
+  return scanId;
+}
+
+/** What the service itself reports for a scan, fetched directly (every page). */
+export interface WireIssue {
+  id: string;
+  classification: { id: string; name: string };
+  urgency: string;
+  location: { file: { path: string }; line_number: number };
+  auto_triage?: { false_positive_detection?: { status: string } };
+  auto_fix_suggestion?: { patch?: { diff: string; explanation: string } } | null;
+}
+
+export async function serviceIssues(scanId: string, classification?: string): Promise<WireIssue[]> {
+  const out: WireIssue[] = [];
+  for (let page = 1; ; page++) {
+    const q = new URLSearchParams({ page: String(page), page_size: '50' });
+    if (classification) q.set('classification', classification);
+    const res = await fetch(`${env('CODE_SCANNER_TEST_BASE_URL')}/scan/${encodeURIComponent(scanId)}/issues/quality?${q}`, {
+      headers: { 'SERVICE-TOKEN': env('CODE_SCANNER_TEST_TOKEN') },
+    });
+    assert.strictEqual(res.status, 200, `GET issues of ${scanId}: HTTP ${res.status}`);
+    const body = await res.json() as { issues: WireIssue[]; total_pages: number };
+    out.push(...body.issues);
+    if (page >= body.total_pages) return out;
+  }
+}
+
+export interface AdminScan { id: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
+
+export async function adminScans(): Promise<AdminScan[]> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/scans`);
+  assert.strictEqual(res.status, 200);
+  return await res.json() as AdminScan[];
+}
+
+export async function adminScan(id: string): Promise<AdminScan> {
+  const scan = (await adminScans()).find((s) => s.id === id);
+  assert.ok(scan, `the service has no scan ${id}`);
+  return scan;
+}
+
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Code Scanner');
+}
+
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** Drops unsaved changes of a file the test edited, so later tests see the file on disk. */
+export async function revert(uri: vscode.Uri): Promise<void> {
+  await vscode.window.showTextDocument(uri);
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+}
