@@ -227,8 +227,8 @@ export function writeUserSettings(userDataDir, settings = {}) {
  * group with a fresh profile. `settings` go into the user's settings.json.
  * Returns { url, port, userDataDir, extensionsDir, logFile, pid }.
  */
-export async function startCodeServer(tools, { settings = {}, extensionsDir, installVsix, smokeTestDriver = true, env = {}, healthTimeoutMs = 90_000 } = {}) {
-  const port = await freePort();
+export async function startCodeServer(tools, { port, settings = {}, extensionsDir, installVsix, smokeTestDriver = true, env = {}, healthTimeoutMs = 90_000 } = {}) {
+  port ??= await freePort();
   const home = tempDir('code-scanner-vscode-');
   const userDataDir = join(home, 'user-data');
   extensionsDir ??= join(home, 'extensions');

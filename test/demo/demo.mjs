@@ -1,0 +1,97 @@
+// `npm run demo`: a real VS Code (code-server) with the packaged extension installed,
+// pointed at a local reference service with seed data, on a sample project that has
+// real findings. Prints the URL to open and the token for "Code Scanner: Sign In".
+// Ctrl+C stops everything.
+//
+// `npm run demo -- --screenshot FILE.png` runs headless instead: signs in, scans the
+// workspace, shows the issues tree and the Problems panel, saves a screenshot, exits.
+// Options: --port N (code-server port; default a free one).
+import { resolve } from 'node:path';
+import { ensureDeps } from '../ensure-deps.mjs';
+import { provision, ProvisionError } from '../launch/provision.mjs';
+import {
+  cleanup,
+  installSignalHandlers,
+  launchChromium,
+  log,
+  makeGitWorkspace,
+  repoRoot,
+  run,
+  startCodeServer,
+  startService,
+  workbenchUrl,
+} from '../launch/harness.mjs';
+import { takeDemoScreenshot } from './screenshot.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const screenshot = argv.includes('--screenshot') ? resolve(opt('--screenshot') ?? 'code-scanner-demo.png') : undefined;
+const port = opt('--port') ? Number(opt('--port')) : undefined;
+const timeoutMs = Number(process.env.CODE_SCANNER_DEMO_TIMEOUT_MS) || 10 * 60_000;
+
+async function main() {
+  installSignalHandlers();
+  ensureDeps();
+  const tools = provision();
+
+  log('building and packaging the extension (npm run package)');
+  run('npm', ['run', '--silent', 'package'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const vsix = resolve(repoRoot, 'dist', 'code-scanner.vsix');
+
+  const service = await startService();
+  const workspace = makeGitWorkspace(undefined, 'code-scanner-demo-');
+  const server = await startCodeServer(tools, {
+    port,
+    installVsix: vsix,
+    smokeTestDriver: false,
+    settings: {
+      'codeScanner.customBaseUrl': service.baseUrl,
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
+  });
+  const url = workbenchUrl(server, workspace);
+
+  if (screenshot) {
+    const timer = setTimeout(() => {
+      console.error(`[demo] timed out after ${timeoutMs / 1000} s (CODE_SCANNER_DEMO_TIMEOUT_MS)`);
+      void cleanup().then(() => process.exit(1));
+    }, timeoutMs);
+    timer.unref();
+    const { page } = await launchChromium(tools, { viewport: { width: 1600, height: 1000 } });
+    await takeDemoScreenshot(page, { url, token: service.token, adminUrl: service.adminUrl, file: screenshot });
+    log(`screenshot saved to ${screenshot}`);
+    await cleanup();
+    process.exit(0);
+  }
+
+  console.log(`
+  Code Scanner demo is running.
+
+    Open:          ${url}
+    Sign in:       F1 → "Code Scanner: Sign In", paste this token:
+                   ${service.token}
+    Then:          F1 → "Code Scanner: Scan Workspace"
+
+    Service:       ${service.baseUrl}  (admin: ${service.adminUrl})
+    Workspace:     ${workspace}
+    code-server:   log at ${server.logFile}
+
+  Press Ctrl+C to stop everything.
+`);
+  // Stay up until Ctrl+C; leave if code-server dies.
+  setInterval(() => {
+    if (server.exited() !== undefined) {
+      console.error(`[demo] code-server exited (${server.exited()}); stopping.`);
+      void cleanup().then(() => process.exit(1));
+    }
+  }, 1000);
+}
+
+main().catch(async (err) => {
+  console.error(`[demo] ${err instanceof ProvisionError ? err.message : err?.stack ?? err}`);
+  await cleanup();
+  process.exit(1);
+});
