@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ZipArchive } from 'archiver';
+import { ZipArchive, type ZipEntryData } from 'archiver';
 import type { Selection, SkippedFile } from '../workspace/selectFiles';
 import { looksIncompressible } from './compressibility';
 
@@ -94,8 +94,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   // Bytes handed to archiver whose 'entry' event has not fired yet.
   let inFlight = 0;
   let wake: (() => void) | undefined;
-  archive.on('entry', (data: { stats?: unknown; _bytes?: number } & Record<string, unknown>) => {
-    inFlight -= (data as { _size?: number })._size ?? 0;
+  archive.on('entry', (data: ZipEntryData & { _size?: number }) => {
+    inFlight -= data._size ?? 0;
     wake?.();
   });
   const waitForRoom = async () => {
@@ -106,7 +106,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
     if (archiveError) break;
     await waitForRoom();
-    const data = { name: f.path, date: FIXED_DATE, mode: 0o644, _size: f.size } as Record<string, unknown>;
+    // `_size` rides along to the 'entry' event so the in-flight budget can be released.
+    const data: ZipEntryData & { _size: number } = { name: f.path, date: FIXED_DATE, mode: 0o644, _size: f.size };
     if (f.size <= SYNC_READ_MAX_FILE) {
       // Small files are read synchronously: from the page cache this costs a few
       // microseconds, far less than four thread-pool round trips (open, stat, read, close),
