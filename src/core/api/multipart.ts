@@ -33,6 +33,28 @@ export interface MultipartBody {
   length: number;
   /** Yields the encoded body; `onData` sees every piece as it goes out. */
   stream(onData?: (bytes: number) => void): AsyncGenerator<Uint8Array>;
+  /**
+   * Destroys any file stream still open and resolves once it is closed, so a cancelled
+   * or failed request leaves no file handle behind (the caller may delete the file next).
+   */
+  release(): Promise<void>;
+}
+
+type Closable = NodeJS.ReadableStream & { destroy?: (e?: Error) => void; closed?: boolean; destroyed?: boolean };
+
+function destroyStream(s: Closable): void {
+  if (typeof s.destroy === 'function') s.destroy();
+}
+
+function whenClosed(s: Closable, capMs = 2000): Promise<void> {
+  if (s.closed || typeof s.destroy !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, capMs);
+    s.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** Escaping of names in Content-Disposition as browsers do it (HTML form encoding). */
@@ -84,6 +106,8 @@ export function buildMultipart(parts: readonly Part[]): MultipartBody {
   }
   push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
 
+  const open = new Set<Closable>();
+
   async function* stream(onData?: (bytes: number) => void): AsyncGenerator<Uint8Array> {
     for (const seg of segments) {
       if (seg.kind === 'bytes') {
@@ -99,7 +123,8 @@ export function buildMultipart(parts: readonly Part[]): MultipartBody {
         }
         continue;
       }
-      const source = part.body();
+      const source = part.body() as Closable;
+      open.add(source);
       let sent = 0;
       try {
         for await (const piece of source as AsyncIterable<Buffer | string>) {
@@ -111,12 +136,17 @@ export function buildMultipart(parts: readonly Part[]): MultipartBody {
         }
         if (sent !== part.length) throw new MultipartLengthError(part.name, part.length, sent);
       } finally {
-        // Also runs when the request is aborted mid-body: release the file handle.
-        const d = (source as { destroy?: () => void }).destroy;
-        if (typeof d === 'function') d.call(source);
+        open.delete(source);
+        destroyStream(source);
       }
     }
   }
 
-  return { contentType: `multipart/form-data; boundary=${boundary}`, boundary, length, stream };
+  async function release(): Promise<void> {
+    const pending = [...open];
+    for (const s of pending) destroyStream(s);
+    await Promise.all(pending.map((s) => whenClosed(s)));
+  }
+
+  return { contentType: `multipart/form-data; boundary=${boundary}`, boundary, length, stream, release };
 }

@@ -271,6 +271,8 @@ export class Transport {
     } finally {
       if (timer) clearTimeout(timer);
       call.signal?.removeEventListener('abort', onUserAbort);
+      // After a cancel, timeout or reset the body's file stream may still be open.
+      if (call.multipart) await call.multipart.release();
     }
   }
 
