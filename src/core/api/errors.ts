@@ -171,6 +171,14 @@ export function errorForStatus(input: HttpErrorInput): ServiceError {
   if (status >= 500) {
     return new ServiceError({ ...base, kind: 'server', message: `The service had a problem (HTTP ${status}) while ${what}${said}. Try again shortly.` });
   }
+  if (status >= 300 && status < 400) {
+    // Redirects are not followed: they would re-send the token to wherever they point.
+    return new ServiceError({
+      ...base,
+      kind: 'bad-response',
+      message: `The service answered with a redirect (HTTP ${status}) while ${what}. Check the service URL setting: it must be the exact API address, ending in /api/v1.`,
+    });
+  }
   return new ServiceError({ ...base, kind: 'bad-response', message: `The service answered with unexpected HTTP ${status} while ${what}${said}.` });
 }
 

@@ -31,6 +31,7 @@ test('errorForStatus tells every status apart', () => {
     [500, 'server', /HTTP 500/],
     [503, 'server', /HTTP 503/],
     [418, 'bad-response', /unexpected HTTP 418/],
+    [302, 'bad-response', /redirect \(HTTP 302\).*Check the service URL setting/],
   ];
   for (const [status, kind, re] of cases) {
     const e = errorForStatus({ operation: 'listPolicies', status, serverMessage: 'nope' });

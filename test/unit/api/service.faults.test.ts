@@ -59,6 +59,11 @@ test('malformed JSON answers are bad responses naming the endpoint', async () =>
     ['roles', 'GET /roles', () => c.listRoles()],
     ['policies', 'GET /policies', () => c.listPolicies()],
     ['startScan', 'POST /start-scan', () => c.startTransfer('project.zip')],
+    ['teamMembers', 'POST /teams/{team_id}/members', () => c.addTeamMembers(svc.seed.teams[0].id, [svc.seed.users[0].id])],
+    ['integrationUpdate', 'PATCH /integrations/pipelineprovider/{integration_uuid}', () => c.updateIntegration(svc.seed.integrations[0].uuid, { name: 'x' })],
+    ['qualityIssues', 'GET /scan/{scan_id}/issues/quality', () => c.listQualityIssues('any-scan')],
+    ['headTransfer', 'HEAD /start-scan/{transfer_id}/', () => c.readOffset('any-transfer')],
+    ['patchChunk', 'PATCH /start-scan/{transfer_id}/', () => c.sendChunk('any-transfer', { offset: 0, totalLength: 1, archiveName: 'project.zip', body: Buffer.from('x'), bodyLength: 1, fields: {} })],
   ];
   for (const [route, endpoint, run] of routes) {
     svc.faults.malformedNext(route, 1);

@@ -221,3 +221,20 @@ test('policies: newest first, every filter, paging, 404 past the end, denials', 
 
   await expectError(clientFor(svc, t().noPermissions).listPolicies(), 'forbidden', 403);
 });
+
+test('the service saw CORGEA-SOURCE: vscode on every request and the scheme matching each token', async () => {
+  const before = svc.requests().length;
+  const jwt = svc.issueJwt(svc.seed.user_ids.demo);
+  await clientFor(svc, svc.demoToken).verify();
+  await clientFor(svc, jwt).listRoles();
+  await clientFor(svc, jwt).readOffset('unknown-transfer');
+  const mine = svc.requests().slice(before);
+  assert.deepEqual(mine.map((r) => [r.method, r.auth, r.status]), [
+    ['GET', 'api-key', 200],
+    ['GET', 'jwt', 200],
+    ['HEAD', 'jwt', 200],
+  ]);
+  const all = svc.requests();
+  assert.ok(all.length > 50);
+  assert.deepEqual([...new Set(all.map((r) => r.source))], ['vscode']);
+});
