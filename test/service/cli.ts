@@ -1,0 +1,48 @@
+// `npm run service [-- --port N --data-dir D --scan-duration-ms N]`: runs the reference
+// service until SIGINT/SIGTERM and prints where it listens and a demo token.
+import { parseArgs } from 'node:util';
+import { startReferenceService } from './index';
+
+function intOption(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) {
+    console.error(`--${name} must be a non-negative integer, got "${v}"`);
+    process.exit(2);
+  }
+  return Number(v);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'scan-duration-ms': { type: 'string' },
+    },
+  });
+  const svc = await startReferenceService({
+    port: intOption(values.port, 'port'),
+    host: values.host,
+    dataDir: values['data-dir'],
+    scanDurationMs: intOption(values['scan-duration-ms'], 'scan-duration-ms'),
+  });
+  console.log(`base_url: ${svc.baseUrl}`);
+  console.log(`admin: ${svc.origin}/__admin`);
+  console.log(`token: ${svc.demoToken}`);
+  console.log(`data_dir: ${svc.dataDir}`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    svc.close().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  console.error(`reference service failed to start: ${(e as Error).message}`);
+  process.exit(1);
+});

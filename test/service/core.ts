@@ -1,0 +1,91 @@
+// The service's state and collaborators, shared by every handler.
+import { Directory } from './auth';
+import { Faults } from './faults';
+import type { ScanRunner } from './scans/runner';
+import { Store } from './store';
+import type { Seed, SeedIntegration, SeedPolicy, SeedRole, SeedTeam, SeedUser } from './types';
+
+export interface CoreOptions {
+  dataDir: string;
+  scanDurationMs: number;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  route: string | null;
+  status: number;
+  /** CORGEA-SOURCE header as sent (null when absent). */
+  source: string | null;
+  auth: 'api-key' | 'jwt' | 'none';
+  at: string;
+}
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+export class ServiceCore {
+  readonly dir: Directory;
+  readonly store: Store;
+  readonly faults = new Faults();
+  readonly requestLog: RequestLogEntry[] = [];
+  runner!: ScanRunner;
+
+  constructor(readonly seed: Seed, readonly opts: CoreOptions) {
+    this.dir = new Directory(seed);
+    this.store = Store.open(opts.dataDir);
+  }
+
+  logRequest(e: RequestLogEntry): void {
+    this.requestLog.push(e);
+    if (this.requestLog.length > 5000) this.requestLog.splice(0, 1000);
+  }
+
+  usersOf(company: number): SeedUser[] {
+    return this.seed.users.filter((u) => u.company === company);
+  }
+
+  rolesOf(company: number): SeedRole[] {
+    return this.seed.roles.filter((r) => r.company === company);
+  }
+
+  policiesOf(company: number): SeedPolicy[] {
+    return this.seed.policies.filter((p) => p.company === company);
+  }
+
+  /** The team as it is now (seed plus persisted changes), or undefined. */
+  team(id: number): SeedTeam | undefined {
+    const saved = this.store.state.teams[String(id)];
+    if (saved) return clone(saved);
+    const t = this.seed.teams.find((x) => x.id === id);
+    return t ? clone(t) : undefined;
+  }
+
+  saveTeam(t: SeedTeam): Promise<void> {
+    this.store.state.teams[String(t.id)] = clone(t);
+    return this.store.persist();
+  }
+
+  integration(uuid: string): SeedIntegration | undefined {
+    const key = uuid.toLowerCase();
+    const saved = this.store.state.integrations[key];
+    if (saved) return clone(saved);
+    const i = this.seed.integrations.find((x) => x.uuid.toLowerCase() === key);
+    return i ? clone(i) : undefined;
+  }
+
+  saveIntegration(i: SeedIntegration): Promise<void> {
+    this.store.state.integrations[i.uuid.toLowerCase()] = clone(i);
+    return this.store.persist();
+  }
+
+  /** Stable integer id per (company, project name). */
+  projectId(company: number, name: string): number {
+    const key = `${company}:${name}`;
+    let id = this.store.state.projects[key];
+    if (id === undefined) {
+      id = this.store.state.nextProjectId++;
+      this.store.state.projects[key] = id;
+    }
+    return id;
+  }
+}

@@ -1,0 +1,95 @@
+// The reference service: a real HTTP server implementing the spec (service-api.md) with
+// decisions.md for its gaps. Tests start it in-process; `npm run service` runs cli.ts.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scanList } from './admin';
+import { ServiceCore, type RequestLogEntry } from './core';
+import type { FaultController } from './faults';
+import { signJwt } from './jwt';
+import { ScanRunner } from './scans/runner';
+import { requestListener } from './server';
+import type { ScanRecord, Seed } from './types';
+
+export type { FaultController } from './faults';
+export type { QualityIssue, ScanRecord, Seed, SeedTokens } from './types';
+export type { RequestLogEntry } from './core';
+export { ROUTE_IDS } from './faults';
+
+export interface ReferenceServiceOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  seedPath?: string;
+  scanDurationMs?: number;
+}
+
+export interface ReferenceService {
+  origin: string;
+  baseUrl: string;
+  dataDir: string;
+  seed: Seed;
+  demoToken: string;
+  issueJwt(userId: number, opts?: { expiresInSec?: number }): string;
+  faults: FaultController;
+  scans(): ScanRecord[];
+  transferBytes(transferId: string): Buffer | undefined;
+  /** Every API request so far (method, path, route, status, CORGEA-SOURCE value, auth scheme). */
+  requests(): RequestLogEntry[];
+  close(): Promise<void>;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_SEED_PATH = join(here, 'seed.json');
+
+export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
+  const seed = JSON.parse(readFileSync(opts.seedPath ?? DEFAULT_SEED_PATH, 'utf8')) as Seed;
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'reference-service-'));
+  const core = new ServiceCore(seed, { dataDir, scanDurationMs: opts.scanDurationMs ?? 300 });
+  core.runner = new ScanRunner(core);
+  const server = createServer(requestListener(core));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => { server.off('error', reject); resolve(); });
+  });
+  core.runner.resumeAll();
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const origin = `http://${host}:${addr.port}`;
+  let closed: Promise<void> | undefined;
+
+  return {
+    origin,
+    baseUrl: `${origin}/api/v1`,
+    dataDir,
+    seed,
+    demoToken: seed.tokens.demo,
+    issueJwt(userId, o = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      return signJwt({ sub: String(userId), iat: now, exp: now + (o.expiresInSec ?? 3600) }, seed.jwt_secret);
+    },
+    faults: core.faults,
+    scans: () => scanList(core),
+    transferBytes(id) {
+      const t = core.store.state.transfers[id];
+      const p = core.store.transferPath(id);
+      if (!t || !existsSync(p)) return undefined;
+      return readFileSync(p).subarray(0, t.offset);
+    },
+    requests: () => core.requestLog.map((e) => ({ ...e })),
+    close() {
+      closed ??= (async () => {
+        await core.runner.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await core.store.idle();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,18 @@
+// GET /scan/{scan_id}/issues/quality: findings of one scan, newest first, id as tie-break.
+import { HttpError, clamp, paginate, parseIntStrict, sendJson } from '../http';
+import type { Ctx } from './context';
+
+export async function listQualityIssues(ctx: Ctx): Promise<void> {
+  const scan = ctx.core.store.state.scans[ctx.params.scan_id];
+  // Another company's scan is reported exactly like a missing one.
+  if (!scan || scan.company !== ctx.principal.company.id) throw new HttpError(404, `scan ${ctx.params.scan_id} not found`);
+  const q = ctx.url.searchParams;
+  const needle = (q.get('classification') ?? '').trim().toLowerCase();
+  const page = Math.max(1, parseIntStrict(q.get('page')) ?? 1);
+  const pageSize = clamp(parseIntStrict(q.get('page_size')) ?? 20, 1, 50);
+  const issues = ctx.core.store.issuesOf(scan.id)
+    .filter((i) => !needle || i.classification.id.toLowerCase().includes(needle) || i.classification.name.toLowerCase().includes(needle))
+    .sort((a, b) => b.created_at.localeCompare(a.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const { slice, totalPages } = paginate(issues, page, pageSize);
+  sendJson(ctx.res, 200, { status: 'ok', page, total_pages: totalPages, total_issues: issues.length, issues: slice });
+}

@@ -1,0 +1,92 @@
+// Runs a scan: reads the archive, applies the rule engine to its text files and records
+// the issues progressively over scanDurationMs, so a poll during the run sees fewer.
+import type { ServiceCore } from '../core';
+import { scanSource, wantsFile } from '../rules';
+import type { Finding } from '../rules/types';
+import type { ScanRecord } from '../types';
+import { normalizeArchivePath } from '../uploads/validate';
+import { archiveKind, walkArchive } from './archive';
+import { findingKey, toIssue } from './issues';
+
+const MAX_ISSUES = 10000;
+const STEPS = 5;
+
+function safeArchivePath(raw: string): string | undefined {
+  const p = normalizeArchivePath(raw);
+  if (!p || p.split('/').some((s) => s === '..')) return undefined;
+  return p;
+}
+
+export class ScanRunner {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly running = new Set<string>();
+  private closed = false;
+
+  constructor(private readonly core: ServiceCore) {}
+
+  /** Scans left running by a previous process on the same data directory continue. */
+  resumeAll(): void {
+    for (const s of Object.values(this.core.store.state.scans)) if (s.status === 'running') this.start(s.id);
+  }
+
+  start(scanId: string): void {
+    if (this.running.has(scanId) || this.closed) return;
+    this.running.add(scanId);
+    void this.run(scanId).finally(() => this.running.delete(scanId));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => { this.timers.delete(t); resolve(); }, ms);
+      this.timers.add(t);
+    });
+  }
+
+  private async findings(scan: ScanRecord): Promise<Finding[]> {
+    const only = scan.partial ? new Set(scan.filesToScan) : undefined;
+    const out: Finding[] = [];
+    await walkArchive(scan.archivePath, archiveKind(scan.archiveName), (f) => {
+      const p = safeArchivePath(f.path);
+      return !!p && (!only || only.has(p)) && wantsFile(p, f.size);
+    }, (f, content) => {
+      const p = safeArchivePath(f.path);
+      if (content && p && out.length < MAX_ISSUES) out.push(...scanSource(p, content));
+    });
+    return out.slice(0, MAX_ISSUES);
+  }
+
+  private async run(scanId: string): Promise<void> {
+    const { store } = this.core;
+    const scan = store.state.scans[scanId];
+    if (!scan) return;
+    try {
+      const known = new Set(store.issuesOf(scanId).map((i) => String(i.scanner_metadata.finding_key)));
+      const todo = (await this.findings(scan)).filter((f) => !known.has(findingKey(f)));
+      const uploader = this.core.dir.user(scan.user);
+      const per = Math.max(1, Math.ceil(todo.length / STEPS));
+      const steps = Math.max(1, Math.ceil(todo.length / per));
+      for (let k = 0; k < steps; k++) {
+        await this.sleep(this.core.opts.scanDurationMs / steps);
+        if (this.closed) return;
+        const now = new Date().toISOString();
+        const batch = todo.slice(k * per, (k + 1) * per).map((f) => toIssue(f, scan, uploader, now));
+        if (batch.length) await store.addIssues(scanId, batch);
+        scan.issueCount = store.issuesOf(scanId).length;
+      }
+      scan.status = 'completed';
+    } catch (e) {
+      if (this.closed) return;
+      scan.status = 'failed';
+      scan.error = `scan failed: ${(e as Error).message}`;
+    }
+    scan.completedAt = new Date().toISOString();
+    scan.issueCount = store.issuesOf(scanId).length;
+    await store.persist();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,130 @@
+// Persistent state in the data directory: one JSON state file (written atomically via
+// rename), one data file per transfer and one issues file per scan. A service started
+// again on the same directory sees the same transfers, offsets, scans and issues.
+import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, statSync, openSync, closeSync } from 'node:fs';
+import { rename, writeFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PersistedState, QualityIssue } from './types';
+
+const STATE_FILE = 'state.json';
+
+function emptyState(): PersistedState {
+  return { version: 1, transfers: {}, scans: {}, projects: {}, nextProjectId: 1001, teams: {}, integrations: {} };
+}
+
+/** Writes `text` to `path` so a reader sees either the old or the new content, never half. */
+let tmpCounter = 0;
+export async function writeAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.${++tmpCounter}.tmp`;
+  try {
+    await writeFile(tmp, text);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Serialises writes of one file: each save waits for the previous and writes the latest content. */
+class SerialWriter {
+  private chain: Promise<void> = Promise.resolve();
+  constructor(private readonly path: string) {}
+  save(render: () => string): Promise<void> {
+    const next = this.chain.then(() => writeAtomic(this.path, render()));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+  idle(): Promise<void> {
+    return this.chain;
+  }
+}
+
+export class Store {
+  readonly state: PersistedState;
+  private readonly issues = new Map<string, QualityIssue[]>();
+  private readonly stateWriter: SerialWriter;
+  private readonly issueWriters = new Map<string, SerialWriter>();
+
+  private constructor(readonly dataDir: string, state: PersistedState) {
+    this.state = state;
+    this.stateWriter = new SerialWriter(join(dataDir, STATE_FILE));
+  }
+
+  static open(dataDir: string): Store {
+    mkdirSync(join(dataDir, 'transfers'), { recursive: true });
+    mkdirSync(join(dataDir, 'issues'), { recursive: true });
+    const statePath = join(dataDir, STATE_FILE);
+    let state = emptyState();
+    if (existsSync(statePath)) {
+      try {
+        state = { ...emptyState(), ...(JSON.parse(readFileSync(statePath, 'utf8')) as PersistedState) };
+      } catch (e) {
+        throw new Error(`state file ${statePath} is unreadable: ${(e as Error).message}`);
+      }
+    }
+    const store = new Store(dataDir, state);
+    store.recover();
+    return store;
+  }
+
+  /** Drops bytes past the committed offset (a chunk cut off by a crash) and stale temp files. */
+  private recover(): void {
+    for (const t of Object.values(this.state.transfers)) {
+      const p = this.transferPath(t.id);
+      if (!existsSync(p)) closeSync(openSync(p, 'w'));
+      if (statSync(p).size > t.offset) truncateSync(p, t.offset);
+    }
+    for (const dir of ['transfers', 'issues', '.']) {
+      for (const name of readdirSync(join(this.dataDir, dir))) {
+        if (name.endsWith('.tmp')) void rm(join(this.dataDir, dir, name), { force: true });
+      }
+    }
+    for (const id of Object.keys(this.state.scans)) {
+      const p = this.issuesPath(id);
+      if (existsSync(p)) {
+        try {
+          this.issues.set(id, JSON.parse(readFileSync(p, 'utf8')) as QualityIssue[]);
+        } catch {
+          this.issues.set(id, []);
+        }
+      }
+    }
+  }
+
+  transferPath(id: string): string {
+    return join(this.dataDir, 'transfers', `${id}.bin`);
+  }
+
+  chunkTempPath(id: string, n: number): string {
+    return join(this.dataDir, 'transfers', `${id}.chunk-${n}.tmp`);
+  }
+
+  private issuesPath(scanId: string): string {
+    return join(this.dataDir, 'issues', `${scanId}.json`);
+  }
+
+  persist(): Promise<void> {
+    return this.stateWriter.save(() => JSON.stringify(this.state));
+  }
+
+  issuesOf(scanId: string): QualityIssue[] {
+    return this.issues.get(scanId) ?? [];
+  }
+
+  addIssues(scanId: string, found: QualityIssue[]): Promise<void> {
+    const list = this.issues.get(scanId) ?? [];
+    list.push(...found);
+    this.issues.set(scanId, list);
+    let w = this.issueWriters.get(scanId);
+    if (!w) {
+      w = new SerialWriter(this.issuesPath(scanId));
+      this.issueWriters.set(scanId, w);
+    }
+    return w.save(() => JSON.stringify(this.issues.get(scanId) ?? []));
+  }
+
+  async idle(): Promise<void> {
+    await this.stateWriter.idle();
+    await Promise.all([...this.issueWriters.values()].map((w) => w.idle()));
+  }
+}
