@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SavedTransfer, TransferStore } from '../core/upload';
+import type { SavedTransfer, TransferStore } from '../core/upload/transferStore';
 
 const KEY_PREFIX = 'codeScanner.transfer:';
 
