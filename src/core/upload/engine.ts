@@ -237,8 +237,10 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         fields: t.fields,
         signal,
         // A factory, so a retried request reopens the file; the chunk is never held whole.
-        body: () => {
-          const s = createReadStream(t.archivePath, len > 0 ? { start: chunkStart, end: chunkStart + len - 1, highWaterMark: READ_HIGH_WATER_MARK } : { start: 0, end: -1 });
+        // An empty chunk (everything is on the service, only the final answer was lost)
+        // asks the service for the transfer's outcome.
+        body: len === 0 ? Buffer.alloc(0) : () => {
+          const s = createReadStream(t.archivePath, { start: chunkStart, end: chunkStart + len - 1, highWaterMark: READ_HIGH_WATER_MARK });
           let read = 0;
           s.on('data', (c: Buffer | string) => {
             read += c.length;
@@ -285,7 +287,8 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         needOffset = true;
         continue;
       }
-      if (isRetryable(e)) {
+      // A garbled answer to a PATCH leaves us in doubt whether the chunk was stored: ask.
+      if (isRetryable(e) || (e.kind === 'bad-response' && e.operation === 'sendChunk')) {
         if (++failures > maxRetries) throw interrupted(e);
         try {
           await waitBeforeRetry(opts, e, failures);

@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ServiceClient, type ChunkRequest, type ChunkResult } from '../../../src/core/api';
+import type { BuiltArchive } from '../../../src/core/archive/zip';
+import { resumeUpload, uploadArchive, UploadInterruptedError, type UploadProgress } from '../../../src/core/upload/engine';
+import { FileTransferStore, MemoryTransferStore } from '../../../src/core/upload/transferStore';
+import { startReferenceService, type ReferenceService } from '../../service';
+import { SMALL_CHUNK, clientFor, makeArchive, sha256, storedScan } from './fixtures';
+
+/** A client that runs `hook` before each PATCH, to disturb the service at a precise moment. */
+class HookedClient extends ServiceClient {
+  calls = 0;
+  constructor(service: ReferenceService, private readonly hook: (n: number, transferId: string, chunk: ChunkRequest) => Promise<void>) {
+    super({ baseUrl: service.baseUrl, token: service.demoToken, timeoutMs: 10_000 });
+  }
+  override async sendChunk(transferId: string, chunk: ChunkRequest): Promise<ChunkResult> {
+    await this.hook(++this.calls, transferId, chunk);
+    return super.sendChunk(transferId, chunk);
+  }
+}
+
+let service: ReferenceService;
+let archive: BuiltArchive;
+let cleanup: () => Promise<void>;
+const fast = { chunkSize: SMALL_CHUNK, baseDelayMs: 5 };
+
+before(async () => {
+  service = await startReferenceService();
+  ({ archive, cleanup } = await makeArchive());
+  assert.ok(archive.size > 4 * SMALL_CHUNK, 'the fixture archive must span several chunks');
+});
+after(async () => {
+  await cleanup();
+  await service.close();
+});
+
+/** Asserts the service stored exactly our archive, both as the scan's file and as the transfer's bytes. */
+function assertIdentical(svc: ReferenceService, scanId: string): void {
+  const { scan, sha256: stored } = storedScan(svc, scanId);
+  assert.equal(stored, archive.sha256, 'scan archive differs from the local archive');
+  assert.equal(scan.archiveSize, archive.size);
+  const bytes = svc.transferBytes(scan.transferId);
+  assert.ok(bytes, 'transfer bytes missing');
+  assert.equal(sha256(bytes), archive.sha256, 'transfer bytes differ from the local archive');
+}
+
+describe('upload engine: the service holds a byte-identical archive after each fault', () => {
+  const cases: { name: string; arm: (s: ReferenceService) => void; seen: (statuses: number[], log: { method: string }[]) => boolean }[] = [
+    { name: 'HTTP 500 on two chunks', arm: (s) => s.faults.failNext('patchChunk', 2, { status: 500 }), seen: (st) => st.filter((x) => x === 500).length === 2 },
+    {
+      name: 'HTTP 503 on a chunk and on the offset read',
+      arm: (s) => {
+        s.faults.failNext('patchChunk', 1, { status: 503 });
+        s.faults.failNext('headTransfer', 1, { status: 503 });
+      },
+      seen: (st) => st.filter((x) => x === 503).length === 2,
+    },
+    { name: 'HTTP 503 when starting the transfer', arm: (s) => s.faults.failNext('startScan', 1, { status: 503 }), seen: (st) => st.includes(503) },
+    { name: 'HTTP 502 three times in a row', arm: (s) => s.faults.failNext('patchChunk', 3, { status: 502 }), seen: (st) => st.filter((x) => x === 502).length === 3 },
+    {
+      name: 'a garbled (non-JSON) chunk answer: the offset is read again',
+      arm: (s) => s.faults.malformedNext('patchChunk', 1),
+      seen: (_st, log) => log.filter((r) => r.method === 'HEAD').length === 2,
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const before = service.requests().length;
+      c.arm(service);
+      const store = new MemoryTransferStore();
+      const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'faults' }, store, ...fast });
+      assert.equal(out.kind, 'complete');
+      assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+      const log = service.requests().slice(before);
+      assert.ok(c.seen(log.map((r) => r.status), log), 'the fault did not happen');
+      assert.equal(await store.load(), undefined, 'a completed upload leaves nothing to resume');
+      service.faults.clear();
+    });
+  }
+
+  test('HTTP 429 with Retry-After: waits as told, then continues', async () => {
+    const before = service.requests().length;
+    service.faults.failNext('patchChunk', 1, { status: 429, retryAfterSec: 1 });
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store: new MemoryTransferStore(), ...fast });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    const log = service.requests().slice(before);
+    const i = log.findIndex((r) => r.status === 429);
+    assert.ok(i >= 0 && i + 1 < log.length, 'the 429 was not answered');
+    const gap = Date.parse(log[i + 1].at) - Date.parse(log[i].at);
+    assert.ok(gap >= 950, `the next request came ${gap} ms after the 429, before Retry-After (1 s) elapsed`);
+  });
+
+  test('connection reset in the middle of a chunk body', async () => {
+    service.faults.resetNext('patchChunk', 1, { afterBodyBytes: 20_000 });
+    let chunks = 0;
+    const client = new HookedClient(service, async () => void chunks++);
+    const out = await uploadArchive({ client, archive, fields: {}, store: new MemoryTransferStore(), ...fast });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    assert.equal(chunks, Math.ceil(archive.size / SMALL_CHUNK) + 1, 'exactly one chunk should have been sent twice');
+  });
+
+  test('HTTP 409: a chunk sent from a stale offset continues from the server offset', async () => {
+    const before = service.requests().length;
+    // Before the engine's second PATCH, the same chunk reaches the service from elsewhere
+    // (say a duplicated request), so the engine's request carries a stale offset.
+    const client: HookedClient = new HookedClient(service, async (n, id, chunk) => {
+      if (n !== 2) return;
+      const buf = Buffer.alloc(chunk.bodyLength);
+      const fh = await fsp.open(archive.path, 'r');
+      await fh.read(buf, 0, buf.length, chunk.offset);
+      await fh.close();
+      await ServiceClient.prototype.sendChunk.call(client, id, { ...chunk, body: buf });
+    });
+    const out = await uploadArchive({ client, archive, fields: {}, store: new MemoryTransferStore(), ...fast });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    assert.ok(service.requests().slice(before).some((r) => r.status === 409), 'no 409 happened');
+  });
+
+  test('the service restarts on the same data directory during the upload', async () => {
+    const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'svc-restart-'));
+    let svc = await startReferenceService({ dataDir });
+    const port = Number(new URL(svc.origin).port);
+    let restarted: Promise<void> | undefined;
+    const client = new HookedClient(svc, async (n) => {
+      if (n !== 3) return;
+      await svc.close();
+      // Back on the same port a little later: the engine meanwhile meets refused connections.
+      restarted = new Promise((r) => setTimeout(r, 150)).then(async () => {
+        svc = await startReferenceService({ dataDir, port });
+      });
+    });
+    try {
+      const out = await uploadArchive({ client, archive, fields: {}, store: new MemoryTransferStore(), chunkSize: SMALL_CHUNK, baseDelayMs: 50, maxRetries: 8 });
+      await restarted;
+      assert.equal(out.kind, 'complete');
+      assertIdentical(svc, out.kind === 'complete' ? out.scanId : '');
+      assert.ok(!svc.requests().some((r) => r.method === 'POST'), 'the restarted service saw a new transfer start instead of a resume');
+    } finally {
+      await restarted;
+      await svc.close();
+      await fsp.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('upload engine: interruption and resume', () => {
+  test('process restart: a new engine resumes from the saved transfer on a restarted service (new address)', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'resume-'));
+    const storePath = path.join(dir, 'transfer.json');
+    let svc = await startReferenceService({ dataDir: path.join(dir, 'data') });
+    try {
+      const ac = new AbortController();
+      await assert.rejects(
+        uploadArchive({
+          client: clientFor(svc), archive, fields: { projectName: 'resume' }, store: new FileTransferStore(storePath), ...fast, signal: ac.signal, folder: '/ws',
+          onProgress: (p) => p.sentBytes >= 2 * SMALL_CHUNK && ac.abort(),
+        }),
+        (e: unknown) => e instanceof UploadInterruptedError && e.resumable && e.cancelled && /resumed/.test(e.message),
+      );
+      const saved = await new FileTransferStore(storePath).load();
+      assert.ok(saved, 'the transfer was not saved');
+      assert.equal(saved.folder, '/ws');
+      const heldBefore = svc.transferBytes(saved.transferId)?.length ?? 0;
+      assert.ok(heldBefore > 0 && heldBefore < archive.size, 'the first process should have stopped part-way');
+
+      await svc.close();
+      svc = await startReferenceService({ dataDir: path.join(dir, 'data') });
+      const progress: UploadProgress[] = [];
+      const out = await resumeUpload({ client: clientFor(svc), store: new FileTransferStore(storePath), ...fast, onProgress: (p) => progress.push(p) });
+      assert.equal(out.kind, 'complete');
+      assertIdentical(svc, out.kind === 'complete' ? out.scanId : '');
+      assert.equal(storedScan(svc, out.kind === 'complete' ? out.scanId : '').scan.transferId, saved.transferId);
+      assert.ok(!svc.requests().some((r) => r.method === 'POST'), 'resume must not start a new transfer');
+      assert.equal(progress[0].sentBytes, heldBefore, 'progress starts from what the service already holds');
+      assert.equal(await new FileTransferStore(storePath).load(), undefined);
+    } finally {
+      await svc.close();
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('cancel then resume with the same archive: one transfer, identical bytes', async () => {
+    const before = service.requests().length;
+    const store = new MemoryTransferStore();
+    const ac = new AbortController();
+    const err = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast, signal: ac.signal, onProgress: (p) => p.sentBytes >= SMALL_CHUNK && ac.abort() }).catch((e: unknown) => e);
+    assert.ok(err instanceof UploadInterruptedError && err.cancelled, `expected a cancelled interruption, got ${String(err)}`);
+    assert.ok(await store.load(), 'cancellation must leave the transfer resumable');
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    assert.equal(service.requests().slice(before).filter((r) => r.method === 'POST').length, 1, 'the second call must resume, not restart');
+  });
+
+  test('after the bounded retries it stops with a resumable error, and resume completes it', async () => {
+    service.faults.failNext('patchChunk', 50, { status: 500 });
+    const store = new MemoryTransferStore();
+    const err = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast, maxRetries: 2 }).catch((e: unknown) => e);
+    assert.ok(err instanceof UploadInterruptedError, `expected UploadInterruptedError, got ${String(err)}`);
+    assert.equal(err.cancelled, false);
+    assert.match(err.message, /can be resumed/);
+    assert.ok(await store.load());
+    service.faults.clear();
+    const out = await resumeUpload({ client: clientFor(service), store, ...fast });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+  });
+
+  test('resume refuses when the archive changed since the upload started', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'changed-'));
+    const copy = path.join(dir, archive.name);
+    await fsp.copyFile(archive.path, copy);
+    const store = new MemoryTransferStore();
+    const ac = new AbortController();
+    await uploadArchive({ client: clientFor(service), archive: { ...archive, path: copy }, fields: {}, store, ...fast, signal: ac.signal, onProgress: (p) => p.sentBytes > 0 && ac.abort() }).catch(() => undefined);
+    assert.ok(await store.load());
+    const buf = await fsp.readFile(copy);
+    buf[buf.length - 30] ^= 0xff; // same size, different content
+    await fsp.writeFile(copy, buf);
+    const before = service.requests().length;
+    await assert.rejects(resumeUpload({ client: clientFor(service), store, ...fast }), /changed since the upload started/);
+    assert.equal(service.requests().length, before, 'nothing may be sent for a changed archive');
+    assert.equal(await store.load(), undefined);
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
+
+  test('"already in progress" is reported as its own outcome, not as a failure', async () => {
+    const store = new MemoryTransferStore();
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast });
+    assert.equal(out.kind, 'complete');
+    const scan = storedScan(service, out.kind === 'complete' ? out.scanId : '').scan;
+    // The completing answer was "lost": the saved transfer is still there on the next try.
+    await store.save({ transferId: scan.transferId, archivePath: archive.path, archiveName: archive.name, size: archive.size, sha256: archive.sha256, fields: {}, createdAt: new Date().toISOString() });
+    const again = await resumeUpload({ client: clientFor(service), store, ...fast });
+    assert.equal(again.kind, 'in-progress');
+    assert.match(again.kind === 'in-progress' ? again.message : '', /already in progress/);
+    assert.equal(await store.load(), undefined);
+  });
+
+  test('progress counts up to the total with a rate', async () => {
+    const progress: UploadProgress[] = [];
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store: new MemoryTransferStore(), ...fast, onProgress: (p) => progress.push(p) });
+    assert.equal(out.kind, 'complete');
+    assert.ok(progress.length >= 2);
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i].sentBytes >= progress[i - 1].sentBytes, 'progress went backwards without a fault');
+    assert.ok(progress.every((p) => p.totalBytes === archive.size));
+    assert.equal(progress.at(-1)!.sentBytes, archive.size);
+    assert.ok(progress.at(-1)!.bytesPerSecond > 0);
+  });
+
+  test('resume with nothing saved says so', async () => {
+    await assert.rejects(resumeUpload({ client: clientFor(service), store: new MemoryTransferStore() }), /no interrupted upload/);
+  });
+});
