@@ -205,6 +205,22 @@ suite('account features', function () {
     assert.match(cleared.message, /default policies/);
   });
 
+  test('a scan of the workspace sends the chosen target policies', async () => {
+    const [a, b] = acmePolicies.filter((p) => p.active && !p.archived).slice(3);
+    expectOk(await run('codeScanner.chooseTargetPolicies', { policyIds: [b.id, a.id] }), 'choose');
+    try {
+      const summary = await run<{ folders: { scanId?: string }[] } | undefined>('codeScanner.scanWorkspace', { pollIntervalMs: 150, maxPolls: 60 });
+      const scanId = summary?.folders[0]?.scanId;
+      assert.ok(scanId, `the scan did not complete: ${JSON.stringify(summary)}`);
+      const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL').replace(/\/$/, '')}/scans/${encodeURIComponent(scanId)}`);
+      assert.ok(res.ok, `GET /__admin/scans/${scanId}: HTTP ${res.status}`);
+      const record = (await res.json()) as { targetPolicies: number[] };
+      assert.deepStrictEqual(record.targetPolicies, [b.id, a.id]);
+    } finally {
+      await run('codeScanner.chooseTargetPolicies', { policyIds: [] });
+    }
+  });
+
   test('Show Company Roles lists every role but the SAML one, with its count of active users', async () => {
     const result = expectOk(await run<Outcome<{ roles: { id: number; name: string; user_count: number }[]; lines: string[] }>>('codeScanner.showCompanyRoles'), 'roles');
     const company = seed.users.find((u) => u.id === 1)!.company;
