@@ -3,24 +3,13 @@
 // checked against the zod schemas, and every failure is a ServiceError.
 
 import type { Dispatcher } from 'undici';
-import type { z } from 'zod';
 import { normalizeBaseUrl } from './baseUrl';
+import { badResponse, parse } from './decode';
 import { ClientValidationError, parseOffset, ServiceError } from './errors';
-import {
-  checkArchiveName,
-  checkMemberIds,
-  checkPage,
-  checkPageSize,
-  checkTeamId,
-  checkUuid,
-  joinCommaList,
-  LIMITS,
-  validateMetadata,
-} from './limits';
+import { integrationBody, type IntegrationUpdate } from './integration';
+import { checkArchiveName, checkMemberIds, checkPage, checkPageSize, checkTeamId, checkUuid, joinCommaList, LIMITS } from './limits';
 import { buildMultipart, type Part } from './multipart';
 import {
-  ChunkResponseSchema,
-  describeSchemaError,
   IntegrationUpdateResponseSchema,
   PoliciesPageSchema,
   QualityIssuesPageSchema,
@@ -39,7 +28,10 @@ import {
   type VerifiedUser,
 } from './schemas';
 import { Transport, type Answer, type Call, type RequestLogEntry } from './transport';
+import { checkChunkRequest, chunkResult, uploadFieldParts, type ChunkRequest, type ChunkResult } from './upload';
 
+export type { IntegrationUpdate } from './integration';
+export type { UploadFields, ChunkRequest, ChunkResult } from './upload';
 export type { RequestLogEntry } from './transport';
 
 export interface ClientOptions {
@@ -61,14 +53,6 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
 }
 
-export interface IntegrationUpdate {
-  secureToken?: string;
-  name?: string;
-  orgAllowlist?: string[];
-  baseUrl?: string;
-  gatewayPrefix?: string;
-}
-
 export interface PolicyQuery {
   project?: string;
   policyTypes?: string[];
@@ -77,35 +61,6 @@ export interface PolicyQuery {
   pageSize?: number;
   signal?: AbortSignal;
 }
-
-export interface UploadFields {
-  projectName?: string;
-  branch?: string;
-  repoUrl?: string;
-  sha?: string;
-  dirty?: boolean;
-  metadata?: Record<string, unknown>;
-  scanConfigs?: string[];
-  targetPolicies?: (number | string)[];
-  /** Only for a partial scan: sends partial_scan=true and files_to_scan. */
-  partial?: { files: string[] };
-}
-
-export interface ChunkRequest {
-  offset: number;
-  totalLength: number;
-  archiveName: string;
-  /** The chunk's bytes, or a factory opening a fresh stream of exactly bodyLength bytes. */
-  body: Buffer | (() => NodeJS.ReadableStream);
-  bodyLength: number;
-  fields: UploadFields;
-  signal?: AbortSignal;
-}
-
-export type ChunkResult =
-  | { kind: 'continue'; nextOffset: number; message: string }
-  | { kind: 'complete'; scanId: string; projectId: string | number }
-  | { kind: 'in-progress'; message: string };
 
 const DEFAULTS = {
   timeoutMs: 30_000,
@@ -362,20 +317,8 @@ export class ServiceClient {
   async sendChunk(transferId: string, chunk: ChunkRequest): Promise<ChunkResult> {
     const op = 'sendChunk';
     checkTransferId(op, transferId);
-    checkArchiveName(op, chunk.archiveName);
+    checkChunkRequest(op, chunk);
     const { offset, totalLength, bodyLength } = chunk;
-    for (const [name, v] of [['offset', offset], ['totalLength', totalLength], ['bodyLength', bodyLength]] as const) {
-      if (!Number.isSafeInteger(v) || v < 0) throw new ClientValidationError(op, `Chunk ${name} must be a whole number of bytes, 0 or more (got ${String(v)}).`);
-    }
-    if (offset + bodyLength > totalLength) {
-      throw new ClientValidationError(op, `The chunk (${bodyLength} bytes at offset ${offset}) goes past the end of the archive (${totalLength} bytes).`);
-    }
-    if (Buffer.isBuffer(chunk.body) && chunk.body.length !== bodyLength) {
-      throw new ClientValidationError(op, `The chunk holds ${chunk.body.length} bytes but bodyLength says ${bodyLength}.`);
-    }
-    if (typeof chunk.body !== 'function' && !Buffer.isBuffer(chunk.body)) {
-      throw new ClientValidationError(op, 'The chunk body must be a Buffer or a function opening a stream.');
-    }
     const parts: Part[] = [
       ...uploadFieldParts(op, chunk.fields),
       { name: 'chunk_data', filename: chunk.archiveName, body: chunk.body, length: bodyLength },
@@ -444,41 +387,6 @@ function str(n: number | undefined): string | undefined {
   return n === undefined ? undefined : String(n);
 }
 
-function badResponse(call: Call, detail: string): ServiceError {
-  return new ServiceError({
-    kind: 'bad-response',
-    operation: call.operation,
-    message: `${call.endpoint} returned an unexpected response: ${detail}`,
-  });
-}
-
-function parse<S extends z.ZodType>(call: Call, answer: Answer, schema: S): z.infer<S> {
-  const r = schema.safeParse(answer.body);
-  if (!r.success) {
-    const e = badResponse(call, describeSchemaError(r.error, answer.body));
-    throw new ServiceError({ kind: e.kind, operation: e.operation, status: answer.status, message: e.message });
-  }
-  return r.data;
-}
-
-function chunkResult(call: Call, answer: Answer): ChunkResult {
-  const body = parse(call, answer, ChunkResponseSchema);
-  if (body.scan_id !== undefined && body.scan_id !== null) {
-    if (body.project_id === undefined || body.project_id === null) throw badResponse(call, 'project_id: expected string or integer (missing)');
-    return { kind: 'complete', scanId: String(body.scan_id), projectId: body.project_id };
-  }
-  const rawOffset = answer.headers['upload-offset'];
-  if (rawOffset !== undefined) {
-    const nextOffset = parseOffset(rawOffset);
-    if (nextOffset === undefined) throw badResponse(call, 'Upload-Offset header: expected a whole number');
-    return { kind: 'continue', nextOffset, message: body.message ?? '' };
-  }
-  if (body.status === 'ok' && typeof body.message === 'string' && /already in progress/i.test(body.message)) {
-    return { kind: 'in-progress', message: body.message };
-  }
-  throw badResponse(call, 'expected scan_id, an Upload-Offset header or an "already in progress" message');
-}
-
 function checkScanId(op: string, scanId: string): void {
   if (typeof scanId !== 'string' || scanId.trim() === '') throw new ClientValidationError(op, 'The scan id is empty.');
 }
@@ -487,59 +395,3 @@ function checkTransferId(op: string, id: string): void {
   if (typeof id !== 'string' || id.trim() === '') throw new ClientValidationError(op, 'The upload transfer id is empty.');
 }
 
-function integrationBody(op: string, f: IntegrationUpdate): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  const text = (key: string, v: unknown, label: string) => {
-    if (v === undefined) return;
-    if (typeof v !== 'string' || v.trim() === '') throw new ClientValidationError(op, `${label} must be a non-empty text.`);
-    body[key] = v;
-  };
-  text('secure_token', f.secureToken, 'The new access token');
-  text('name', f.name, 'The integration name');
-  text('base_url', f.baseUrl, 'The base URL');
-  if (f.gatewayPrefix !== undefined) {
-    // An empty prefix is a legitimate value (no gateway).
-    if (typeof f.gatewayPrefix !== 'string') throw new ClientValidationError(op, 'The gateway prefix must be text.');
-    body.gateway_prefix = f.gatewayPrefix;
-  }
-  if (f.orgAllowlist !== undefined) {
-    if (!Array.isArray(f.orgAllowlist) || f.orgAllowlist.some((o) => typeof o !== 'string' || o.trim() === '')) {
-      throw new ClientValidationError(op, 'The organization allow-list must be a list of non-empty organization names.');
-    }
-    body.org_allowlist = f.orgAllowlist;
-  }
-  if (Object.keys(body).length === 0) {
-    throw new ClientValidationError(op, 'Nothing to update: give at least one of secure token, name, organization allow-list, base URL or gateway prefix.');
-  }
-  return body;
-}
-
-/** The form parts sent with every chunk, in a stable order. */
-export function uploadFieldParts(op: string, f: UploadFields): Part[] {
-  const parts: Part[] = [];
-  const add = (name: string, value: string | undefined) => {
-    if (value !== undefined) parts.push({ name, value });
-  };
-  add('project_name', f.projectName);
-  add('branch', f.branch);
-  add('repo_url', f.repoUrl);
-  add('sha', f.sha);
-  if (f.dirty !== undefined) add('dirty', f.dirty ? 'true' : 'false');
-  if (f.metadata !== undefined) {
-    try {
-      add('metadata', validateMetadata(f.metadata));
-    } catch (e) {
-      throw e instanceof ClientValidationError ? new ClientValidationError(op, e.message) : e;
-    }
-  }
-  if (f.scanConfigs && f.scanConfigs.length > 0) add('scan_configs', joinCommaList(op, 'Scan configuration', f.scanConfigs));
-  if (f.targetPolicies && f.targetPolicies.length > 0) add('target_policies', joinCommaList(op, 'Policy id', f.targetPolicies));
-  if (f.partial) {
-    if (!Array.isArray(f.partial.files) || f.partial.files.length === 0) {
-      throw new ClientValidationError(op, 'A partial scan needs at least one file to scan.');
-    }
-    add('partial_scan', 'true');
-    add('files_to_scan', joinCommaList(op, 'File', f.partial.files));
-  }
-  return parts;
-}
