@@ -342,6 +342,8 @@ test('the token never leaks: not in messages, stacks or log entries, even when t
     ['timeout', { maxRetries: 0, timeoutMs: 50 }, (c) => c.verify(), () => ({ delayMs: 400, json: { status: 'ok' } })],
     ['jwt 401', { token: JWT }, (c) => c.verify(), () => ({ status: 401, json: { status: 'error', echo: JWT } })],
     ['jwt 403', { token: JWT }, (c) => c.listRoles(), () => ({ status: 403, json: { error: `denied for ${JWT}` } })],
+    ['aborted', { maxRetries: 0 }, (c) => c.verify({ signal: AbortSignal.timeout(30) }), () => ({ delayMs: 400, json: { status: 'ok' } })],
+    ['validation', {}, (c) => c.listRoles({ pageSize: 51 }), () => ({ json: {} })],
   ];
   const kinds = new Set<string>();
   for (const [name, opts, run, reply] of cases) {
@@ -354,9 +356,11 @@ test('the token never leaks: not in messages, stacks or log entries, even when t
     );
     assert.ok(caught instanceof ServiceError, `${name}: expected a ServiceError`);
     kinds.add(caught.kind);
-    assert.ok(log.length >= 1 && log.every((l) => l.error), `${name}: the failure is logged`);
+    if (caught.kind === 'validation') assert.equal(log.length, 0, 'refused before sending');
+    else assert.ok(log.length >= 1 && log.every((l) => l.error), `${name}: the failure is logged`);
     const text = [caught.message, caught.stack ?? '', caught.serverMessage ?? '', JSON.stringify(caught), JSON.stringify(log)].join('\n');
     for (const secret of [API_KEY, JWT, secureToken]) assert.ok(!text.includes(secret), `${name}: leaked ${secret}`);
   }
-  assert.deepEqual([...kinds].sort(), ['bad-request', 'bad-response', 'conflict', 'forbidden', 'network', 'not-found', 'rate-limited', 'server', 'timeout', 'unauthorized', 'unprocessable']);
+  const allKinds = ['aborted', 'bad-request', 'bad-response', 'conflict', 'forbidden', 'network', 'not-found', 'rate-limited', 'server', 'timeout', 'unauthorized', 'unprocessable', 'validation'];
+  assert.deepEqual([...kinds].sort(), allKinds, 'every error kind was forced');
 });
