@@ -1,14 +1,12 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { simpleGit } from 'simple-git';
 
-function gitAt(root: string): SimpleGit {
-  // GIT_OPTIONAL_LOCKS=0: a status/ls-files run in the background must never take the
-  // index lock away from the user's own git commands.
-  return simpleGit({ baseDir: root, trimmed: false }).env({ ...process.env, GIT_OPTIONAL_LOCKS: '0' });
-}
-
-/** Runs git in `root`. Rejects when git fails with a message on stderr. */
+/**
+ * Runs git in `root`. Rejects when git fails with a message on stderr.
+ * --no-optional-locks: a background status/ls-files must never take the index lock away
+ * from the user's own git commands.
+ */
 export async function gitRaw(root: string, args: string[]): Promise<string> {
-  return gitAt(root).raw(args);
+  return simpleGit({ baseDir: root, trimmed: false }).raw(['--no-optional-locks', ...args]);
 }
 
 /** True when `root` lies in a git work tree (and git is installed). */

@@ -326,9 +326,9 @@ async function listGitIgnored(root: string): Promise<string[]> {
 
 async function gitCheckIgnored(root: string, rels: string[]): Promise<Set<string>> {
   if (rels.length === 0) return new Set();
-  // Exit code 1 (nothing ignored) has an empty stderr, which simple-git does not treat as a failure.
-  // Without --no-index, tracked files count as not ignored, exactly as git sees them.
-  const out = await gitRaw(root, ['check-ignore', '-z', '--', ...rels]);
+  // Untracked files among `rels` that git ignores; tracked files never count as ignored,
+  // exactly as git sees them. Literal pathspecs: a name with * or [ is just a name.
+  const out = await gitRaw(root, ['--literal-pathspecs', 'ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', ...rels]);
   return new Set(splitNul(out));
 }
 

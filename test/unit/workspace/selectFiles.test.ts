@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  formatSelectionSummary,
+  selectChangedFiles,
+  selectGivenFiles,
+  selectWorkspaceFiles,
+  summarizeSelection,
+  type Selection,
+  type SkipReason,
+} from '../../../src/core/workspace/selectFiles';
+import { git, tempDir, writeTree } from './helpers';
+
+const reasonOf = (sel: Selection, p: string): SkipReason | undefined => sel.skipped.find((s) => s.path === p)?.reason;
+/** The reason for `p` itself or for the folder it sits in (a walk reports pruned folders once). */
+const reasonOfOrFolder = (sel: Selection, p: string): SkipReason | undefined =>
+  reasonOf(sel, p) ?? sel.skipped.find((s) => s.path.endsWith('/') && p.startsWith(s.path))?.reason;
+const paths = (sel: Selection) => sel.files.map((f) => f.path);
+
+/** The same tree, used both as a git repository and as a plain folder. */
+const TREE: Record<string, string | Buffer> = {
+  'src/app.ts': 'export const a = 1;\n',
+  'src/lib/util.py': 'x = 1\n',
+  'README.md': '# hi\n',
+  '.gitignore': 'secret.env\nlogs/\n*.tmp\n!keep.tmp\n',
+  'secret.env': 'TOKEN=abc\n',
+  'logs/run.log': 'log\n',
+  'scratch.tmp': 'tmp\n',
+  'keep.tmp': 'kept by negation\n',
+  'sub/.gitignore': 'generated.ts\n',
+  'sub/generated.ts': 'generated\n',
+  'sub/real.ts': 'real\n',
+  'node_modules/pkg/index.js': 'module.exports = 1;\n',
+  'web/node_modules/pkg/index.js': 'nested dependency\n',
+  'dist/bundle.js': 'bundle\n',
+  'build/out.o': 'obj\n',
+  '.venv/lib/site.py': 'venv\n',
+  'pkg/__pycache__/m.cpython-311.pyc': 'pyc\n',
+  '.vscode/settings.json': '{}\n',
+  '.idea/workspace.xml': '<x/>\n',
+  'src/app.js.map': '{}\n',
+  'assets/logo.png': randomBytes(64),
+  'assets/font.woff2': randomBytes(64),
+  'docs/guide.md': 'user-excluded\n',
+  'big.txt': 'x'.repeat(5000),
+  'Makefile': 'all:\n',
+};
+
+const INCLUDED = ['.gitignore', 'Makefile', 'README.md', 'keep.tmp', 'src/app.ts', 'src/lib/util.py', 'sub/.gitignore', 'sub/real.ts'];
+const opts = { excludeGlobs: ['docs/**'], maxFileSizeBytes: 4000 };
+
+let outside: string;
+before(async () => {
+  outside = await tempDir('outside-');
+  await fsp.writeFile(path.join(outside, 'secret.txt'), 'outside the folder');
+});
+after(() => fsp.rm(outside, { recursive: true, force: true }));
+
+async function makeTree(): Promise<string> {
+  const root = await tempDir('ws-');
+  await writeTree(root, TREE);
+  await fsp.symlink(path.join(outside, 'secret.txt'), path.join(root, 'link-out.txt'));
+  await fsp.symlink(outside, path.join(root, 'linkdir-out'));
+  await fsp.symlink('src/app.ts', path.join(root, 'link-in.ts'));
+  return root;
+}
+
+function assertCommonRules(sel: Selection): void {
+  const expectSkipped: [string, SkipReason][] = [
+    ['node_modules/pkg/index.js', 'default-exclude'],
+    ['web/node_modules/pkg/index.js', 'default-exclude'],
+    ['dist/bundle.js', 'default-exclude'],
+    ['.vscode/settings.json', 'default-exclude'],
+    ['.idea/workspace.xml', 'default-exclude'],
+    ['src/app.js.map', 'default-exclude'],
+    ['assets/logo.png', 'binary'],
+    ['assets/font.woff2', 'binary'],
+    ['docs/guide.md', 'user-exclude'],
+    ['big.txt', 'too-large'],
+    ['link-out.txt', 'symlink-outside'],
+  ];
+  for (const [p, reason] of expectSkipped) assert.equal(reasonOfOrFolder(sel, p), reason, `${p} should be skipped as ${reason}`);
+  for (const f of sel.files) {
+    assert.ok(!f.path.includes('..') && !f.path.startsWith('/') && !f.path.includes('\\'), `unsafe path ${f.path}`);
+    assert.ok(!f.path.startsWith('linkdir-out/'), 'followed a symlinked folder out of the workspace');
+  }
+  assert.deepEqual(paths(sel), [...paths(sel)].sort(), 'files are sorted');
+  assert.equal(sel.totalBytes, sel.files.reduce((n, f) => n + f.size, 0));
+}
+
+describe('selectWorkspaceFiles', () => {
+  test('in git: tracked + untracked-not-ignored, every exclusion reported', async () => {
+    const root = await makeTree();
+    try {
+      git(root, 'init', '-q');
+      await fsp.writeFile(path.join(root, '.git/info/exclude'), 'local-only.txt\n');
+      await fsp.writeFile(path.join(root, 'local-only.txt'), 'excluded through .git/info/exclude\n');
+      await fsp.writeFile(path.join(root, 'gone.ts'), 'tracked, then deleted\n');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'init');
+      await fsp.rm(path.join(root, 'gone.ts'));
+      await fsp.writeFile(path.join(root, 'src/new.ts'), 'untracked\n');
+
+      const sel = await selectWorkspaceFiles(root, opts);
+      assert.deepEqual(paths(sel), [...INCLUDED, 'link-in.ts', 'src/new.ts'].sort());
+      assertCommonRules(sel);
+      assert.equal(reasonOf(sel, 'secret.env'), 'gitignored');
+      assert.equal(reasonOf(sel, 'logs/'), 'gitignored');
+      assert.equal(reasonOf(sel, 'local-only.txt'), 'gitignored');
+      assert.ok(!sel.skipped.some((s) => s.path === 'gone.ts'), 'a deleted file is not a skipped file');
+      const summary = summarizeSelection(sel);
+      assert.equal(summary.files, sel.files.length);
+      assert.equal(summary.skippedByReason['too-large'], 1);
+      assert.match(formatSelectionSummary(sel), /^10 files, .*; skipped \d+: .*1 over the size limit/);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('outside git: a walk applying every nested .gitignore', async () => {
+    const root = await makeTree();
+    try {
+      const sel = await selectWorkspaceFiles(root, opts);
+      assert.deepEqual(paths(sel), [...INCLUDED, 'link-in.ts'].sort());
+      assertCommonRules(sel);
+      assert.equal(reasonOf(sel, 'secret.env'), 'gitignored');
+      assert.equal(reasonOf(sel, 'logs/'), 'gitignored');
+      assert.equal(reasonOf(sel, 'scratch.tmp'), 'gitignored');
+      assert.equal(reasonOf(sel, 'sub/generated.ts'), 'gitignored', 'the nested .gitignore applies to its folder');
+      assert.equal(reasonOf(sel, 'node_modules/'), 'default-exclude', 'excluded folders are reported once, not walked');
+      assert.equal(reasonOf(sel, 'linkdir-out'), 'symlink-outside');
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a folder that does not exist gives a clear error', async () => {
+    await assert.rejects(selectWorkspaceFiles('/nonexistent/folder/x'), /does not exist/);
+  });
+});
+
+describe('partial selections', () => {
+  test('given files (open editors): same rules, outside and missing files reported', async () => {
+    const root = await makeTree();
+    try {
+      git(root, 'init', '-q');
+      const sel = await selectGivenFiles(root, [
+        path.join(root, 'src/app.ts'),
+        path.join(root, 'secret.env'),
+        path.join(root, 'node_modules/pkg/index.js'),
+        path.join(root, 'big.txt'),
+        path.join(root, 'missing.ts'),
+        path.join(outside, 'secret.txt'),
+        path.join(root, 'linkdir-out/secret.txt'),
+        path.join(root, 'src/../README.md'),
+      ], opts);
+      assert.deepEqual(paths(sel), ['README.md', 'src/app.ts']);
+      assert.equal(reasonOf(sel, 'secret.env'), 'gitignored');
+      assert.equal(reasonOf(sel, 'node_modules/pkg/index.js'), 'default-exclude');
+      assert.equal(reasonOf(sel, 'big.txt'), 'too-large');
+      assert.equal(reasonOf(sel, 'missing.ts'), 'missing');
+      assert.equal(reasonOf(sel, path.join(outside, 'secret.txt')), 'outside-folder');
+      assert.equal(reasonOf(sel, 'linkdir-out/secret.txt'), 'symlink-outside');
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('git changes: staged, modified and untracked; deletions dropped; same filters', async () => {
+    const root = await tempDir('changes-');
+    try {
+      await writeTree(root, { 'a.ts': 'a\n', 'b.ts': 'b\n', 'c.ts': 'c\n', 'd.ts': 'd\n', '.gitignore': 'ignored.ts\n', 'sub/e.ts': 'e\n' });
+      git(root, 'init', '-q');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'init');
+      await writeTree(root, {
+        'a.ts': 'modified\n',
+        'staged.ts': 'staged\n',
+        'untracked.ts': 'untracked\n',
+        'ignored.ts': 'ignored\n',
+        'dist/out.js': 'build output\n',
+        'sub/e.ts': 'modified in a subfolder\n',
+      });
+      git(root, 'add', 'staged.ts');
+      await fsp.rm(path.join(root, 'b.ts'));
+      git(root, 'rm', '-q', 'c.ts');
+      const sel = await selectChangedFiles(root);
+      assert.deepEqual(paths(sel), ['a.ts', 'staged.ts', 'sub/e.ts', 'untracked.ts']);
+      assert.equal(reasonOf(sel, 'dist/out.js'), 'default-exclude');
+
+      // From a subfolder of the repository: paths relative to that folder, nothing from outside it.
+      const subSel = await selectChangedFiles(path.join(root, 'sub'));
+      assert.deepEqual(paths(subSel), ['e.ts']);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('git changes outside a repository: a clear error', async () => {
+    const root = await tempDir('nogit-');
+    try {
+      await assert.rejects(selectChangedFiles(root), /not inside a git repository/);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fsp, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { buildZip } from '../../../src/core/archive/zip';
+import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
+import { git, readZip, tempDir, writeTree } from './helpers';
+
+const TEXT = 'export function add(a: number, b: number) { return a + b; }\n'.repeat(300);
+
+describe('buildZip', () => {
+  test('zips exactly the selection, sorted, deterministic, in a private temp dir; dispose deletes it', async () => {
+    const root = await tempDir('zipws-');
+    const outside = await tempDir('zipout-');
+    const tmpRoot = await tempDir('ziptmp-');
+    try {
+      const random = randomBytes(200 * 1024);
+      await writeTree(root, {
+        'z/last.ts': TEXT,
+        'a/first.py': 'print(1)\n',
+        'B/upper.ts': 'upper\n',
+        'data/random.dat': random,
+        'empty.txt': '',
+        '.gitignore': 'ignored.log\n',
+        'ignored.log': 'no\n',
+        'node_modules/x/index.js': 'no\n',
+        'huge.txt': 'h'.repeat(300 * 1024),
+      });
+      await fsp.writeFile(path.join(outside, 'secret.txt'), 'outside');
+      await fsp.symlink(path.join(outside, 'secret.txt'), path.join(root, 'link-out.txt'));
+      git(root, 'init', '-q');
+      const sel = await selectWorkspaceFiles(root, { maxFileSizeBytes: 250 * 1024 });
+      assert.ok(sel.skipped.some((s) => s.path === 'huge.txt' && s.reason === 'too-large'), 'the oversized file is reported');
+
+      const zip = await buildZip(sel, { tmpRoot });
+      const zip2 = await buildZip(sel, { tmpRoot });
+      try {
+        const dirMode = (await fsp.stat(path.dirname(zip.path))).mode & 0o777;
+        assert.equal(dirMode, 0o700, 'the archive directory must be private');
+        assert.equal(path.dirname(path.dirname(zip.path)), tmpRoot);
+        assert.equal(zip.name, 'project.zip');
+        assert.equal(zip.size, (await fsp.stat(zip.path)).size);
+        assert.equal(zip.sha256, createHash('sha256').update(readFileSync(zip.path)).digest('hex'));
+        assert.equal(zip2.sha256, zip.sha256, 'the same files must give the same bytes');
+
+        const entries = await readZip(zip.path);
+        const names = entries.map((e) => e.name);
+        assert.deepEqual(names, ['.gitignore', 'B/upper.ts', 'a/first.py', 'data/random.dat', 'empty.txt', 'z/last.ts']);
+        assert.deepEqual(zip.entries, names);
+        for (const absent of ['ignored.log', 'node_modules/x/index.js', 'huge.txt', 'link-out.txt']) assert.ok(!names.includes(absent), `${absent} must not be archived`);
+        const byName = new Map(entries.map((e) => [e.name, e]));
+        assert.equal(byName.get('z/last.ts')!.data.toString(), TEXT);
+        assert.ok(byName.get('data/random.dat')!.data.equals(random));
+        assert.equal(byName.get('z/last.ts')!.method, 8, 'text is deflated');
+        assert.equal(byName.get('data/random.dat')!.method, 0, 'incompressible data is stored');
+        assert.ok(entries.every((e) => e.mtime.getFullYear() === 2000), 'entries carry the fixed date');
+      } finally {
+        await zip.dispose();
+        await zip2.dispose();
+        await zip.dispose(); // twice is fine
+      }
+      await assert.rejects(fsp.stat(zip.path), /ENOENT/);
+      await assert.rejects(fsp.stat(path.dirname(zip.path)), /ENOENT/);
+    } finally {
+      for (const d of [root, outside, tmpRoot]) await fsp.rm(d, { recursive: true, force: true });
+    }
+  });
+
+  test('a file that vanished after selection is reported, the rest is zipped', async () => {
+    const root = await tempDir('zipgone-');
+    try {
+      await writeTree(root, { 'a.ts': 'a\n', 'b.ts': 'b\n' });
+      const sel = await selectWorkspaceFiles(root);
+      await fsp.rm(path.join(root, 'a.ts'));
+      const zip = await buildZip(sel);
+      try {
+        assert.deepEqual((await readZip(zip.path)).map((e) => e.name), ['b.ts']);
+        assert.deepEqual(zip.skipped, [{ path: 'a.ts', reason: 'missing' }]);
+      } finally {
+        await zip.dispose();
+      }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a bad archive name is refused', async () => {
+    const root = await tempDir('zipname-');
+    try {
+      const sel = await selectWorkspaceFiles(root);
+      await assert.rejects(buildZip(sel, { name: '../x.zip' }), /plain file name/);
+      await assert.rejects(buildZip(sel, { name: 'x.tar' }), /ending in \.zip/);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+});
