@@ -21,6 +21,7 @@ interface Snapshot {
 interface SeedPolicy { id: number; name: string; company: number; active: boolean; archived: boolean; source_type: string; projects: string[] }
 interface Seed {
   tokens: Record<string, string>;
+  user_ids: Record<string, number>;
   users: { id: number; company: number; active: boolean; role: number | null; first_name: string; last_name: string; email: string }[];
   roles: { id: number; company: number; name: string; saml_managed: boolean }[];
   teams: { id: number; company: number; name: string; members: number[] }[];
@@ -91,7 +92,7 @@ suite('account features', function () {
     const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL').replace(/\/$/, '')}/seed`);
     assert.ok(res.ok, `GET /__admin/seed: HTTP ${res.status}`);
     seed = (await res.json()) as Seed;
-    const demo = seed.users.find((u) => u.id === 1)!;
+    const demo = seed.users.find((u) => u.id === seed.user_ids.demo)!;
     acmePolicies = seed.policies.filter((p) => p.company === demo.company);
     await vscode.workspace.getConfiguration('codeScanner').update('customBaseUrl', env('CODE_SCANNER_TEST_BASE_URL'), vscode.ConfigurationTarget.Global);
     await ext.activate();
@@ -223,7 +224,7 @@ suite('account features', function () {
 
   test('Show Company Roles lists every role but the SAML one, with its count of active users', async () => {
     const result = expectOk(await run<Outcome<{ roles: { id: number; name: string; user_count: number }[]; lines: string[] }>>('codeScanner.showCompanyRoles'), 'roles');
-    const company = seed.users.find((u) => u.id === 1)!.company;
+    const company = seed.users.find((u) => u.id === seed.user_ids.demo)!.company;
     const want = seed.roles.filter((r) => r.company === company && !r.saml_managed).map((r) => {
       const n = seed.users.filter((u) => u.company === company && u.active && u.role === r.id).length;
       return `${r.name} — ${n} ${n === 1 ? 'user' : 'users'}`;
@@ -239,6 +240,10 @@ suite('account features', function () {
     await signIn(token);
     try {
       expectFailure(await run('codeScanner.showCompanyRoles'), 'forbidden', expected.error, 'roles without the feature');
+      // Signing in as someone else reloads the Policies view without a manual refresh.
+      const globex = seed.users.find((u) => u.id === seed.user_ids.noRolesFeature)!.company;
+      const view = await run<Snapshot>('codeScanner.policies.loadMore', { all: true });
+      assert.deepStrictEqual(view.policies.map((p) => p.id).sort(), seed.policies.filter((p) => p.company === globex).map((p) => p.id).sort());
     } finally {
       await signIn(env('CODE_SCANNER_TEST_TOKEN'));
     }
@@ -254,7 +259,7 @@ suite('account features', function () {
   });
 
   test('Add Members to Team returns the team with the new members\' names and emails', async () => {
-    const company = seed.users.find((u) => u.id === 1)!.company;
+    const company = seed.users.find((u) => u.id === seed.user_ids.demo)!.company;
     const team = seed.teams.find((t) => t.company === company && t.members.length === 1)!;
     const newIds = seed.users.filter((u) => u.company === company && u.active && !team.members.includes(u.id)).slice(0, 2).map((u) => u.id);
     const r = expectOk(await run<Outcome<{ team: { id: number; name: string; members: { id: number; email: string; first_name: string }[]; project_count: number }; added: { id: number }[]; missing: number[]; message: string }>>(
@@ -277,12 +282,12 @@ suite('account features', function () {
     const unknownTeam = await serviceError('/teams/99999/members', env('CODE_SCANNER_TEST_TOKEN'), { method: 'POST', body: { member_ids: [5] } });
     assert.strictEqual(unknownTeam.status, 404);
     expectFailure(await run('codeScanner.addTeamMembers', { teamId: 99999, memberIds: [5] }), 'not-found', unknownTeam.error, 'unknown team');
-    const otherCompanyUser = seed.users.find((u) => u.company !== seed.users[0].company)!;
+    const otherCompanyUser = seed.users.find((u) => u.company !== seed.users.find((x) => x.id === seed.user_ids.demo)!.company)!;
     expectFailure(await run('codeScanner.addTeamMembers', { teamId: 1, memberIds: [otherCompanyUser.id] }), 'bad-request', String(otherCompanyUser.id), 'user of another company');
   });
 
   test('Update Pipeline-Provider Integration sends only the given fields and says whether credentials were verified', async () => {
-    const company = seed.users.find((u) => u.id === 1)!.company;
+    const company = seed.users.find((u) => u.id === seed.user_ids.demo)!.company;
     const expired = seed.integrations.find((i) => i.company === company && i.expired)!;
     const account = seed.provider_tokens[expired.secure_token];
     const newToken = Object.keys(seed.provider_tokens).find((t) => t !== expired.secure_token && seed.provider_tokens[t] === account)!;
@@ -303,7 +308,7 @@ suite('account features', function () {
   });
 
   test('Update Pipeline-Provider Integration shows why the service refused', async () => {
-    const company = seed.users.find((u) => u.id === 1)!.company;
+    const company = seed.users.find((u) => u.id === seed.user_ids.demo)!.company;
     const integ = seed.integrations.find((i) => i.company === company && !i.expired)!;
     const foreignToken = Object.keys(seed.provider_tokens).find((t) => seed.provider_tokens[t] !== seed.provider_tokens[integ.secure_token])!;
     const o = await run<Outcome<unknown>>('codeScanner.updateIntegration', { uuid: integ.uuid, token: foreignToken });
