@@ -148,7 +148,6 @@ export interface ScanRecord {
   archiveName: string;
   archivePath: string;
   archiveSize: number;
-  archiveSha256: string;
   /** Every form part of the completing PATCH, verbatim (chunk_data excluded). */
   formParts: Record<string, string>;
   /** Upload headers of the completing PATCH. */

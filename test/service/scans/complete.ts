@@ -1,18 +1,10 @@
 // The PATCH that completes an archive: the scan record is created here, with every form
 // part, the client header and the archive's file list.
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import type { ServiceCore } from '../core';
 import type { ScanRecord, TransferState } from '../types';
 import { normalizeArchivePath, parseDirty, parseMetadata, parseTargetPolicies, splitList } from '../uploads/validate';
 import { archiveKind, listArchive } from './archive';
-
-function sha256File(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const h = createHash('sha256');
-    createReadStream(path).on('data', (d) => h.update(d)).on('end', () => resolve(h.digest('hex'))).on('error', reject);
-  });
-}
 
 function defaultProjectName(archiveName: string): string {
   return archiveName.replace(/\.(zip|tar|json|fpr|sarif|xml)$/i, '') || 'project';
@@ -45,7 +37,6 @@ export async function completeTransfer(
     archiveName: t.archiveName,
     archivePath,
     archiveSize: t.offset,
-    archiveSha256: await sha256File(archivePath),
     formParts: { ...f },
     uploadHeaders: req.headers,
     clientSource: req.source,

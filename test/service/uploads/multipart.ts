@@ -43,6 +43,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opt
     const fields: Record<string, string> = {};
     const files: FilePart[] = [];
     const writers: WriteStream[] = [];
+    const writersClosed: Promise<void>[] = [];
     const pending: Promise<void>[] = [];
     let problem: HttpError | undefined;
     let settled = false;
@@ -60,7 +61,8 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opt
       body.unpipe(bb);
       bb.destroy();
       for (const w of writers) w.destroy();
-      settle(new BodyAbortedError('request body aborted'));
+      // Wait until the temp files are closed so the caller's cleanup really removes them.
+      void Promise.all(writersClosed).then(() => settle(new BodyAbortedError('request body aborted')));
     });
 
     bb.on('field', (name, value, info) => {
@@ -77,6 +79,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opt
       if (target) {
         const w = createWriteStream(target);
         writers.push(w);
+        writersClosed.push(new Promise<void>((res) => w.once('close', () => res())));
         pending.push(new Promise<void>((res) => {
           w.once('finish', () => res());
           w.once('error', (e) => { note(new HttpError(500, `could not store upload: ${e.message}`)); res(); });
