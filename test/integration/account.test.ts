@@ -197,6 +197,7 @@ suite('account features', function () {
     assert.deepStrictEqual(view.policies.filter((p) => p.isTarget).map((p) => p.id).sort(), [b.id, c.id].sort());
 
     const inactive = acmePolicies.find((p) => !p.active)!;
+    expectFailure(await run('codeScanner.policies.addTarget', { policyId: inactive.id }), 'validation', `#${inactive.id}`, 'inactive policy from the view');
     expectFailure(await run('codeScanner.chooseTargetPolicies', { policyIds: [inactive.id] }), 'validation', `#${inactive.id}`, 'inactive policy');
     expectFailure(await run('codeScanner.chooseTargetPolicies', { policyIds: [999999] }), 'validation', '#999999', 'unknown policy');
     expectFailure(await run('codeScanner.chooseTargetPolicies', { policyIds: ['x'] }), 'validation', /not a policy id/, 'bad id');
@@ -204,6 +205,37 @@ suite('account features', function () {
     const cleared = expectOk(await run<Outcome<{ policyIds: number[]; message: string }>>('codeScanner.chooseTargetPolicies', { policyIds: [] }), 'clear');
     assert.deepStrictEqual(cleared.policyIds, []);
     assert.match(cleared.message, /default policies/);
+  });
+
+  test('the interactive quick pick starts from the saved choice, and Escape changes nothing', async () => {
+    const [a, b] = acmePolicies.filter((p) => p.active && !p.archived).slice(5);
+    expectOk(await run('codeScanner.chooseTargetPolicies', { policyIds: [a.id, b.id] }), 'choose');
+    // Accept the list as it opens: the saved policies are preselected, so they are kept.
+    const accepted = Promise.resolve(vscode.commands.executeCommand<Outcome<{ policyIds: number[] }>>('codeScanner.chooseTargetPolicies'));
+    let settled = false;
+    void accepted.finally(() => { settled = true; });
+    for (let i = 0; i < 100 && !settled; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    assert.deepStrictEqual(expectOk(await accepted, 'accept').policyIds.sort(), [a.id, b.id].sort());
+
+    const escaped = Promise.resolve(vscode.commands.executeCommand<Outcome<unknown>>('codeScanner.chooseTargetPolicies'));
+    await new Promise((r) => setTimeout(r, 300));
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    expectFailure(await escaped, 'cancelled', /Cancelled/, 'escape');
+    const view = await run<Snapshot>('codeScanner.policies.loadMore', { all: true });
+    assert.deepStrictEqual(view.policies.filter((p) => p.isTarget).map((p) => p.id).sort(), [a.id, b.id].sort());
+    await run('codeScanner.chooseTargetPolicies', { policyIds: [] });
+  });
+
+  test('Escape in the input boxes of Add Members and Update Integration sends nothing', async () => {
+    for (const command of ['codeScanner.addTeamMembers', 'codeScanner.updateIntegration']) {
+      const pending = Promise.resolve(vscode.commands.executeCommand<Outcome<unknown>>(command));
+      await new Promise((r) => setTimeout(r, 300));
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      expectFailure(await pending, 'cancelled', /Cancelled/, command);
+    }
   });
 
   test('a scan of the workspace sends the chosen target policies', async () => {

@@ -39,8 +39,8 @@ export function registerAccountFeatures(context: vscode.ExtensionContext, deps: 
     vscode.commands.registerCommand(c.filterPolicies, (arg?: unknown) => view.chooseFilter(plainArg(arg))),
     vscode.commands.registerCommand(c.clearPolicyFilter, () => view.clearFilter()),
     vscode.commands.registerCommand(c.loadMorePolicies, (arg?: { all?: boolean }) => view.loadMore(plainArg(arg))),
-    vscode.commands.registerCommand(c.addTargetPolicy, (node?: unknown) => view.setTarget(node as never, true)),
-    vscode.commands.registerCommand(c.removeTargetPolicy, (node?: unknown) => view.setTarget(node as never, false)),
+    vscode.commands.registerCommand(c.addTargetPolicy, (node?: unknown) => view.setTarget(node, true)),
+    vscode.commands.registerCommand(c.removeTargetPolicy, (node?: unknown) => view.setTarget(node, false)),
   );
 }
 

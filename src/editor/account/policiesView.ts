@@ -7,7 +7,7 @@ import type { Policy, ServiceClient } from '../../core/api';
 import { Pager, isPageBeyondEnd } from '../../core/account/pager';
 import { describeFilter, filterToQuery, isFilterEmpty, parsePolicyFilter, parsePolicyTypes, parseProjectName, type PolicyFilter } from '../../core/account/policyFilter';
 import { plural, policyDescription, policyDetailRows, policyState, policyTypes } from '../../core/account/format';
-import { describeFailure, offerSignIn, reportFailure, type AccountDeps, type Outcome } from './common';
+import { describeFailure, invalid, offerSignIn, reportFailure, type AccountDeps, type Outcome } from './common';
 import { getTargetPolicies, onDidChangeTargetPolicies, setTargetPolicies } from './targetPolicies';
 
 export const POLICIES_VIEW_ID = 'codeScanner.policies';
@@ -215,10 +215,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   async chooseFilter(arg?: unknown): Promise<Outcome<PoliciesSnapshot>> {
     if (arg !== undefined && arg !== null) {
       const parsed = parsePolicyFilter(arg);
-      if (!parsed.ok) {
-        void vscode.window.showErrorMessage(parsed.message);
-        return { ok: false, kind: 'validation', message: parsed.message };
-      }
+      if (!parsed.ok) return invalid(parsed.message);
       return { ok: true, value: await this.applyFilter(parsed.value) };
     }
     const next = await this.askFilter();
@@ -278,10 +275,13 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   }
 
   /** Context-menu action, or `{policyId}` from automation: adds or removes one target policy. */
-  async setTarget(target: Node | { policyId?: unknown } | undefined, on: boolean): Promise<Outcome<number[]>> {
-    const id = target && 'kind' in target && target.kind !== 'more' ? target.policy.id
-      : target && 'policyId' in target && typeof target.policyId === 'number' ? target.policyId : undefined;
-    if (id === undefined) return { ok: false, kind: 'validation', message: 'Choose a policy in the Policies view.' };
+  async setTarget(target: unknown, on: boolean): Promise<Outcome<number[]>> {
+    const id = policyIdOf(target);
+    if (id === undefined) return invalid('Choose a policy in the Policies view.');
+    const policy = this.pager.items.find((p) => p.id === id);
+    if (on && (!policy || !policy.active || policy.archived)) {
+      return invalid(`Policy #${id} is not an active policy listed in the Policies view, so scans cannot target it.`);
+    }
     const current = getTargetPolicies(this.context);
     const next = on ? (current.includes(id) ? current : [...current, id]) : current.filter((x) => x !== id);
     try {
@@ -289,7 +289,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     } catch (err) {
       return reportFailure(err, 'save the target policies', this.deps);
     }
-    const name = this.pager.items.find((p) => p.id === id)?.name ?? `#${id}`;
+    const name = policy?.name ?? `#${id}`;
     void vscode.window.setStatusBarMessage(
       on ? `Scans of this workspace now check "${name}".` : `Scans of this workspace no longer check "${name}".`, 4000);
     return { ok: true, value: next };
@@ -297,6 +297,14 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
 }
 
 class SignedOut extends Error {}
+
+/** The policy of a tree node (context menu) or of `{policyId}` (automation). */
+function policyIdOf(target: unknown): number | undefined {
+  if (!target || typeof target !== 'object') return undefined;
+  const t = target as { kind?: unknown; policy?: { id?: unknown }; policyId?: unknown };
+  const id = (t.kind === 'policy' || t.kind === 'detail') ? t.policy?.id : t.policyId;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
 
 function withoutActive(f: PolicyFilter): PolicyFilter {
   const { active: _ignored, ...rest } = f;
