@@ -17,7 +17,7 @@ export type ScanKind = 'workspace' | 'openFiles' | 'changedFiles';
 export interface ScanState { message: string; percent?: number }
 
 /** Knobs for automation and tests, passed as the scan commands' argument. */
-export interface ScanOptions { pollIntervalMs?: number; maxPolls?: number }
+export interface ScanOptions { pollIntervalMs?: number; maxPolls?: number; maxRetries?: number; retryBaseDelayMs?: number }
 
 export interface FolderOutcome { folder: string; scanId?: string; files: number; issues?: number; note?: string }
 export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean }
@@ -26,7 +26,7 @@ function readOptions(arg: unknown): ScanOptions {
   if (typeof arg !== 'object' || arg === null) return {};
   const a = arg as Record<string, unknown>;
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
-  return { pollIntervalMs: num(a.pollIntervalMs), maxPolls: num(a.maxPolls) };
+  return { pollIntervalMs: num(a.pollIntervalMs), maxPolls: num(a.maxPolls), maxRetries: num(a.maxRetries), retryBaseDelayMs: num(a.retryBaseDelayMs) };
 }
 
 function isAbort(err: unknown, signal: AbortSignal): boolean {
@@ -163,6 +163,7 @@ export class ScanController implements vscode.Disposable {
       };
       const outcome = await this.upload(run, share, label, () => uploadArchive({
         client, archive, fields, store: transferStore, chunkSize: settings.chunkSizeBytes, signal,
+        maxRetries: options.maxRetries, baseDelayMs: options.retryBaseDelayMs, folder: folder.name,
         onProgress: (p) => this.reportUpload(run, share, label, p.sentBytes, p.totalBytes),
       }), () => { keepArchive = true; });
       return await this.afterUpload(client, folder, outcome, fields, run, share, label, options, selection.files.length);
@@ -266,6 +267,7 @@ export class ScanController implements vscode.Disposable {
     try {
       const outcome = await this.upload(run, share, label, () => resumeUpload({
         client, store, chunkSize: scanSettings(folder).chunkSizeBytes, signal: run.abort.signal,
+        maxRetries: options.maxRetries, baseDelayMs: options.retryBaseDelayMs,
         onProgress: (p) => this.reportUpload(run, share, label, p.sentBytes, p.totalBytes),
       }), () => { keep = true; });
       return await this.afterUpload(client, folder, outcome, transfer.fields, run, share, label, options, transfer.fields.partial?.files.length ?? 0);

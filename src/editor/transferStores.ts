@@ -22,7 +22,7 @@ export class FolderTransferStore implements TransferStore {
   }
 
   async save(t: SavedTransfer): Promise<void> {
-    await this.state.update(this.key, { ...t, folder: this.folderUri });
+    await this.state.update(this.key, t);
   }
 
   async clear(): Promise<void> {

@@ -2,6 +2,7 @@
 // patched text, Apply Fix edits (undoable, unsaved) and the finding is gone after a
 // rescan; a fix whose code changed is refused and nothing changes. Diagnostics follow edits.
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { api, closeAllEditors, fileUri, ourDiagnostics, revert, scan, signIn, waitFor } from './helpers';
 
@@ -10,11 +11,24 @@ async function fixableIn(rel: string) {
   return a.issues().filter((l) => l.issue.path === rel && l.issue.fix);
 }
 
+const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js'];
+
 suite('editor: fixes and range tracking', () => {
+  // code-server saves edits after a delay (files.autoSave defaults to afterDelay on the web),
+  // so the files these tests edit are put back on disk afterwards.
+  const originals = new Map<string, string>();
+
   suiteSetup(async () => {
     await api();
     await signIn();
+    for (const rel of EDITED) originals.set(rel, fs.readFileSync(fileUri(rel).fsPath, 'utf8'));
     await scan('codeScanner.scanWorkspace');
+  });
+
+  suiteTeardown(async () => {
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) await revert(doc.uri);
+    await closeAllEditors();
+    for (const [rel, text] of originals) fs.writeFileSync(fileUri(rel).fsPath, text);
   });
 
   teardown(async () => {

@@ -1,9 +1,16 @@
 // Partial scans: Scan Open Files uploads only the files open in editor tabs, Scan Changed
 // Files only what git reports as changed; their findings replace only those files' findings.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { adminScan, api, closeAllEditors, fileUri, scan, serviceIssues, signIn } from './helpers';
+import { adminScan, api, closeAllEditors, fileUri, scan, serviceIssues, signIn, workspaceRoot } from './helpers';
+
+/** What git itself reports as changed (modified, added, untracked; deleted files excluded). */
+function gitChanged(): string[] {
+  const out = execFileSync('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all'], { cwd: workspaceRoot(), encoding: 'utf8' });
+  return out.split('\0').filter(Boolean).filter((e) => !e.slice(0, 2).includes('D')).map((e) => e.slice(3)).sort();
+}
 
 suite('editor: partial scans', () => {
   suiteSetup(async () => {
@@ -45,7 +52,8 @@ suite('editor: partial scans', () => {
       const record = await adminScan(scanId);
       assert.strictEqual(record.partial, true);
       assert.ok(record.filesToScan.includes(rel), record.filesToScan.join(', '));
-      assert.ok(!record.filesToScan.includes('src/server.js'), 'unchanged files are not uploaded');
+      assert.deepStrictEqual([...record.filesToScan].sort(), gitChanged(), 'exactly the files git reports as changed');
+      assert.ok(!record.filesToScan.includes('package.json'), 'unchanged files are not uploaded');
       assert.deepStrictEqual([...record.files].sort(), [...record.filesToScan].sort());
     } finally {
       fs.writeFileSync(file, original);
