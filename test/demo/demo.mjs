@@ -42,7 +42,7 @@ async function main() {
   const vsix = resolve(repoRoot, 'dist', 'code-scanner.vsix');
 
   const service = await startService();
-  const workspace = makeGitWorkspace(undefined, 'code-scanner-demo-');
+  const workspace = makeGitWorkspace(undefined, 'code-scanner-demo-', 'Sam Developer');
   const server = await startCodeServer(tools, {
     port,
     installVsix: vsix,

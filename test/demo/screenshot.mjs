@@ -62,6 +62,29 @@ async function notifications(page) {
   return page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts().catch(() => []);
 }
 
+/** Gives the issues tree the whole side bar, wide enough to read the findings' titles. */
+async function arrangeLayout(page) {
+  const policies = page.locator('.pane-header[aria-label*="Policies"][aria-expanded="true"]');
+  if (await policies.count()) await policies.first().click();
+  const sidebar = await page.locator('.part.sidebar').boundingBox();
+  if (!sidebar || sidebar.width >= 420) return;
+  // Drag the sash on the side bar's right edge, as a person would.
+  const edge = sidebar.x + sidebar.width;
+  let best;
+  for (const sash of await page.locator('.monaco-sash.vertical').all()) {
+    const b = await sash.boundingBox();
+    if (b && b.height > 100 && (!best || Math.abs(b.x + b.width / 2 - edge) < Math.abs(best.x + best.width / 2 - edge))) best = b;
+  }
+  if (!best || Math.abs(best.x + best.width / 2 - edge) > 6) return;
+  const x = best.x + best.width / 2;
+  const y = sidebar.y + sidebar.height / 2;
+  await page.mouse.move(x, y);
+  await page.waitForTimeout(300);
+  await page.mouse.down();
+  await page.mouse.move(x + (440 - sidebar.width), y, { steps: 10 });
+  await page.mouse.up();
+}
+
 export async function takeDemoScreenshot(page, { url, token, adminUrl, file, log = (m) => console.log(`[demo] ${m}`) }) {
   log('opening the workbench');
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
@@ -100,13 +123,16 @@ export async function takeDemoScreenshot(page, { url, token, adminUrl, file, log
   const problemRows = page.locator('.markers-panel .monaco-list-row');
   await waitFor('findings in the Problems panel', async () => (await problemRows.count()) > 0, { timeoutMs: 60_000 });
 
+  await arrangeLayout(page);
+
   // Open the first finding from the tree, as a person would, so its file is on screen.
   const leaf = page.locator('.pane:has(.pane-header[aria-label*="Quality Issues"]) .monaco-list-row:not([aria-expanded])').first();
   if (await leaf.count()) {
     await leaf.click();
     await page.locator('.editor-instance .monaco-editor').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {});
   }
-  // Toasts cover the panel; the results are already shown in the views.
+  // Toasts cover the panel; what they said is already shown in the views and status bar.
+  await runCommand(page, 'Notifications: Clear All Notifications').catch(() => {});
   await closeQuickInput(page);
   await page.waitForTimeout(1500);
   await page.screenshot({ path: file });

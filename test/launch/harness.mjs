@@ -183,13 +183,13 @@ export async function startService({ dataDir, scanDurationMs, timeoutMs = 90_000
 // Workspace
 
 /** Copies `src` into a fresh temp dir and commits it, like a user's checked-out repo. */
-export function makeGitWorkspace(src = join(repoRoot, 'test', 'fixtures', 'workspace'), prefix = 'code-scanner-ws-') {
+export function makeGitWorkspace(src = join(repoRoot, 'test', 'fixtures', 'workspace'), prefix = 'code-scanner-ws-', author = 'Code Scanner Tests') {
   const parent = tempDir(prefix);
   const dir = join(parent, 'order-service');
   cpSync(src, dir, { recursive: true });
   const git = (...a) => run('git', a, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   git('init', '-q', '-b', 'main');
-  git('config', 'user.name', 'Code Scanner Tests');
+  git('config', 'user.name', author);
   git('config', 'user.email', 'tests@code-scanner.invalid');
   git('config', 'commit.gpgsign', 'false');
   git('add', '-A');
@@ -214,6 +214,8 @@ const QUIET_SETTINGS = {
   'chat.disableAIFeatures': true,
   'chat.commandCenter.enabled': false,
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'remote.autoForwardPorts': false,
 };
 
 /** Writes a fresh profile's User/settings.json: quiet start-up plus `settings`. */
