@@ -137,9 +137,63 @@ export function provision({ force = false } = {}) {
   ensureSystemPackages(SYSTEM_NEEDS.filter((n) => n.pkg === 'chromium'));
   if (!force && stampMatches(readStamp(paths.stamp), paths)) return paths;
 
+  mkdirSync(paths.dir, { recursive: true });
+  const unlock = lock(paths.dir);
+  try {
+    // Another run may have provisioned while we waited for the lock.
+    if (!force && stampMatches(readStamp(paths.stamp), paths)) return paths;
+    install(paths, force, started);
+  } finally {
+    unlock();
+  }
+  return paths;
+}
+
+/** A directory lock so two launchers started together do not install over each other. */
+export function lock(dir) {
+  const lockDir = join(dir, '.provision.lock');
+  const pidFile = join(lockDir, 'pid');
+  let waited = 0;
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      writeFileSync(pidFile, String(process.pid));
+      return () => rmSync(lockDir, { recursive: true, force: true });
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    const pid = Number(readFileOr(pidFile, '0'));
+    const holderGone = pid > 0 ? !processAlive(pid) : waited > 10_000;
+    if (holderGone) {
+      rmSync(lockDir, { recursive: true, force: true });
+      continue;
+    }
+    if (waited === 0) log(`waiting for another provisioning run (pid ${pid || '?'}) to finish...`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    waited += 1000;
+  }
+}
+
+function readFileOr(file, fallback) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+function install(paths, force, started) {
   log(`provisioning Node ${VERSIONS.node}, code-server ${VERSIONS.codeServer} and playwright-core into ${paths.dir} (first run takes a few minutes)`);
   ensureSystemPackages(SYSTEM_NEEDS);
-  mkdirSync(paths.dir, { recursive: true });
   rmSync(paths.stamp, { force: true });
 
   if (force || !existsSync(paths.nodeBin) || !nodeMajorIs(paths.nodeBin, VERSIONS.node)) {
@@ -186,7 +240,6 @@ export function provision({ force = false } = {}) {
   }
   writeFileSync(paths.stamp, JSON.stringify({ ...wantedStamp(), provisionedAt: new Date().toISOString() }, null, 2) + '\n');
   log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
-  return paths;
 }
 
 function nodeMajorIs(bin, major) {
