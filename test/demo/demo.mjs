@@ -28,8 +28,18 @@ const opt = (name) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const screenshot = argv.includes('--screenshot') ? resolve(opt('--screenshot') ?? 'code-scanner-demo.png') : undefined;
+// Relative to where the user typed the command (npm run changes the working directory).
+const userCwd = process.env.INIT_CWD || process.cwd();
+const screenshot = argv.includes('--screenshot') ? resolve(userCwd, opt('--screenshot') ?? 'code-scanner-demo.png') : undefined;
 const port = opt('--port') ? Number(opt('--port')) : undefined;
+if (argv.includes('--help')) {
+  console.log('usage: npm run demo [-- --port N] | npm run demo -- --screenshot FILE.png');
+  process.exit(0);
+}
+if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+  console.error(`[demo] --port must be a TCP port number (1-65535), got "${opt('--port')}"`);
+  process.exit(2);
+}
 const timeoutMs = Number(process.env.CODE_SCANNER_DEMO_TIMEOUT_MS) || 10 * 60_000;
 
 async function main() {

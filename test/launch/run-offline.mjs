@@ -29,7 +29,7 @@ const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 15 
 const verbose = !!process.env.CODE_SCANNER_VERBOSE;
 const argv = process.argv.slice(2);
 const shotIdx = argv.indexOf('--screenshot-on-failure');
-const screenshotFile = shotIdx >= 0 ? resolve(argv[shotIdx + 1] ?? 'integration-failure.png') : undefined;
+const screenshotFile = shotIdx >= 0 ? resolve(process.env.INIT_CWD || process.cwd(), argv[shotIdx + 1] ?? 'integration-failure.png') : undefined;
 
 let lines = [];
 let page;
