@@ -48,9 +48,12 @@ export class ResultsStore implements vscode.Disposable {
       for (const f of saved.folders) this.folders.set(f.folderUri, f);
       this.filter = saved.classificationFilter;
     }
+    // Deletions made outside the editor too (git checkout, a terminal): a watcher, not onDidDeleteFiles.
+    const deletions = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
     this.disposables.push(
+      deletions,
+      deletions.onDidDelete((uri) => this.dropFiles([uri])),
       vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)),
-      vscode.workspace.onDidDeleteFiles((e) => this.dropFiles(e.files)),
     );
     void this.updateContext();
   }

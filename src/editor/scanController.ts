@@ -20,7 +20,8 @@ export interface ScanState { message: string; percent?: number }
 export interface ScanOptions { pollIntervalMs?: number; maxPolls?: number; maxRetries?: number; retryBaseDelayMs?: number }
 
 export interface FolderOutcome { folder: string; scanId?: string; files: number; issues?: number; note?: string }
-export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean }
+/** What a scan command resolves to; `error` says why it stopped (also shown to the user). */
+export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; error?: { kind: string; message: string } }
 
 function readOptions(arg: unknown): ScanOptions {
   if (typeof arg !== 'object' || arg === null) return {};
@@ -303,6 +304,13 @@ export class ScanController implements vscode.Disposable {
     }
   }
 
+  /** Forgets every stored finding of this workspace (the scans stay on the service). */
+  clearResults(): boolean {
+    if (this.current) return false;
+    this.store.clear();
+    return true;
+  }
+
   private async exclusive<T>(fn: () => Promise<T>): Promise<T | undefined> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage('Code Scanner: scanning uploads workspace files, so it needs a trusted workspace.', 'Manage Workspace Trust')
@@ -338,12 +346,12 @@ export class ScanController implements vscode.Disposable {
             return { folders: [], cancelled: true };
           }
           if (err instanceof UploadInterruptedError) {
-            void vscode.window.showWarningMessage(`Code Scanner: the upload was interrupted: ${err.message} It can be resumed.`, 'Resume Upload')
+            void vscode.window.showWarningMessage(`Code Scanner: ${err.message}`, 'Resume Upload')
               .then((a) => { if (a) void vscode.commands.executeCommand('codeScanner.resumeUpload'); });
-            return undefined;
+            return { folders: [], cancelled: false, error: { kind: 'interrupted', message: err.message } };
           }
           await this.session.reportError(err);
-          return undefined;
+          return { folders: [], cancelled: false, error: { kind: isServiceError(err) ? err.kind : 'error', message: err instanceof Error ? err.message : String(err) } };
         } finally {
           sub.dispose();
           this.current = undefined;
@@ -399,5 +407,6 @@ export function registerScanCommands(context: vscode.ExtensionContext, scans: Sc
     vscode.commands.registerCommand('codeScanner.showScanProgress', () => scans.showProgress()),
     vscode.commands.registerCommand('codeScanner.resumeUpload', (arg?: unknown) => scans.resume(arg)),
     vscode.commands.registerCommand('codeScanner.refreshResults', () => scans.refresh()),
+    vscode.commands.registerCommand('codeScanner.clearResults', () => scans.clearResults()),
   );
 }

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { adminScan, api, closeAllEditors, fileUri, scan, serviceIssues, signIn, workspaceRoot } from './helpers';
+import { adminScan, api, closeAllEditors, fileUri, ourDiagnostics, scan, serviceIssues, signIn, waitFor, workspaceRoot } from './helpers';
 
 /** What git itself reports as changed (modified, added, untracked; deleted files excluded). */
 function gitChanged(): string[] {
@@ -57,6 +57,22 @@ suite('editor: partial scans', () => {
       assert.deepStrictEqual([...record.files].sort(), [...record.filesToScan].sort());
     } finally {
       fs.writeFileSync(file, original);
+    }
+  });
+
+  test('findings of a file deleted on disk leave the store and Problems', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const rel = 'src/pricing.js';
+    const uri = fileUri(rel);
+    assert.ok(a.issues().some((l) => l.issue.path === rel), 'pricing.js has findings');
+    const text = fs.readFileSync(uri.fsPath);
+    fs.unlinkSync(uri.fsPath);
+    try {
+      await waitFor('the deleted file\'s findings to go', () => !a.issues().some((l) => l.issue.path === rel), 15_000);
+      assert.strictEqual(ourDiagnostics(uri).length, 0);
+    } finally {
+      fs.writeFileSync(uri.fsPath, text);
     }
   });
 });

@@ -3,14 +3,7 @@
 // finishes it from the offset the service holds.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { FAST, adminScan, adminScans, api, env, signIn, waitFor, type ScanSummary } from './helpers';
-
-async function fault(body: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/faults`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  assert.strictEqual(res.status, 200, `fault ${JSON.stringify(body)}: HTTP ${res.status} ${await res.text()}`);
-}
+import { FAST, adminScan, adminScans, api, fault, signIn, waitFor, type ScanSummary } from './helpers';
 
 suite('editor: cancel and resume uploads', () => {
   suiteSetup(async () => {
@@ -41,8 +34,9 @@ suite('editor: cancel and resume uploads', () => {
     const before = (await adminScans()).length;
     // Every chunk request fails until the fault is cleared; the engine gives up after one retry.
     await fault({ action: 'failNext', route: 'patchChunk', count: 50, status: 503 });
-    const interrupted = await vscode.commands.executeCommand('codeScanner.scanWorkspace', { ...FAST, maxRetries: 1, retryBaseDelayMs: 10 });
-    assert.strictEqual(interrupted, undefined, 'the scan stopped with the upload interrupted');
+    const interrupted = await vscode.commands.executeCommand<ScanSummary>('codeScanner.scanWorkspace', { ...FAST, maxRetries: 1, retryBaseDelayMs: 10 });
+    assert.strictEqual(interrupted?.error?.kind, 'interrupted', JSON.stringify(interrupted));
+    assert.match(interrupted.error.message, /resumed/);
     assert.strictEqual((await adminScans()).length, before);
     await fault({ action: 'clear' });
 
@@ -55,5 +49,14 @@ suite('editor: cancel and resume uploads', () => {
     const a = await api();
     assert.ok(a.issues().length > 0, 'the resumed scan\'s findings are shown');
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.resumeUpload', FAST), undefined, 'the saved upload was cleared');
+  });
+
+  test('a 401 while fetching results stops the scan and asks to sign in again', async () => {
+    await fault({ action: 'failNext', route: 'qualityIssues', count: 1, status: 401, body: { error: 'token revoked' } });
+    const summary = await vscode.commands.executeCommand<ScanSummary>('codeScanner.scanWorkspace', FAST);
+    assert.strictEqual(summary?.error?.kind, 'unauthorized', JSON.stringify(summary));
+    assert.match(summary.error.message, /Sign in again/);
+    const a = await api();
+    assert.ok(!/Scanning/.test(a.statusBar.text), 'the status bar left the running state');
   });
 });

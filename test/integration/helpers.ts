@@ -5,8 +5,11 @@ import * as vscode from 'vscode';
 import type { CodeScannerApi } from '../../src/extension';
 
 export const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
-/** Fast polling so a scan settles in about a second against the reference service. */
-export const FAST = { pollIntervalMs: 150, maxPolls: 60 };
+/**
+ * Polling for tests: the launcher's reference service finishes a scan in about 300 ms, so
+ * polls 400 ms apart see its findings grow and settle in about a second, even on a busy machine.
+ */
+export const FAST = { pollIntervalMs: 400, maxPolls: 60 };
 
 export function env(name: string): string {
   const v = process.env[name];
@@ -33,11 +36,16 @@ export async function signIn(): Promise<void> {
   assert.ok(user, 'signing in with the test token failed');
 }
 
-export interface ScanSummary { folders: { folder: string; scanId?: string; files: number; issues?: number; note?: string }[]; cancelled: boolean }
+export interface ScanSummary {
+  folders: { folder: string; scanId?: string; files: number; issues?: number; note?: string }[];
+  cancelled: boolean;
+  error?: { kind: string; message: string };
+}
 
 export async function scan(command: 'codeScanner.scanWorkspace' | 'codeScanner.scanOpenFiles' | 'codeScanner.scanChangedFiles'): Promise<string> {
   const summary = await vscode.commands.executeCommand<ScanSummary | undefined>(command, FAST);
   assert.ok(summary, `${command} did not run (see the notifications in the log)`);
+  assert.ok(!summary.error, `${command} failed: ${summary.error?.kind}: ${summary.error?.message}`);
   const scanId = summary.folders[0]?.scanId;
   assert.ok(scanId, `${command} produced no scan: ${JSON.stringify(summary)}`);
   return scanId;
@@ -69,6 +77,13 @@ export async function serviceIssues(scanId: string, classification?: string): Pr
 }
 
 export interface AdminScan { id: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
+
+export async function fault(body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/faults`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  assert.strictEqual(res.status, 200, `fault ${JSON.stringify(body)}: HTTP ${res.status} ${await res.text()}`);
+}
 
 export async function adminScans(): Promise<AdminScan[]> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/scans`);
