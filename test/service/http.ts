@@ -39,6 +39,8 @@ export function sendError(res: ServerResponse, status: number, message: string, 
 /** Reads a whole body, failing with 413 past `limit` bytes. */
 export function readBody(stream: Readable, limit = JSON_BODY_LIMIT): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // A body that already failed (connection dropped early) emits nothing more.
+    if (stream.destroyed) { reject(stream.errored ?? new Error('request body aborted')); return; }
     const parts: Buffer[] = [];
     let size = 0;
     let failed = false;

@@ -19,9 +19,15 @@ export interface ParsedForm {
   files: FilePart[];
 }
 
+export interface FileTarget {
+  path: string;
+  /** Write at this position of an existing file (flags r+) instead of creating the file. */
+  start?: number;
+}
+
 export interface MultipartOptions {
-  /** Temp file for a file part, or null to count and drop its bytes. */
-  fileTarget(name: string, filename: string | undefined): string | null;
+  /** Where a file part's bytes go, or null to count and drop them. */
+  fileTarget(name: string, filename: string | undefined): FileTarget | null;
   maxFiles: number;
 }
 
@@ -31,6 +37,8 @@ export class BodyAbortedError extends Error {}
 const FIELD_LIMIT = 1024 * 1024;
 
 export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opts: MultipartOptions): Promise<ParsedForm> {
+  // A body that already failed (connection dropped before parsing began) emits nothing more.
+  if (body.destroyed) return Promise.reject(new BodyAbortedError('request body aborted'));
   let bb: busboy.Busboy;
   try {
     bb = busboy({ headers, limits: { fieldSize: FIELD_LIMIT, fields: 100, files: opts.maxFiles, parts: 120 } });
@@ -71,13 +79,15 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opt
     });
     bb.on('file', (name, stream, info) => {
       const target = problem ? null : opts.fileTarget(name, info.filename);
-      const part: FilePart = { name, filename: info.filename ?? '', bytes: 0, path: target ?? undefined };
+      const part: FilePart = { name, filename: info.filename ?? '', bytes: 0, path: target?.path };
       files.push(part);
       // busboy destroys the part stream with an error when the body ends early (client cancelled).
       stream.on('error', () => undefined);
       stream.on('data', (d: Buffer) => { part.bytes += d.length; });
       if (target) {
-        const w = createWriteStream(target);
+        const w = target.start === undefined
+          ? createWriteStream(target.path)
+          : createWriteStream(target.path, { flags: 'r+', start: target.start });
         writers.push(w);
         writersClosed.push(new Promise<void>((res) => w.once('close', () => res())));
         pending.push(new Promise<void>((res) => {

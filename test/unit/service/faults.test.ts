@@ -74,7 +74,7 @@ describe('reference service faults', () => {
       assert.equal(head.headers.get('upload-offset'), '50');
       assert.deepEqual(svc.transferBytes(id), archive.subarray(0, 50));
       const retry = await sendChunk(svc, id, { offset: 50, length: archive.length, bytes: archive.subarray(50, 400) });
-      assert.equal(retry.headers.get('upload-offset'), '400');
+      assert.equal(retry.headers.get('upload-offset'), '400', retry.text);
       await noTempFilesLeft();
     });
   }
