@@ -40,6 +40,7 @@ export class ResultsStore implements vscode.Disposable {
   /** `uris` lists the files whose findings changed; undefined means anything may have. */
   readonly onDidChange = this.changed.event;
   private persistTimer: NodeJS.Timeout | undefined;
+  private located: LocatedIssue[] | undefined;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(private readonly state: vscode.Memento) {
@@ -79,12 +80,15 @@ export class ResultsStore implements vscode.Disposable {
     return [...this.folders.values()].filter((f) => f.scans.length).map((f) => f.folderUri);
   }
 
+  /** Every finding with its file's URI; cached until the next change (readers call it per keystroke). */
   all(): LocatedIssue[] {
-    const out: LocatedIssue[] = [];
-    for (const f of this.folders.values()) {
-      for (const issue of f.issues) out.push({ folderUri: f.folderUri, uri: fileUri(f.folderUri, issue.path), issue });
+    if (!this.located) {
+      this.located = [];
+      for (const f of this.folders.values()) {
+        for (const issue of f.issues) this.located.push({ folderUri: f.folderUri, uri: fileUri(f.folderUri, issue.path), issue });
+      }
     }
-    return out;
+    return this.located;
   }
 
   forFile(uri: vscode.Uri): LocatedIssue[] {
@@ -189,11 +193,13 @@ export class ResultsStore implements vscode.Disposable {
   }
 
   private fire(uris: vscode.Uri[]): void {
+    this.located = undefined;
     this.changed.fire({ uris });
     this.schedulePersist();
   }
 
   private fireAll(): void {
+    this.located = undefined;
     this.changed.fire({});
     void this.updateContext();
     this.schedulePersist();

@@ -59,6 +59,7 @@ class Run {
 
 export class ScanController implements vscode.Disposable {
   private current: { run: Run; state: ScanState } | undefined;
+  private busy = false;
   private readonly stateChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeState = this.stateChanged.event;
 
@@ -81,7 +82,7 @@ export class ScanController implements vscode.Disposable {
 
   async showProgress(): Promise<void> {
     if (!this.current) {
-      void vscode.window.showInformationMessage('Code Scanner: no scan is running.');
+      void vscode.window.showInformationMessage(this.busy ? 'Code Scanner: a scan is starting.' : 'Code Scanner: no scan is running.');
       return;
     }
     const choice = await vscode.window.showInformationMessage(`Code Scanner: ${this.current.state.message}`, 'Cancel Scan');
@@ -131,8 +132,8 @@ export class ScanController implements vscode.Disposable {
   private async scanFolder(client: ServiceClient, step: Step, run: Run, share: (p: number) => number, options: ScanOptions): Promise<FolderOutcome> {
     const { folder } = step;
     const signal = run.abort.signal;
-    const label = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? ` ${folder.name}:` : '';
-    run.report(`${label} choosing files…`, share(0));
+    const label = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}: ` : '';
+    run.report(`${label}choosing files…`, share(0));
     let selection: Selection;
     try {
       selection = await step.select();
@@ -146,7 +147,7 @@ export class ScanController implements vscode.Disposable {
       const why = step.partial ? 'no changed or open files to scan' : 'no files to scan (everything is excluded)';
       return { folder: folder.name, files: 0, note: why };
     }
-    run.report(`${label} packaging ${selection.files.length} file${selection.files.length === 1 ? '' : 's'}…`, share(0.05));
+    run.report(`${label}packaging ${selection.files.length} file${selection.files.length === 1 ? '' : 's'}…`, share(0.05));
     const transferStore = this.transfers.forFolder(folder.uri.toString());
     await this.transfers.discard(transferStore); // a new scan replaces an older interrupted upload
     const archive = await buildZip(selection, { tmpRoot: await this.transfers.archiveRoot(), name: 'project.zip', signal });
@@ -179,12 +180,12 @@ export class ScanController implements vscode.Disposable {
 
   private reportUpload(run: Run, share: (p: number) => number, label: string, sent: number, total: number): void {
     const pct = total ? Math.floor((sent / total) * 100) : 100;
-    run.report(`${label} uploading ${pct}%`, share(0.15 + 0.7 * (total ? sent / total : 1)));
+    run.report(`${label}uploading ${pct}%`, share(0.15 + 0.7 * (total ? sent / total : 1)));
   }
 
   /** Runs an upload; an interruption that left a resumable transfer keeps the archive and offers Resume. */
   private async upload(run: Run, share: (p: number) => number, label: string, go: () => Promise<UploadOutcome>, keep: () => void): Promise<UploadOutcome> {
-    run.report(`${label} uploading 0%`, share(0.15));
+    run.report(`${label}uploading 0%`, share(0.15));
     try {
       return await go();
     } catch (err) {
@@ -204,7 +205,7 @@ export class ScanController implements vscode.Disposable {
       scanId: outcome.scanId, projectId: outcome.projectId, scannedAt: new Date().toISOString(),
       partialFiles: fields.partial?.files,
     };
-    run.report(`${label} waiting for results…`, share(0.85));
+    run.report(`${label}waiting for results…`, share(0.85));
     let latest: StoredIssue[] = [];
     try {
       const res = await pollUntilSettled({
@@ -212,14 +213,14 @@ export class ScanController implements vscode.Disposable {
         intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
         maxPolls: options.maxPolls ?? DEFAULT_MAX_POLLS,
         signal: run.abort.signal,
-        onSnapshot: (s, poll) => { latest = s.issues; run.report(`${label} waiting for results… ${s.totalIssues} issue${s.totalIssues === 1 ? '' : 's'} so far`, share(Math.min(0.99, 0.85 + poll * 0.03))); },
+        onSnapshot: (s, poll) => { latest = s.issues; run.report(`${label}waiting for results… ${s.totalIssues} issue${s.totalIssues === 1 ? '' : 's'} so far`, share(Math.min(0.99, 0.85 + poll * 0.03))); },
       });
       await this.store.recordScan(folder.uri.toString(), scan, res.issues);
       if (!res.settled) {
         void vscode.window.showInformationMessage(`Code Scanner: the scan of ${folder.name} is still producing results; showing ${res.totalIssues} so far. Use Refresh Results later.`, 'Refresh Results')
           .then((a) => { if (a) void vscode.commands.executeCommand('codeScanner.refreshResults'); });
       }
-      run.report(`${label} done`, share(1));
+      run.report(`${label}done`, share(1));
       return { folder: folder.name, scanId: scan.scanId, files, issues: res.issues.length };
     } catch (err) {
       // The scan exists either way; keep what arrived so Refresh Results can complete it.
@@ -263,7 +264,7 @@ export class ScanController implements vscode.Disposable {
       await this.transfers.discard(store);
       return { folder: store.folderUri, files: 0, note: 'the folder is no longer in the workspace; the upload was discarded' };
     }
-    const label = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? ` ${folder.name}:` : '';
+    const label = (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${folder.name}: ` : '';
     let keep = false;
     try {
       const outcome = await this.upload(run, share, label, () => resumeUpload({
@@ -306,7 +307,7 @@ export class ScanController implements vscode.Disposable {
 
   /** Forgets every stored finding of this workspace (the scans stay on the service). */
   clearResults(): boolean {
-    if (this.current) return false;
+    if (this.busy) return false;
     this.store.clear();
     return true;
   }
@@ -317,11 +318,17 @@ export class ScanController implements vscode.Disposable {
         .then((a) => { if (a) void vscode.commands.executeCommand('workbench.trust.manage'); });
       return undefined;
     }
-    if (this.current) {
+    if (this.busy) {
       void this.showProgress();
       return undefined;
     }
-    return fn();
+    // Set before the first await so a second click cannot start a parallel scan.
+    this.busy = true;
+    try {
+      return await fn();
+    } finally {
+      this.busy = false;
+    }
   }
 
   private async withRun(title: string, body: (run: Run) => Promise<FolderOutcome[]>): Promise<ScanSummary | undefined> {

@@ -12,6 +12,14 @@ function tooltipText(item: vscode.StatusBarItem): string {
   return (typeof t === 'string' ? t : t?.value ?? '').replace(/\\(.)/g, '$1');
 }
 
+interface ServiceRequest { method: string; route: string | null; status: number; auth: string; source: string | null }
+
+async function serviceRequests(): Promise<ServiceRequest[]> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/requests`);
+  assert.strictEqual(res.status, 200);
+  return await res.json() as ServiceRequest[];
+}
+
 interface User { name: string; email: string; company?: string }
 
 function readLogs(dir: string): string {
@@ -46,9 +54,13 @@ suite('editor: sign-in', () => {
     const res = await fetch(`${env('CODE_SCANNER_TEST_BASE_URL')}/verify?user_info=true`, { headers: { 'SERVICE-TOKEN': token } });
     const expected = (await res.json() as { user: { name: string; email: string; company: { name: string } } }).user;
 
+    const requestsBefore = await serviceRequests();
     const user = await vscode.commands.executeCommand<User>('codeScanner.signIn', { token });
+    // The user's details come back only with user_info=true.
     assert.deepStrictEqual(user, { name: expected.name, email: expected.email, company: expected.company.name });
     assert.strictEqual(await a.hasStoredToken(), true);
+    const verify = (await serviceRequests()).slice(requestsBefore.length).filter((r) => r.route === 'verify');
+    assert.deepStrictEqual(verify.map((r) => [r.method, r.status, r.auth, r.source]), [['GET', 200, 'api-key', 'vscode']], 'one verify request, from the extension');
 
     await waitFor('the status bar tooltip to name the user', () => tooltipText(a.statusBar).includes(expected.email));
     assert.ok(tooltipText(a.statusBar).includes(expected.name));
