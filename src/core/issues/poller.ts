@@ -8,8 +8,13 @@ export interface PollOptions<T> {
   fetch: (signal?: AbortSignal) => Promise<IssuesSnapshot<T>>;
   /** Wait between polls; default 2000 ms. */
   intervalMs?: number;
-  /** Upper bound on polls, so a scan that never settles still ends; default 30. */
+  /** Upper bound on polls, so a scan that never settles still ends; default 100. */
   maxPolls?: number;
+  /**
+   * Polls in a row that must all be empty before "no findings" counts as settled; default 5.
+   * A scan that has just started reports nothing yet, so two empty polls prove little.
+   */
+  emptyPolls?: number;
   signal?: AbortSignal;
   /** Called after every poll with the findings so far, so the UI can show them early. */
   onSnapshot?: (s: IssuesSnapshot<T>, poll: number) => void;
@@ -17,13 +22,14 @@ export interface PollOptions<T> {
 }
 
 export interface PollResult<T> extends IssuesSnapshot<T> {
-  /** True when two polls in a row reported the same total (decisions.md); false when maxPolls ran out. */
+  /** True when two polls in a row reported the same total (decisions.md; more for an empty result); false when maxPolls ran out. */
   settled: boolean;
   polls: number;
 }
 
-export const DEFAULT_POLL_INTERVAL_MS = 2000;
-export const DEFAULT_MAX_POLLS = 30;
+export const DEFAULT_POLL_INTERVAL_MS = 3000;
+export const DEFAULT_MAX_POLLS = 100;
+export const DEFAULT_EMPTY_POLLS = 5;
 
 function abortError(): Error {
   const e = new Error('The operation was cancelled.');
@@ -47,14 +53,18 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export async function pollUntilSettled<T>(opts: PollOptions<T>): Promise<PollResult<T>> {
   const interval = opts.intervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const maxPolls = Math.max(2, opts.maxPolls ?? DEFAULT_MAX_POLLS);
+  const emptyPolls = Math.max(2, opts.emptyPolls ?? DEFAULT_EMPTY_POLLS);
   const wait = opts.sleep ?? sleep;
   let previous: IssuesSnapshot<T> | undefined;
+  let emptyInARow = 0;
   for (let poll = 1; poll <= maxPolls; poll++) {
     if (opts.signal?.aborted) throw abortError();
     if (previous) await wait(interval, opts.signal);
     const snap = await opts.fetch(opts.signal);
     opts.onSnapshot?.(snap, poll);
-    if (previous && previous.totalIssues === snap.totalIssues) {
+    emptyInARow = snap.totalIssues === 0 ? emptyInARow + 1 : 0;
+    const same = previous !== undefined && previous.totalIssues === snap.totalIssues;
+    if (same && (snap.totalIssues > 0 || emptyInARow >= emptyPolls)) {
       return { ...snap, settled: true, polls: poll };
     }
     previous = snap;

@@ -30,10 +30,17 @@ test('polls until two polls in a row report the same total', async () => {
   assert.deepEqual(f.waits, [50, 50, 50], 'waits between polls, not before the first');
 });
 
-test('an empty scan settles after two empty polls', async () => {
-  const f = fake([0, 0]);
-  const res = await pollUntilSettled({ fetch: f.fetch, sleep: f.sleep });
-  assert.deepEqual([res.settled, res.totalIssues, res.polls], [true, 0, 2]);
+test('an empty result settles only after emptyPolls empty polls in a row (a scan that just started reports nothing)', async () => {
+  const late = fake([0, 0, 0, 3, 3]);
+  const res = await pollUntilSettled({ fetch: late.fetch, sleep: late.sleep, emptyPolls: 4 });
+  assert.deepEqual([res.settled, res.totalIssues, res.polls], [true, 3, 5], 'findings that arrive after two empty polls are not missed');
+
+  const clean = fake([0]);
+  const empty = await pollUntilSettled({ fetch: clean.fetch, sleep: clean.sleep, emptyPolls: 4 });
+  assert.deepEqual([empty.settled, empty.totalIssues, empty.polls], [true, 0, 4]);
+
+  const byDefault = await pollUntilSettled({ fetch: fake([0]).fetch, sleep: async () => {} });
+  assert.deepEqual([byDefault.settled, byDefault.polls], [true, 5]);
 });
 
 test('gives up after maxPolls with the last findings, not settled', async () => {
