@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { filterIssues, groupIssues, severityFromUrgency, type GroupBy, type StoredIssue } from '../core/issues';
 import { issueRange } from './diagnostics';
+import { escapeMarkdown as escape } from './markdown';
 import { fileUri, type IssueRef, type ResultsStore } from './resultsStore';
 import { describeUser, type Session } from './session';
 
@@ -164,9 +165,6 @@ function issueTooltip(issue: StoredIssue, line: number): vscode.MarkdownString {
   return md;
 }
 
-function escape(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
 
 export function issueDetails(issue: StoredIssue, folderName?: string): string {
   const lines = [

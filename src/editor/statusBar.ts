@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ResultsStore } from './resultsStore';
+import { escapeMarkdown as escape } from './markdown';
 import type { ScanController, ScanState } from './scanController';
 import { hideFalsePositives } from './settings';
 import { describeUser, type Session } from './session';
@@ -50,6 +51,3 @@ export function registerStatusBar(
   return item;
 }
 
-function escape(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
