@@ -113,6 +113,21 @@ function ensureSystemPackages(needs) {
   run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
 }
 
+/**
+ * The caller's environment without what an enclosing `npm test`/`npm run` exported for
+ * its own script: the nested install must describe itself (code-server's postinstall
+ * reads the Node version from npm_config_user_agent) and treat `dir` as its project.
+ */
+function installEnv() {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) {
+    if (/^npm_(lifecycle_|package_)/i.test(k) || /^npm_(config_user_agent|config_local_prefix|execpath|node_execpath|command)$/i.test(k)) delete env[k];
+  }
+  delete env.INIT_CWD;
+  delete env.NODE;
+  return env;
+}
+
 /** Runs `npm install` in `dir` from a package.json written here, so npm 11 allows the scripts. */
 function npmInstall(dir, pkg, env) {
   rmSync(dir, { recursive: true, force: true });
@@ -121,7 +136,7 @@ function npmInstall(dir, pkg, env) {
   // unsafe-perm: code-server's postinstall refuses to run as root without it.
   run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--unsafe-perm', '--loglevel=error'], {
     cwd: dir,
-    env: { ...process.env, npm_config_yes: 'true', ...env },
+    env: { ...installEnv(), npm_config_yes: 'true', ...env },
   });
 }
 
