@@ -81,9 +81,10 @@ async function main() {
   Code Scanner demo is running.
 
     Open:          ${url}
-    Sign in:       F1 → "Code Scanner: Sign In", paste this token:
+    Sign in:       click the Code Scanner icon in the activity bar → Sign In
+                   (or F1 → "Code Scanner: Sign In") and paste this token:
                    ${service.token}
-    Then:          F1 → "Code Scanner: Scan Workspace"
+    Then:          Scan Workspace (same view, or F1 → "Code Scanner: Scan Workspace")
 
     Service:       ${service.baseUrl}  (admin: ${service.adminUrl})
     Workspace:     ${workspace}
