@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isInsideFolder } from '../core/fixes';
 import { rangeForLine, trackRangeThrough, type StoredIssue } from '../core/issues';
 
 /** One scan whose findings are shown; partial scans overlay the files they scanned. */
@@ -233,12 +234,14 @@ function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
 
 /**
  * Gives each finding a range in the file as it is now (an open editor's text wins over the
- * disk) and drops findings whose file no longer exists.
+ * disk) and drops findings whose file no longer exists or lies outside the folder.
  */
 async function locate(folderUri: string, issues: StoredIssue[]): Promise<StoredIssue[]> {
   const texts = new Map<string, string | undefined>();
   const out: StoredIssue[] = [];
   for (const issue of issues) {
+    // The path comes from the service: never follow one out of the scanned folder.
+    if (!isInsideFolder(issue.path)) continue;
     if (!texts.has(issue.path)) texts.set(issue.path, await readText(fileUri(folderUri, issue.path)));
     const text = texts.get(issue.path);
     if (text === undefined) continue;
