@@ -7,7 +7,10 @@ import { format } from 'node:util';
 export function formatAutomationLog(type, args) {
   const parts = Array.isArray(args) ? args : [args];
   if (parts.length === 0) return '';
-  return format(...parts).replace(/^\[Extension Host\]\s?/, '');
+  // mocha colours its check marks when it sees CI=true; logs read better without escapes.
+  return format(...parts)
+    .replace(/^\[Extension Host\]\s?/, '')
+    .replace(/\x1b\[[0-9;]*m/g, '');
 }
 
 // The workbench's own start-up chatter, which arrives through the same channel as the
