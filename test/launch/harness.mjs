@@ -291,10 +291,11 @@ export async function startCodeServer(tools, { port, settings = {}, extensionsDi
   return { url, port, userDataDir, extensionsDir, logFile, pid: child.pid, exited: () => exited };
 }
 
-export function tail(file, chars = 4000) {
+/** The last `lines` non-blank lines of a log file. */
+export function tail(file, lines = 30) {
   try {
-    const s = readFileSync(file, 'utf8');
-    return s.length > chars ? `...${s.slice(-chars)}` : s;
+    const all = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    return (all.length > lines ? ['...'] : []).concat(all.slice(-lines)).join('\n');
   } catch {
     return '(no log)';
   }
