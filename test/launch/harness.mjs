@@ -100,7 +100,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export function tempDir(prefix) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  if (!process.env.CODE_SCANNER_KEEP_TEMP) onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  if (!process.env.CODE_SCANNER_KEEP_TEMP) onCleanup(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }));
   return dir;
 }
 
