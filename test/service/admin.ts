@@ -53,7 +53,7 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
       sendJson(res, 200, scanList(core));
     } else if (method === 'GET' && path.startsWith('/__admin/scans/')) {
       const id = decodeURIComponent(path.slice('/__admin/scans/'.length));
-      const scan = core.store.state.scans[id];
+      const scan = core.store.scan(id);
       if (!scan) throw new HttpError(404, `scan ${id} not found`);
       sendJson(res, 200, { ...scan, issues: core.store.issuesOf(id) });
     } else if (method === 'GET' && path === '/__admin/transfers') {

@@ -54,7 +54,7 @@ export class ServiceCore {
 
   /** The team as it is now (seed plus persisted changes), or undefined. */
   team(id: number): SeedTeam | undefined {
-    const saved = this.store.state.teams[String(id)];
+    const saved = Object.hasOwn(this.store.state.teams, String(id)) ? this.store.state.teams[String(id)] : undefined;
     if (saved) return clone(saved);
     const t = this.seed.teams.find((x) => x.id === id);
     return t ? clone(t) : undefined;
@@ -67,7 +67,7 @@ export class ServiceCore {
 
   integration(uuid: string): SeedIntegration | undefined {
     const key = uuid.toLowerCase();
-    const saved = this.store.state.integrations[key];
+    const saved = Object.hasOwn(this.store.state.integrations, key) ? this.store.state.integrations[key] : undefined;
     if (saved) return clone(saved);
     const i = this.seed.integrations.find((x) => x.uuid.toLowerCase() === key);
     return i ? clone(i) : undefined;

@@ -74,7 +74,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     faults: core.faults,
     scans: () => scanList(core),
     transferBytes(id) {
-      const t = core.store.state.transfers[id];
+      const t = core.store.transfer(id);
       const p = core.store.transferPath(id);
       if (!t || !existsSync(p)) return undefined;
       return readFileSync(p).subarray(0, t.offset);

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, statSync, openSync, closeSync } from 'node:fs';
 import { rename, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PersistedState, QualityIssue } from './types';
+import type { PersistedState, QualityIssue, ScanRecord, TransferState } from './types';
 
 const STATE_FILE = 'state.json';
 
@@ -89,6 +89,15 @@ export class Store {
         }
       }
     }
+  }
+
+  /** Own-property lookups: ids come from URLs, so "__proto__" and friends must miss. */
+  transfer(id: string): TransferState | undefined {
+    return Object.hasOwn(this.state.transfers, id) ? this.state.transfers[id] : undefined;
+  }
+
+  scan(id: string): ScanRecord | undefined {
+    return Object.hasOwn(this.state.scans, id) ? this.state.scans[id] : undefined;
   }
 
   transferPath(id: string): string {

@@ -29,7 +29,7 @@ let chunkCounter = 0;
 export const IN_PROGRESS_MESSAGE = 'A scan for this upload is already in progress';
 
 export async function headTransfer(ctx: Ctx): Promise<void> {
-  const t = ctx.core.store.state.transfers[ctx.params.transfer_id];
+  const t = ctx.core.store.transfer(ctx.params.transfer_id);
   const offset = t && t.company === ctx.principal.company.id ? t.offset : 0;
   ctx.res.writeHead(200, { 'Upload-Offset': String(offset), 'Cache-Control': 'no-store', 'Content-Length': '0' });
   ctx.res.end();
@@ -60,7 +60,7 @@ function validateParts(ctx: Ctx, t: TransferState, fields: Record<string, string
 export async function patchChunk(ctx: Ctx): Promise<void> {
   const { core } = ctx;
   const id = ctx.params.transfer_id;
-  const t = core.store.state.transfers[id];
+  const t = core.store.transfer(id);
   if (!t || t.company !== ctx.principal.company.id) throw new HttpError(404, `transfer ${id} not found`);
   const offset = headerInt(ctx.req.headers['upload-offset'], 'Upload-Offset');
   const length = headerInt(ctx.req.headers['upload-length'], 'Upload-Length');

@@ -3,7 +3,7 @@ import { HttpError, clamp, paginate, parseIntStrict, sendJson } from '../http';
 import type { Ctx } from './context';
 
 export async function listQualityIssues(ctx: Ctx): Promise<void> {
-  const scan = ctx.core.store.state.scans[ctx.params.scan_id];
+  const scan = ctx.core.store.scan(ctx.params.scan_id);
   // Another company's scan is reported exactly like a missing one.
   if (!scan || scan.company !== ctx.principal.company.id) throw new HttpError(404, `scan ${ctx.params.scan_id} not found`);
   const q = ctx.url.searchParams;

@@ -41,7 +41,8 @@ export const hardcodedCredentials: Rule = {
   urgency: 'high',
   check(file) {
     const out: RawFinding[] = [];
-    const re = /([A-Za-z_$][\w$]*)(["']?)\s*(:|=)\s*(["'])([^"'\\\r\n]{4,200})\4/g;
+    // Optional type annotation (TS `key: string = '...'`, Python `key: str = "..."`).
+    const re = /([A-Za-z_$][\w$]*)(["']?)\s*(?::\s*[\w.<>[\]| ]+?\s*)?(:|=)\s*(["'])([^"'\\\r\n]{4,200})\4/g;
     file.lines.forEach((line, i) => {
       const code = file.code[i];
       for (const m of line.matchAll(re)) {

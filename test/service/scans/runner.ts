@@ -63,7 +63,7 @@ export class ScanRunner {
 
   private async run(scanId: string): Promise<void> {
     const { store } = this.core;
-    const scan = store.state.scans[scanId];
+    const scan = store.scan(scanId);
     if (!scan) return;
     try {
       const known = new Set(store.issuesOf(scanId).map((i) => String(i.scanner_metadata.finding_key)));

@@ -81,13 +81,14 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opt
       const target = problem ? null : opts.fileTarget(name, info.filename);
       const part: FilePart = { name, filename: info.filename ?? '', bytes: 0, path: target?.path };
       files.push(part);
-      // busboy destroys the part stream with an error when the body ends early (client cancelled).
-      stream.on('error', () => undefined);
       stream.on('data', (d: Buffer) => { part.bytes += d.length; });
       if (target) {
         const w = target.start === undefined
           ? createWriteStream(target.path)
           : createWriteStream(target.path, { flags: 'r+', start: target.start });
+        // busboy destroys the part stream with an error when the body ends early (client
+        // cancelled, form cut short); pipe() would then leave the file open forever.
+        stream.on('error', () => w.destroy());
         writers.push(w);
         writersClosed.push(new Promise<void>((res) => w.once('close', () => res())));
         pending.push(new Promise<void>((res) => {
@@ -97,6 +98,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opt
         }));
         stream.pipe(w);
       } else {
+        stream.on('error', () => undefined);
         stream.resume();
       }
     });
@@ -107,6 +109,7 @@ export function parseMultipart(headers: IncomingHttpHeaders, body: Readable, opt
     bb.on('error', (e: Error) => {
       body.unpipe(bb);
       note(new HttpError(400, `malformed multipart body: ${e.message}`));
+      for (const w of writers) if (!w.writableFinished) w.destroy();
       void drain(body).then(() => Promise.all(pending)).then(() => settle());
     });
     bb.on('close', () => {

@@ -35,6 +35,18 @@ const FIX_CASES: FixCase[] = [
     rule: 'hardcoded-credentials', line: 4, fixedHas: 'import os\nimport json\n\nDB_PASSWORD = os.environ["DB_PASSWORD"]',
   },
   {
+    name: 'TS annotated variable',
+    path: 'src/db.ts',
+    source: "import { connect } from './db';\n\nconst dbPassword: string = 'Pa55word!';\nconnect(dbPassword);\n",
+    rule: 'hardcoded-credentials', line: 3, fixedHas: 'const dbPassword: string = process.env.DB_PASSWORD;',
+  },
+  {
+    name: 'Python annotated variable, os already imported',
+    path: 'svc/settings.py',
+    source: 'import os\n\nSECRET_KEY: str = "django-insecure-123456"\nDEBUG = os.environ.get("DEBUG")\n',
+    rule: 'hardcoded-credentials', line: 3, fixedHas: 'import os\n\nSECRET_KEY: str = os.environ["SECRET_KEY"]\n',
+  },
+  {
     name: 'console.log line is removed',
     path: 'web/index.js',
     source: "export function f(a) {\n  const b = a + 1;\n  console.log('b is', b);\n  return b;\n}\n",
