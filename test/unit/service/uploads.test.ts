@@ -93,6 +93,20 @@ describe('reference service: HEAD and PATCH /start-scan/{id}/', () => {
     });
   }
 
+  it('two chunks racing for the same offset: one is committed whole, the other gets 409', async () => {
+    const id = await startTransfer(svc);
+    const a = Buffer.alloc(5000, 0x61);
+    const b = Buffer.alloc(5000, 0x62);
+    const [ra, rb] = await Promise.all([
+      sendChunk(svc, id, { offset: 0, length: 20_000, bytes: a }),
+      sendChunk(svc, id, { offset: 0, length: 20_000, bytes: b }),
+    ]);
+    assert.deepEqual([ra.status, rb.status].sort(), [200, 409]);
+    const winner = ra.status === 200 ? a : b;
+    assert.deepEqual(svc.transferBytes(id), winner);
+    assert.equal((ra.status === 409 ? ra : rb).headers.get('upload-offset'), '5000');
+  });
+
   it('metadata of exactly 16,384 bytes is accepted', async () => {
     const meta = JSON.stringify({ k: 'x'.repeat(16384 - 8) });
     assert.equal(Buffer.byteLength(meta), 16384);
