@@ -20,10 +20,9 @@ export const API_PREFIX = '/api/v1';
  */
 function bodyStream(req: IncomingMessage, resetAfter?: number): Readable {
   let seen = 0;
-  const cut = (t: Transform, cb: (e?: Error | null) => void) => {
+  const cut = (cb: (e?: Error | null) => void) => {
     req.socket.destroy();
     cb(new BodyAbortedError('connection reset by fault'));
-    void t;
   };
   const t = new Transform({
     transform(chunk: Buffer, _enc, cb) {
@@ -31,14 +30,14 @@ function bodyStream(req: IncomingMessage, resetAfter?: number): Readable {
         const keep = resetAfter - seen;
         seen = resetAfter;
         if (keep > 0) this.push(chunk.subarray(0, keep));
-        cut(this, cb);
+        cut(cb);
         return;
       }
       seen += chunk.length;
       cb(null, chunk);
     },
     flush(cb) {
-      if (resetAfter !== undefined) cut(this, cb);
+      if (resetAfter !== undefined) cut(cb);
       else cb();
     },
   });
