@@ -27,10 +27,13 @@ async function main(): Promise<void> {
     dataDir: values['data-dir'],
     scanDurationMs: intOption(values['scan-duration-ms'], 'scan-duration-ms'),
   });
-  console.log(`base_url: ${svc.baseUrl}`);
-  console.log(`admin: ${svc.origin}/__admin`);
-  console.log(`token: ${svc.demoToken}`);
-  console.log(`data_dir: ${svc.dataDir}`);
+  // One write, so a reader never sees half of the banner.
+  process.stdout.write([
+    `base_url: ${svc.baseUrl}`,
+    `admin: ${svc.origin}/__admin`,
+    `token: ${svc.demoToken}`,
+    `data_dir: ${svc.dataDir}`,
+  ].join('\n') + '\n');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
