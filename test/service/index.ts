@@ -1,6 +1,7 @@
 // The reference service: a real HTTP server implementing the spec (service-api.md) with
 // decisions.md for its gaps. Tests start it in-process; `npm run service` runs cli.ts.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ export interface ReferenceServiceOptions {
 export interface ReferenceService {
   origin: string;
   baseUrl: string;
+  /** Kept after close() when given in the options (to start again on it); a temp dir made by the service is removed. */
   dataDir: string;
   seed: Seed;
   demoToken: string;
@@ -47,6 +49,7 @@ export const DEFAULT_SEED_PATH = join(here, 'seed.json');
 
 export async function startReferenceService(opts: ReferenceServiceOptions = {}): Promise<ReferenceService> {
   const seed = JSON.parse(readFileSync(opts.seedPath ?? DEFAULT_SEED_PATH, 'utf8')) as Seed;
+  const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'reference-service-'));
   const core = new ServiceCore(seed, { dataDir, scanDurationMs: opts.scanDurationMs ?? 300 });
   core.runner = new ScanRunner(core);
@@ -88,6 +91,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
           server.closeAllConnections();
         });
         await core.store.idle();
+        if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
       })();
       return closed;
     },
