@@ -1,6 +1,8 @@
 // Persistent state in the data directory: one JSON state file (written atomically via
-// rename), one data file per transfer and one issues file per scan. A service started
-// again on the same directory sees the same transfers, offsets, scans and issues.
+// rename), one data file per transfer, and per scan its issues and its archive's file
+// list. A service started again on the same directory sees the same transfers, offsets,
+// scans and issues. File lists (20,000 paths for a big workspace) live apart from the
+// state file, which is rewritten on every chunk and must stay small.
 import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, statSync, openSync, closeSync } from 'node:fs';
 import { rename, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,8 +14,9 @@ function emptyState(): PersistedState {
   return { version: 1, transfers: {}, scans: {}, projects: {}, nextProjectId: 1001, teams: {}, integrations: {} };
 }
 
-/** Writes `text` to `path` so a reader sees either the old or the new content, never half. */
 let tmpCounter = 0;
+
+/** Writes `text` to `path` so a reader sees either the old or the new content, never half. */
 export async function writeAtomic(path: string, text: string): Promise<void> {
   const tmp = `${path}.${process.pid}.${++tmpCounter}.tmp`;
   try {
@@ -53,6 +56,7 @@ export class Store {
   static open(dataDir: string): Store {
     mkdirSync(join(dataDir, 'transfers'), { recursive: true });
     mkdirSync(join(dataDir, 'issues'), { recursive: true });
+    mkdirSync(join(dataDir, 'files'), { recursive: true });
     const statePath = join(dataDir, STATE_FILE);
     let state = emptyState();
     if (existsSync(statePath)) {
@@ -74,12 +78,18 @@ export class Store {
       if (!existsSync(p)) closeSync(openSync(p, 'w'));
       if (statSync(p).size > t.offset) truncateSync(p, t.offset);
     }
-    for (const dir of ['transfers', 'issues', '.']) {
+    for (const dir of ['transfers', 'issues', 'files', '.']) {
       for (const name of readdirSync(join(this.dataDir, dir))) {
         if (name.endsWith('.tmp')) void rm(join(this.dataDir, dir, name), { force: true });
       }
     }
-    for (const id of Object.keys(this.state.scans)) {
+    for (const [id, scan] of Object.entries(this.state.scans)) {
+      const f = this.filesPath(id);
+      try {
+        scan.files = existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as string[]) : [];
+      } catch {
+        scan.files = [];
+      }
       const p = this.issuesPath(id);
       if (existsSync(p)) {
         try {
@@ -112,8 +122,26 @@ export class Store {
     return join(this.dataDir, 'issues', `${scanId}.json`);
   }
 
+  private filesPath(scanId: string): string {
+    return join(this.dataDir, 'files', `${scanId}.json`);
+  }
+
   persist(): Promise<void> {
-    return this.stateWriter.save(() => JSON.stringify(this.state));
+    return this.stateWriter.save(() => {
+      const scans = Object.fromEntries(Object.entries(this.state.scans).map(([id, { files: _files, ...rest }]) => [id, rest]));
+      return JSON.stringify({ ...this.state, scans });
+    });
+  }
+
+  /**
+   * Records a new scan, its file list first, so the state file never names a scan without
+   * one; `link` (marking the transfer completed) runs in the same step as the insertion.
+   */
+  async addScan(scan: ScanRecord, link: () => void): Promise<void> {
+    await writeAtomic(this.filesPath(scan.id), JSON.stringify(scan.files));
+    link();
+    this.state.scans[scan.id] = scan;
+    await this.persist();
   }
 
   issuesOf(scanId: string): QualityIssue[] {

@@ -56,9 +56,9 @@ export async function completeTransfer(
     completedAt: error ? new Date().toISOString() : null,
     issueCount: 0,
   };
-  t.status = 'completed';
-  t.scanId = scan.id;
-  core.store.state.scans[scan.id] = scan;
-  await core.store.persist();
+  await core.store.addScan(scan, () => {
+    t.status = 'completed';
+    t.scanId = scan.id;
+  });
   return scan;
 }
