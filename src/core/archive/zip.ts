@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync, promises as fsp } from 'node:fs';
+import { createReadStream, readFileSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Transform } from 'node:stream';
+import { Writable } from 'node:stream';
+import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive, type ZipEntryData } from 'archiver';
 import type { Selection, SkippedFile } from '../workspace/selectFiles';
@@ -37,7 +38,9 @@ const FIXED_DATE = new Date(2000, 0, 1, 0, 0, 0);
 /** Files up to this size are read whole (synchronously); bigger ones are streamed. */
 const SYNC_READ_MAX_FILE = 256 * 1024;
 /** Bytes handed to archiver but not yet written out; this bounds memory. */
-const PREFETCH_BUDGET = 8 * 1024 * 1024;
+const PREFETCH_BUDGET = 2 * 1024 * 1024;
+/** The output is gathered in buffers of this size before it goes to disk (two at most in use). */
+const SINK_BUFFER_BYTES = 2 * 1024 * 1024;
 /** Read size for big files; large reads mean fewer trips through the stream machinery. */
 const STREAM_HIGH_WATER_MARK = 1024 * 1024;
 
@@ -73,16 +76,8 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
 
 async function writeZip(selection: Selection, archivePath: string, level: number, signal?: AbortSignal) {
   const archive = new ZipArchive({ zlib: { level }, forceZip64: false, highWaterMark: STREAM_HIGH_WATER_MARK });
-  const hash = createHash('sha256');
-  const hasher = new Transform({
-    highWaterMark: STREAM_HIGH_WATER_MARK,
-    transform(chunk: Buffer, _enc, cb) {
-      hash.update(chunk);
-      cb(null, chunk);
-    },
-  });
-  const out = createWriteStream(archivePath, { mode: 0o600, highWaterMark: STREAM_HIGH_WATER_MARK });
-  const written = pipeline(archive, hasher, out);
+  const sink = new HashingFileSink(await fsp.open(archivePath, 'wx', 0o600));
+  const written = pipeline(archive, sink);
   const warnings: Error[] = [];
   archive.on('warning', (e: Error) => warnings.push(e));
 
@@ -142,7 +137,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   await archive.finalize();
   await written;
   if (archiveError) throw archiveError;
-  return { sha256: hash.digest('hex'), entries, skipped };
+  return { sha256: sink.digest(), entries, skipped };
 }
 
 async function readSample(absPath: string): Promise<Buffer> {
@@ -159,4 +154,80 @@ async function readSample(absPath: string): Promise<Buffer> {
 function isNotFound(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}
+
+/**
+ * Writes the archive and hashes it in one step. archiver emits a great many tiny chunks
+ * (every header field is its own Buffer, and the central directory is written in one
+ * synchronous burst of ~20 chunks per entry). Queued one by one in a stream, 20,000 entries
+ * cost ~100 MB of bookkeeping. Here they are copied into a large buffer and acknowledged at
+ * once; the file sees a few large writes, and only a full buffer (while the previous one is
+ * still being written) makes archiver wait.
+ */
+class HashingFileSink extends Writable {
+  private readonly hash = createHash('sha256');
+  private position = 0;
+  private buf = Buffer.allocUnsafe(SINK_BUFFER_BYTES);
+  private used = 0;
+  private flushing: Promise<void> | undefined;
+  private failed: Error | undefined;
+
+  constructor(private readonly fh: FileHandle) {
+    super({ highWaterMark: SINK_BUFFER_BYTES });
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    if (this.failed) return cb(this.failed);
+    if (this.used + chunk.length <= this.buf.length) {
+      chunk.copy(this.buf, this.used);
+      this.used += chunk.length;
+      return cb();
+    }
+    // Full: hand the buffer to the disk (after the previous write), then take the chunk.
+    this.flush()
+      .then(() => {
+        if (chunk.length > this.buf.length) return this.writeOut(chunk);
+        chunk.copy(this.buf, 0);
+        this.used = chunk.length;
+      })
+      .then(() => cb(), (e: Error) => cb(e));
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    this.flush()
+      .then(() => this.flushing)
+      .then(() => this.fh.close())
+      .then(() => cb(), (e: Error) => cb(e));
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.fh.close().then(() => cb(err), () => cb(err));
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  /** Starts writing the current buffer and switches to a fresh one; waits for the previous write. */
+  private async flush(): Promise<void> {
+    await this.flushing;
+    if (this.used === 0) return;
+    const full = this.buf.subarray(0, this.used);
+    this.buf = Buffer.allocUnsafe(SINK_BUFFER_BYTES);
+    this.used = 0;
+    this.flushing = this.writeOut(full).catch((e: Error) => {
+      this.failed = e;
+      throw e;
+    });
+  }
+
+  private async writeOut(data: Buffer): Promise<void> {
+    this.hash.update(data);
+    let off = 0;
+    while (off < data.length) {
+      const { bytesWritten } = await this.fh.write(data, off, data.length - off, this.position);
+      off += bytesWritten;
+      this.position += bytesWritten;
+    }
+  }
 }

@@ -1,0 +1,158 @@
+// `npm run bench`: packaging and upload speed, and peak memory, side by side with the
+// reference tools in one run. Not a test: it prints figures and says whether each target
+// is met. Usage: npm run bench [-- --rounds N] [--sweep] [--regenerate]
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { buildZip } from '../../src/core/archive/zip';
+import { DEFAULT_CHUNK_SIZE } from '../../src/core/upload/engine';
+import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
+import { startReferenceService } from '../service';
+import { ensureBenchWorkspace } from './generateWorkspace';
+
+const REPO = path.resolve(__dirname, '../..');
+const BENCH_DIR = path.join(REPO, '.bench');
+const WORKSPACE = path.join(BENCH_DIR, 'workspace');
+const TARGETS = { packaging: 1.3, upload: 1.2, rssMb: 64 };
+const MiB = 1024 * 1024;
+
+const args = process.argv.slice(2);
+const rounds = Number(args[args.indexOf('--rounds') + 1]) || 3;
+
+function need(tool: string, pkg: string): string | undefined {
+  return spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0 ? undefined : pkg;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+
+/**
+ * Runs a command without blocking this process: the reference service lives here and
+ * must keep answering while curl or a child uploads to it.
+ */
+function run(cmd: string, argv: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const p = spawn(cmd, argv, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) reject(new Error(`${cmd} ${argv.join(' ')} failed (${code}): ${stderr}`));
+      else resolve({ ms, stdout });
+    });
+  });
+}
+
+const timed = (cmd: string, argv: string[], cwd?: string) => run(cmd, argv, { cwd });
+
+interface ChildResult { packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string }
+
+async function child(argv: string[], env: Record<string, string> = {}): Promise<ChildResult> {
+  const r = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, 'child.ts'), ...argv], { cwd: REPO, env });
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
+}
+
+async function main(): Promise<void> {
+  const missing = [need('git', 'git'), need('zip', 'zip'), need('curl', 'curl')].filter(Boolean);
+  if (missing.length) {
+    console.error(`The benchmark compares against command-line tools that are missing: ${missing.join(', ')}.`);
+    console.error(`Install them first, e.g.: apt-get update && apt-get install -y ${missing.join(' ')}`);
+    process.exit(2);
+  }
+  if (args.includes('--regenerate')) await fsp.rm(WORKSPACE, { recursive: true, force: true });
+  await ensureBenchWorkspace(WORKSPACE);
+  const tmp = await fsp.mkdtemp(path.join(BENCH_DIR, 'run-'));
+  // The service's data on tmpfs when there is one: disk writeback of earlier uploads would
+  // otherwise add seconds of noise to whichever upload happens to run next.
+  const shm = '/dev/shm';
+  const dataDir = existsSync(shm) ? await fsp.mkdtemp(path.join(shm, 'bench-service-')) : path.join(tmp, 'service');
+  const service = await startReferenceService({ dataDir, scanDurationMs: 50 });
+  /** The service scans each upload in the background; let that finish before timing the next. */
+  const scansIdle = async () => {
+    for (let i = 0; i < 1200 && service.scans().some((x) => x.status === 'running'); i++) await new Promise((r) => setTimeout(r, 50));
+  };
+  try {
+    const env = { BENCH_TOKEN: service.demoToken };
+    const sel = await selectWorkspaceFiles(WORKSPACE);
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: WORKSPACE, maxBuffer: 64 * MiB }).toString().split('\0').filter(Boolean).length;
+    console.log(`workspace: ${sel.files.length} files selected (git ls-files: ${tracked}), ${(sel.totalBytes / MiB).toFixed(0)} MiB, ${process.platform} ${require('node:os').cpus().length} cores, node ${process.version}`);
+
+    // The archive curl uploads: built the same way, so byte-identical to what the child uploads.
+    const reference = await buildZip(sel, { tmpRoot: tmp });
+    const zipOut = path.join(tmp, 'infozip.zip');
+    const infozip = async () => {
+      await fsp.rm(zipOut, { force: true });
+      return (await timed('sh', ['-c', `git ls-files | zip -q -6 -@ '${zipOut}'`], WORKSPACE)).ms;
+    };
+    const curlUpload = async () => {
+      await scansIdle();
+      const t0 = performance.now();
+      const start = await timed('curl', ['-sS', '--fail-with-body', '-H', `SERVICE-TOKEN: ${service.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
+        '-F', 'scan_type=blast', '-F', 'files=@/dev/null;filename=project.zip', `${service.baseUrl}/start-scan?scan_type=blast`]);
+      const id = (JSON.parse(start.stdout) as { transfer_id: string }).transfer_id;
+      const patch = await timed('curl', ['-sS', '--fail-with-body', '-X', 'PATCH', '-H', 'Expect:', '-H', `SERVICE-TOKEN: ${service.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
+        '-H', 'Upload-Offset: 0', '-H', `Upload-Length: ${reference.size}`, '-H', 'Upload-Name: project.zip',
+        '-F', `chunk_data=@${reference.path};filename=project.zip;type=application/octet-stream`, `${service.baseUrl}/start-scan/${id}/`]);
+      if (!/scan_id/.test(patch.stdout)) throw new Error(`curl upload did not complete: ${patch.stdout}`);
+      return performance.now() - t0;
+    };
+
+    // Warm the page cache and both code paths once, untimed.
+    await infozip();
+    await child(['--mode', 'pack', '--root', WORKSPACE, '--tmp', tmp]);
+
+    const zipMs: number[] = [], packMs: number[] = [], selectMs: number[] = [], upMs: number[] = [], curlMs: number[] = [], peaks: number[] = [], idles: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      zipMs.push(await infozip());
+      await scansIdle();
+      const one = await child(['--mode', 'pack-upload', '--root', WORKSPACE, '--tmp', tmp, '--base-url', service.baseUrl], env);
+      if (one.sha256 !== reference.sha256) throw new Error('the archive differs between runs: packaging is not deterministic');
+      packMs.push(one.packMs!);
+      selectMs.push(one.selectMs!);
+      upMs.push(one.uploadMs!);
+      peaks.push(one.peakRss);
+      curlMs.push(await curlUpload());
+      idles.push((await child(['--mode', 'idle'])).peakRss);
+      console.log(`  round ${r + 1}: zip ${secs(zipMs.at(-1)!)}, ours ${secs(packMs.at(-1)!)} (selection ${secs(selectMs.at(-1)!)}); upload ours ${secs(upMs.at(-1)!)}, curl ${secs(curlMs.at(-1)!)}; peak RSS ${(one.peakRss / MiB).toFixed(0)} MB`);
+    }
+    const zipSize = (await fsp.stat(zipOut)).size;
+    const p = median(packMs) / median(zipMs);
+    const u = median(upMs) / median(curlMs);
+    const growth = (Math.max(...peaks) - median(idles)) / MiB;
+    console.log('');
+    console.log(`packaging: ${ratio(median(packMs), median(zipMs))} (ours ${secs(median(packMs))} for selection + zip, ${(reference.size / MiB).toFixed(1)} MiB; git ls-files | zip -q -6 -@ ${secs(median(zipMs))}, ${(zipSize / MiB).toFixed(1)} MiB; median of ${rounds}; target <= ${TARGETS.packaging}x: ${p <= TARGETS.packaging ? 'met' : 'NOT met'})`);
+    console.log(`upload: ${ratio(median(upMs), median(curlMs))} (ours ${secs(median(upMs))} in ${(DEFAULT_CHUNK_SIZE / MiB).toFixed(0)} MiB chunks; one raw curl POST + PATCH ${secs(median(curlMs))}; median of ${rounds}; target <= ${TARGETS.upload}x: ${u <= TARGETS.upload ? 'met' : 'NOT met'})`);
+    console.log(`peak RSS growth (packaging + upload): ${growth.toFixed(0)} MB (child peak ${(Math.max(...peaks) / MiB).toFixed(0)} MB - idle child ${(median(idles) / MiB).toFixed(0)} MB; target < ${TARGETS.rssMb} MB: ${growth < TARGETS.rssMb ? 'met' : 'NOT met'})`);
+
+    if (args.includes('--sweep')) {
+      console.log('\nchunk size sweep (upload of the same archive, one child each, median of 3):');
+      for (const mb of [1, 2, 4, 8, 16, 32, 64]) {
+        const ms: number[] = [];
+        const rss: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          await scansIdle();
+          const r = await child(['--mode', 'upload', '--archive', reference.path, '--base-url', service.baseUrl, '--chunk-size', String(mb * MiB)], env);
+          ms.push(r.uploadMs!);
+          rss.push(r.peakRss);
+        }
+        const c = median([await curlUpload(), await curlUpload(), await curlUpload()]);
+        console.log(`  ${String(mb).padStart(2)} MiB: ${secs(median(ms))} vs curl ${secs(c)} = ${ratio(median(ms), c)}, peak RSS ${(Math.max(...rss) / MiB).toFixed(0)} MB`);
+      }
+    }
+    await reference.dispose();
+  } finally {
+    await service.close();
+    await fsp.rm(tmp, { recursive: true, force: true });
+    await fsp.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+// One measured run in its own process, so its peak RSS is its own. Prints one JSON line.
+// Modes: idle (load everything, do nothing: the RSS baseline), pack, pack-upload, upload.
+import { readFileSync } from 'node:fs';
+import { ServiceClient } from '../../src/core/api';
+import { sha256File } from '../../src/core/archive/hash';
+import { buildZip, type BuiltArchive } from '../../src/core/archive/zip';
+import { uploadArchive } from '../../src/core/upload/engine';
+import { MemoryTransferStore } from '../../src/core/upload/transferStore';
+import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Peak resident set size of this process, in bytes. */
+function peakRss(): number {
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+async function main(): Promise<void> {
+  const mode = arg('mode') ?? 'idle';
+  const out: Record<string, unknown> = { mode };
+  if (mode !== 'idle') {
+    let archive: BuiltArchive | { path: string; name: string; size: number; sha256: string; dispose?: () => Promise<void> };
+    if (mode === 'upload') {
+      const p = arg('archive')!;
+      archive = { path: p, name: 'project.zip', size: readFileSync(p).length, sha256: await sha256File(p) };
+    } else {
+      const t0 = performance.now();
+      const sel = await selectWorkspaceFiles(arg('root')!);
+      const t1 = performance.now();
+      archive = await buildZip(sel, { tmpRoot: arg('tmp') });
+      out.selectMs = t1 - t0;
+      out.packMs = performance.now() - t0;
+      out.files = sel.files.length;
+    }
+    out.size = archive.size;
+    out.sha256 = archive.sha256;
+    if (mode === 'pack-upload' || mode === 'upload') {
+      const client = new ServiceClient({ baseUrl: arg('base-url')!, token: process.env.BENCH_TOKEN ?? '', timeoutMs: 120_000 });
+      const chunkSize = arg('chunk-size') ? Number(arg('chunk-size')) : undefined;
+      const t2 = performance.now();
+      const result = await uploadArchive({ client, archive, fields: { projectName: 'bench' }, store: new MemoryTransferStore(), chunkSize });
+      out.uploadMs = performance.now() - t2;
+      out.result = result.kind;
+    }
+    if ('dispose' in archive && archive.dispose) await archive.dispose();
+  }
+  out.peakRss = peakRss();
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
