@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { buildZip } from '../../src/core/archive/zip';
 import { DEFAULT_CHUNK_SIZE } from '../../src/core/upload/engine';
 import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
-import { startReferenceService } from '../service';
+import { startReferenceService, type ReferenceService } from '../service';
 import { ensureBenchWorkspace } from './generateWorkspace';
 
 const REPO = path.resolve(__dirname, '../..');
@@ -68,16 +68,25 @@ async function main(): Promise<void> {
   await ensureBenchWorkspace(WORKSPACE);
   const tmp = await fsp.mkdtemp(path.join(BENCH_DIR, 'run-'));
   // The service's data on tmpfs when there is one: disk writeback of earlier uploads would
-  // otherwise add seconds of noise to whichever upload happens to run next.
+  // otherwise add seconds of noise to whichever upload happens to run next. A fresh service
+  // per round keeps its state (and the background scans of earlier uploads) out of the way.
   const shm = '/dev/shm';
-  const dataDir = existsSync(shm) ? await fsp.mkdtemp(path.join(shm, 'bench-service-')) : path.join(tmp, 'service');
-  const service = await startReferenceService({ dataDir, scanDurationMs: 50 });
+  let service: ReferenceService | undefined;
+  let dataDir: string | undefined;
+  const freshService = async (): Promise<ReferenceService> => {
+    await service?.close();
+    if (dataDir) await fsp.rm(dataDir, { recursive: true, force: true });
+    dataDir = await fsp.mkdtemp(existsSync(shm) ? path.join(shm, 'bench-service-') : path.join(tmp, 'service-'));
+    service = await startReferenceService({ dataDir, scanDurationMs: 50 });
+    return service;
+  };
   /** The service scans each upload in the background; let that finish before timing the next. */
   const scansIdle = async () => {
-    for (let i = 0; i < 1200 && service.scans().some((x) => x.status === 'running'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 1200 && service?.scans().some((x) => x.status === 'running'); i++) await new Promise((r) => setTimeout(r, 50));
   };
   try {
-    const env = { BENCH_TOKEN: service.demoToken };
+    let svc = await freshService();
+    const env = { BENCH_TOKEN: svc.demoToken };
     const sel = await selectWorkspaceFiles(WORKSPACE);
     const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: WORKSPACE, maxBuffer: 64 * MiB }).toString().split('\0').filter(Boolean).length;
     console.log(`workspace: ${sel.files.length} files selected (git ls-files: ${tracked}), ${(sel.totalBytes / MiB).toFixed(0)} MiB, ${process.platform} ${require('node:os').cpus().length} cores, node ${process.version}`);
@@ -92,12 +101,12 @@ async function main(): Promise<void> {
     const curlUpload = async () => {
       await scansIdle();
       const t0 = performance.now();
-      const start = await timed('curl', ['-sS', '--fail-with-body', '-H', `SERVICE-TOKEN: ${service.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
-        '-F', 'scan_type=blast', '-F', 'files=@/dev/null;filename=project.zip', `${service.baseUrl}/start-scan?scan_type=blast`]);
+      const start = await timed('curl', ['-sS', '--fail-with-body', '-H', `SERVICE-TOKEN: ${svc.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
+        '-F', 'scan_type=blast', '-F', 'files=@/dev/null;filename=project.zip', `${svc.baseUrl}/start-scan?scan_type=blast`]);
       const id = (JSON.parse(start.stdout) as { transfer_id: string }).transfer_id;
-      const patch = await timed('curl', ['-sS', '--fail-with-body', '-X', 'PATCH', '-H', 'Expect:', '-H', `SERVICE-TOKEN: ${service.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
+      const patch = await timed('curl', ['-sS', '--fail-with-body', '-X', 'PATCH', '-H', 'Expect:', '-H', `SERVICE-TOKEN: ${svc.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
         '-H', 'Upload-Offset: 0', '-H', `Upload-Length: ${reference.size}`, '-H', 'Upload-Name: project.zip',
-        '-F', `chunk_data=@${reference.path};filename=project.zip;type=application/octet-stream`, `${service.baseUrl}/start-scan/${id}/`]);
+        '-F', `chunk_data=@${reference.path};filename=project.zip;type=application/octet-stream`, `${svc.baseUrl}/start-scan/${id}/`]);
       if (!/scan_id/.test(patch.stdout)) throw new Error(`curl upload did not complete: ${patch.stdout}`);
       return performance.now() - t0;
     };
@@ -108,9 +117,10 @@ async function main(): Promise<void> {
 
     const zipMs: number[] = [], packMs: number[] = [], selectMs: number[] = [], upMs: number[] = [], curlMs: number[] = [], peaks: number[] = [], idles: number[] = [];
     for (let r = 0; r < rounds; r++) {
+      svc = await freshService();
       zipMs.push(await infozip());
       await scansIdle();
-      const one = await child(['--mode', 'pack-upload', '--root', WORKSPACE, '--tmp', tmp, '--base-url', service.baseUrl], env);
+      const one = await child(['--mode', 'pack-upload', '--root', WORKSPACE, '--tmp', tmp, '--base-url', svc.baseUrl], env);
       if (one.sha256 !== reference.sha256) throw new Error('the archive differs between runs: packaging is not deterministic');
       packMs.push(one.packMs!);
       selectMs.push(one.selectMs!);
@@ -132,11 +142,12 @@ async function main(): Promise<void> {
     if (args.includes('--sweep')) {
       console.log('\nchunk size sweep (upload of the same archive, one child each, median of 3):');
       for (const mb of [1, 2, 4, 8, 16, 32, 64]) {
+        svc = await freshService();
         const ms: number[] = [];
         const rss: number[] = [];
         for (let i = 0; i < 3; i++) {
           await scansIdle();
-          const r = await child(['--mode', 'upload', '--archive', reference.path, '--base-url', service.baseUrl, '--chunk-size', String(mb * MiB)], env);
+          const r = await child(['--mode', 'upload', '--archive', reference.path, '--base-url', svc.baseUrl, '--chunk-size', String(mb * MiB)], env);
           ms.push(r.uploadMs!);
           rss.push(r.peakRss);
         }
@@ -146,9 +157,9 @@ async function main(): Promise<void> {
     }
     await reference.dispose();
   } finally {
-    await service.close();
+    await service?.close();
     await fsp.rm(tmp, { recursive: true, force: true });
-    await fsp.rm(dataDir, { recursive: true, force: true });
+    if (dataDir) await fsp.rm(dataDir, { recursive: true, force: true });
   }
 }
 

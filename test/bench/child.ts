@@ -1,6 +1,6 @@
 // One measured run in its own process, so its peak RSS is its own. Prints one JSON line.
 // Modes: idle (load everything, do nothing: the RSS baseline), pack, pack-upload, upload.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ServiceClient } from '../../src/core/api';
 import { sha256File } from '../../src/core/archive/hash';
 import { buildZip, type BuiltArchive } from '../../src/core/archive/zip';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     let archive: BuiltArchive | { path: string; name: string; size: number; sha256: string; dispose?: () => Promise<void> };
     if (mode === 'upload') {
       const p = arg('archive')!;
-      archive = { path: p, name: 'project.zip', size: readFileSync(p).length, sha256: await sha256File(p) };
+      archive = { path: p, name: 'project.zip', size: statSync(p).size, sha256: await sha256File(p) };
     } else {
       const t0 = performance.now();
       const sel = await selectWorkspaceFiles(arg('root')!);

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, promises as fsp } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive, type ZipEntryData } from 'archiver';
 import type { Selection, SkippedFile } from '../workspace/selectFiles';
+import { ByteRing } from './byteRing';
 import { looksIncompressible } from './compressibility';
 
 export interface BuiltArchive {
@@ -37,7 +38,7 @@ const FIXED_DATE = new Date(2000, 0, 1, 0, 0, 0);
 
 /** Files up to this size are read whole (synchronously); bigger ones are streamed. */
 const SYNC_READ_MAX_FILE = 256 * 1024;
-/** Bytes handed to archiver but not yet written out; this bounds memory. */
+/** Size of the slab small files are read into ahead of the zip writer; this bounds memory. */
 const PREFETCH_BUDGET = 2 * 1024 * 1024;
 /** The output is gathered in buffers of this size before it goes to disk (two at most in use). */
 const SINK_BUFFER_BYTES = 2 * 1024 * 1024;
@@ -83,42 +84,46 @@ async function writeZip(selection: Selection, archivePath: string, level: number
 
   const entries: string[] = [];
   const skipped: SkippedFile[] = [];
-  let archiveError: Error | undefined;
-  archive.on('error', (e: Error) => (archiveError ??= e));
-
-  // Bytes handed to archiver whose 'entry' event has not fired yet.
-  let inFlight = 0;
   let wake: (() => void) | undefined;
-  archive.on('entry', (data: ZipEntryData & { _size?: number }) => {
-    inFlight -= data._size ?? 0;
+  let archiveError: Error | undefined;
+  archive.on('error', (e: Error) => {
+    archiveError ??= e;
     wake?.();
   });
-  const waitForRoom = async () => {
-    while (inFlight > PREFETCH_BUDGET && !archiveError) await new Promise<void>((r) => (wake = r));
-  };
+
+  // Small files are read into one reused slab. Each appended entry holds one slot of
+  // `slots` (a ring region, or nothing for streamed/copied data); archiver processes entries
+  // strictly in order, so each 'entry' event gives back the oldest slot.
+  const ring = new ByteRing(PREFETCH_BUDGET);
+  const slots: boolean[] = [];
+  archive.on('entry', () => {
+    if (slots.shift()) ring.releaseOldest();
+    wake?.();
+  });
+  const waitForEntry = () => new Promise<void>((r) => (wake = r));
+  let streamedInFlight = 0;
 
   for (const f of selection.files) {
     if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
     if (archiveError) break;
-    await waitForRoom();
-    // `_size` rides along to the 'entry' event so the in-flight budget can be released.
-    const data: ZipEntryData & { _size: number } = { name: f.path, date: FIXED_DATE, mode: 0o644, _size: f.size };
-    if (f.size <= SYNC_READ_MAX_FILE) {
-      // Small files are read synchronously: from the page cache this costs a few
-      // microseconds, far less than four thread-pool round trips (open, stat, read, close),
-      // and the main thread is otherwise idle while zlib deflates the previous entry.
-      let buf: Buffer;
-      try {
-        buf = readFileSync(f.absPath);
-      } catch (e) {
-        skipped.push({ path: f.path, reason: isNotFound(e) ? 'missing' : 'unreadable' });
+    const data: ZipEntryData = { name: f.path, date: FIXED_DATE, mode: 0o644 };
+    let small: { slot: Buffer | undefined; length: number } | 'stream' | 'gone';
+    for (;;) {
+      small = readSmallFile(f.absPath, (n) => ring.take(n));
+      // No room in the slab: wait until archiver is done with the oldest entry.
+      if (small !== 'gone' && small !== 'stream' && small.slot === undefined && ring.outstanding > 0 && !archiveError) {
+        await waitForEntry();
         continue;
       }
-      data._size = buf.length;
-      data.store = looksIncompressible(buf);
-      inFlight += buf.length;
-      archive.append(buf, data);
-    } else {
+      break;
+    }
+    if (small === 'gone') {
+      skipped.push({ path: f.path, reason: 'missing' });
+      continue;
+    }
+    if (small === 'stream') {
+      // Big files are streamed; at most a couple wait in archiver's queue at a time.
+      while (streamedInFlight > 0 && slots.length > 0 && !archiveError) await waitForEntry();
       let sample: Buffer;
       try {
         sample = await readSample(f.absPath);
@@ -127,9 +132,20 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         continue;
       }
       data.store = looksIncompressible(sample);
-      inFlight += f.size;
-      // A lazy stream: archiver opens it only when the entry's turn comes.
-      archive.append(createReadStream(f.absPath, { highWaterMark: STREAM_HIGH_WATER_MARK }), data);
+      streamedInFlight++;
+      archive.append(lazyFileStream(f.absPath, () => streamedInFlight--), data);
+      slots.push(false);
+    } else if (small.slot) {
+      const bytes = small.slot.subarray(0, small.length);
+      data.store = looksIncompressible(bytes);
+      // Deflated input is fully consumed before the entry completes, so it can stay in the
+      // slab. Stored data is passed on as is and may sit in a stream buffer a while: copy it.
+      archive.append(data.store ? Buffer.from(bytes) : bytes, data);
+      slots.push(true);
+    } else {
+      // Bigger than the whole slab (cannot happen with the sizes chosen) or unreadable.
+      skipped.push({ path: f.path, reason: 'unreadable' });
+      continue;
     }
     entries.push(f.path);
   }
@@ -138,6 +154,51 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   await written;
   if (archiveError) throw archiveError;
   return { sha256: sink.digest(), entries, skipped };
+}
+
+/**
+ * Reads a file synchronously into a region from `take` (from the page cache this costs a
+ * few microseconds, far less than four thread-pool round trips, and the main thread is
+ * otherwise idle while zlib deflates the previous entry). 'stream' when it is too big to
+ * read whole, 'gone' when it vanished, { slot: undefined } when `take` had no room.
+ */
+function readSmallFile(absPath: string, take: (n: number) => Buffer | undefined): { slot: Buffer | undefined; length: number } | 'stream' | 'gone' {
+  let fd: number;
+  try {
+    fd = openSync(absPath, 'r');
+  } catch (e) {
+    if (isNotFound(e)) return 'gone';
+    throw new Error(`Cannot read ${absPath}: ${(e as Error).message}`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > SYNC_READ_MAX_FILE) return 'stream';
+    const slot = take(size);
+    if (!slot) return { slot: undefined, length: 0 };
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, slot, got, size - got, got);
+      if (n === 0) break; // shrank meanwhile: archive what is there
+      got += n;
+    }
+    return { slot, length: got };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file stream opened only when archiver starts reading it, so queued entries hold no descriptor. */
+function lazyFileStream(absPath: string, onDone: () => void): Readable {
+  return Readable.from(
+    (async function* () {
+      try {
+        yield* createReadStream(absPath, { highWaterMark: STREAM_HIGH_WATER_MARK });
+      } finally {
+        onDone();
+      }
+    })(),
+    { objectMode: false },
+  );
 }
 
 async function readSample(absPath: string): Promise<Buffer> {
@@ -167,7 +228,9 @@ function isNotFound(e: unknown): boolean {
 class HashingFileSink extends Writable {
   private readonly hash = createHash('sha256');
   private position = 0;
+  // Two buffers: one fills while the other is being written, then they swap.
   private buf = Buffer.allocUnsafe(SINK_BUFFER_BYTES);
+  private spare = Buffer.allocUnsafe(SINK_BUFFER_BYTES);
   private used = 0;
   private flushing: Promise<void> | undefined;
   private failed: Error | undefined;
@@ -186,7 +249,7 @@ class HashingFileSink extends Writable {
     // Full: hand the buffer to the disk (after the previous write), then take the chunk.
     this.flush()
       .then(() => {
-        if (chunk.length > this.buf.length) return this.writeOut(chunk);
+        if (chunk.length > this.buf.length) return Promise.resolve(this.flushing).then(() => this.writeOut(chunk));
         chunk.copy(this.buf, 0);
         this.used = chunk.length;
       })
@@ -213,7 +276,8 @@ class HashingFileSink extends Writable {
     await this.flushing;
     if (this.used === 0) return;
     const full = this.buf.subarray(0, this.used);
-    this.buf = Buffer.allocUnsafe(SINK_BUFFER_BYTES);
+    // The spare is free: the write that used it has finished (awaited above).
+    [this.buf, this.spare] = [this.spare, this.buf];
     this.used = 0;
     this.flushing = this.writeOut(full).catch((e: Error) => {
       this.failed = e;

@@ -1,5 +1,7 @@
-import { createReadStream, promises as fsp } from 'node:fs';
-import { ServiceError, isRetryable, validateMetadata, type ServiceClient, type UploadFields } from '../api';
+import { promises as fsp } from 'node:fs';
+import { Readable } from 'node:stream';
+import { ServiceError, isRetryable, type ServiceClient, type UploadFields } from '../api';
+import { uploadFieldParts } from '../api/upload';
 import { sha256File } from '../archive/hash';
 import { backoffDelay, sleep } from './backoff';
 import type { SavedTransfer, TransferStore } from './transferStore';
@@ -52,8 +54,8 @@ export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024;
 export const DEFAULT_MAX_RETRIES = 5;
 export const DEFAULT_BASE_DELAY_MS = 500;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 5 * 60_000;
-/** Read size of chunk streams: large enough that a chunk is a handful of reads. */
-const READ_HIGH_WATER_MARK = 1024 * 1024;
+/** The chunk goes out in slices of this size; progress moves with each slice the socket takes. */
+const SLICE_BYTES = 256 * 1024;
 
 /** The upload stopped but the service keeps what it received: `resumeUpload` continues it. */
 export class UploadInterruptedError extends Error {
@@ -124,16 +126,19 @@ function checkOptions(opts: Omit<UploadOptions, 'archive' | 'fields'>): number {
   return chunkSize;
 }
 
-/** Metadata is checked before the first request, so a bad value never starts a transfer. */
+/**
+ * The form parts are built (and so validated: metadata size, lists, partial file list)
+ * before the first request, so a bad value never starts a transfer.
+ */
 function checkFields(fields: UploadFields): void {
-  if (fields.metadata !== undefined) validateMetadata(fields.metadata);
+  uploadFieldParts('sendChunk', fields);
 }
 
 function sameFields(a: UploadFields, b: UploadFields): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-async function startTransfer(opts: UploadOptions, archive: ArchiveRef, fields: UploadFields): Promise<SavedTransfer> {
+async function startTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, archive: ArchiveRef, fields: UploadFields): Promise<SavedTransfer> {
   const { transferId } = await withRetries(opts, () => opts.client.startTransfer(archive.name, opts.signal), {
     onGiveUp: (e) => e,
   });
@@ -214,95 +219,140 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
     );
   };
 
-  for (;;) {
-    if (signal?.aborted) throw interrupted(signal.reason);
-    try {
-      if (needOffset) {
-        offset = await client.readOffset(t.transferId, signal);
-        needOffset = false;
-        if (offset > total) {
-          // The service holds more than this archive has: it is not our transfer any more.
-          throw new ServiceError({ kind: 'not-found', operation: 'readOffset', message: `The service holds ${offset} bytes for an archive of ${total} bytes.` });
+  const chunks = new ChunkReader(t.archivePath, Math.min(chunkSize, total));
+  try {
+    for (;;) {
+      if (signal?.aborted) throw interrupted(signal.reason);
+      try {
+        if (needOffset) {
+          offset = await client.readOffset(t.transferId, signal);
+          needOffset = false;
+          if (offset > total) {
+            // The service holds more than this archive has: it is not our transfer any more.
+            throw new ServiceError({ kind: 'not-found', operation: 'readOffset', message: `The service holds ${offset} bytes for an archive of ${total} bytes.` });
+          }
+          sessionStartOffset ??= offset;
+          progress(offset, true);
         }
-        sessionStartOffset ??= offset;
-        progress(offset, true);
-      }
-      const len = Math.min(chunkSize, total - offset);
-      const chunkStart = offset;
-      const result = await client.sendChunk(t.transferId, {
-        offset: chunkStart,
-        totalLength: total,
-        archiveName: t.archiveName,
-        bodyLength: len,
-        fields: t.fields,
-        signal,
-        // A factory, so a retried request reopens the file; the chunk is never held whole.
-        // An empty chunk (everything is on the service, only the final answer was lost)
-        // asks the service for the transfer's outcome.
-        body: len === 0 ? Buffer.alloc(0) : () => {
-          const s = createReadStream(t.archivePath, { start: chunkStart, end: chunkStart + len - 1, highWaterMark: READ_HIGH_WATER_MARK });
-          let read = 0;
-          s.on('data', (c: Buffer | string) => {
-            read += c.length;
-            progress(chunkStart + read);
-          });
-          return s;
-        },
-      });
-      if (result.kind === 'complete') {
-        progress(total, true);
-        await store.clear();
-        return { kind: 'complete', scanId: result.scanId, projectId: result.projectId };
-      }
-      if (result.kind === 'in-progress') {
-        // The service already runs a scan for this transfer; there is nothing left to send.
-        await store.clear();
-        return { kind: 'in-progress', message: result.message };
-      }
-      if (result.nextOffset > chunkStart && result.nextOffset <= total) {
-        offset = result.nextOffset;
-        failures = 0;
-        progress(offset, true);
-      } else {
-        needOffset = true; // an offset that does not move forward: ask again
-        if (++failures > maxRetries) throw interrupted(new Error(`the service answered with offset ${result.nextOffset} after a chunk at ${chunkStart}`));
-      }
-    } catch (e) {
-      if (e instanceof UploadInterruptedError) throw e;
-      if (signal?.aborted) throw interrupted(e);
-      if (!(e instanceof ServiceError)) throw e; // local trouble (archive unreadable): not the network's fault
-      if (e.kind === 'conflict') {
-        // 409: the service holds another offset; continue from there (or ask, if not said).
-        if (++failures > maxRetries) throw interrupted(e);
-        if (e.serverOffset !== undefined && e.serverOffset <= total) offset = e.serverOffset;
-        else needOffset = true;
-        continue;
-      }
-      if (e.kind === 'not-found' && !restartedTransfer) {
-        // The service no longer knows the transfer (expired or lost): start over once.
-        restartedTransfer = true;
-        t = await startTransfer({ ...opts, fields: t.fields, archive: { path: t.archivePath, name: t.archiveName, size: t.size, sha256: t.sha256 } } as UploadOptions,
-          { path: t.archivePath, name: t.archiveName, size: t.size, sha256: t.sha256 }, t.fields);
-        sessionStartOffset = undefined;
-        needOffset = true;
-        continue;
-      }
-      // A garbled answer to a PATCH leaves us in doubt whether the chunk was stored: ask.
-      if (isRetryable(e) || (e.kind === 'bad-response' && e.operation === 'sendChunk')) {
-        if (++failures > maxRetries) throw interrupted(e);
-        try {
-          await waitBeforeRetry(opts, e, failures);
-        } catch (waitErr) {
-          throw interrupted(signal?.aborted ? waitErr : e);
+        const len = Math.min(chunkSize, total - offset);
+        const chunkStart = offset;
+        const bytes = await chunks.read(chunkStart, len);
+        const result = await client.sendChunk(t.transferId, {
+          offset: chunkStart,
+          totalLength: total,
+          archiveName: t.archiveName,
+          bodyLength: len,
+          fields: t.fields,
+          signal,
+          // A factory, so a retried request streams the chunk again from the start. An empty
+          // chunk (everything is on the service, only the final answer was lost) asks the
+          // service for the transfer's outcome.
+          body: len === 0 ? Buffer.alloc(0) : () => Readable.from(slices(bytes, (sent) => progress(chunkStart + sent)), { objectMode: false }),
+        });
+        if (result.kind === 'complete') {
+          progress(total, true);
+          await store.clear();
+          return { kind: 'complete', scanId: result.scanId, projectId: result.projectId };
         }
-        needOffset = true;
-        continue;
+        if (result.kind === 'in-progress') {
+          // The service already runs a scan for this transfer; there is nothing left to send.
+          await store.clear();
+          return { kind: 'in-progress', message: result.message };
+        }
+        if (result.nextOffset > chunkStart && result.nextOffset <= total) {
+          offset = result.nextOffset;
+          failures = 0;
+          progress(offset, true);
+        } else {
+          needOffset = true; // an offset that does not move forward: ask again
+          if (++failures > maxRetries) throw interrupted(new Error(`the service answered with offset ${result.nextOffset} after a chunk at ${chunkStart}`));
+        }
+      } catch (e) {
+        if (e instanceof UploadInterruptedError) throw e;
+        if (signal?.aborted) throw interrupted(e);
+        if (!(e instanceof ServiceError)) throw e; // local trouble (archive unreadable): not the network's fault
+        if (e.kind === 'conflict') {
+          // 409: the service holds another offset; continue from there (or ask, if not said).
+          if (++failures > maxRetries) throw interrupted(e);
+          if (e.serverOffset !== undefined && e.serverOffset <= total) offset = e.serverOffset;
+          else needOffset = true;
+          continue;
+        }
+        if (e.kind === 'not-found' && !restartedTransfer) {
+          // The service no longer knows the transfer (expired or lost): start over once.
+          restartedTransfer = true;
+          t = await startTransfer(opts, { path: t.archivePath, name: t.archiveName, size: t.size, sha256: t.sha256 }, t.fields);
+          sessionStartOffset = undefined;
+          needOffset = true;
+          continue;
+        }
+        // A garbled answer to a PATCH leaves us in doubt whether the chunk was stored: ask.
+        if (isRetryable(e) || (e.kind === 'bad-response' && e.operation === 'sendChunk')) {
+          if (++failures > maxRetries) throw interrupted(e);
+          try {
+            await waitBeforeRetry(opts, e, failures);
+          } catch (waitErr) {
+            throw interrupted(signal?.aborted ? waitErr : e);
+          }
+          needOffset = true;
+          continue;
+        }
+        if (e.kind === 'bad-request' || e.kind === 'unprocessable' || e.kind === 'validation') {
+          // The service refuses this transfer's values; resuming would be refused again.
+          await store.clear();
+        }
+        throw e;
       }
-      if (e.kind === 'bad-request' || e.kind === 'unprocessable' || e.kind === 'validation') {
-        // The service refuses this transfer's values; resuming would be refused again.
-        await store.clear();
-      }
-      throw e;
     }
+  } finally {
+    await chunks.close();
+  }
+}
+
+/**
+ * Reads chunks of the archive into one buffer reused for the whole upload. Streaming each
+ * chunk with fresh read buffers leaves ~the archive's size in garbage that V8 frees only
+ * lazily (measured: +65 MB peak RSS for a 150 MB upload); one reused buffer keeps the
+ * upload at chunkSize bytes. The buffer is refilled only after the previous request is
+ * over, and a retry of the same chunk reuses what is already there.
+ */
+class ChunkReader {
+  private readonly buf: Buffer;
+  private fh: import('node:fs/promises').FileHandle | undefined;
+  private start = -1;
+  private len = 0;
+
+  constructor(private readonly filePath: string, capacity: number) {
+    this.buf = Buffer.allocUnsafe(Math.max(1, capacity));
+  }
+
+  async read(start: number, len: number): Promise<Buffer> {
+    if (len === 0) return Buffer.alloc(0);
+    if (start === this.start && len === this.len) return this.buf.subarray(0, len);
+    this.start = -1;
+    this.fh ??= await fsp.open(this.filePath, 'r');
+    let got = 0;
+    while (got < len) {
+      const { bytesRead } = await this.fh.read(this.buf, got, len - got, start + got);
+      if (bytesRead === 0) throw new Error(`The archive ${this.filePath} is shorter than expected; package the workspace again.`);
+      got += bytesRead;
+    }
+    this.start = start;
+    this.len = len;
+    return this.buf.subarray(0, len);
+  }
+
+  async close(): Promise<void> {
+    await this.fh?.close().catch(() => undefined);
+    this.fh = undefined;
+  }
+}
+
+/** Views of `bytes` (no copies), reporting how much the consumer has taken so far. */
+function* slices(bytes: Buffer, onSent: (sent: number) => void): Generator<Buffer> {
+  for (let off = 0; off < bytes.length; off += SLICE_BYTES) {
+    const end = Math.min(bytes.length, off + SLICE_BYTES);
+    yield bytes.subarray(off, end);
+    onSent(end);
   }
 }

@@ -254,6 +254,20 @@ describe('upload engine: interruption and resume', () => {
     assert.ok(progress.at(-1)!.bytesPerSecond > 0);
   });
 
+  test('a saved transfer the service no longer knows is started again, once', async () => {
+    const before = service.requests().length;
+    const store = new MemoryTransferStore({
+      transferId: 'c0ffee00-0000-4000-8000-000000000000', archivePath: archive.path, archiveName: archive.name,
+      size: archive.size, sha256: archive.sha256, fields: {}, createdAt: new Date().toISOString(),
+    });
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    const log = service.requests().slice(before);
+    assert.ok(log.some((r) => r.method === 'PATCH' && r.status === 404), 'the stale transfer was not tried');
+    assert.equal(log.filter((r) => r.method === 'POST').length, 1);
+  });
+
   test('resume with nothing saved says so', async () => {
     await assert.rejects(resumeUpload({ client: clientFor(service), store: new MemoryTransferStore() }), /no interrupted upload/);
   });

@@ -87,6 +87,18 @@ describe('upload form parts and headers', () => {
     });
   }
 
+  const badFields: { name: string; fields: UploadFields }[] = [
+    { name: 'a partial scan without files', fields: { partial: { files: [] } } },
+    { name: 'metadata that is not a JSON object', fields: { metadata: ['not', 'an', 'object'] as unknown as Record<string, unknown> } },
+  ];
+  for (const c of badFields) {
+    test(`${c.name} is refused before any request`, async () => {
+      const before = service.requests().length;
+      await assert.rejects(uploadArchive({ client: clientFor(service), archive, fields: c.fields, store: new MemoryTransferStore() }), ClientValidationError);
+      assert.equal(service.requests().length, before, 'the service saw a request');
+    });
+  }
+
   test('metadata exactly at the limit is accepted', async () => {
     const metadata = { b: 'x'.repeat(16_384 - '{"b":""}'.length) };
     assert.equal(JSON.stringify(metadata).length, 16_384);
