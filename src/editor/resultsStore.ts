@@ -137,8 +137,8 @@ export class ResultsStore implements vscode.Disposable {
       issues.push(...found);
     }
     // Findings the refresh brings back keep the range they were tracked to since the scan.
-    const tracked = new Map((this.folders.get(folderUri)?.issues ?? []).map((i) => [i.id, i.range]));
-    issues = issues.map((i) => ({ ...i, range: tracked.get(i.id) }));
+    const tracked = new Map((this.folders.get(folderUri)?.issues ?? []).map((i) => [i.id, i]));
+    issues = issues.map((i) => ({ ...i, range: tracked.get(i.id)?.range, lineText: tracked.get(i.id)?.lineText }));
     this.folders.set(folderUri, { folderUri, scans: perScan.map((p) => p.scan), issues: await locate(folderUri, issues) });
     this.fireAll();
   }
@@ -171,7 +171,7 @@ export class ResultsStore implements vscode.Disposable {
     let touched = false;
     f.issues = f.issues.filter((issue) => {
       if (issue.path !== relPath || !issue.range) return true;
-      const next = trackRangeThrough(issue.range, e.contentChanges);
+      const next = trackRangeThrough(issue.range, e.contentChanges, issue.lineText);
       touched = true;
       if (!next) return false;
       issue.range = next;
@@ -238,6 +238,7 @@ function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
  */
 async function locate(folderUri: string, issues: StoredIssue[]): Promise<StoredIssue[]> {
   const texts = new Map<string, string | undefined>();
+  const lines = new Map<string, string[]>();
   const out: StoredIssue[] = [];
   for (const issue of issues) {
     // The path comes from the service: never follow one out of the scanned folder.
@@ -245,7 +246,10 @@ async function locate(folderUri: string, issues: StoredIssue[]): Promise<StoredI
     if (!texts.has(issue.path)) texts.set(issue.path, await readText(fileUri(folderUri, issue.path)));
     const text = texts.get(issue.path);
     if (text === undefined) continue;
-    out.push({ ...issue, range: issue.range ?? rangeForLine(text, issue.line) });
+    const range = issue.range ?? rangeForLine(text, issue.line);
+    if (!lines.has(issue.path)) lines.set(issue.path, text.split(/\r\n|\r|\n/));
+    // Remembered so the finding survives edits that rewrite its line unchanged (revert, formatter).
+    out.push({ ...issue, range, lineText: issue.lineText ?? lines.get(issue.path)![range.start.line] ?? '' });
   }
   return out;
 }

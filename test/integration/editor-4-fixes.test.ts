@@ -115,6 +115,65 @@ suite('editor: fixes and range tracking', () => {
     await revert(doc.uri);
   });
 
+  test('a replacement of the whole text (revert, formatter) keeps each diagnostic on its line; a line really gone takes its own', async () => {
+    await scan('codeScanner.scanWorkspace');
+    const uri = fileUri('scripts/report.py');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const editor = await vscode.window.showTextDocument(doc);
+    const original = doc.getText();
+    const spots = () => ourDiagnostics(uri).map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`).sort();
+    const before = ourDiagnostics(uri);
+    assert.ok(before.length >= 2, `report.py has several findings (${before.length})`);
+    const atStart = spots();
+
+    const changes: vscode.TextDocumentContentChangeEvent[] = [];
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => { if (e.document.uri.toString() === uri.toString()) changes.push(...e.contentChanges); });
+    /** Runs `act` and checks the editor reported it as one change over the whole text, or this proves nothing. */
+    const wholeText = async (what: string, act: () => Thenable<unknown>) => {
+      const lines = doc.lineCount;
+      changes.length = 0;
+      await act();
+      await waitFor(`${what} to change the document`, () => changes.length > 0);
+      assert.ok(changes.some((c) => c.range.start.line === 0 && c.range.end.line >= lines - 2 && c.text.length > 0),
+        `${what}: ${JSON.stringify(changes.map((c) => [c.range.start.line, c.range.end.line, c.text.length]))}`);
+    };
+    // Through the editor: a WorkspaceEdit (like a formatter's edits) is first reduced to a minimal diff by VS Code.
+    const replaceAll = (text: string) => editor.edit((b) => b.replace(doc.validateRange(new vscode.Range(0, 0, doc.lineCount, 0)), text));
+    try {
+      // Revert: a line typed at the top and one at the bottom make VS Code replace everything.
+      await editor.edit((b) => { b.insert(new vscode.Position(0, 0), '# draft\n'); b.insert(doc.lineAt(doc.lineCount - 1).range.end, '\n# more'); });
+      await waitFor('the diagnostics to move down', () => ourDiagnostics(uri).every((d) => d.range.start.line > 0) && spots().join() !== atStart.join());
+      await wholeText('Revert File', () => vscode.commands.executeCommand('workbench.action.files.revert'));
+      assert.strictEqual(doc.getText(), original);
+      assert.deepStrictEqual(spots(), atStart, 'after a revert every diagnostic is back on its line');
+
+      // The same text again, replacing everything.
+      await wholeText('replacing the text with itself', () => replaceAll(original));
+      assert.deepStrictEqual(spots(), atStart, 'every diagnostic stays on its line');
+
+      // A formatter: new first line, every indent halved.
+      const formatted = '# formatted\n' + original.replace(/^( +)/gm, (m) => ' '.repeat(m.length / 2));
+      await wholeText('the formatter edit', () => replaceAll(formatted));
+      const newLines = formatted.split('\n');
+      const expected = before.map((d) => {
+        const text = newLines[d.range.start.line + 1];
+        return `${d.code}@${d.range.start.line + 1}:${text.length - text.trimStart().length}-${d.range.start.line + 1}:${text.length}`;
+      }).sort();
+      assert.deepStrictEqual(spots(), expected, 'each diagnostic follows its line to its new place and indent');
+
+      // A replacement without the bare except line: that finding goes, the others stay.
+      const bare = before.find((d) => original.split('\n')[d.range.start.line].trim() === 'except:');
+      assert.ok(bare, 'report.py has a bare except finding');
+      await wholeText('the edit removing a line', () => replaceAll('# formatted again\n' + newLines.slice(1).filter((l) => l.trim() !== 'except:').join('\n')));
+      const after = ourDiagnostics(uri);
+      assert.ok(!after.some((d) => d.code === bare.code && doc.lineAt(d.range.start.line).text.trim() === 'except:'), 'the removed line\'s finding is gone');
+      assert.strictEqual(after.length, before.length - 1, `the other findings stay: ${spots().join(', ')}`);
+    } finally {
+      sub.dispose();
+      await revert(uri);
+    }
+  });
+
   test('diagnostics follow edits: lines inserted above, the same line edited, the line deleted', async () => {
     await scan('codeScanner.scanWorkspace');
     const a = await api();

@@ -21,6 +21,8 @@ export interface StoredIssue {
   fix?: { diff: string; explanation: string; status: string };
   /** Where the finding is now in the user's text (0-based), following edits since the scan. */
   range?: Range;
+  /** The text of the finding's line when it was placed, to find the line again after a whole-text replacement (revert, formatter). */
+  lineText?: string;
 }
 
 /** The subset of a service quality issue this module reads; every field may be missing. */

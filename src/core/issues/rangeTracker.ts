@@ -56,15 +56,45 @@ export function trackRange(range: Range, change: TextChange): Range | undefined 
   return compare(start, end) <= 0 ? { start, end } : { start, end: start };
 }
 
+/** Line text compared the way a formatter may rewrite it: whitespace does not count. */
+function lineKey(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/**
+ * For a change that swallowed a finding's line: finds that line's text (`lineText`, as it
+ * was when the finding was placed) among the lines the change inserted, nearest to where
+ * the finding was, and returns its range there (the line without its indentation).
+ * A revert, a formatter or any whole-document replacement rewrites every line while most
+ * stay the same; only a line that is really gone loses its finding.
+ */
+export function relocateInReplacement(range: Range, lineText: string, change: TextChange): Range | undefined {
+  const wanted = lineKey(lineText);
+  if (!wanted) return undefined; // a blank line matches anywhere, so it proves nothing
+  const { start: cs } = change.range;
+  const lines = change.text.split(/\r\n|\r|\n/);
+  let best: number | undefined;
+  // The first inserted line only is a whole line when the change starts at a line's start.
+  for (let k = cs.character === 0 ? 0 : 1; k < lines.length; k++) {
+    if (lineKey(lines[k]) !== wanted) continue;
+    if (best === undefined || Math.abs(cs.line + k - range.start.line) < Math.abs(cs.line + best - range.start.line)) best = k;
+  }
+  if (best === undefined) return undefined;
+  const content = lines[best];
+  const indent = content.length - content.trimStart().length;
+  return { start: { line: cs.line + best, character: indent }, end: { line: cs.line + best, character: content.length } };
+}
+
 /**
  * Applies a document's content changes in order (VS Code reports them so that applying
- * them one after another is correct).
+ * them one after another is correct). With `lineText` (the finding's line when it was
+ * placed), a change that replaces the finding's line moves it to where that line now is.
  */
-export function trackRangeThrough(range: Range, changes: readonly TextChange[]): Range | undefined {
+export function trackRangeThrough(range: Range, changes: readonly TextChange[], lineText?: string): Range | undefined {
   let r: Range | undefined = range;
   for (const c of changes) {
     if (!r) return undefined;
-    r = trackRange(r, c);
+    r = trackRange(r, c) ?? (lineText === undefined ? undefined : relocateInReplacement(r, lineText, c));
   }
   return r;
 }

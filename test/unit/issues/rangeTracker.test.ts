@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { trackRange, trackRangeThrough, rangeForLine, type Range, type TextChange } from '../../../src/core/issues';
+import { relocateInReplacement, trackRange, trackRangeThrough, rangeForLine, type Range, type TextChange } from '../../../src/core/issues';
 
 const r = (sl: number, sc: number, el: number, ec: number): Range => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
 const change = (sl: number, sc: number, el: number, ec: number, text: string): TextChange => ({ range: r(sl, sc, el, ec), text });
@@ -46,4 +46,44 @@ test('rangeForLine covers the line without its indentation and clamps past the e
   assert.deepEqual(rangeForLine(text, 3), r(2, 0, 2, 0));
   assert.deepEqual(rangeForLine(text, 99), r(3, 0, 3, 4));
   assert.deepEqual(rangeForLine('a\r\nb', 2), r(1, 0, 1, 1));
+});
+
+// Whole-text replacements (revert, formatter, a WorkspaceEdit over the document): the
+// finding's line text, remembered when it was placed, finds the line again.
+const DOC = ['import os', '', 'def clean(path):', '    try:', '        os.remove(path)', '    except:', '        pass', '', 'clean("x")'];
+const EXCEPT = r(5, 4, 5, 11);
+const wholeDoc = (text: string[]): TextChange => change(0, 0, DOC.length - 1, DOC[DOC.length - 1].length, text.join('\n'));
+
+test('a finding survives a whole-text replacement that keeps its line', async (t) => {
+  const table: [string, TextChange[], Range | undefined][] = [
+    ['revert to the same text', [wholeDoc(DOC)], EXCEPT],
+    ['revert with CRLF line ends', [wholeDoc([DOC.join('\r\n')])], EXCEPT],
+    ['formatter re-indents and adds lines above', [wholeDoc(['import os', '', '', 'def clean(path):', '  try:', '    os.remove(path)', '  except :', '    pass', '', 'clean("x")'])], r(6, 2, 6, 10)],
+    ['the same text arrives in two changes, the second covering the line', [change(0, 0, 0, 9, 'import os'), change(3, 0, 8, 10, DOC.slice(3).join('\n'))], EXCEPT],
+    ['a multi-line replacement around it that keeps it', [change(4, 0, 7, 0, '        os.unlink(path)\n    except:\n        return\n')], r(5, 4, 5, 11)],
+    ['the line is really gone from the new text', [wholeDoc(DOC.filter((l) => l !== '    except:'))], undefined],
+    ['the line was changed by the replacement', [wholeDoc(DOC.map((l) => (l === '    except:' ? '    except OSError:' : l)))], undefined],
+    ['a plain deletion of the line', [change(5, 0, 6, 0, '')], undefined],
+  ];
+  for (const [name, changes, expected] of table) {
+    await t.test(name, () => assert.deepEqual(trackRangeThrough(EXCEPT, changes, '    except:'), expected));
+  }
+});
+
+test('without a remembered line text, a replacement of its lines still drops the finding', () => {
+  assert.equal(trackRangeThrough(EXCEPT, [wholeDoc(DOC)]), undefined);
+});
+
+test('of several identical lines, the one nearest the old position wins', () => {
+  const doc = ['a()', 'except:', 'b()', 'c()', 'except:', 'd()'];
+  const replace: TextChange = change(0, 0, 5, 3, ['x()', ...doc].join('\n'));
+  assert.deepEqual(trackRangeThrough(r(4, 0, 4, 7), [replace], 'except:'), r(5, 0, 5, 7));
+  assert.deepEqual(trackRangeThrough(r(1, 0, 1, 7), [replace], 'except:'), r(2, 0, 2, 7));
+});
+
+test('relocation ignores blank lines and a first line that only completes another line', () => {
+  assert.equal(relocateInReplacement(r(3, 0, 3, 0), '   ', change(0, 0, 9, 0, '\n\n\n\n')), undefined);
+  // The change starts mid-line: its first inserted line is the tail of line 2, not a whole line.
+  assert.equal(relocateInReplacement(r(3, 0, 3, 7), 'except:', change(2, 5, 4, 0, 'except:\nfoo\n')), undefined);
+  assert.deepEqual(relocateInReplacement(r(3, 0, 3, 7), 'except:', change(2, 5, 4, 0, 'x\nexcept:\n')), r(3, 0, 3, 7));
 });
