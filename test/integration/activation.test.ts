@@ -18,11 +18,10 @@ suite('activation', () => {
     assert.strictEqual(ext.isActive, true);
   });
 
-  test('the fixture workspace is the open folder', () => {
-    const expected = process.env.CODE_SCANNER_TEST_WORKSPACE;
-    assert.ok(expected, 'CODE_SCANNER_TEST_WORKSPACE is not set: the launcher passes it via extensionEnvironment');
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    assert.strictEqual(folders.length, 1);
-    assert.strictEqual(folders[0].uri.fsPath, expected);
+  test('a multi-root workspace is open: the fixture first, then the second folder', () => {
+    const expected = [process.env.CODE_SCANNER_TEST_WORKSPACE, process.env.CODE_SCANNER_TEST_SECOND_FOLDER];
+    assert.ok(expected.every(Boolean), 'CODE_SCANNER_TEST_WORKSPACE/_SECOND_FOLDER are not set: the launcher passes them via extensionEnvironment');
+    assert.ok(vscode.workspace.workspaceFile?.path.endsWith('.code-workspace'), `opened ${vscode.workspace.workspaceFile}`);
+    assert.deepStrictEqual((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), expected);
   });
 });

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, api, workspaceRoot } from './helpers';
+import { EXTENSION_ID, api, waitFor, workspaceRoot } from './helpers';
 
 interface Manifest {
   contributes: {
@@ -84,10 +84,15 @@ suite('editor: commands and settings', () => {
       assert.ok(props[k], `${k} is contributed`);
       assert.notStrictEqual(props[k].scope, 'application', k);
     }
+    // What a scan of one folder reads can differ per folder of a multi-root workspace.
+    for (const k of ['codeScanner.scanConfigs', 'codeScanner.excludeGlobs', 'codeScanner.maxFileSizeMB', 'codeScanner.uploadChunkSizeMB']) {
+      assert.strictEqual(props[k].scope, 'resource', k);
+    }
   });
 
   test('a workspace cannot redirect the service URL (and so the token)', async () => {
-    const config = () => vscode.workspace.getConfiguration('codeScanner');
+    // Read as a scan of the folder does: its .vscode/settings.json is a folder-level layer.
+    const config = () => vscode.workspace.getConfiguration('codeScanner', vscode.Uri.file(workspaceRoot()));
     const before = config().get<string>('customBaseUrl');
     assert.ok(before, 'the launcher sets codeScanner.customBaseUrl in user settings');
     await assert.rejects(
@@ -100,11 +105,8 @@ suite('editor: commands and settings', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ 'codeScanner.customBaseUrl': 'https://attacker.example/api/v1', 'codeScanner.region': 'eu', 'codeScanner.maxFileSizeMB': 3 }));
     try {
-      await new Promise<void>((resolve) => {
-        const sub = vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner')) { sub.dispose(); resolve(); } });
-        setTimeout(() => { sub.dispose(); resolve(); }, 3000);
-      });
-      assert.strictEqual(config().get('maxFileSizeMB'), 3, 'the workspace file was read (ordinary settings apply)');
+      // The folder's file is picked up by a file watcher: wait until its ordinary setting applies.
+      await waitFor('the folder settings file to be read (ordinary settings apply)', () => config().get('maxFileSizeMB') === 3, 15_000);
       assert.strictEqual(config().get('customBaseUrl'), before);
       assert.strictEqual(config().get('region'), 'production');
     } finally {

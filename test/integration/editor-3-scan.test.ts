@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { IssueTreeNode } from '../../src/editor/issuesTree';
-import { adminScan, api, fileUri, ourDiagnostics, scan, serviceIssues, signIn, waitFor, workspaceRoot, FAST, type WireIssue } from './helpers';
+import { adminScan, api, diagnosticsUnder, fileUri, fixtureIssues, ourDiagnostics, scan, serviceIssues, signIn, treeRootsOf, waitFor, workspaceRoot, FAST, type WireIssue } from './helpers';
 
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
   critical: vscode.DiagnosticSeverity.Error,
@@ -18,8 +18,10 @@ const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
 /** A test file with console.log: the service's auto-triage calls that a false positive. */
 const FP_FILE = 'src/format.test.js';
 
+/** The fixture folder's issue leaves (the second folder of the workspace has its own). */
 async function leaves(): Promise<Extract<IssueTreeNode, { kind: 'issue' }>[]> {
-  const { issuesTree } = await api();
+  const a = await api();
+  const { issuesTree } = a;
   const out: Extract<IssueTreeNode, { kind: 'issue' }>[] = [];
   const walk = (nodes: IssueTreeNode[]) => {
     for (const n of nodes) {
@@ -27,7 +29,7 @@ async function leaves(): Promise<Extract<IssueTreeNode, { kind: 'issue' }>[]> {
       else walk(issuesTree.getChildren(n));
     }
   };
-  walk(issuesTree.getChildren());
+  walk(treeRootsOf(a));
   return out;
 }
 
@@ -80,7 +82,7 @@ suite('editor: scanning and results', () => {
     assert.strictEqual(record.clientSource, 'vscode');
     assert.ok(record.files.includes('src/db.ts') && record.files.includes('scripts/report.py'), record.files.join(', '));
     assert.ok(!record.files.some((f) => f.startsWith('.git/')), 'no git internals in the archive');
-    assert.deepStrictEqual(a.issues().map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
   });
 
   test('every finding is a diagnostic at its line with severity from urgency, classification as code', () => {
@@ -97,8 +99,7 @@ suite('editor: scanning and results', () => {
         assert.strictEqual(d.severity, SEVERITY[issue.urgency] ?? vscode.DiagnosticSeverity.Warning, `${issue.urgency} → ${d.severity}`);
       }
     }
-    const total = vscode.languages.getDiagnostics().flatMap(([, ds]) => ds).filter((d) => d.source === 'Code Scanner').length;
-    assert.strictEqual(total, expected.length, 'one diagnostic per finding');
+    assert.strictEqual(diagnosticsUnder().length, expected.length, 'one diagnostic per finding');
   });
 
   test('false positives are marked, and hidden from Problems when hideFalsePositives is on', async () => {
@@ -106,15 +107,16 @@ suite('editor: scanning and results', () => {
     assert.ok(fps.some((i) => i.location.file.path === FP_FILE), 'the console.log in a test file is a false positive');
     await vscode.workspace.getConfiguration('codeScanner').update('hideFalsePositives', true, vscode.ConfigurationTarget.Global);
     await waitFor('false positives to leave Problems', () => ourDiagnostics(fileUri(FP_FILE)).length === 0);
-    const remaining = vscode.languages.getDiagnostics().flatMap(([, ds]) => ds).filter((d) => d.source === 'Code Scanner').length;
+    const remaining = diagnosticsUnder().length;
     assert.strictEqual(remaining, expected.length - fps.length);
     await vscode.workspace.getConfiguration('codeScanner').update('hideFalsePositives', undefined, vscode.ConfigurationTarget.Global);
     await waitFor('false positives to come back', () => ourDiagnostics(fileUri(FP_FILE)).length > 0);
   });
 
   test('the tree groups by file (default) with counts; each issue opens its file at its line', async () => {
-    const { issuesTree } = await api();
-    const groups = issuesTree.getChildren();
+    const a = await api();
+    const { issuesTree } = a;
+    const groups = treeRootsOf(a);
     const byFile = new Map<string, number>();
     for (const i of expected) byFile.set(i.location.file.path, (byFile.get(i.location.file.path) ?? 0) + 1);
     assert.deepStrictEqual(
@@ -134,14 +136,14 @@ suite('editor: scanning and results', () => {
   });
 
   test('group by urgency and by classification', async () => {
-    const { issuesTree } = await api();
+    const a = await api();
     await vscode.commands.executeCommand('codeScanner.groupBy', 'urgency');
-    const urgencies = issuesTree.getChildren().map((g) => (g.kind === 'group' ? g.key : ''));
+    const urgencies = treeRootsOf(a).map((g) => (g.kind === 'group' ? g.key : ''));
     const order = ['critical', 'high', 'medium', 'low'];
     assert.deepStrictEqual(urgencies, [...urgencies].sort((x, y) => order.indexOf(x) - order.indexOf(y)), 'most urgent first');
     assert.deepStrictEqual(new Set(urgencies), new Set(expected.map((i) => i.urgency)));
     await vscode.commands.executeCommand('codeScanner.groupBy', 'classification');
-    const classes = issuesTree.getChildren();
+    const classes = treeRootsOf(a);
     assert.strictEqual(classes.reduce((n, g) => n + (g.kind === 'group' ? g.count : 0), 0), expected.length);
     assert.deepStrictEqual(new Set(classes.map((g) => g.kind === 'group' && g.key)), new Set(expected.map((i) => i.classification.id)));
     await vscode.commands.executeCommand('codeScanner.groupBy', 'file');
@@ -158,16 +160,16 @@ suite('editor: scanning and results', () => {
     const wanted = await serviceIssues(scanId, cls);
     assert.ok(wanted.length < expected.length, 'the filter narrows the results');
     await vscode.commands.executeCommand('codeScanner.filterByClassification', cls);
-    assert.deepStrictEqual(a.issues().map((l) => l.issue.id).sort(), wanted.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), wanted.map((i) => i.id).sort());
     assert.strictEqual((await leaves()).length, wanted.length);
     await vscode.commands.executeCommand('codeScanner.clearFilters');
-    assert.deepStrictEqual(a.issues().map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
   });
 
   test('Refresh Results fetches the findings again', async () => {
     const a = await api();
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.refreshResults'), true);
-    assert.deepStrictEqual(a.issues().map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
   });
 
   test('Copy Details puts the finding on the clipboard', async () => {

@@ -20,8 +20,9 @@ suite('editor: cancel and resume uploads', () => {
     const before = (await adminScans()).length;
     await fault({ action: 'delayNext', route: 'patchChunk', count: 1, ms: 4000 });
     const running = Promise.resolve(vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.scanWorkspace', FAST));
-    // Packaging ends at 15 %; from there the (delayed) chunk request is in flight.
-    await waitFor('the upload to start', () => Number(/Scanning (\d+)%/.exec(a.statusBar.text)?.[1] ?? -1) >= 15);
+    // Packaging of the first folder ends at 15 % of its share; from there its (delayed) chunk request is in flight.
+    const uploading = Math.floor(15 / (vscode.workspace.workspaceFolders?.length ?? 1));
+    await waitFor('the upload to start', () => Number(/Scanning (\d+)%/.exec(a.statusBar.text)?.[1] ?? -1) >= uploading);
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.cancelScan'), true);
     const summary = await running;
     assert.deepStrictEqual(summary, { folders: [], cancelled: true });

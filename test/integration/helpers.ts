@@ -3,6 +3,8 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CodeScannerApi } from '../../src/extension';
+import type { IssueTreeNode } from '../../src/editor/issuesTree';
+import type { LocatedIssue } from '../../src/editor/resultsStore';
 
 export const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
 /**
@@ -25,6 +27,38 @@ export async function api(): Promise<CodeScannerApi> {
 
 export function workspaceRoot(): string {
   return env('CODE_SCANNER_TEST_WORKSPACE');
+}
+
+/**
+ * The launcher opens a multi-root workspace: the fixture (first folder, most tests' subject)
+ * and a small second folder (CODE_SCANNER_TEST_SECOND_FOLDER) with findings of its own.
+ */
+export function folderUriOf(fsPath: string): string {
+  const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.fsPath === fsPath);
+  assert.ok(folder, `${fsPath} is not a folder of the workspace`);
+  return folder.uri.toString();
+}
+
+/** The fixture folder's findings in the store. */
+export function fixtureIssues(a: CodeScannerApi): LocatedIssue[] {
+  const folderUri = folderUriOf(workspaceRoot());
+  return a.issues().filter((l) => l.folderUri === folderUri);
+}
+
+/** Our diagnostics of files in `root` (the fixture folder by default). */
+export function diagnosticsUnder(root = workspaceRoot()): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics()
+    .filter(([uri]) => uri.fsPath.startsWith(root + path.sep))
+    .flatMap(([, ds]) => ds)
+    .filter((d) => d.source === 'Code Scanner');
+}
+
+/** The tree's top level for one folder: its groups, under its folder node when several folders have results. */
+export function treeRootsOf(a: CodeScannerApi, root = workspaceRoot()): IssueTreeNode[] {
+  const top = a.issuesTree.getChildren();
+  if (!top.some((n) => n.kind === 'folder')) return top;
+  const node = top.find((n) => n.kind === 'folder' && n.folderUri === folderUriOf(root));
+  return node ? a.issuesTree.getChildren(node) : [];
 }
 
 export function fileUri(rel: string): vscode.Uri {
@@ -76,7 +110,7 @@ export async function serviceIssues(scanId: string, classification?: string): Pr
   }
 }
 
-export interface AdminScan { id: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
+export interface AdminScan { id: string; archivePath: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
 
 export async function fault(body: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/faults`, {

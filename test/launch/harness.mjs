@@ -197,6 +197,20 @@ export function makeGitWorkspace(src = join(repoRoot, 'test', 'fixtures', 'works
   return dir;
 }
 
+/**
+ * A multi-root workspace like a user's: `first` (e.g. makeGitWorkspace()) plus a copy of
+ * the small second fixture folder, which is deliberately not a git repository (its
+ * `.gitignore` still applies). Returns the `.code-workspace` file and both folders.
+ */
+export function makeMultiRootWorkspace(first, second = join(repoRoot, 'test', 'fixtures', 'second-folder')) {
+  const parent = tempDir('code-scanner-multi-');
+  const secondDir = join(parent, 'ops-tools');
+  cpSync(second, secondDir, { recursive: true });
+  const file = join(parent, 'scanner-tests.code-workspace');
+  writeFileSync(file, JSON.stringify({ folders: [{ path: first }, { path: secondDir }], settings: {} }, null, 2) + '\n');
+  return { file, folders: [first, secondDir] };
+}
+
 // ---------------------------------------------------------------------------------
 // code-server
 
@@ -306,10 +320,13 @@ export function remoteUri(server, absPath) {
   return `vscode-remote://127.0.0.1:${server.port}${absPath}`;
 }
 
-/** Workbench URL opening `folder`, with an optional test payload (array of [key, value]). */
-export function workbenchUrl(server, folder, payload) {
+/**
+ * Workbench URL opening `target`, with an optional test payload (array of [key, value]).
+ * A path ending in `.code-workspace` opens that (multi-root) workspace, anything else a folder.
+ */
+export function workbenchUrl(server, target, payload) {
   const u = new URL(server.url + '/');
-  u.searchParams.set('folder', folder);
+  u.searchParams.set(target.endsWith('.code-workspace') ? 'workspace' : 'folder', target);
   if (payload) u.searchParams.set('payload', JSON.stringify(payload));
   return u.toString();
 }

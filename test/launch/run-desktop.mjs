@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { buildExtension, cleanup, installSignalHandlers, log, makeGitWorkspace, repoRoot, startService, tempDir, writeUserSettings } from './harness.mjs';
+import { buildExtension, cleanup, installSignalHandlers, log, makeGitWorkspace, makeMultiRootWorkspace, repoRoot, startService, tempDir, writeUserSettings } from './harness.mjs';
 import { parseMochaResult } from './automation-log.mjs';
 
 const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 15 * 60_000;
@@ -43,6 +43,7 @@ async function main() {
   const service = await startService();
   log(`reference service at ${service.baseUrl}`);
   const workspace = makeGitWorkspace();
+  const multiRoot = makeMultiRootWorkspace(workspace);
   const profile = tempDir('code-scanner-desktop-');
   const userDataDir = join(profile, 'user-data');
   writeUserSettings(userDataDir, { 'codeScanner.customBaseUrl': service.baseUrl });
@@ -53,7 +54,7 @@ async function main() {
       extensionDevelopmentPath: repoRoot,
       extensionTestsPath: join(repoRoot, 'out', 'test', 'integration', 'index.js'),
       launchArgs: [
-        workspace,
+        multiRoot.file,
         '--user-data-dir', userDataDir,
         '--extensions-dir', join(profile, 'extensions'),
         '--disable-workspace-trust',
@@ -66,6 +67,7 @@ async function main() {
         CODE_SCANNER_TEST_ADMIN_URL: service.adminUrl,
         CODE_SCANNER_TEST_TOKEN: service.token,
         CODE_SCANNER_TEST_WORKSPACE: workspace,
+        CODE_SCANNER_TEST_SECOND_FOLDER: multiRoot.folders[1],
       },
       stdout: tee(process.stdout),
       stderr: tee(process.stderr),

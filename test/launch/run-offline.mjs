@@ -16,6 +16,7 @@ import {
   launchChromium,
   log,
   makeGitWorkspace,
+  makeMultiRootWorkspace,
   remoteUri,
   repoRoot,
   startCodeServer,
@@ -75,8 +76,10 @@ async function main() {
   const service = await startService();
   log(`reference service at ${service.baseUrl}`);
 
+  // Two folders, so Scan Workspace is proven per folder; tests address the first one.
   const workspace = makeGitWorkspace();
-  log(`workspace ${workspace}`);
+  const multiRoot = makeMultiRootWorkspace(workspace);
+  log(`workspace ${multiRoot.file} (${multiRoot.folders.join(', ')})`);
 
   const server = await startCodeServer(tools, {
     settings: { 'codeScanner.customBaseUrl': service.baseUrl },
@@ -88,6 +91,7 @@ async function main() {
     CODE_SCANNER_TEST_ADMIN_URL: service.adminUrl,
     CODE_SCANNER_TEST_TOKEN: service.token,
     CODE_SCANNER_TEST_WORKSPACE: workspace,
+    CODE_SCANNER_TEST_SECOND_FOLDER: multiRoot.folders[1],
   };
   const payload = [
     ['extensionDevelopmentPath', remoteUri(server, repoRoot)],
@@ -123,7 +127,7 @@ async function main() {
   });
 
   log('opening the workbench; the suite runs in the extension host');
-  await page.goto(workbenchUrl(server, workspace, payload), { waitUntil: 'domcontentloaded', timeout: 120_000 });
+  await page.goto(workbenchUrl(server, multiRoot.file, payload), { waitUntil: 'domcontentloaded', timeout: 120_000 });
 
   const outcome = await Promise.race([exitCode, crashed, serverGone]);
   if (typeof outcome === 'string') {
