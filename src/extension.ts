@@ -6,7 +6,8 @@ import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree
 import { createOutputLog } from './editor/outputLog';
 import { ResultsStore, type LocatedIssue } from './editor/resultsStore';
 import { offerResume } from './editor/resumePrompt';
-import { ScanController, registerScanCommands } from './editor/scanController';
+import type { SavedTransfer } from './core/upload/transferStore';
+import { ScanController, registerScanCommands, type ScanOptions, type ScanSummary } from './editor/scanController';
 import { Session, registerSessionCommands } from './editor/session';
 import { registerStatusBar } from './editor/statusBar';
 import { TransferStores } from './editor/transferStores';
@@ -19,6 +20,10 @@ export interface CodeScannerApi {
   readonly statusBar: vscode.StatusBarItem;
   /** Folder of the "Code Scanner" log file. */
   readonly logUri: vscode.Uri;
+  /** Interrupted uploads saved for this workspace (what Resume Upload would continue). */
+  pendingUploads(): Promise<SavedTransfer[]>;
+  /** The start-up check for interrupted uploads, as activate() runs it; resolves with Resume Upload's result if chosen. */
+  offerResume(options?: ScanOptions): Promise<ScanSummary | undefined>;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
@@ -40,7 +45,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   await session.init();
   if (vscode.workspace.isTrusted) void offerResume(transfers, log);
 
-  return { issues: () => store.all(), hasStoredToken: () => session.hasStoredToken(), issuesTree, statusBar, logUri: context.logUri };
+  return {
+    issues: () => store.all(),
+    hasStoredToken: () => session.hasStoredToken(),
+    issuesTree,
+    statusBar,
+    logUri: context.logUri,
+    pendingUploads: async () => (await transfers.pending()).map((p) => p.transfer),
+    offerResume: (options) => offerResume(transfers, log, options),
+  };
 }
 
 export function deactivate(): void {}

@@ -1,16 +1,20 @@
 import * as vscode from 'vscode';
+import type { ScanOptions, ScanSummary } from './scanController';
 import type { TransferStores } from './transferStores';
 
 function mb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** At start-up, offers to finish an upload a reload or crash interrupted. */
-export async function offerResume(transfers: TransferStores, log: vscode.LogOutputChannel): Promise<void> {
+/**
+ * At start-up, offers to finish an upload a reload or crash interrupted. Resolves with what
+ * Resume Upload returned when the user chose it; `options` are the scan commands' knobs.
+ */
+export async function offerResume(transfers: TransferStores, log: vscode.LogOutputChannel, options?: ScanOptions): Promise<ScanSummary | undefined> {
   try {
     await transfers.sweep();
     const pending = await transfers.pending();
-    if (!pending.length) return;
+    if (!pending.length) return undefined;
     const names = pending.map(({ transfer, store }) => {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(store.folderUri));
       return `${folder?.name ?? store.folderUri} (${mb(transfer.size)}, started ${new Date(transfer.createdAt).toLocaleString()})`;
@@ -18,9 +22,10 @@ export async function offerResume(transfers: TransferStores, log: vscode.LogOutp
     const choice = await vscode.window.showInformationMessage(
       `Code Scanner: an upload was interrupted: ${names.join(', ')}. Resume it?`, 'Resume Upload', 'Discard',
     );
-    if (choice === 'Resume Upload') await vscode.commands.executeCommand('codeScanner.resumeUpload');
-    else if (choice === 'Discard') for (const { store } of pending) await transfers.discard(store);
+    if (choice === 'Resume Upload') return await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.resumeUpload', options);
+    if (choice === 'Discard') for (const { store } of pending) await transfers.discard(store);
   } catch (err) {
     log.warn(`Could not check for interrupted uploads: ${(err as Error).message}`);
   }
+  return undefined;
 }

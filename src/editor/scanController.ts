@@ -274,7 +274,11 @@ export class ScanController implements vscode.Disposable {
       }), () => { keep = true; });
       return await this.afterUpload(client, folder, outcome, transfer.fields, run, share, label, options, transfer.fields.partial?.files.length ?? 0);
     } finally {
-      if (!keep) await this.transfers.discard(store);
+      // The engine clears the store once the upload completes, so the archive goes by the path saved here.
+      if (!keep) {
+        await store.clear();
+        await this.transfers.deleteArchive(transfer.archivePath);
+      }
     }
   }
 

@@ -2,6 +2,8 @@
 // resume; an upload the service keeps failing is interrupted, kept, and Resume Upload
 // finishes it from the offset the service holds.
 import * as assert from 'assert';
+import { createHash } from 'crypto';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { FAST, adminScan, adminScans, api, fault, signIn, waitFor, type ScanSummary } from './helpers';
 
@@ -50,6 +52,50 @@ suite('editor: cancel and resume uploads', () => {
     const a = await api();
     assert.ok(a.issues().length > 0, 'the resumed scan\'s findings are shown');
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.resumeUpload', FAST), undefined, 'the saved upload was cleared');
+  });
+
+  test('at start-up an interrupted upload is offered by itself; choosing Resume finishes it byte for byte', async () => {
+    const a = await api();
+    const before = new Set((await adminScans()).map((s) => s.id));
+    await fault({ action: 'failNext', route: 'patchChunk', count: 50, status: 503 });
+    const interrupted = await vscode.commands.executeCommand<ScanSummary>('codeScanner.scanWorkspace', { ...FAST, maxRetries: 1, retryBaseDelayMs: 10 });
+    assert.strictEqual(interrupted?.error?.kind, 'interrupted', JSON.stringify(interrupted));
+    await fault({ action: 'clear' });
+    const saved = await a.pendingUploads();
+    assert.strictEqual(saved.length, 1, 'the interrupted upload of the first folder is saved');
+    const archive = fs.readFileSync(saved[0].archivePath);
+    assert.strictEqual(createHash('sha256').update(archive).digest('hex'), saved[0].sha256);
+
+    // What a reload does: activate() runs this check. Answer its notification like a user.
+    const offers: { message: string; items: string[] }[] = [];
+    const window = vscode.window as { showInformationMessage: unknown; showWarningMessage: unknown };
+    const original = { info: window.showInformationMessage, warn: window.showWarningMessage };
+    const answer = (message: string, ...items: unknown[]) => {
+      const labels = items.filter((i): i is string => typeof i === 'string');
+      offers.push({ message, items: labels });
+      return Promise.resolve(labels.includes('Resume Upload') && /interrupted/.test(message) ? 'Resume Upload' : undefined);
+    };
+    window.showInformationMessage = answer;
+    window.showWarningMessage = answer;
+    let summary: ScanSummary | undefined;
+    try {
+      summary = await a.offerResume(FAST);
+    } finally {
+      window.showInformationMessage = original.info;
+      window.showWarningMessage = original.warn;
+    }
+    const offer = offers.find((o) => o.items.includes('Resume Upload'));
+    assert.ok(offer, `no Resume offer among ${JSON.stringify(offers)}`);
+    assert.match(offer.message, /an upload was interrupted: order-service/);
+
+    const scanId = summary?.folders[0]?.scanId;
+    assert.ok(scanId, `resumed: ${JSON.stringify(summary)}`);
+    assert.ok(!before.has(scanId));
+    const record = await adminScan(scanId);
+    assert.ok(fs.readFileSync(record.archivePath).equals(archive), 'the service holds exactly the archive that was interrupted');
+    assert.deepStrictEqual(await a.pendingUploads(), [], 'the saved transfer is cleared');
+    assert.ok(!fs.existsSync(saved[0].archivePath), 'its archive is deleted');
+    assert.strictEqual(await a.offerResume(FAST), undefined, 'nothing is offered any more');
   });
 
   test('a 401 while fetching results stops the scan and asks to sign in again', async () => {
