@@ -103,56 +103,64 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const waitForEntry = () => new Promise<void>((r) => (wake = r));
   let streamedInFlight = 0;
 
-  for (const f of selection.files) {
-    if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
-    if (archiveError) break;
-    const data: ZipEntryData = { name: f.path, date: FIXED_DATE, mode: 0o644 };
-    let small: { slot: Buffer | undefined; length: number } | 'stream' | 'gone';
-    for (;;) {
-      small = readSmallFile(f.absPath, (n) => ring.take(n));
-      // No room in the slab: wait until archiver is done with the oldest entry.
-      if (small !== 'gone' && small !== 'stream' && small.slot === undefined && ring.outstanding > 0 && !archiveError) {
-        await waitForEntry();
+  try {
+    for (const f of selection.files) {
+      if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
+      if (archiveError) break;
+      const data: ZipEntryData = { name: f.path, date: FIXED_DATE, mode: 0o644 };
+      let small: ReturnType<typeof readSmallFile>;
+      for (;;) {
+        small = readSmallFile(f.absPath, (n) => ring.take(n));
+        // No room in the slab: wait until archiver is done with the oldest entry.
+        if (typeof small === 'object' && small.slot === undefined && ring.outstanding > 0 && !archiveError) {
+          await waitForEntry();
+          continue;
+        }
+        break;
+      }
+      if (small === 'gone' || small === 'unreadable') {
+        skipped.push({ path: f.path, reason: small === 'gone' ? 'missing' : 'unreadable' });
         continue;
       }
-      break;
-    }
-    if (small === 'gone') {
-      skipped.push({ path: f.path, reason: 'missing' });
-      continue;
-    }
-    if (small === 'stream') {
-      // Big files are streamed; at most a couple wait in archiver's queue at a time.
-      while (streamedInFlight > 0 && slots.length > 0 && !archiveError) await waitForEntry();
-      let sample: Buffer;
-      try {
-        sample = await readSample(f.absPath);
-      } catch (e) {
-        skipped.push({ path: f.path, reason: isNotFound(e) ? 'missing' : 'unreadable' });
+      if (small === 'stream') {
+        // Big files are streamed; at most a couple wait in archiver's queue at a time.
+        while (streamedInFlight > 0 && slots.length > 0 && !archiveError) await waitForEntry();
+        let sample: Buffer;
+        try {
+          sample = await readSample(f.absPath);
+        } catch (e) {
+          skipped.push({ path: f.path, reason: isNotFound(e) ? 'missing' : 'unreadable' });
+          continue;
+        }
+        data.store = looksIncompressible(sample);
+        streamedInFlight++;
+        archive.append(lazyFileStream(f.absPath, () => streamedInFlight--), data);
+        slots.push(false);
+      } else if (small.slot) {
+        const bytes = small.slot.subarray(0, small.length);
+        data.store = looksIncompressible(bytes);
+        // Deflated input is fully consumed before the entry completes, so it can stay in the
+        // slab. Stored data is passed on as is and may sit in a stream buffer a while: copy it.
+        archive.append(data.store ? Buffer.from(bytes) : bytes, data);
+        slots.push(true);
+      } else {
+        // Bigger than the whole slab (cannot happen with the sizes chosen) or unreadable.
+        skipped.push({ path: f.path, reason: 'unreadable' });
         continue;
       }
-      data.store = looksIncompressible(sample);
-      streamedInFlight++;
-      archive.append(lazyFileStream(f.absPath, () => streamedInFlight--), data);
-      slots.push(false);
-    } else if (small.slot) {
-      const bytes = small.slot.subarray(0, small.length);
-      data.store = looksIncompressible(bytes);
-      // Deflated input is fully consumed before the entry completes, so it can stay in the
-      // slab. Stored data is passed on as is and may sit in a stream buffer a while: copy it.
-      archive.append(data.store ? Buffer.from(bytes) : bytes, data);
-      slots.push(true);
-    } else {
-      // Bigger than the whole slab (cannot happen with the sizes chosen) or unreadable.
-      skipped.push({ path: f.path, reason: 'unreadable' });
-      continue;
+      entries.push(f.path);
     }
-    entries.push(f.path);
+    if (archiveError) throw archiveError;
+    await archive.finalize();
+    await written;
+    if (archiveError) throw archiveError;
+  } catch (e) {
+    // Cancelled or failed: stop archiver and close the file before the caller deletes it.
+    archive.abort();
+    sink.destroy();
+    await written.catch(() => undefined);
+    throw e;
   }
-  if (archiveError) throw archiveError;
-  await archive.finalize();
-  await written;
-  if (archiveError) throw archiveError;
   return { sha256: sink.digest(), entries, skipped };
 }
 
@@ -162,13 +170,12 @@ async function writeZip(selection: Selection, archivePath: string, level: number
  * otherwise idle while zlib deflates the previous entry). 'stream' when it is too big to
  * read whole, 'gone' when it vanished, { slot: undefined } when `take` had no room.
  */
-function readSmallFile(absPath: string, take: (n: number) => Buffer | undefined): { slot: Buffer | undefined; length: number } | 'stream' | 'gone' {
+function readSmallFile(absPath: string, take: (n: number) => Buffer | undefined): { slot: Buffer | undefined; length: number } | 'stream' | 'gone' | 'unreadable' {
   let fd: number;
   try {
     fd = openSync(absPath, 'r');
   } catch (e) {
-    if (isNotFound(e)) return 'gone';
-    throw new Error(`Cannot read ${absPath}: ${(e as Error).message}`);
+    return isNotFound(e) ? 'gone' : 'unreadable';
   }
   try {
     const size = fstatSync(fd).size;
@@ -182,6 +189,8 @@ function readSmallFile(absPath: string, take: (n: number) => Buffer | undefined)
       got += n;
     }
     return { slot, length: got };
+  } catch {
+    return 'unreadable'; // e.g. EISDIR/EIO; the slab region is given back with the next entry
   } finally {
     closeSync(fd);
   }

@@ -96,3 +96,21 @@ describe('buildZip', () => {
     }
   });
 });
+
+describe('buildZip cancellation', () => {
+  test('an aborted signal stops packaging and leaves no archive behind', async () => {
+    const root = await tempDir('zipcancel-');
+    const tmpRoot = await tempDir('zipcanceltmp-');
+    try {
+      await writeTree(root, Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}.ts`, TEXT])));
+      const sel = await selectWorkspaceFiles(root);
+      const ac = new AbortController();
+      ac.abort(new Error('user cancelled'));
+      await assert.rejects(buildZip(sel, { tmpRoot, signal: ac.signal }), /user cancelled/);
+      assert.deepEqual(await fsp.readdir(tmpRoot), [], 'the private directory must be removed');
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(tmpRoot, { recursive: true, force: true });
+    }
+  });
+});
