@@ -31,7 +31,7 @@ export function scanSettings(folder?: vscode.WorkspaceFolder): ScanSettings {
   return {
     excludeGlobs: c.get<string[]>('excludeGlobs', []).filter((g) => typeof g === 'string' && g.trim() !== ''),
     maxFileSizeBytes: Math.round(positive(c.get<number>('maxFileSizeMB'), 10) * MB),
-    chunkSizeBytes: Math.round(positive(c.get<number>('uploadChunkSizeMB'), 5) * MB),
+    chunkSizeBytes: Math.round(positive(c.get<number>('uploadChunkSizeMB'), 8) * MB),
     scanConfigs: c.get<string[]>('scanConfigs', []).map((s) => s.trim()).filter(Boolean),
   };
 }
