@@ -30,6 +30,8 @@ export interface Predeflater {
 }
 
 const METHOD_DEFLATED = 8;
+/** Deflates running at once; libuv's thread pool has 4 threads by default. */
+const MAX_DEFLATES_IN_FLIGHT = 4;
 
 interface Job {
   promise: Promise<Buffer>;
@@ -99,16 +101,35 @@ export function installPredeflater(archive: ZipArchive, level: number): Predefla
   };
 
   const options = { level };
+  // Each running deflate holds ~256 KB of native zlib state (window, hash chains, pending
+  // buffer) from the moment it is created: starting every read entry at once (hundreds in
+  // the read-ahead slab) measured tens of MB of RSS. A few at a time keep the thread pool
+  // busy; the rest wait their turn in order.
+  const waiting: { raw: Buffer; resolve: (b: Buffer) => void; reject: (e: Error) => void }[] = [];
+  let running = 0;
+  const pump = () => {
+    while (running < MAX_DEFLATES_IN_FLIGHT && waiting.length > 0) {
+      const w = waiting.shift()!;
+      running++;
+      zlib.deflateRaw(w.raw, options, (err, out) => {
+        running--;
+        if (err) w.reject(err);
+        else w.resolve(out);
+        pump();
+      });
+    }
+  };
   return {
     active: true,
     get written() {
       return state.written;
     },
     start(raw: Buffer) {
-      const promise = new Promise<Buffer>((resolve, reject) => zlib.deflateRaw(raw, options, (err, out) => (err ? reject(err) : resolve(out))));
+      const promise = new Promise<Buffer>((resolve, reject) => waiting.push({ raw, resolve, reject }));
       // Settled later by the writer; a failure after a cancel must not be an unhandled rejection.
       promise.catch(() => undefined);
       jobs.set(raw, { promise, crc: crc32(raw) >>> 0, size: raw.length });
+      pump();
     },
   };
 }
