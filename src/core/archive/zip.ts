@@ -164,6 +164,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     sink.destroy();
     await written.catch(() => undefined);
     throw e;
+  } finally {
+    predeflate.close();
   }
   return { sha256: sink.digest(), entries, skipped };
 }

@@ -45,6 +45,7 @@ async function build(predeflate: boolean): Promise<{ bytes: Buffer; active: bool
   }
   await archive.finalize();
   await done;
+  pre?.close();
   return { bytes: Buffer.concat(chunks), active: pre?.active ?? false, written: pre?.written ?? 0, started };
 }
 
