@@ -9,6 +9,7 @@ import { ZipArchive, type ZipEntryData } from 'archiver';
 import type { Selection, SkippedFile } from '../workspace/selectFiles';
 import { ByteRing } from './byteRing';
 import { looksIncompressible } from './compressibility';
+import { installPredeflater } from './predeflate';
 
 export interface BuiltArchive {
   path: string;
@@ -79,6 +80,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const archive = new ZipArchive({ zlib: { level }, forceZip64: false, highWaterMark: STREAM_HIGH_WATER_MARK });
   const sink = new HashingFileSink(await fsp.open(archivePath, 'wx', 0o600));
   const written = pipeline(archive, sink);
+  // Deflates small entries ahead of archiver on the thread pool, so both cores work.
+  const predeflate = installPredeflater(archive, level);
   const warnings: Error[] = [];
   archive.on('warning', (e: Error) => warnings.push(e));
 
@@ -139,6 +142,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       } else if (small.slot) {
         const bytes = small.slot.subarray(0, small.length);
         data.store = looksIncompressible(bytes);
+        if (!data.store && bytes.length > 0) predeflate.start(bytes);
         // Deflated input is fully consumed before the entry completes, so it can stay in the
         // slab. Stored data is passed on as is and may sit in a stream buffer a while: copy it.
         archive.append(data.store ? Buffer.from(bytes) : bytes, data);
@@ -160,6 +164,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     sink.destroy();
     await written.catch(() => undefined);
     throw e;
+  } finally {
+    predeflate.close();
   }
   return { sha256: sink.digest(), entries, skipped };
 }

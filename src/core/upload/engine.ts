@@ -247,8 +247,10 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           signal,
           // A factory, so a retried request streams the chunk again from the start. An empty
           // chunk (everything is on the service, only the final answer was lost) asks the
-          // service for the transfer's outcome.
-          body: len === 0 ? Buffer.alloc(0) : () => Readable.from(slices(bytes, (sent) => progress(chunkStart + sent)), { objectMode: false }),
+          // service for the transfer's outcome. Object mode: a byte-mode Readable hands its
+          // consumer all it has buffered as one concatenated copy, which measured +30 MB of
+          // ArrayBuffers per upload; in object mode each slice goes out as the view it is.
+          body: len === 0 ? Buffer.alloc(0) : () => Readable.from(slices(bytes, (sent) => progress(chunkStart + sent)), { objectMode: true }),
         });
         if (result.kind === 'complete') {
           progress(total, true);

@@ -46,10 +46,12 @@ export function isBinaryAssetName(relPath: string): boolean {
   return BINARY_ASSET_EXTENSIONS.has(base.slice(dot + 1).toLowerCase());
 }
 
-let defaultMatcher: Ignore | undefined;
-
-/** gitignore-style matcher for the default folder and file excludes. */
+/**
+ * A new gitignore-style matcher for the default folder and file excludes. New on every
+ * call on purpose: `ignore` caches the answer for every path (and parent folder) it has
+ * tested, so a matcher kept for the life of the extension host would hold every path of
+ * every workspace ever scanned. One per selection is cheap (a few dozen rules).
+ */
 export function defaultExcludeMatcher(): Ignore {
-  defaultMatcher ??= ignore({ ignorecase: true }).add([...DEFAULT_EXCLUDED_DIRS, ...DEFAULT_EXCLUDED_FILES]);
-  return defaultMatcher;
+  return ignore({ ignorecase: true }).add([...DEFAULT_EXCLUDED_DIRS, ...DEFAULT_EXCLUDED_FILES]);
 }

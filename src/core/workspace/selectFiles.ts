@@ -172,6 +172,7 @@ interface Context {
   root: string;
   realRoot: string;
   maxSize: number;
+  defaults: Ignore;
   user: Ignore | undefined;
   files: SelectedFile[];
   skipped: SkippedFile[];
@@ -197,6 +198,7 @@ async function makeContext(rootIn: string, opts: SelectOptions): Promise<Context
     root,
     realRoot,
     maxSize,
+    defaults: defaultExcludeMatcher(),
     user: globs.length ? ignore().add(globs) : undefined,
     files,
     skipped,
@@ -211,7 +213,7 @@ async function makeContext(rootIn: string, opts: SelectOptions): Promise<Context
 
 /** Name-based exclusion, cheapest first; undefined when the path may be included. */
 function nameExclusion(ctx: Context, rel: string): SkipReason | undefined {
-  if (defaultExcludeMatcher().ignores(rel)) return 'default-exclude';
+  if (ctx.defaults.ignores(rel)) return 'default-exclude';
   if (isBinaryAssetName(rel)) return 'binary';
   if (ctx.user?.ignores(rel)) return 'user-exclude';
   return undefined;

@@ -98,6 +98,27 @@ describe('buildZip', () => {
 });
 
 describe('buildZip cancellation', () => {
+  test('a cancel while entries are being deflated ahead stops packaging and leaves no archive behind', async () => {
+    const root = await tempDir('zipcancelmid-');
+    const tmpRoot = await tempDir('zipcancelmidtmp-');
+    try {
+      // 8 MB of text: more than the read-ahead slab, so packaging is mid-way when the cancel lands.
+      const text = (i: number) => `export const v${i} = ${i};\n`.repeat(1200);
+      await writeTree(root, Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`src/f${String(i).padStart(3, '0')}.ts`, text(i)])));
+      const sel = await selectWorkspaceFiles(root);
+      const ac = new AbortController();
+      const building = buildZip(sel, { tmpRoot, signal: ac.signal });
+      setImmediate(() => ac.abort(new Error('user cancelled mid-way')));
+      await assert.rejects(building, /user cancelled mid-way/);
+      assert.deepEqual(await fsp.readdir(tmpRoot), [], 'the private directory must be removed');
+      // Deflates still running when the cancel landed must not surface later as errors.
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(tmpRoot, { recursive: true, force: true });
+    }
+  });
+
   test('an aborted signal stops packaging and leaves no archive behind', async () => {
     const root = await tempDir('zipcancel-');
     const tmpRoot = await tempDir('zipcanceltmp-');
