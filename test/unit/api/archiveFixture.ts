@@ -1,6 +1,6 @@
-// Small real archives for upload tests, built with archiver (the same library the
-// extension uses), fully in memory.
-import { ZipArchive, TarArchive } from 'archiver';
+// Small real archives for upload tests, built in memory with archiver (the same library
+// the extension uses) by the service tests' helper.
+import { buildArchive as buildArchiveOf } from '../service/wire';
 
 export const FIXTURE_FILES: Record<string, string> = {
   'src/app.js': [
@@ -14,16 +14,7 @@ export const FIXTURE_FILES: Record<string, string> = {
   'README.md': '# demo\n',
 };
 
-export async function buildArchive(kind: 'zip' | 'tar', files: Record<string, string> = FIXTURE_FILES): Promise<Buffer> {
-  const archive = kind === 'zip' ? new ZipArchive({ zlib: { level: 6 } }) : new TarArchive();
-  const chunks: Buffer[] = [];
-  archive.on('data', (d: Buffer) => chunks.push(d));
-  const done = new Promise<void>((resolve, reject) => {
-    archive.on('end', () => resolve());
-    archive.on('error', reject);
-  });
-  for (const [name, text] of Object.entries(files)) archive.append(Buffer.from(text), { name });
-  await archive.finalize();
-  await done;
-  return Buffer.concat(chunks);
+/** A zip or tar of the fixture files (by default), built in memory. */
+export function buildArchive(kind: 'zip' | 'tar', files: Record<string, string> = FIXTURE_FILES): Promise<Buffer> {
+  return buildArchiveOf(kind, files);
 }
