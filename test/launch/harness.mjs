@@ -363,3 +363,27 @@ export async function launchChromium(tools, { viewport = { width: 1440, height: 
   const page = await context.newPage();
   return { browser, context, page };
 }
+
+/**
+ * What every launcher does before starting an editor: bundle the extension and the suite,
+ * start the reference service, and make the two-folder workspace (tests address the first
+ * folder; the second proves Scan Workspace works per folder). `env` is what the suite reads.
+ */
+export async function prepareSuite() {
+  log('building the extension and the integration tests');
+  buildExtension({ tests: true });
+  const service = await startService();
+  log(`reference service at ${service.baseUrl}`);
+  const workspace = makeGitWorkspace();
+  const multiRoot = makeMultiRootWorkspace(workspace);
+  log(`workspace ${multiRoot.file} (${multiRoot.folders.join(', ')})`);
+  const env = {
+    CODE_SCANNER_TEST_BASE_URL: service.baseUrl,
+    CODE_SCANNER_TEST_ADMIN_URL: service.adminUrl,
+    CODE_SCANNER_TEST_TOKEN: service.token,
+    CODE_SCANNER_TEST_WORKSPACE: workspace,
+    CODE_SCANNER_TEST_SECOND_FOLDER: multiRoot.folders[1],
+  };
+  const testsPath = join(repoRoot, 'out', 'test', 'integration', 'index.js');
+  return { service, workspace, multiRoot, env, testsPath };
+}

@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { buildExtension, cleanup, installSignalHandlers, log, makeGitWorkspace, makeMultiRootWorkspace, repoRoot, startService, tempDir, writeUserSettings } from './harness.mjs';
+import { cleanup, installSignalHandlers, prepareSuite, repoRoot, tempDir, writeUserSettings } from './harness.mjs';
 import { parseMochaResult } from './automation-log.mjs';
 
 const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 15 * 60_000;
@@ -38,12 +38,7 @@ const tee = (stream) =>
   });
 
 async function main() {
-  log('building the extension and the integration tests');
-  buildExtension({ tests: true });
-  const service = await startService();
-  log(`reference service at ${service.baseUrl}`);
-  const workspace = makeGitWorkspace();
-  const multiRoot = makeMultiRootWorkspace(workspace);
+  const { service, multiRoot, env, testsPath } = await prepareSuite();
   const profile = tempDir('code-scanner-desktop-');
   const userDataDir = join(profile, 'user-data');
   writeUserSettings(userDataDir, { 'codeScanner.customBaseUrl': service.baseUrl });
@@ -52,7 +47,7 @@ async function main() {
     await runTests({
       version: process.env.CODE_SCANNER_VSCODE_VERSION || 'stable',
       extensionDevelopmentPath: repoRoot,
-      extensionTestsPath: join(repoRoot, 'out', 'test', 'integration', 'index.js'),
+      extensionTestsPath: testsPath,
       launchArgs: [
         multiRoot.file,
         '--user-data-dir', userDataDir,
@@ -62,13 +57,7 @@ async function main() {
         '--skip-release-notes',
         '--disable-telemetry',
       ],
-      extensionTestsEnv: {
-        CODE_SCANNER_TEST_BASE_URL: service.baseUrl,
-        CODE_SCANNER_TEST_ADMIN_URL: service.adminUrl,
-        CODE_SCANNER_TEST_TOKEN: service.token,
-        CODE_SCANNER_TEST_WORKSPACE: workspace,
-        CODE_SCANNER_TEST_SECOND_FOLDER: multiRoot.folders[1],
-      },
+      extensionTestsEnv: env,
       stdout: tee(process.stdout),
       stderr: tee(process.stderr),
     });

@@ -7,20 +7,17 @@
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 15 min), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { provision, ProvisionError } from './provision.mjs';
 import {
-  buildExtension,
   cleanup,
   installSignalHandlers,
   launchChromium,
+  prepareSuite,
   log,
-  makeGitWorkspace,
-  makeMultiRootWorkspace,
   remoteUri,
   repoRoot,
   startCodeServer,
-  startService,
   tail,
   workbenchUrl,
 } from './harness.mjs';
@@ -70,32 +67,16 @@ timer.unref();
 async function main() {
   const tools = provision();
 
-  log('building the extension and the integration tests');
-  buildExtension({ tests: true });
-
-  const service = await startService();
-  log(`reference service at ${service.baseUrl}`);
-
-  // Two folders, so Scan Workspace is proven per folder; tests address the first one.
-  const workspace = makeGitWorkspace();
-  const multiRoot = makeMultiRootWorkspace(workspace);
-  log(`workspace ${multiRoot.file} (${multiRoot.folders.join(', ')})`);
+  const { service, multiRoot, env: extensionEnvironment, testsPath } = await prepareSuite();
 
   const server = await startCodeServer(tools, {
     settings: { 'codeScanner.customBaseUrl': service.baseUrl },
   });
   log(`code-server ${server.url} (log ${server.logFile})`);
 
-  const extensionEnvironment = {
-    CODE_SCANNER_TEST_BASE_URL: service.baseUrl,
-    CODE_SCANNER_TEST_ADMIN_URL: service.adminUrl,
-    CODE_SCANNER_TEST_TOKEN: service.token,
-    CODE_SCANNER_TEST_WORKSPACE: workspace,
-    CODE_SCANNER_TEST_SECOND_FOLDER: multiRoot.folders[1],
-  };
   const payload = [
     ['extensionDevelopmentPath', remoteUri(server, repoRoot)],
-    ['extensionTestsPath', remoteUri(server, join(repoRoot, 'out', 'test', 'integration', 'index.js'))],
+    ['extensionTestsPath', remoteUri(server, testsPath)],
     ['extensionEnvironment', JSON.stringify(extensionEnvironment)],
     ['skipWelcome', 'true'],
   ];
