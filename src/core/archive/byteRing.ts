@@ -5,12 +5,13 @@
  * them into one reused slab keeps packaging memory flat.
  */
 export class ByteRing {
-  private readonly buf: Buffer;
   private readonly leases: { start: number; len: number }[] = [];
   private head = 0;
+  readonly size: number;
 
-  constructor(readonly size: number) {
-    this.buf = Buffer.allocUnsafe(size);
+  /** Hands out regions of `buf` (a buffer the caller owns; the ring never allocates). */
+  constructor(private readonly buf: Buffer) {
+    this.size = buf.length;
   }
 
   /** A region of `len` bytes, or undefined when there is no contiguous room right now. */

@@ -42,11 +42,13 @@ interface Job {
 }
 
 /** The part of compress-commons' ZipArchiveOutputStream (and its entries) the wrapper uses. */
-interface ZipWriterInternals {
+export interface ZipWriterInternals {
   _appendBuffer(ae: ZipEntryInternals, source: Buffer, callback: (err: Error | null, ae?: ZipEntryInternals) => void): void;
   _writeLocalFileHeader(ae: ZipEntryInternals): void;
   _afterAppend(ae: ZipEntryInternals): void;
   write(chunk: Buffer): boolean;
+  /** Bytes handed to the writer so far (headers, data, descriptors); compress-commons' own count. */
+  getBytesWritten(): number;
   once(event: 'drain', fn: () => void): unknown;
   destroyed?: boolean;
 }
@@ -62,7 +64,7 @@ interface ZipEntryInternals {
 export function zipWriterOf(archive: ZipArchive): ZipWriterInternals | undefined {
   const engine = (archive as unknown as { _module?: { engine?: Record<string, unknown> } })._module?.engine;
   if (!engine) return undefined;
-  const needed = ['_appendBuffer', '_writeLocalFileHeader', '_afterAppend', 'write', 'once'];
+  const needed = ['_appendBuffer', '_writeLocalFileHeader', '_afterAppend', 'write', 'getBytesWritten', 'once'];
   return needed.every((m) => typeof engine[m] === 'function') ? (engine as unknown as ZipWriterInternals) : undefined;
 }
 

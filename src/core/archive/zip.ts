@@ -6,10 +6,12 @@ import { Readable, Writable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive, type ZipEntryData } from 'archiver';
-import type { Selection, SkippedFile } from '../workspace/selectFiles';
+import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ByteRing } from './byteRing';
 import { looksIncompressible } from './compressibility';
-import { installPredeflater } from './predeflate';
+import { shareEntryFunctions } from './entryFootprint';
+import { installPredeflater, zipWriterOf } from './predeflate';
+import { SCRATCH_BYTES, takeScratch } from '../scratch';
 
 export interface BuiltArchive {
   path: string;
@@ -37,12 +39,20 @@ export interface BuildZipOptions {
 /** Every entry gets this timestamp so the same files always give the same bytes. */
 const FIXED_DATE = new Date(2000, 0, 1, 0, 0, 0);
 
-/** Files up to this size are read whole (synchronously); bigger ones are streamed. */
-const SYNC_READ_MAX_FILE = 256 * 1024;
-/** Size of the slab small files are read into ahead of the zip writer; this bounds memory. */
-const PREFETCH_BUDGET = 2 * 1024 * 1024;
+/**
+ * Files up to this size are read whole (synchronously) into the slab and deflated or stored
+ * from there. Bigger ones are streamed with fresh read buffers, garbage until V8 collects
+ * it; few files in a source tree are this big.
+ */
+const SYNC_READ_MAX_FILE = 1024 * 1024;
 /** The output is gathered in buffers of this size before it goes to disk (two at most in use). */
 const SINK_BUFFER_BYTES = 2 * 1024 * 1024;
+/**
+ * Size of the slab small files are read into ahead of the zip writer; this bounds memory.
+ * Slab and both output buffers are one scratch buffer of SCRATCH_BYTES, the same memory
+ * the upload then uses for its chunks.
+ */
+const PREFETCH_BUDGET = SCRATCH_BYTES - 2 * SINK_BUFFER_BYTES;
 /** Read size for big files; large reads mean fewer trips through the stream machinery. */
 const STREAM_HIGH_WATER_MARK = 1024 * 1024;
 
@@ -78,10 +88,20 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
 
 async function writeZip(selection: Selection, archivePath: string, level: number, signal?: AbortSignal) {
   const archive = new ZipArchive({ zlib: { level }, forceZip64: false, highWaterMark: STREAM_HIGH_WATER_MARK });
-  const sink = new HashingFileSink(await fsp.open(archivePath, 'wx', 0o600));
+  const scratch = takeScratch(PREFETCH_BUDGET + 2 * SINK_BUFFER_BYTES);
+  const memory = scratch.buffer;
+  const sink = new HashingFileSink(
+    await fsp.open(archivePath, 'wx', 0o600).catch((e: unknown) => {
+      scratch.release();
+      throw e;
+    }),
+    memory.subarray(PREFETCH_BUDGET, PREFETCH_BUDGET + SINK_BUFFER_BYTES),
+    memory.subarray(PREFETCH_BUDGET + SINK_BUFFER_BYTES, PREFETCH_BUDGET + 2 * SINK_BUFFER_BYTES),
+  );
   const written = pipeline(archive, sink);
   // Deflates small entries ahead of archiver on the thread pool, so both cores work.
   const predeflate = installPredeflater(archive, level);
+  shareEntryFunctions(zipWriterOf(archive));
   const warnings: Error[] = [];
   archive.on('warning', (e: Error) => warnings.push(e));
 
@@ -94,15 +114,28 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     wake?.();
   });
 
-  // Small files are read into one reused slab. Each appended entry holds one slot of
-  // `slots` (a ring region, or nothing for streamed/copied data); archiver processes entries
-  // strictly in order, so each 'entry' event gives back the oldest slot.
-  const ring = new ByteRing(PREFETCH_BUDGET);
-  const slots: boolean[] = [];
-  archive.on('entry', () => {
-    if (slots.shift()) ring.releaseOldest();
+  // Small files are read into one reused slab. Each appended entry holds one place in
+  // `slots` (a slab region, or nothing for streamed data). A region is given back once the
+  // sink has taken in every byte archiver had been handed when the entry completed: by then
+  // deflate has consumed it and stored bytes have been copied out, wherever they were
+  // buffered on the way. Stored data thus needs no copy of its own (fresh buffers of mixed
+  // sizes, freed only at GC, were the largest source of packaging RSS).
+  const ring = new ByteRing(memory.subarray(0, PREFETCH_BUDGET));
+  const writer = zipWriterOf(archive);
+  const slots: { region: boolean; end?: number }[] = [];
+  const release = () => {
+    while (slots.length && slots[0].end !== undefined && sink.consumed >= slots[0].end) {
+      if (slots.shift()!.region) ring.releaseOldest();
+    }
     wake?.();
+  };
+  archive.on('entry', () => {
+    const slot = slots.find((x) => x.end === undefined);
+    // Without the writer's byte count (archiver internals changed), an entry is done when archiver says so.
+    if (slot) slot.end = writer ? writer.getBytesWritten() : 0;
+    release();
   });
+  sink.onConsumed = release;
   const waitForEntry = () => new Promise<void>((r) => (wake = r));
   let streamedInFlight = 0;
 
@@ -110,10 +143,11 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     for (const f of selection.files) {
       if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
       if (archiveError) break;
+      const absPath = absolutePathOf(selection.root, f);
       const data: ZipEntryData = { name: f.path, date: FIXED_DATE, mode: 0o644 };
       let small: ReturnType<typeof readSmallFile>;
       for (;;) {
-        small = readSmallFile(f.absPath, (n) => ring.take(n));
+        small = readSmallFile(absPath, (n) => ring.take(n));
         // No room in the slab: wait until archiver is done with the oldest entry.
         if (typeof small === 'object' && small.slot === undefined && ring.outstanding > 0 && !archiveError) {
           await waitForEntry();
@@ -127,26 +161,25 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       }
       if (small === 'stream') {
         // Big files are streamed; at most a couple wait in archiver's queue at a time.
-        while (streamedInFlight > 0 && slots.length > 0 && !archiveError) await waitForEntry();
+        while (streamedInFlight > 0 && slots.some((x) => x.end === undefined) && !archiveError) await waitForEntry();
         let sample: Buffer;
         try {
-          sample = await readSample(f.absPath);
+          sample = await readSample(absPath);
         } catch (e) {
           skipped.push({ path: f.path, reason: isNotFound(e) ? 'missing' : 'unreadable' });
           continue;
         }
         data.store = looksIncompressible(sample);
         streamedInFlight++;
-        archive.append(lazyFileStream(f.absPath, () => streamedInFlight--), data);
-        slots.push(false);
+        archive.append(lazyFileStream(absPath, () => streamedInFlight--), data);
+        slots.push({ region: false });
       } else if (small.slot) {
         const bytes = small.slot.subarray(0, small.length);
         data.store = looksIncompressible(bytes);
         if (!data.store && bytes.length > 0) predeflate.start(bytes);
-        // Deflated input is fully consumed before the entry completes, so it can stay in the
-        // slab. Stored data is passed on as is and may sit in a stream buffer a while: copy it.
-        archive.append(data.store ? Buffer.from(bytes) : bytes, data);
-        slots.push(true);
+        // Without the writer's byte count, stored bytes may outlive the entry in a stream buffer: copy them.
+        archive.append(data.store && !writer ? Buffer.from(bytes) : bytes, data);
+        slots.push({ region: true });
       } else {
         // Bigger than the whole slab (cannot happen with the sizes chosen) or unreadable.
         skipped.push({ path: f.path, reason: 'unreadable' });
@@ -166,6 +199,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     throw e;
   } finally {
     predeflate.close();
+    scratch.release();
   }
   return { sha256: sink.digest(), entries, skipped };
 }
@@ -243,15 +277,20 @@ function isNotFound(e: unknown): boolean {
 class HashingFileSink extends Writable {
   private readonly hash = createHash('sha256');
   private position = 0;
-  // Two buffers: one fills while the other is being written, then they swap.
-  private buf = Buffer.allocUnsafe(SINK_BUFFER_BYTES);
-  private spare = Buffer.allocUnsafe(SINK_BUFFER_BYTES);
   private used = 0;
   private flushing: Promise<void> | undefined;
   private failed: Error | undefined;
+  /** Bytes taken in so far: copied into a buffer or written out. */
+  consumed = 0;
+  onConsumed: () => void = () => undefined;
 
-  constructor(private readonly fh: FileHandle) {
-    super({ highWaterMark: SINK_BUFFER_BYTES });
+  /** Two buffers of the same size: one fills while the other is being written, then they swap. */
+  constructor(
+    private readonly fh: FileHandle,
+    private buf: Buffer,
+    private spare: Buffer,
+  ) {
+    super({ highWaterMark: buf.length });
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
@@ -259,6 +298,7 @@ class HashingFileSink extends Writable {
     if (this.used + chunk.length <= this.buf.length) {
       chunk.copy(this.buf, this.used);
       this.used += chunk.length;
+      this.took(chunk.length);
       return cb();
     }
     // Full: hand the buffer to the disk (after the previous write), then take the chunk.
@@ -268,6 +308,7 @@ class HashingFileSink extends Writable {
         chunk.copy(this.buf, 0);
         this.used = chunk.length;
       })
+      .then(() => this.took(chunk.length))
       .then(() => cb(), (e: Error) => cb(e));
   }
 
@@ -280,6 +321,11 @@ class HashingFileSink extends Writable {
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     this.fh.close().then(() => cb(err), () => cb(err));
+  }
+
+  private took(n: number): void {
+    this.consumed += n;
+    this.onConsumed();
   }
 
   digest(): string {

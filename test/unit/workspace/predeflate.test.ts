@@ -6,6 +6,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, test } from 'node:test';
 import { ZipArchive } from 'archiver';
+import { shareEntryFunctions } from '../../../src/core/archive/entryFootprint';
 import { installPredeflater, zipWriterOf } from '../../../src/core/archive/predeflate';
 import { readZip, tempDir } from './helpers';
 
@@ -25,8 +26,9 @@ function entries(): { name: string; data: Buffer; store?: boolean; stream?: bool
   ];
 }
 
-async function build(predeflate: boolean): Promise<{ bytes: Buffer; active: boolean; written: number; started: number }> {
+async function build(predeflate: boolean, share = false): Promise<{ bytes: Buffer; active: boolean; written: number; started: number; entryFunctions: Set<unknown> }> {
   const archive = new ZipArchive({ zlib: { level: 6 }, forceZip64: false });
+  if (share) assert.equal(shareEntryFunctions(zipWriterOf(archive)), true);
   const chunks: Buffer[] = [];
   const done = pipeline(archive, new Writable({ write: (c: Buffer, _e, cb) => (chunks.push(c), cb()) }));
   const pre = predeflate ? installPredeflater(archive, 6) : undefined;
@@ -46,7 +48,8 @@ async function build(predeflate: boolean): Promise<{ bytes: Buffer; active: bool
   await archive.finalize();
   await done;
   pre?.close();
-  return { bytes: Buffer.concat(chunks), active: pre?.active ?? false, written: pre?.written ?? 0, started };
+  const kept = (zipWriterOf(archive) as unknown as { _entries: { getExternalAttributes: unknown }[] })._entries;
+  return { bytes: Buffer.concat(chunks), active: pre?.active ?? false, written: pre?.written ?? 0, started, entryFunctions: new Set(kept.map((e) => e.getExternalAttributes)) };
 }
 
 describe('predeflate (archiver internals it relies on)', () => {
@@ -56,6 +59,14 @@ describe('predeflate (archiver internals it relies on)', () => {
       'archiver/zip-stream/compress-commons changed: ZipArchive._module.engine with _appendBuffer, _writeLocalFileHeader and _afterAppend is gone. ' +
         'Packaging still works (archiver deflates every entry itself) but is ~2x slower: update src/core/archive/predeflate.ts.',
     );
+  });
+
+  test('each kept entry shares one getExternalAttributes function, and the bytes do not change', async () => {
+    const own = await build(false);
+    assert.equal(own.entryFunctions.size, entries().length, 'compress-commons gives every entry its own function (if not, src/core/archive/entryFootprint.ts can go)');
+    const shared = await build(true, true);
+    assert.equal(shared.entryFunctions.size, 1, 'after the swap all entries kept for the central directory share one function');
+    assert.ok(shared.bytes.equals(own.bytes), 'the central directory must be written exactly as before');
   });
 
   test('entries deflated ahead give the very bytes archiver writes itself, and yauzl reads them', async () => {
