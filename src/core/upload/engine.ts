@@ -50,7 +50,8 @@ export type UploadOutcome =
  * test/bench/README.md): at 1-2 MiB the per-request cost (multipart framing, one round
  * trip, the service committing each chunk) showed (1.3x of one raw curl upload); from
  * 8 MiB on the upload is level with curl within the noise, and bigger chunks only add
- * memory (the chunk buffer is this size) and more to re-send after a failed request.
+ * memory (the chunk buffer is this size; up to SCRATCH_BYTES in src/core/scratch.ts it is the memory
+ * packaging has just used) and more to re-send after a failed request.
  */
 export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024;
 export const DEFAULT_MAX_RETRIES = 5;
