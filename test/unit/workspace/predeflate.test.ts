@@ -48,7 +48,11 @@ async function build(predeflate: boolean, share = false): Promise<{ bytes: Buffe
   await archive.finalize();
   await done;
   pre?.close();
-  const kept = (zipWriterOf(archive) as unknown as { _entries: { getExternalAttributes: unknown }[] })._entries;
+  const writer = zipWriterOf(archive)!;
+  // zip.ts reuses a read-slab region once the sink has taken in getBytesWritten() bytes: that
+  // count must be exactly what comes out of archiver, or a region is reused too early (or never).
+  assert.equal(writer.getBytesWritten(), Buffer.concat(chunks).length, "the zip writer's byte count must equal archiver's output");
+  const kept = (writer as unknown as { _entries: { getExternalAttributes: unknown }[] })._entries;
   return { bytes: Buffer.concat(chunks), active: pre?.active ?? false, written: pre?.written ?? 0, started, entryFunctions: new Set(kept.map((e) => e.getExternalAttributes)) };
 }
 
