@@ -101,7 +101,9 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const written = pipeline(archive, sink);
   // Deflates small entries ahead of archiver on the thread pool, so both cores work.
   const predeflate = installPredeflater(archive, level);
-  shareEntryFunctions(zipWriterOf(archive));
+  // The zip writer inside archiver, when its internals have the expected shape (tested).
+  const writer = zipWriterOf(archive);
+  shareEntryFunctions(writer);
   const warnings: Error[] = [];
   archive.on('warning', (e: Error) => warnings.push(e));
 
@@ -121,7 +123,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   // buffered on the way. Stored data thus needs no copy of its own (fresh buffers of mixed
   // sizes, freed only at GC, were the largest source of packaging RSS).
   const ring = new ByteRing(memory.subarray(0, PREFETCH_BUDGET));
-  const writer = zipWriterOf(archive);
   const slots: { region: boolean; end?: number }[] = [];
   const release = () => {
     while (slots.length && slots[0].end !== undefined && sink.consumed >= slots[0].end) {
