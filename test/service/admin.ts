@@ -1,8 +1,13 @@
-// /__admin: scan records, transfer bytes, request log and fault switches for code that
-// runs outside the service's process (VS Code integration tests, the demo). No auth:
-// the service listens on loopback only and holds test data.
+// /__admin/<secret>: scan records, transfer bytes, request log, fault switches and
+// injected findings for code that runs outside the service's process (VS Code integration
+// tests, the demo). Guarded although the service listens on loopback only: a web page the
+// developer visits could otherwise reach it from the browser (cross-site requests, or DNS
+// rebinding with a foreign Host name), so requests must name a loopback host, must not
+// come from another site, and must carry the secret `npm run service` prints.
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceCore } from './core';
+import type { QualityIssue } from './types';
 import { HttpError, drain, readJson, sendError, sendJson } from './http';
 
 export function scanList(core: ServiceCore) {
@@ -45,8 +50,51 @@ function applyFaultCommand(core: ServiceCore, cmd: unknown): void {
   }
 }
 
+const LOOPBACK_HOST = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?$/i;
+
+/** Why an admin request is refused, or undefined when it may proceed. Exported for tests. */
+export function adminRefusal(req: IncomingMessage, secret: string, givenSecret: string | undefined): string | undefined {
+  const host = req.headers.host ?? '';
+  if (!LOOPBACK_HOST.test(host)) return `admin requests must address a loopback host, not "${host.slice(0, 100)}"`;
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return 'cross-site admin requests are refused';
+  const origin = req.headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') {
+    let originHost = '';
+    try { originHost = new URL(origin).host; } catch { /* refused below */ }
+    if (originHost !== host) return 'cross-origin admin requests are refused';
+  } else if (origin === 'null') {
+    return 'cross-origin admin requests are refused';
+  }
+  const a = Buffer.from(givenSecret ?? '');
+  const b = Buffer.from(secret);
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return 'the admin secret is missing or wrong (use the admin URL the service printed)';
+  return undefined;
+}
+
+/** Adds raw issues (any shape, as a hostile or unusual service would send) to a scan. */
+async function injectIssues(core: ServiceCore, scanId: string, body: unknown): Promise<number> {
+  const scan = core.store.scan(scanId);
+  if (!scan) throw new HttpError(404, `scan ${scanId} not found`);
+  const issues = (body as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(issues) || !issues.every((i) => i && typeof i === 'object')) throw new HttpError(400, 'body must be {issues: [objects]}');
+  const now = new Date().toISOString();
+  const raw = issues.map((i) => ({ created_at: now, ...(i as object) }) as unknown as QualityIssue);
+  await core.store.addIssues(scanId, raw);
+  scan.issueCount = core.store.issuesOf(scanId).length;
+  await core.store.persist();
+  return raw.length;
+}
+
 export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const path = url.pathname.replace(/\/+$/, '');
+  const [, , given, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
+  const refused = adminRefusal(req, core.opts.adminSecret, given === undefined ? undefined : decodeURIComponent(given));
+  if (refused) {
+    await drain(req);
+    sendError(res, 403, refused);
+    return;
+  }
+  const path = ['/__admin', ...rest].join('/');
   const method = req.method ?? 'GET';
   try {
     if (method === 'GET' && path === '/__admin/scans') {
@@ -62,11 +110,14 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
       sendJson(res, 200, core.requestLog);
     } else if (method === 'GET' && path === '/__admin/seed') {
       sendJson(res, 200, core.seed);
+    } else if (method === 'POST' && path.startsWith('/__admin/scans/') && path.endsWith('/issues')) {
+      const id = decodeURIComponent(path.slice('/__admin/scans/'.length, -'/issues'.length));
+      sendJson(res, 200, { status: 'ok', added: await injectIssues(core, id, await readJson(req)) });
     } else if (method === 'POST' && path === '/__admin/faults') {
       applyFaultCommand(core, await readJson(req));
       sendJson(res, 200, { status: 'ok' });
     } else if (method === 'GET' && path === '/__admin') {
-      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'GET transfers', 'GET requests', 'GET seed', 'POST faults'] });
+      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'POST faults'] });
     } else {
       await drain(req);
       sendError(res, 404, `no such admin endpoint: ${method} ${path}`);

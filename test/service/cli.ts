@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // One write, so a reader never sees half of the banner.
   process.stdout.write([
     `base_url: ${svc.baseUrl}`,
-    `admin: ${svc.origin}/__admin`,
+    `admin: ${svc.adminUrl}`,
     `token: ${svc.demoToken}`,
     `data_dir: ${svc.dataDir}`,
   ].join('\n') + '\n');

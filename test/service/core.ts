@@ -8,6 +8,12 @@ import type { Seed, SeedIntegration, SeedPolicy, SeedRole, SeedTeam, SeedUser } 
 export interface CoreOptions {
   dataDir: string;
   scanDurationMs: number;
+  /** Largest Upload-Length accepted (413 above it). */
+  maxArchiveBytes: number;
+  /** Most bytes the scan inflates from one archive (a zip bomb stops there). */
+  maxScannedBytes: number;
+  /** Path segment `/__admin/<secret>/` that every admin request must carry. */
+  adminSecret: string;
 }
 
 export interface RequestLogEntry {

@@ -1,5 +1,6 @@
 // The reference service: a real HTTP server implementing the spec (service-api.md) with
 // decisions.md for its gaps. Tests start it in-process; `npm run service` runs cli.ts.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -26,11 +27,19 @@ export interface ReferenceServiceOptions {
   dataDir?: string;
   seedPath?: string;
   scanDurationMs?: number;
+  /** Largest archive accepted, default 2 GiB. */
+  maxArchiveBytes?: number;
+  /** Most bytes a scan inflates from one archive, default 256 MiB. */
+  maxScannedBytes?: number;
+  /** Secret of the admin URL; random by default. */
+  adminSecret?: string;
 }
 
 export interface ReferenceService {
   origin: string;
   baseUrl: string;
+  /** `${origin}/__admin/<secret>`: the admin API answers only under this prefix. */
+  adminUrl: string;
   /** Kept after close() when given in the options (to start again on it); a temp dir made by the service is removed. */
   dataDir: string;
   seed: Seed;
@@ -51,7 +60,14 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   const seed = JSON.parse(readFileSync(opts.seedPath ?? DEFAULT_SEED_PATH, 'utf8')) as Seed;
   const ownsDataDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'reference-service-'));
-  const core = new ServiceCore(seed, { dataDir, scanDurationMs: opts.scanDurationMs ?? 300 });
+  const adminSecret = opts.adminSecret ?? randomBytes(18).toString('base64url');
+  const core = new ServiceCore(seed, {
+    dataDir,
+    scanDurationMs: opts.scanDurationMs ?? 300,
+    maxArchiveBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3,
+    maxScannedBytes: opts.maxScannedBytes ?? 256 * 1024 ** 2,
+    adminSecret,
+  });
   core.runner = new ScanRunner(core);
   const server = createServer(requestListener(core));
   await new Promise<void>((resolve, reject) => {
@@ -67,6 +83,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   return {
     origin,
     baseUrl: `${origin}/api/v1`,
+    adminUrl: `${origin}/__admin/${adminSecret}`,
     dataDir,
     seed,
     demoToken: seed.tokens.demo,

@@ -64,6 +64,9 @@ export async function patchChunk(ctx: Ctx): Promise<void> {
   if (!t || t.company !== ctx.principal.company.id) throw new HttpError(404, `transfer ${id} not found`);
   const offset = headerInt(ctx.req.headers['upload-offset'], 'Upload-Offset');
   const length = headerInt(ctx.req.headers['upload-length'], 'Upload-Length');
+  if (length > core.opts.maxArchiveBytes) {
+    throw new HttpError(413, `the archive (${length} bytes) is larger than this service accepts (${core.opts.maxArchiveBytes} bytes)`);
+  }
   const nameHeader = ctx.req.headers['upload-name'];
   const uploadName = typeof nameHeader === 'string' ? nameHeader : t.archiveName;
 

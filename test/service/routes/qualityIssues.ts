@@ -11,8 +11,13 @@ export async function listQualityIssues(ctx: Ctx): Promise<void> {
   const page = Math.max(1, parseIntStrict(q.get('page')) ?? 1);
   const pageSize = clamp(parseIntStrict(q.get('page_size')) ?? 20, 1, 50);
   const issues = ctx.core.store.issuesOf(scan.id)
-    .filter((i) => !needle || i.classification.id.toLowerCase().includes(needle) || i.classification.name.toLowerCase().includes(needle))
-    .sort((a, b) => b.created_at.localeCompare(a.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .filter((i) => !needle || matches(i.classification?.id, needle) || matches(i.classification?.name, needle))
+    .sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
   const { slice, totalPages } = paginate(issues, page, pageSize);
   sendJson(ctx.res, 200, { status: 'ok', page, total_pages: totalPages, total_issues: issues.length, issues: slice });
+}
+
+/** Injected issues (admin) may lack a classification or hold odd types. */
+function matches(v: unknown, needle: string): boolean {
+  return typeof v === 'string' && v.toLowerCase().includes(needle);
 }

@@ -50,10 +50,13 @@ export class ScanRunner {
     const only = scan.partial ? new Set(scan.filesToScan) : undefined;
     const out: Finding[] = [];
     let scanned = 0;
+    let inflated = 0;
     await walkArchive(scan.archivePath, archiveKind(scan.archiveName), (f) => {
       const p = safeArchivePath(f.path);
-      const want = !!p && (!only || only.has(p)) && wantsFile(p, f.size) && scanned < MAX_SCANNED_FILES;
-      if (want) scanned++;
+      // Sizes are checked by the readers (yauzl validates them), so this bounds what is inflated.
+      const want = !!p && (!only || only.has(p)) && wantsFile(p, f.size) && scanned < MAX_SCANNED_FILES
+        && inflated + f.size <= this.core.opts.maxScannedBytes;
+      if (want) { scanned++; inflated += f.size; }
       return want;
     }, (f, content) => {
       const p = safeArchivePath(f.path);

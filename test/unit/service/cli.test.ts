@@ -40,7 +40,8 @@ describe('reference service command line', () => {
       try {
         const banner = await cli.ready;
         assert.match(banner.base_url, /^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-        assert.equal(banner.admin, `${new URL(banner.base_url).origin}/__admin`);
+        assert.match(banner.admin, new RegExp(`^${new URL(banner.base_url).origin}/__admin/[A-Za-z0-9_-]{20,}$`));
+        assert.equal((await fetch(`${new URL(banner.base_url).origin}/__admin/scans`)).status, 403, 'no admin without the printed secret');
         assert.equal(banner.data_dir, dataDir);
         const res = await fetch(`${banner.base_url}/verify?user_info=true`, { headers: { 'SERVICE-TOKEN': banner.token } });
         assert.equal(res.status, 200);

@@ -20,7 +20,9 @@ export async function call(
   if (opts.jwt) headers.Authorization = `Bearer ${opts.jwt}`;
   else if (opts.token !== null) headers['SERVICE-TOKEN'] = opts.token ?? svc.demoToken;
   if (typeof opts.body === 'string') headers['Content-Type'] ??= 'application/json';
-  const res = await fetch(`${path.startsWith('/__admin') ? svc.origin : svc.baseUrl}${path}`, { method, headers, body: opts.body });
+  // `/__admin/x` means the admin API under its secret prefix.
+  const url = path.startsWith('/__admin') ? `${svc.adminUrl}${path.slice('/__admin'.length)}` : `${svc.baseUrl}${path}`;
+  const res = await fetch(url, { method, headers, body: opts.body });
   const text = await res.text();
   let json: unknown;
   try {
