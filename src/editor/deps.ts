@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ServiceClient } from '../core/api';
+import type { Notifier } from './notifier';
 
 /**
  * What the editor layer hands to other feature modules (e.g. `registerAccountFeatures`).
@@ -14,6 +15,7 @@ export interface EditorDeps {
   onDidChangeSession: vscode.Event<void>;
   isSignedIn(): boolean;
   log: vscode.LogOutputChannel;
+  notifier: Notifier;
 }
 
 /** workspaceState key holding the target policy ids the next scan sends (`(number|string)[]`). */

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
-import { applyFix, computeLineEdits, type FixResult } from '../core/fixes';
+import { applyFix, checkFixTarget, computeLineEdits, type FixResult } from '../core/fixes';
+import { isFixable } from '../core/issues';
 import { issueForDiagnostic } from './diagnostics';
 import { isIssueRef } from './issuesTree';
+import type { Notifier } from './notifier';
 import type { IssueRef, LocatedIssue, ResultsStore } from './resultsStore';
 
 const PREVIEW_SCHEME = 'code-scanner-fix';
@@ -12,6 +14,9 @@ type Patched = { ok: true; text: string; document: vscode.TextDocument } | { ok:
 async function patchedText(located: LocatedIssue, base?: string): Promise<Patched> {
   const fix = located.issue.fix;
   if (!fix) return { ok: false, message: 'This issue has no suggested fix.' };
+  const folder = vscode.Uri.parse(located.folderUri);
+  const target = await checkFixTarget(folder.fsPath, located.issue.path, located.issue.inArchive === true);
+  if (!target.ok) return { ok: false, message: target.message };
   let document: vscode.TextDocument;
   try {
     document = await vscode.workspace.openTextDocument(located.uri);
@@ -46,13 +51,13 @@ function shorten(s: string, max = 80): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-export function registerFixes(context: vscode.ExtensionContext, store: ResultsStore): void {
+export function registerFixes(context: vscode.ExtensionContext, store: ResultsStore, notifier: Notifier): void {
   const previewChanged = new vscode.EventEmitter<vscode.Uri>();
   const previews = new Map<string, string>();
 
   const resolve = (arg: unknown): LocatedIssue | undefined => {
     const located = isIssueRef(arg) ? store.get(arg) : undefined;
-    if (!located) void vscode.window.showWarningMessage('Code Scanner: that issue is no longer in the results. Refresh or rescan.');
+    if (!located) void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
     return located;
   };
 
@@ -61,7 +66,7 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
     if (!located || !isIssueRef(arg)) return false;
     const patched = await patchedText(located);
     if (!patched.ok) {
-      void vscode.window.showErrorMessage(`Code Scanner: ${patched.message}`);
+      void notifier.error(patched.message);
       return false;
     }
     const uri = previewUri(arg, located);
@@ -70,10 +75,10 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
     const explanation = located.issue.fix?.explanation ?? '';
     const name = located.uri.path.split('/').pop();
     await vscode.commands.executeCommand('vscode.diff', located.uri, uri, `${name} ↔ Fix: ${shorten(explanation || located.issue.classificationName, 60)}`, { preview: true });
-    void vscode.window.showInformationMessage(
+    void notifier.info(
       `Fix for ${located.issue.classificationName} (${located.issue.path}:${located.issue.line}): ${explanation || 'no explanation given.'}`,
-      'Apply Fix',
-    ).then((a) => { if (a) void applyFixes([arg]); });
+      { title: 'Apply Fix', run: () => applyFixes([arg]) },
+    );
     return true;
   }
 
@@ -81,7 +86,7 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
   async function applyFixes(refs: IssueRef[]): Promise<number> {
     const located = refs.map((r) => store.get(r)).filter((l): l is LocatedIssue => !!l);
     if (!located.length) {
-      void vscode.window.showWarningMessage('Code Scanner: those issues are no longer in the results. Refresh or rescan.');
+      void notifier.warn('Those issues are no longer in the results. Refresh or rescan.');
       return 0;
     }
     const edit = new vscode.WorkspaceEdit();
@@ -104,15 +109,15 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
       if (document && text !== undefined) addLineEdits(edit, document, text);
     }
     if (appliedRefs.length && !(await vscode.workspace.applyEdit(edit))) {
-      void vscode.window.showErrorMessage('Code Scanner: the editor refused the change; nothing was modified.');
+      void notifier.error('The editor refused the change; nothing was modified.');
       return 0;
     }
     store.remove(appliedRefs);
     if (refused.length) {
       const head = appliedRefs.length ? `Applied ${appliedRefs.length} fix(es); ${refused.length} could not be applied. ` : '';
-      void vscode.window.showErrorMessage(`Code Scanner: ${head}${refused.join(' ')}`);
+      void notifier.error(`${head}${refused.join(' ')}`);
     } else if (appliedRefs.length > 1) {
-      void vscode.window.showInformationMessage(`Code Scanner: applied ${appliedRefs.length} fixes. Review and save the file when ready.`);
+      void notifier.info(`Applied ${appliedRefs.length} fixes. Review and save the file when ready.`);
     }
     return appliedRefs.length;
   }
@@ -128,9 +133,9 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
     vscode.commands.registerCommand('codeScanner.applyFix', (arg?: unknown) => (resolve(arg) && isIssueRef(arg) ? applyFixes([arg]) : 0)),
     vscode.commands.registerCommand('codeScanner.applyAllFixesInFile', (arg?: unknown) => {
       const uri = arg instanceof vscode.Uri ? arg : isIssueRef(arg) ? store.get(arg)?.uri : vscode.window.activeTextEditor?.document.uri;
-      const fixable = uri ? store.forFile(uri).filter((l) => l.issue.fix) : [];
+      const fixable = uri ? store.forFile(uri).filter((l) => isFixable(l.issue)) : [];
       if (!fixable.length) {
-        void vscode.window.showInformationMessage('Code Scanner: no suggested fixes for this file.');
+        void notifier.info('No suggested fixes for this file.');
         return 0;
       }
       return applyFixes(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
@@ -146,7 +151,7 @@ class FixActions implements vscode.CodeActionProvider {
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const inFile = this.store.forFile(document.uri);
-    const fixable = inFile.filter((l) => l.issue.fix);
+    const fixable = inFile.filter((l) => isFixable(l.issue));
     if (!fixable.length) return [];
     const actions: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {

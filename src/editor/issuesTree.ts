@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { filterIssues, groupIssues, severityFromUrgency, type GroupBy, type StoredIssue } from '../core/issues';
+import { filterIssues, groupIssues, isFixable, severityFromUrgency, type GroupBy, type StoredIssue } from '../core/issues';
 import { issueRange } from './diagnostics';
-import { escapeMarkdown as escape } from './markdown';
+import { escapeMarkdown as escape } from '../core/text/untrusted';
+import type { Notifier } from './notifier';
 import { fileUri, type IssueRef, type ResultsStore } from './resultsStore';
 import { describeUser, type Session } from './session';
 
@@ -137,7 +138,7 @@ export class IssuesTreeProvider implements vscode.TreeDataProvider<IssueTreeNode
       .filter(Boolean).join(' · ');
     item.iconPath = issue.falsePositive ? new vscode.ThemeIcon('circle-slash') : SEVERITY_ICON[severityFromUrgency(issue.urgency)];
     item.tooltip = issueTooltip(issue, line);
-    item.contextValue = issue.fix ? 'issue.fixable' : 'issue';
+    item.contextValue = isFixable(issue) ? 'issue.fixable' : 'issue';
     item.command = {
       command: 'vscode.open',
       title: 'Open',
@@ -161,7 +162,8 @@ function issueTooltip(issue: StoredIssue, line: number): vscode.MarkdownString {
   md.appendMarkdown(`Urgency: ${escape(issue.urgency)} · Status: ${escape(issue.status)} · ${escape(issue.path)}:${line}\n\n`);
   if (issue.classificationDescription) md.appendMarkdown(`${escape(issue.classificationDescription)}\n\n`);
   if (issue.falsePositive) md.appendMarkdown(`*Auto-triage: likely false positive.* ${escape(issue.triageReasoning ?? '')}\n\n`);
-  if (issue.fix) md.appendMarkdown(`$(lightbulb) Fix available: ${escape(issue.fix.explanation)}`);
+  if (issue.fix && isFixable(issue)) md.appendMarkdown(`$(lightbulb) Fix available: ${escape(issue.fix.explanation)}`);
+  else if (issue.fix) md.appendMarkdown('Suggested fix not offered: the file was not among the uploaded files.');
   return md;
 }
 
@@ -189,6 +191,7 @@ export function registerIssuesTree(
   store: ResultsStore,
   session: Session,
   refetch: () => Promise<unknown>,
+  notifier: Notifier,
 ): IssuesTreeProvider {
   const provider = new IssuesTreeProvider(store, context.workspaceState);
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
@@ -256,7 +259,7 @@ export function registerIssuesTree(
       if (!located) return;
       const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
       await vscode.env.clipboard.writeText(issueDetails(located.issue, folderName));
-      void vscode.window.setStatusBarMessage('Code Scanner: issue details copied.', 3000);
+      notifier.flash('issue details copied.', 3000);
     }),
     vscode.commands.registerCommand('codeScanner.showIssues', () => vscode.commands.executeCommand('codeScanner.issues.focus')),
   );

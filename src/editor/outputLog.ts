@@ -1,8 +1,30 @@
 import * as vscode from 'vscode';
 import type { RequestLogEntry } from '../core/api';
+import type { SecretRedactor } from '../core/text/redact';
 
-export function createOutputLog(): vscode.LogOutputChannel {
-  return vscode.window.createOutputChannel('Code Scanner', { log: true });
+const WRITERS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
+
+/**
+ * The "Code Scanner" log. Every line passes through `redactor` first: the client never
+ * puts the token in its messages, but server text, git output and library errors are
+ * not ours, and a log is what users paste into support tickets.
+ */
+export function createOutputLog(redactor: SecretRedactor): vscode.LogOutputChannel {
+  const channel = vscode.window.createOutputChannel('Code Scanner', { log: true });
+  const clean = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactor.apply(v);
+    if (v instanceof Error) return redactor.apply(v.stack ?? `${v.name}: ${v.message}`);
+    return v;
+  };
+  return new Proxy(channel, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof prop === 'string' && WRITERS.has(prop) && typeof value === 'function') {
+        return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args.map(clean));
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**

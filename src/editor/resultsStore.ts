@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isInsideFolder } from '../core/fixes';
 import { rangeForLine, trackRangeThrough, type StoredIssue } from '../core/issues';
+import { readTextInside } from '../core/workspace/readInside';
 
 /** One scan whose findings are shown; partial scans overlay the files they scanned. */
 export interface ScanRef {
@@ -9,6 +10,8 @@ export interface ScanRef {
   scannedAt: string;
   /** Set for a partial scan: the folder-relative files it covered. */
   partialFiles?: string[];
+  /** SHA-256 of the uploaded archive; names the list of the files it held (ArchivedFiles). */
+  archiveSha256?: string;
 }
 
 interface FolderResults {
@@ -81,6 +84,11 @@ export class ResultsStore implements vscode.Disposable {
     return [...this.folders.values()].filter((f) => f.scans.length).map((f) => f.folderUri);
   }
 
+  /** Archive digests of every recorded scan (their file lists must be kept). */
+  archiveDigests(): string[] {
+    return [...this.folders.values()].flatMap((f) => f.scans.map((s) => s.archiveSha256).filter((d): d is string => !!d));
+  }
+
   /** Every finding with its file's URI; cached until the next change (readers call it per keystroke). */
   all(): LocatedIssue[] {
     if (!this.located) {
@@ -105,9 +113,10 @@ export class ResultsStore implements vscode.Disposable {
 
   /**
    * Records a scan's findings. A full scan replaces the folder's findings; a partial scan
-   * replaces only those of the files it covered.
+   * replaces only those of the files it covered. `archived` lists the files the scan
+   * uploaded (only their findings may be fixed).
    */
-  async recordScan(folderUri: string, scan: ScanRef, issues: StoredIssue[]): Promise<void> {
+  async recordScan(folderUri: string, scan: ScanRef, issues: StoredIssue[], archived: ReadonlySet<string> | undefined): Promise<void> {
     const prev = this.folders.get(folderUri);
     let scans: ScanRef[];
     let kept: StoredIssue[];
@@ -119,22 +128,22 @@ export class ResultsStore implements vscode.Disposable {
       scans = [...prev.scans.filter((s) => s.scanId !== scan.scanId), scan].slice(-MAX_SCANS_PER_FOLDER);
       kept = prev.issues.filter((i) => !covered.has(i.path));
     }
-    const located = await locate(folderUri, issues);
+    const located = await locate(folderUri, markArchived(issues, archived));
     this.folders.set(folderUri, { folderUri, scans, issues: [...kept, ...located] });
     this.fireAll();
   }
 
   /** Replaces findings after Refresh Results re-fetched every scan of a folder, oldest first. */
-  async replaceFolder(folderUri: string, perScan: { scan: ScanRef; issues: StoredIssue[] }[]): Promise<void> {
+  async replaceFolder(folderUri: string, perScan: { scan: ScanRef; issues: StoredIssue[]; archived: ReadonlySet<string> | undefined }[]): Promise<void> {
     let issues: StoredIssue[] = [];
-    for (const { scan, issues: found } of perScan) {
+    for (const { scan, issues: found, archived } of perScan) {
       if (scan.partialFiles) {
         const covered = new Set(scan.partialFiles);
         issues = issues.filter((i) => !covered.has(i.path));
       } else {
         issues = [];
       }
-      issues.push(...found);
+      issues.push(...markArchived(found, archived));
     }
     // Findings the refresh brings back keep the range they were tracked to since the scan.
     const tracked = new Map((this.folders.get(folderUri)?.issues ?? []).map((i) => [i.id, i]));
@@ -227,6 +236,10 @@ export class ResultsStore implements vscode.Disposable {
   }
 }
 
+function markArchived(issues: StoredIssue[], archived: ReadonlySet<string> | undefined): StoredIssue[] {
+  return issues.map((i) => ({ ...i, inArchive: !!archived?.has(i.path) }));
+}
+
 function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
   const base = folder.path.endsWith('/') ? folder.path : folder.path + '/';
   return file.path.startsWith(base) ? file.path.slice(base.length) : file.path;
@@ -243,7 +256,7 @@ async function locate(folderUri: string, issues: StoredIssue[]): Promise<StoredI
   for (const issue of issues) {
     // The path comes from the service: never follow one out of the scanned folder.
     if (!isInsideFolder(issue.path)) continue;
-    if (!texts.has(issue.path)) texts.set(issue.path, await readText(fileUri(folderUri, issue.path)));
+    if (!texts.has(issue.path)) texts.set(issue.path, await readText(folderUri, issue.path));
     const text = texts.get(issue.path);
     if (text === undefined) continue;
     const range = issue.range ?? rangeForLine(text, issue.line);
@@ -254,12 +267,9 @@ async function locate(folderUri: string, issues: StoredIssue[]): Promise<StoredI
   return out;
 }
 
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
+async function readText(folderUri: string, relPath: string): Promise<string | undefined> {
+  const uri = fileUri(folderUri, relPath);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return open.getText();
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
+  return readTextInside(vscode.Uri.parse(folderUri).fsPath, relPath);
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Notifier } from './notifier';
 import type { ScanOptions, ScanSummary } from './scanController';
 import type { TransferStores } from './transferStores';
 
@@ -10,7 +11,7 @@ function mb(bytes: number): string {
  * At start-up, offers to finish an upload a reload or crash interrupted. Resolves with what
  * Resume Upload returned when the user chose it; `options` are the scan commands' knobs.
  */
-export async function offerResume(transfers: TransferStores, log: vscode.LogOutputChannel, options?: ScanOptions): Promise<ScanSummary | undefined> {
+export async function offerResume(transfers: TransferStores, notifier: Notifier, log: vscode.LogOutputChannel, options?: ScanOptions): Promise<ScanSummary | undefined> {
   try {
     await transfers.sweep();
     const pending = await transfers.pending();
@@ -19,9 +20,7 @@ export async function offerResume(transfers: TransferStores, log: vscode.LogOutp
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(store.folderUri));
       return `${folder?.name ?? store.folderUri} (${mb(transfer.size)}, started ${new Date(transfer.createdAt).toLocaleString()})`;
     });
-    const choice = await vscode.window.showInformationMessage(
-      `Code Scanner: an upload was interrupted: ${names.join(', ')}. Resume it?`, 'Resume Upload', 'Discard',
-    );
+    const choice = await notifier.info(`An upload was interrupted: ${names.join(', ')}. Resume it?`, 'Resume Upload', 'Discard');
     if (choice === 'Resume Upload') return await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.resumeUpload', options);
     if (choice === 'Discard') for (const { store } of pending) await transfers.discard(store);
   } catch (err) {

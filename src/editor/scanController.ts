@@ -7,6 +7,7 @@ import type { SavedTransfer } from '../core/upload/transferStore';
 import { readGitInfo } from '../core/workspace/gitInfo';
 import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, type Selection } from '../core/workspace/selectFiles';
 import { TARGET_POLICIES_KEY } from './deps';
+import { inertProgress, progressTitle, type Notifier } from './notifier';
 import type { ResultsStore, ScanRef } from './resultsStore';
 import type { Session } from './session';
 import { scanSettings } from './settings';
@@ -68,6 +69,7 @@ export class ScanController implements vscode.Disposable {
     private readonly session: Session,
     private readonly store: ResultsStore,
     private readonly transfers: TransferStores,
+    private readonly notifier: Notifier,
   ) {}
 
   get state(): ScanState | undefined {
@@ -82,11 +84,10 @@ export class ScanController implements vscode.Disposable {
 
   async showProgress(): Promise<void> {
     if (!this.current) {
-      void vscode.window.showInformationMessage(this.busy ? 'Code Scanner: a scan is starting.' : 'Code Scanner: no scan is running.');
+      void this.notifier.info(this.busy ? 'A scan is starting.' : 'No scan is running.');
       return;
     }
-    const choice = await vscode.window.showInformationMessage(`Code Scanner: ${this.current.state.message}`, 'Cancel Scan');
-    if (choice) this.cancel();
+    await this.notifier.info(this.current.state.message, { title: 'Cancel Scan', run: () => this.cancel() });
   }
 
   private steps(kind: ScanKind): Step[] | string {
@@ -94,7 +95,7 @@ export class ScanController implements vscode.Disposable {
     if (!folders.length) return 'Open a folder to scan it.';
     const s = (f: vscode.WorkspaceFolder) => {
       const st = scanSettings(f);
-      return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes };
+      return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles };
     };
     if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: () => selectWorkspaceFiles(folder.uri.fsPath, s(folder)) }));
     if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
@@ -112,7 +113,7 @@ export class ScanController implements vscode.Disposable {
     return this.exclusive(async () => {
       const steps = this.steps(kind);
       if (typeof steps === 'string') {
-        void vscode.window.showInformationMessage(`Code Scanner: ${steps}`);
+        void this.notifier.info(steps);
         return undefined;
       }
       const client = await this.session.getClient();
@@ -143,6 +144,7 @@ export class ScanController implements vscode.Disposable {
       return { folder: folder.name, files: 0, note: err instanceof Error ? err.message : String(err) };
     }
     if (signal.aborted) throw abortError();
+    for (const note of selection.notes) this.session.log.warn(`${folder.name}: ${note}`);
     if (!selection.files.length) {
       const why = step.partial ? 'no changed or open files to scan' : 'no files to scan (everything is excluded)';
       return { folder: folder.name, files: 0, note: why };
@@ -153,6 +155,8 @@ export class ScanController implements vscode.Disposable {
     const archive = await buildZip(selection, { tmpRoot: await this.transfers.archiveRoot(), name: 'project.zip', signal });
     let keepArchive = false;
     try {
+      // Kept before the upload starts, so a resumed upload still knows what it uploaded.
+      await this.transfers.archivedFiles().save(archive.sha256, archive.entries);
       const git = await readGitInfo(folder.uri.fsPath).catch(() => undefined);
       const settings = scanSettings(folder);
       const targetPolicies = this.context.workspaceState.get<(number | string)[]>(TARGET_POLICIES_KEY, []);
@@ -168,7 +172,7 @@ export class ScanController implements vscode.Disposable {
         maxRetries: options.maxRetries, baseDelayMs: options.retryBaseDelayMs, folder: folder.name,
         onProgress: (p) => this.reportUpload(run, share, label, p.sentBytes, p.totalBytes),
       }), () => { keepArchive = true; });
-      return await this.afterUpload(client, folder, outcome, fields, run, share, label, options, selection.files.length);
+      return await this.afterUpload(client, folder, outcome, fields, archive.sha256, run, share, label, options, selection.files.length);
     } finally {
       // Kept only when an interruption left a transfer worth resuming; cancelling discards it.
       if (!keepArchive) {
@@ -195,7 +199,7 @@ export class ScanController implements vscode.Disposable {
   }
 
   private async afterUpload(
-    client: ServiceClient, folder: vscode.WorkspaceFolder, outcome: UploadOutcome, fields: UploadFields,
+    client: ServiceClient, folder: vscode.WorkspaceFolder, outcome: UploadOutcome, fields: UploadFields, archiveSha256: string,
     run: Run, share: (p: number) => number, label: string, options: ScanOptions, files: number,
   ): Promise<FolderOutcome> {
     if (outcome.kind !== 'complete') {
@@ -203,8 +207,9 @@ export class ScanController implements vscode.Disposable {
     }
     const scan: ScanRef = {
       scanId: outcome.scanId, projectId: outcome.projectId, scannedAt: new Date().toISOString(),
-      partialFiles: fields.partial?.files,
+      partialFiles: fields.partial?.files, archiveSha256,
     };
+    const archived = await this.transfers.archivedFiles().load(archiveSha256);
     run.report(`${label}waiting for results…`, share(0.85));
     let latest: StoredIssue[] = [];
     try {
@@ -215,16 +220,16 @@ export class ScanController implements vscode.Disposable {
         signal: run.abort.signal,
         onSnapshot: (s, poll) => { latest = s.issues; run.report(`${label}waiting for results… ${s.totalIssues} issue${s.totalIssues === 1 ? '' : 's'} so far`, share(Math.min(0.99, 0.85 + poll * 0.03))); },
       });
-      await this.store.recordScan(folder.uri.toString(), scan, res.issues);
+      await this.store.recordScan(folder.uri.toString(), scan, res.issues, archived);
       if (!res.settled) {
-        void vscode.window.showInformationMessage(`Code Scanner: the scan of ${folder.name} is still producing results; showing ${res.totalIssues} so far. Use Refresh Results later.`, 'Refresh Results')
-          .then((a) => { if (a) void vscode.commands.executeCommand('codeScanner.refreshResults'); });
+        void this.notifier.info(`The scan of ${folder.name} is still producing results; showing ${res.totalIssues} so far. Use Refresh Results later.`,
+          { title: 'Refresh Results', run: () => vscode.commands.executeCommand('codeScanner.refreshResults') });
       }
       run.report(`${label}done`, share(1));
       return { folder: folder.name, scanId: scan.scanId, files, issues: res.issues.length };
     } catch (err) {
       // The scan exists either way; keep what arrived so Refresh Results can complete it.
-      await this.store.recordScan(folder.uri.toString(), scan, latest);
+      await this.store.recordScan(folder.uri.toString(), scan, latest, archived);
       throw err;
     }
   }
@@ -240,7 +245,7 @@ export class ScanController implements vscode.Disposable {
     return this.exclusive(async () => {
       const pending = await this.transfers.pending();
       if (!pending.length) {
-        void vscode.window.showInformationMessage('Code Scanner: there is no interrupted upload to resume.');
+        void this.notifier.info('There is no interrupted upload to resume.');
         return undefined;
       }
       const client = await this.session.getClient();
@@ -272,7 +277,7 @@ export class ScanController implements vscode.Disposable {
         maxRetries: options.maxRetries, baseDelayMs: options.retryBaseDelayMs,
         onProgress: (p) => this.reportUpload(run, share, label, p.sentBytes, p.totalBytes),
       }), () => { keep = true; });
-      return await this.afterUpload(client, folder, outcome, transfer.fields, run, share, label, options, transfer.fields.partial?.files.length ?? 0);
+      return await this.afterUpload(client, folder, outcome, transfer.fields, transfer.sha256, run, share, label, options, transfer.fields.partial?.files.length ?? 0);
     } finally {
       // The engine clears the store once the upload completes, so the archive goes by the path saved here.
       if (!keep) {
@@ -286,8 +291,7 @@ export class ScanController implements vscode.Disposable {
   async refresh(): Promise<boolean> {
     const folders = this.store.foldersWithResults();
     if (!folders.length) {
-      void vscode.window.showInformationMessage('Code Scanner: no scan results yet.', 'Scan Workspace')
-        .then((a) => { if (a) void vscode.commands.executeCommand('codeScanner.scanWorkspace'); });
+      void this.notifier.info('No scan results yet.', { title: 'Scan Workspace', run: () => vscode.commands.executeCommand('codeScanner.scanWorkspace') });
       return false;
     }
     const client = await this.session.getClient();
@@ -297,7 +301,8 @@ export class ScanController implements vscode.Disposable {
         for (const folderUri of folders) {
           const perScan = [];
           for (const scan of this.store.scansOf(folderUri)) {
-            perScan.push({ scan, issues: (await this.fetchIssues(client, scan.scanId)).issues });
+            const archived = await this.transfers.archivedFiles().load(scan.archiveSha256);
+            perScan.push({ scan, issues: (await this.fetchIssues(client, scan.scanId)).issues, archived });
           }
           await this.store.replaceFolder(folderUri, perScan);
         }
@@ -313,13 +318,24 @@ export class ScanController implements vscode.Disposable {
   clearResults(): boolean {
     if (this.busy) return false;
     this.store.clear();
+    void this.pruneArchivedFiles();
     return true;
+  }
+
+  /** Drops the file lists of archives no stored scan or interrupted upload refers to. */
+  private async pruneArchivedFiles(): Promise<void> {
+    try {
+      const keep = [...this.store.archiveDigests(), ...(await this.transfers.pending()).map((p) => p.transfer.sha256)];
+      await this.transfers.archivedFiles().prune(keep);
+    } catch (err) {
+      this.session.log.warn(`Could not tidy the archived file lists: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   private async exclusive<T>(fn: () => Promise<T>): Promise<T | undefined> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Code Scanner: scanning uploads workspace files, so it needs a trusted workspace.', 'Manage Workspace Trust')
-        .then((a) => { if (a) void vscode.commands.executeCommand('workbench.trust.manage'); });
+      void this.notifier.warn('Scanning uploads workspace files, so it needs a trusted workspace.',
+        { title: 'Manage Workspace Trust', run: () => vscode.commands.executeCommand('workbench.trust.manage') });
       return undefined;
     }
     if (this.busy) {
@@ -337,9 +353,9 @@ export class ScanController implements vscode.Disposable {
 
   private async withRun(title: string, body: (run: Run) => Promise<FolderOutcome[]>): Promise<ScanSummary | undefined> {
     return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Code Scanner: ${title}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: progressTitle(title), cancellable: true },
       async (progress, token) => {
-        const run = new Run(progress, (state) => {
+        const run = new Run(inertProgress(progress), (state) => {
           if (this.current) this.current.state = state;
           this.stateChanged.fire();
         });
@@ -353,18 +369,18 @@ export class ScanController implements vscode.Disposable {
           return { folders, cancelled: false };
         } catch (err) {
           if (isAbort(err, run.abort.signal)) {
-            void vscode.window.showInformationMessage('Code Scanner: scan cancelled.');
+            void this.notifier.info('Scan cancelled.');
             return { folders: [], cancelled: true };
           }
           if (err instanceof UploadInterruptedError) {
-            void vscode.window.showWarningMessage(`Code Scanner: ${err.message}`, 'Resume Upload')
-              .then((a) => { if (a) void vscode.commands.executeCommand('codeScanner.resumeUpload'); });
+            void this.notifier.warn(err.message, { title: 'Resume Upload', run: () => vscode.commands.executeCommand('codeScanner.resumeUpload') });
             return { folders: [], cancelled: false, error: { kind: 'interrupted', message: err.message } };
           }
           await this.session.reportError(err);
           return { folders: [], cancelled: false, error: { kind: isServiceError(err) ? err.kind : 'error', message: err instanceof Error ? err.message : String(err) } };
         } finally {
           sub.dispose();
+          await this.pruneArchivedFiles();
           this.current = undefined;
           await vscode.commands.executeCommand('setContext', 'codeScanner.scanning', false);
           this.stateChanged.fire();
@@ -375,10 +391,10 @@ export class ScanController implements vscode.Disposable {
 
   private announce(folders: FolderOutcome[]): void {
     const notes = folders.filter((f) => f.note).map((f) => `${f.folder}: ${f.note}`);
-    if (notes.length) void vscode.window.showInformationMessage(`Code Scanner: ${notes.join('; ')}.`);
+    if (notes.length) void this.notifier.info(`${notes.join('; ')}.`);
     const total = folders.reduce((n, f) => n + (f.issues ?? 0), 0);
     if (folders.some((f) => f.scanId)) {
-      void vscode.window.setStatusBarMessage(`Code Scanner: scan finished, ${total} issue${total === 1 ? '' : 's'}.`, 5000);
+      this.notifier.flash(`scan finished, ${total} issue${total === 1 ? '' : 's'}.`);
     }
   }
 

@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
 import { ServiceClient, isServiceError, type VerifiedUser } from '../core/api';
 import type { EditorDeps } from './deps';
+import type { SecretRedactor } from '../core/text/redact';
+import { progressTitle, type Notifier } from './notifier';
 import { requestLogger } from './outputLog';
 import { affectsConnection, baseUrl } from './settings';
 
 const TOKEN_KEY = 'codeScanner.apiToken';
 const USER_KEY = 'codeScanner.user';
+/** Origin (scheme, host, port) the stored token was verified with; it is sent nowhere else unasked. */
+const ORIGIN_KEY = 'codeScanner.tokenOrigin';
 
 export interface SignedInUser { name: string; email: string; company?: string }
 
@@ -18,9 +22,14 @@ export class Session implements vscode.Disposable, EditorDeps {
   readonly onDidChangeSession = this.changed.event;
   private signedIn = false;
   private disposables: vscode.Disposable[] = [this.changed];
-  private promptingSignIn = false;
+  private originOffered = false;
 
-  constructor(private readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+    readonly notifier: Notifier,
+    private readonly redactor: SecretRedactor,
+  ) {
     this.disposables.push(
       context.secrets.onDidChange((e) => { if (e.key === TOKEN_KEY) void this.refreshState(); }),
       vscode.workspace.onDidChangeConfiguration((e) => { if (affectsConnection(e)) this.changed.fire(); }),
@@ -47,9 +56,10 @@ export class Session implements vscode.Disposable, EditorDeps {
     if (had !== this.signedIn) this.changed.fire();
   }
 
-  private newClient(token: string): ServiceClient {
+  private newClient(token: string, url = baseUrl()): ServiceClient {
+    this.redactor.add(token);
     return new ServiceClient({
-      baseUrl: baseUrl(),
+      baseUrl: url,
       token,
       logger: requestLogger(this.log),
       userAgent: `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`,
@@ -59,14 +69,54 @@ export class Session implements vscode.Disposable, EditorDeps {
   async getClient(): Promise<ServiceClient | undefined> {
     const token = await this.context.secrets.get(TOKEN_KEY);
     if (!token) {
-      void this.offerSignIn('Sign in to the code scanning service first.');
+      this.notifier.offerSignIn('Sign in to the code scanning service first.');
       return undefined;
     }
+    let url: string;
     try {
-      return this.newClient(token);
+      url = baseUrl();
     } catch (err) {
       await this.reportError(err); // a bad custom URL setting
       return undefined;
+    }
+    const origin = new URL(url).origin;
+    const boundTo = this.context.globalState.get<string>(ORIGIN_KEY);
+    if (boundTo === undefined) {
+      // Signed in before tokens were tied to an address: tie it to the one in use.
+      await this.context.globalState.update(ORIGIN_KEY, origin);
+    } else if (boundTo !== origin) {
+      this.offerNewOrigin(token, boundTo, url);
+      return undefined;
+    }
+    return this.newClient(token, url);
+  }
+
+  /**
+   * The service address changed since the token was verified. A repository cannot change
+   * it (the settings are user-only), but a mistyped or pasted URL can: the token goes to
+   * the new address only once the user says so, and is verified there first.
+   */
+  private offerNewOrigin(token: string, boundTo: string, url: string): void {
+    const origin = new URL(url).origin;
+    this.log.warn(`The service address is now ${origin}; the API token was verified with ${boundTo} and is not sent elsewhere without asking.`);
+    if (this.originOffered) return;
+    this.originOffered = true;
+    void this.notifier.warn(
+      `The service address changed to ${origin} since you signed in at ${boundTo}. Your API token is not sent to the new address unless you allow it.`,
+      { title: `Use My Token with ${new URL(url).host}`, run: () => this.moveToken(token, url) },
+      { title: 'Sign In There', run: () => this.signIn() },
+    ).finally(() => { this.originOffered = false; });
+  }
+
+  private async moveToken(token: string, url: string): Promise<void> {
+    try {
+      const res = await this.newClient(token, url).verify({ userInfo: true });
+      await this.context.globalState.update(ORIGIN_KEY, new URL(url).origin);
+      await this.context.globalState.update(USER_KEY, toUser(res.user));
+      this.changed.fire();
+      void this.notifier.info(`Your API token is now used with ${new URL(url).origin}.`);
+    } catch (err) {
+      await this.reportError(err);
     }
   }
 
@@ -84,34 +134,42 @@ export class Session implements vscode.Disposable, EditorDeps {
     }))?.trim();
     if (!token) return undefined;
     let user: SignedInUser | undefined;
+    let origin: string;
     try {
-      const client = this.newClient(token);
+      const url = baseUrl();
+      origin = new URL(url).origin;
+      const client = this.newClient(token, url);
       const res = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Code Scanner: checking the API token…' },
+        { location: vscode.ProgressLocation.Notification, title: progressTitle('Checking the API token…') },
         () => client.verify({ userInfo: true }),
       );
       user = toUser(res.user);
     } catch (err) {
       if (isServiceError(err) && err.kind === 'unauthorized') {
-        void vscode.window.showErrorMessage('The service rejected this API token. Check that you copied the whole key and that it is still active, then sign in again.', 'Sign In')
-          .then((a) => { if (a) void this.signIn(); });
+        void this.notifier.error('The service rejected this API token. Check that you copied the whole key and that it is still active, then sign in again.',
+          { title: 'Sign In', run: () => this.signIn() });
         return undefined;
       }
       await this.reportError(err);
       return undefined;
     }
+    const previous = await this.context.secrets.get(TOKEN_KEY);
+    if (previous !== token) this.redactor.delete(previous);
     await this.context.secrets.store(TOKEN_KEY, token);
+    await this.context.globalState.update(ORIGIN_KEY, origin);
     await this.context.globalState.update(USER_KEY, user);
     this.log.info(`Signed in${user ? ` as ${user.name} <${user.email}>${user.company ? ` (${user.company})` : ''}` : ''}.`);
     await this.refreshState();
     this.changed.fire();
-    void vscode.window.showInformationMessage(`Code Scanner: signed in${user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''}.`);
+    void this.notifier.info(`Signed in${user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''}.`);
     return user ?? { name: 'unknown', email: '' };
   }
 
   async signOut(): Promise<void> {
+    this.redactor.delete(await this.context.secrets.get(TOKEN_KEY));
     await this.context.secrets.delete(TOKEN_KEY);
     await this.context.globalState.update(USER_KEY, undefined);
+    await this.context.globalState.update(ORIGIN_KEY, undefined);
     this.log.info('Signed out.');
     await this.refreshState();
     this.changed.fire();
@@ -134,27 +192,16 @@ export class Session implements vscode.Disposable, EditorDeps {
     }
   }
 
-  private async offerSignIn(message: string): Promise<void> {
-    if (this.promptingSignIn) return;
-    this.promptingSignIn = true;
-    try {
-      const choice = await vscode.window.showWarningMessage(message, 'Sign In');
-      if (choice) await this.signIn();
-    } finally {
-      this.promptingSignIn = false;
-    }
-  }
-
   /** Shows the error without waiting for the user, so callers can clean up (progress, status bar) at once. */
   async reportError(err: unknown): Promise<void> {
     if (isServiceError(err) && err.kind === 'aborted') return;
     const message = err instanceof Error ? err.message : String(err);
-    this.log.error(isServiceError(err) ? `${err.operation}: ${message}` : message);
+    if (isServiceError(err)) this.log.error(`${err.operation} failed (${err.kind}${err.status ? `, HTTP ${err.status}` : ''})`);
     if (isServiceError(err) && err.kind === 'unauthorized') {
-      void this.offerSignIn('Code Scanner: the API token was rejected (expired or revoked). Sign in again to continue.');
+      this.notifier.offerSignIn('The API token was rejected (expired or revoked). Sign in again to continue.');
       return;
     }
-    void vscode.window.showErrorMessage(`Code Scanner: ${message}`, 'Show Log').then((choice) => { if (choice) this.log.show(true); });
+    void this.notifier.error(message);
   }
 
   /** For the integration tests: whether SecretStorage holds a token (never the token itself). */

@@ -15,6 +15,7 @@ export function baseUrl(): string {
 
 export interface ScanSettings {
   excludeGlobs: string[];
+  allowCredentialFiles: string[];
   maxFileSizeBytes: number;
   chunkSizeBytes: number;
   scanConfigs: string[];
@@ -26,10 +27,16 @@ function positive(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((g): g is string => typeof g === 'string' && g.trim() !== '') : [];
+}
+
 export function scanSettings(folder?: vscode.WorkspaceFolder): ScanSettings {
   const c = vscode.workspace.getConfiguration(SECTION, folder);
   return {
-    excludeGlobs: c.get<string[]>('excludeGlobs', []).filter((g) => typeof g === 'string' && g.trim() !== ''),
+    excludeGlobs: stringList(c.get<unknown>('excludeGlobs')),
+    // Only the user's own settings: a repository must not be able to have your keys uploaded.
+    allowCredentialFiles: stringList(config().inspect<unknown>('uploadCredentialFiles')?.globalValue),
     maxFileSizeBytes: Math.round(positive(c.get<number>('maxFileSizeMB'), 10) * MB),
     chunkSizeBytes: Math.round(positive(c.get<number>('uploadChunkSizeMB'), 8) * MB),
     scanConfigs: c.get<string[]>('scanConfigs', []).map((s) => s.trim()).filter(Boolean),

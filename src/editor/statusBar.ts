@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ResultsStore } from './resultsStore';
-import { escapeMarkdown as escape } from './markdown';
+import { escapeMarkdown as escape } from '../core/text/untrusted';
 import type { ScanController, ScanState } from './scanController';
 import { hideFalsePositives } from './settings';
 import { describeUser, type Session } from './session';

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ArchivedFiles } from '../core/scan/archivedFiles';
 import type { SavedTransfer, TransferStore } from '../core/upload/transferStore';
 
 const KEY_PREFIX = 'codeScanner.transfer:';
@@ -49,10 +50,18 @@ export class TransferStores {
     return out;
   }
 
+  private get storageRoot(): string {
+    return this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
+  }
+
+  /** The file lists of uploaded archives (which files a fix may change). */
+  archivedFiles(): ArchivedFiles {
+    return new ArchivedFiles(path.join(this.storageRoot, 'archived-files'));
+  }
+
   /** Where archives are built; kept across reloads so an upload can resume. */
   async archiveRoot(): Promise<string> {
-    const base = this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
-    const dir = path.join(base, 'archives');
+    const dir = path.join(this.storageRoot, 'archives');
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     return dir;
   }

@@ -86,7 +86,7 @@ suite('editor: cancel and resume uploads', () => {
     }
     const offer = offers.find((o) => o.items.includes('Resume Upload'));
     assert.ok(offer, `no Resume offer among ${JSON.stringify(offers)}`);
-    assert.match(offer.message, /an upload was interrupted: order-service/);
+    assert.match(offer.message, /An upload was interrupted: order-service/);
 
     const scanId = summary?.folders[0]?.scanId;
     assert.ok(scanId, `resumed: ${JSON.stringify(summary)}`);

@@ -154,3 +154,35 @@ export async function revert(uri: vscode.Uri): Promise<void> {
   await vscode.window.showTextDocument(uri);
   await vscode.commands.executeCommand('workbench.action.files.revert');
 }
+
+/** Adds raw issues (any shape) to a scan on the reference service. */
+export async function injectIssues(scanId: string, issues: unknown[]): Promise<void> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/scans/${encodeURIComponent(scanId)}/issues`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ issues }),
+  });
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `inject issues: HTTP ${res.status} ${text}`);
+}
+
+export interface ProbedToast { text: string; links: { text: string; href: string }[] }
+
+/**
+ * The notification toasts the workbench shows, with the links it rendered in them, as the
+ * offline launcher reads them from the page; undefined where no launcher offers this
+ * (the desktop launcher), in which case tests check the text they were given instead.
+ */
+export async function visibleToasts(): Promise<ProbedToast[] | undefined> {
+  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
+  if (!url) return undefined;
+  // Headless, the workbench shows no toasts; the notification center lists them all.
+  await vscode.commands.executeCommand('notifications.showList');
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    const res = await fetch(`${url}/notifications`);
+    const text = await res.text();
+    assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
+    return JSON.parse(text) as ProbedToast[];
+  } finally {
+    await vscode.commands.executeCommand('notifications.hideList');
+  }
+}

@@ -15,6 +15,7 @@ export function run(): Promise<void> {
     color: false,
     reporter: 'spec',
     timeout: Number(process.env.CODE_SCANNER_TEST_TIMEOUT_MS) || 60_000,
+    grep: process.env.CODE_SCANNER_TEST_GREP || undefined,
   });
   Mocha.interfaces.bdd(mocha.suite);
 

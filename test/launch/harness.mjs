@@ -384,6 +384,48 @@ export async function prepareSuite() {
     CODE_SCANNER_TEST_WORKSPACE: workspace,
     CODE_SCANNER_TEST_SECOND_FOLDER: multiRoot.folders[1],
   };
+  // Runs only the tests whose title matches (while working on one suite).
+  if (process.env.CODE_SCANNER_TEST_GREP) env.CODE_SCANNER_TEST_GREP = process.env.CODE_SCANNER_TEST_GREP;
   const testsPath = join(repoRoot, 'out', 'test', 'integration', 'index.js');
   return { service, workspace, multiRoot, env, testsPath };
+}
+
+// ---------------------------------------------------------------------------------
+// Workbench probe
+
+/**
+ * A loopback endpoint through which the suite (running in the extension host, which cannot
+ * see the workbench) asks what a person would see. `GET /notifications` lists the
+ * notifications shown as toasts or in the open notification center (headless, the
+ * workbench shows no toasts): their text and every link the workbench rendered in them.
+ * `getPage` returns the Playwright page once it exists. Closed on cleanup.
+ */
+export async function startWorkbenchProbe(getPage) {
+  const { createServer: createHttpServer } = await import('node:http');
+  const server = createHttpServer(async (req, res) => {
+    const send = (status, body) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    try {
+      const page = getPage();
+      if (!page) return send(503, { error: 'the workbench is not open yet' });
+      if (req.url === '/notifications') {
+        const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')].map((el) => {
+          const message = el.querySelector('.notification-list-item-message');
+          return {
+            text: message?.textContent ?? '',
+            links: [...(message?.querySelectorAll('a') ?? [])].map((a) => ({ text: a.textContent ?? '', href: a.getAttribute('href') ?? a.getAttribute('data-href') ?? '' })),
+          };
+        }));
+        return send(200, toasts);
+      }
+      return send(404, { error: `no probe ${req.url}` });
+    } catch (err) {
+      return send(500, { error: String(err?.message ?? err) });
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onCleanup(() => new Promise((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${server.address().port}`;
 }

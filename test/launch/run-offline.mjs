@@ -18,6 +18,7 @@ import {
   remoteUri,
   repoRoot,
   startCodeServer,
+  startWorkbenchProbe,
   tail,
   workbenchUrl,
 } from './harness.mjs';
@@ -68,6 +69,7 @@ async function main() {
   const tools = provision();
 
   const { service, multiRoot, env: extensionEnvironment, testsPath } = await prepareSuite();
+  extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
 
   const server = await startCodeServer(tools, {
     settings: { 'codeScanner.customBaseUrl': service.baseUrl },

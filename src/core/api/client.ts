@@ -51,6 +51,8 @@ export interface ClientOptions {
   maxPages?: number;
   /** undici dispatcher, e.g. a ProxyAgent for the editor's proxy setting. */
   dispatcher?: Dispatcher;
+  /** Answers bigger than this are refused (bad-response). Default 32 MB. */
+  maxResponseBytes?: number;
 }
 
 export interface PolicyQuery {
@@ -91,6 +93,7 @@ export class ServiceClient {
       retryBaseDelayMs: opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
       maxRetryWaitMs: opts.maxRetryWaitMs ?? DEFAULTS.maxRetryWaitMs,
       dispatcher: opts.dispatcher,
+      maxResponseBytes: opts.maxResponseBytes,
     });
   }
 

@@ -2,6 +2,8 @@
 // to users as they are, so each one says what happened and what to do next, and none of
 // them ever contains the API token (see `redact`).
 
+import { redactSecrets } from '../text/redact';
+
 export type ServiceErrorKind =
   | 'bad-request'
   | 'unauthorized'
@@ -69,14 +71,9 @@ export function isRetryable(err: unknown): boolean {
   return err.kind === 'network' || err.kind === 'timeout' || err.kind === 'server' || err.kind === 'rate-limited';
 }
 
-/** Replaces every occurrence of each secret with `***`. */
+/** Replaces every occurrence of each secret (also re-cased, percent-encoded or in base64) with `***`. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    // Very short strings would mangle ordinary words; real tokens are long.
-    if (s.length >= 4) out = out.split(s).join('***');
-  }
-  return out;
+  return redactSecrets(text, secrets);
 }
 
 /**
@@ -158,6 +155,13 @@ export function errorForStatus(input: HttpErrorInput): ServiceError {
       kind: 'conflict',
       serverOffset: off,
       message: `The service holds a different upload position${off === undefined ? '' : ` (${off} bytes)`}${said}; the upload continues from there.`,
+    });
+  }
+  if (status === 413) {
+    return new ServiceError({
+      ...base,
+      kind: 'bad-request',
+      message: `The service refused the upload as too large${said}. Exclude folders you do not need scanned (setting codeScanner.excludeGlobs) or lower codeScanner.maxFileSizeMB, then scan again.`,
     });
   }
   if (status === 422) {

@@ -5,10 +5,11 @@
 
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER } from './auth';
 import { errorForStatus, operationLabel, redact, ServiceError, isRetryable, ClientValidationError } from './errors';
 import { MultipartLengthError, type MultipartBody } from './multipart';
+import { dispatcherFor } from './network';
 
 export interface RequestLogEntry {
   method: string;
@@ -31,6 +32,8 @@ export interface TransportOptions {
   /** A 429 asking for a longer wait than this is reported instead of waited out. */
   maxRetryWaitMs: number;
   dispatcher?: Dispatcher;
+  /** Answers bigger than this fail as bad responses. Default MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
 }
 
 export interface Call {
@@ -90,13 +93,34 @@ function networkDetail(err: unknown): string {
   }
 }
 
-let sharedProxyAgent: Dispatcher | undefined;
-/** Honour HTTPS_PROXY/HTTP_PROXY/NO_PROXY when set, as command-line tools do. */
-function defaultDispatcher(): Dispatcher | undefined {
-  const env = process.env;
-  if (!(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy)) return undefined;
-  sharedProxyAgent ??= new EnvHttpProxyAgent();
-  return sharedProxyAgent;
+/** Largest answer read: a page of 50 findings with their diffs is well below 1 MB. */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+class ResponseTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`response larger than ${limit} bytes`);
+  }
+}
+
+/** The body as text, failing as soon as it passes `limit` bytes (the rest is never read). */
+async function readCapped(res: Dispatcher.ResponseData, limit: number): Promise<string> {
+  const declared = Number(firstHeader(res.headers['content-length']));
+  if (Number.isFinite(declared) && declared > limit) {
+    res.body.destroy();
+    throw new ResponseTooLargeError(limit);
+  }
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) {
+      res.body.destroy();
+      throw new ResponseTooLargeError(limit);
+    }
+    parts.push(buf);
+  }
+  return Buffer.concat(parts, size).toString('utf8');
 }
 
 export class Transport {
@@ -214,14 +238,22 @@ export class Transport {
           headers,
           body,
           signal: controller.signal,
-          dispatcher: this.opts.dispatcher ?? defaultDispatcher(),
+          dispatcher: dispatcherFor(url, this.opts.dispatcher),
           // Our own timer covers the whole exchange; undici's would only cut in later.
           headersTimeout: 0,
           bodyTimeout: 0,
         });
         status = res.statusCode;
-        text = call.method === 'HEAD' ? '' : await res.body.text();
+        text = call.method === 'HEAD' ? '' : await readCapped(res, this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES);
       } catch (err) {
+        if (err instanceof ResponseTooLargeError) {
+          throw new ServiceError({
+            kind: 'bad-response',
+            operation: call.operation,
+            status,
+            message: `${call.endpoint} answered with more than ${Math.round(err.limit / (1024 * 1024))} MB; reading stopped there. The service URL may point at something other than the scanning service, or a proxy answered instead.`,
+          });
+        }
         throw this.transportError(call, err, timedOut, call.signal?.aborted === true);
       }
 

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
+import { closeSync, createReadStream, promises as fsp, readSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive, type ZipEntryData } from 'archiver';
-import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
+import { openRegularFileSync } from '../workspace/safeOpen';
+import { absolutePathOf, type SelectedFile, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ByteRing } from './byteRing';
 import { looksIncompressible } from './compressibility';
 import { shareEntryFunctions } from './entryFootprint';
@@ -144,35 +145,37 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     for (const f of selection.files) {
       if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
       if (archiveError) break;
-      const absPath = absolutePathOf(selection.root, f);
       const data: ZipEntryData = { name: f.path, date: FIXED_DATE, mode: 0o644 };
       let small: ReturnType<typeof readSmallFile>;
       for (;;) {
-        small = readSmallFile(absPath, (n) => ring.take(n));
+        small = readSmallFile(selection.root, f, (n) => ring.take(n));
         // No room in the slab: wait until archiver is done with the oldest entry.
-        if (typeof small === 'object' && small.slot === undefined && ring.outstanding > 0 && !archiveError) {
+        if (typeof small === 'object' && 'slot' in small && small.slot === undefined && ring.outstanding > 0 && !archiveError) {
           await waitForEntry();
           continue;
         }
         break;
       }
-      if (small === 'gone' || small === 'unreadable') {
-        skipped.push({ path: f.path, reason: small === 'gone' ? 'missing' : 'unreadable' });
+      if (typeof small === 'string') {
+        skipped.push({ path: f.path, reason: small });
         continue;
       }
-      if (small === 'stream') {
-        // Big files are streamed; at most a couple wait in archiver's queue at a time.
-        while (streamedInFlight > 0 && slots.some((x) => x.end === undefined) && !archiveError) await waitForEntry();
+      if ('fd' in small) {
+        // Big files are streamed from the descriptor already opened and checked; at most a
+        // couple wait in archiver's queue at a time.
+        const { fd } = small;
         let sample: Buffer;
         try {
-          sample = await readSample(absPath);
-        } catch (e) {
-          skipped.push({ path: f.path, reason: isNotFound(e) ? 'missing' : 'unreadable' });
+          while (streamedInFlight > 0 && slots.some((x) => x.end === undefined) && !archiveError) await waitForEntry();
+          sample = readSample(fd);
+        } catch {
+          closeSync(fd);
+          skipped.push({ path: f.path, reason: 'unreadable' });
           continue;
         }
         data.store = looksIncompressible(sample);
         streamedInFlight++;
-        archive.append(lazyFileStream(absPath, () => streamedInFlight--), data);
+        archive.append(lazyFileStream(fd, () => streamedInFlight--), data);
         slots.push({ region: false });
       } else if (small.slot) {
         const bytes = small.slot.subarray(0, small.length);
@@ -208,19 +211,23 @@ async function writeZip(selection: Selection, archivePath: string, level: number
 /**
  * Reads a file synchronously into a region from `take` (from the page cache this costs a
  * few microseconds, far less than four thread-pool round trips, and the main thread is
- * otherwise idle while zlib deflates the previous entry). 'stream' when it is too big to
- * read whole, 'gone' when it vanished, { slot: undefined } when `take` had no room.
+ * otherwise idle while zlib deflates the previous entry). The file is opened without
+ * following a link and without blocking on a FIFO, and must be the very file selected
+ * (same inode); otherwise the reason it is skipped. `{ fd }` (open, for the caller to
+ * stream and close) when it is too big to read whole, `{ slot: undefined }` when `take`
+ * had no room.
  */
-function readSmallFile(absPath: string, take: (n: number) => Buffer | undefined): { slot: Buffer | undefined; length: number } | 'stream' | 'gone' | 'unreadable' {
-  let fd: number;
+function readSmallFile(root: string, file: SelectedFile, take: (n: number) => Buffer | undefined): { slot: Buffer | undefined; length: number } | { fd: number } | 'missing' | 'unreadable' | 'not-a-file' | 'changed' {
+  const opened = openRegularFileSync(absolutePathOf(root, file), { ino: file.ino });
+  if (typeof opened === 'string') return opened;
+  const { fd } = opened;
+  let keepOpen = false;
   try {
-    fd = openSync(absPath, 'r');
-  } catch (e) {
-    return isNotFound(e) ? 'gone' : 'unreadable';
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size > SYNC_READ_MAX_FILE) return 'stream';
+    const size = opened.stats.size;
+    if (size > SYNC_READ_MAX_FILE) {
+      keepOpen = true;
+      return { fd };
+    }
     const slot = take(size);
     if (!slot) return { slot: undefined, length: 0 };
     let got = 0;
@@ -231,18 +238,18 @@ function readSmallFile(absPath: string, take: (n: number) => Buffer | undefined)
     }
     return { slot, length: got };
   } catch {
-    return 'unreadable'; // e.g. EISDIR/EIO; the slab region is given back with the next entry
+    return 'unreadable'; // e.g. EIO; the slab region is given back with the next entry
   } finally {
-    closeSync(fd);
+    if (!keepOpen) closeSync(fd);
   }
 }
 
-/** A file stream opened only when archiver starts reading it, so queued entries hold no descriptor. */
-function lazyFileStream(absPath: string, onDone: () => void): Readable {
+/** Streams an open descriptor once archiver starts reading it, and closes it at the end. */
+function lazyFileStream(fd: number, onDone: () => void): Readable {
   return Readable.from(
     (async function* () {
       try {
-        yield* createReadStream(absPath, { highWaterMark: STREAM_HIGH_WATER_MARK });
+        yield* createReadStream('', { fd, start: 0, autoClose: true, highWaterMark: STREAM_HIGH_WATER_MARK });
       } finally {
         onDone();
       }
@@ -251,20 +258,10 @@ function lazyFileStream(absPath: string, onDone: () => void): Readable {
   );
 }
 
-async function readSample(absPath: string): Promise<Buffer> {
-  const fh = await fsp.open(absPath, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(4096);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
-function isNotFound(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+/** The first bytes, to judge whether deflating is worth it. */
+function readSample(fd: number): Buffer {
+  const buf = Buffer.allocUnsafe(4096);
+  return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
 }
 
 /**

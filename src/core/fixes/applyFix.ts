@@ -3,6 +3,7 @@ import type { StructuredPatch } from 'diff';
 import * as path from 'node:path';
 
 export type FixRefusal =
+  | 'too-large'         // bigger than any real fix; applying it could stall the editor
   | 'unreadable'        // not a unified diff we can parse
   | 'not-one-file'      // zero or several files in one fix
   | 'creates-or-deletes'
@@ -12,6 +13,10 @@ export type FixRefusal =
 export type FixResult =
   | { ok: true; text: string }
   | { ok: false; reason: FixRefusal; message: string };
+
+/** Limits on a fix from the service: every hunk costs a search through the file on the extension host. */
+export const MAX_FIX_DIFF_CHARS = 2 * 1024 * 1024;
+export const MAX_FIX_HUNKS = 200;
 
 /** Strips git's a/ and b/ prefixes and any timestamp the header carried. */
 function headerPath(name: string | undefined): string | undefined {
@@ -33,6 +38,9 @@ export interface FixTarget {
  * are refused rather than resolved.
  */
 export function readFixTarget(diffText: string): FixTarget | Exclude<FixResult, { ok: true }> {
+  if (diffText.length > MAX_FIX_DIFF_CHARS) {
+    return { ok: false, reason: 'too-large', message: `The fix is ${Math.round(diffText.length / 1024)} KB of diff, more than a suggested fix should be; it was not applied.` };
+  }
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(diffText);
@@ -47,6 +55,9 @@ export function readFixTarget(diffText: string): FixTarget | Exclude<FixResult, 
     };
   }
   const patch = patches[0];
+  if (patch.hunks.length > MAX_FIX_HUNKS) {
+    return { ok: false, reason: 'too-large', message: `The fix changes ${patch.hunks.length} places in one file, more than a suggested fix should; it was not applied.` };
+  }
   const oldPath = headerPath(patch.oldFileName);
   const newPath = headerPath(patch.newFileName);
   if (oldPath === '/dev/null' || newPath === '/dev/null') {

@@ -1,2 +1,3 @@
 export * from './applyFix';
 export * from './lineEdits';
+export * from './target';

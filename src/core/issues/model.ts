@@ -23,6 +23,13 @@ export interface StoredIssue {
   range?: Range;
   /** The text of the finding's line when it was placed, to find the line again after a whole-text replacement (revert, formatter). */
   lineText?: string;
+  /** Whether the file was in the archive the scan uploaded; fixes are only offered for such files. */
+  inArchive?: boolean;
+}
+
+/** A fix is offered only for a file the scan uploaded (the service could name any path). */
+export function isFixable(issue: StoredIssue): boolean {
+  return !!issue.fix && issue.inArchive === true;
 }
 
 /** The subset of a service quality issue this module reads; every field may be missing. */

@@ -57,6 +57,16 @@ export const DEFAULT_CHUNK_SIZE = 8 * 1024 * 1024;
 export const DEFAULT_MAX_RETRIES = 5;
 export const DEFAULT_BASE_DELAY_MS = 500;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 5 * 60_000;
+/**
+ * A transfer may send at most this many times the archive's bytes (plus one chunk), and
+ * make at most this many requests per chunk of the archive (plus a margin): a service that
+ * keeps rewinding the offset (409) or accepts a byte at a time cannot keep an upload going
+ * for ever. A healthy upload sends each byte once, and a few retries fit well within.
+ */
+export const MAX_BYTES_FACTOR = 4;
+export const MAX_REQUESTS_PER_CHUNK = 4;
+const REQUEST_MARGIN = 32;
+
 /** The chunk goes out in slices of this size; progress moves with each slice the socket takes. */
 const SLICE_BYTES = 256 * 1024;
 
@@ -215,11 +225,29 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
   const interrupted = (e: unknown): UploadInterruptedError => {
     const cancelled = !!signal?.aborted;
     const where = `${offset} of ${total} bytes`;
-    const why = cancelled ? 'was cancelled' : `stopped after ${failures} failed attempt${failures === 1 ? '' : 's'} (${e instanceof Error ? e.message : String(e)})`;
+    const reason = e instanceof Error ? e.message : String(e);
+    const why = cancelled ? 'was cancelled'
+      : failures === 0 ? `stopped (${reason})`
+        : `stopped after ${failures} failed attempt${failures === 1 ? '' : 's'} (${reason})`;
     return new UploadInterruptedError(
       `The upload ${why} with ${where} on the service. It can be resumed: the service keeps what it received.`,
       t.transferId, offset, total, cancelled, { cause: e },
     );
+  };
+
+  // Budget for this run of the transfer (a resume gets a fresh one).
+  const maxBytes = MAX_BYTES_FACTOR * total + chunkSize;
+  const maxRequests = MAX_REQUESTS_PER_CHUNK * Math.ceil(total / chunkSize) + REQUEST_MARGIN;
+  let bytesSent = 0;
+  let requests = 0;
+  const spend = (bytes: number) => {
+    requests += 1;
+    bytesSent += bytes;
+    if (requests > maxRequests || bytesSent > maxBytes) {
+      throw interrupted(new Error(
+        `the service kept asking for data again: ${requests} requests and ${bytesSent} bytes sent for an archive of ${total} bytes. The upload was stopped; try again later`,
+      ));
+    }
   };
 
   const chunks = new ChunkReader(t.archivePath, Math.min(chunkSize, total));
@@ -228,6 +256,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
       if (signal?.aborted) throw interrupted(signal.reason);
       try {
         if (needOffset) {
+          spend(0);
           offset = await client.readOffset(t.transferId, signal);
           needOffset = false;
           if (offset > total) {
@@ -240,6 +269,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         const len = Math.min(chunkSize, total - offset);
         const chunkStart = offset;
         const bytes = await chunks.read(chunkStart, len);
+        spend(len);
         const result = await client.sendChunk(t.transferId, {
           offset: chunkStart,
           totalLength: total,

@@ -42,19 +42,29 @@ export async function readGitInfo(root: string): Promise<GitInfo | undefined> {
 }
 
 /**
- * Remote URLs can embed credentials (https://user:token@host/...). They must never reach
- * the service or a log, so the user-info part is dropped.
+ * Remote URLs can embed credentials (`https://user:token@host/…`, `ssh://user:secret@…`,
+ * `git+https://token@…`, `…?access_token=…`). They must never reach the service or a log:
+ * over http(s) the whole user part goes (a token is often the user name), elsewhere the
+ * password; a query or fragment is dropped everywhere. scp-like `user:secret@host:path`
+ * loses its user part.
  */
 export function stripCredentials(url: string): string {
+  let u: URL | undefined;
   try {
-    const u = new URL(url);
-    if ((u.protocol === 'http:' || u.protocol === 'https:') && (u.username || u.password)) {
-      u.username = '';
-      u.password = '';
-      return u.toString();
-    }
+    u = new URL(url);
   } catch {
-    // scp-like syntax (git@host:org/repo.git) carries no secret; keep it as is.
+    u = undefined;
   }
+  if (u && u.host) {
+    const httpLike = /^(git\+)?https?:$/.test(u.protocol);
+    let changed = false;
+    if (u.password) { u.password = ''; changed = true; }
+    if (httpLike && u.username) { u.username = ''; changed = true; }
+    if (u.search || u.hash) { u.search = ''; u.hash = ''; changed = true; }
+    return changed ? u.toString() : url;
+  }
+  // scp-like syntax: [user@]host:path. A user part with a colon carries a password.
+  const scp = /^([^@/]+)@([^:/]+):(.*)$/.exec(url);
+  if (scp && scp[1].includes(':')) return `${scp[2]}:${scp[3]}`;
   return url;
 }

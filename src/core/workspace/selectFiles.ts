@@ -1,8 +1,10 @@
 import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { credentialMatcher } from './credentials';
 import { defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
 import { gitRaw, isInsideGitWorkTree } from './git';
+import { boundPatterns } from './patterns';
 
 export type SkipReason =
   | 'gitignored'
@@ -14,20 +16,32 @@ export type SkipReason =
   | 'not-a-file'
   | 'missing'
   | 'binary'
-  | 'unreadable';
+  | 'unreadable'
+  | 'credentials'
+  /** A name the zip format would store differently (a leading `x:` or `../`). */
+  | 'unsafe-name'
+  /** A comma in the name: a partial scan's file list is comma-separated. */
+  | 'comma-in-name'
+  /** Replaced (by a link, a FIFO, another file) between selection and packaging. */
+  | 'changed';
 
 export interface SelectedFile {
   /** Relative to the root, `/`-separated, never containing `..`. This is the archive path. */
   path: string;
   size: number;
+  /** Inode when chosen: packaging skips the file if another one stands there by then. */
+  ino?: number;
+  /** For a symlink to a file inside the folder: the real file, relative to the real root. */
+  target?: string;
 }
 
 /**
- * Where a selected file is on disk. Not stored in each SelectedFile: for a large workspace
- * a second, longer string per file was ~1.5 MB that stayed alive through the whole scan.
+ * Where a selected file is on disk (a symlink's resolved target, so it can be opened
+ * without following links). Not stored in each SelectedFile: for a large workspace a
+ * second, longer string per file was ~1.5 MB that stayed alive through the whole scan.
  */
 export function absolutePathOf(root: string, file: SelectedFile): string {
-  return path.join(root, ...file.path.split('/'));
+  return path.join(root, ...(file.target ?? file.path).split('/'));
 }
 
 export interface SkippedFile {
@@ -40,6 +54,8 @@ export interface Selection {
   files: SelectedFile[];
   skipped: SkippedFile[];
   totalBytes: number;
+  /** Things the user should know about how files were chosen (patterns simplified, ...). */
+  notes: string[];
 }
 
 export interface SelectOptions {
@@ -47,7 +63,16 @@ export interface SelectOptions {
   excludeGlobs?: string[];
   /** Files above this size are skipped with reason `too-large`. Default 10 MB. */
   maxFileSizeBytes?: number;
+  /** Credential files (see credentials.ts) to upload anyway, gitignore-style. */
+  allowCredentialFiles?: string[];
 }
+
+/** More exclude patterns than this is refused (each costs a test on every path). */
+export const MAX_EXCLUDE_GLOBS = 1000;
+/** Paths handled between two yields to the event loop, so a large selection never stalls the editor. */
+const YIELD_EVERY = 256;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
 
@@ -78,7 +103,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
 
 /** A partial selection from explicit absolute paths (typically the open editors). */
 export async function selectGivenFiles(root: string, absPaths: string[], opts: SelectOptions = {}): Promise<Selection> {
-  const ctx = await makeContext(root, opts);
+  const ctx = await makeContext(root, opts, { partial: true });
   const candidates: string[] = [];
   for (const abs of absPaths) {
     const rel = toRelative(ctx, abs);
@@ -109,7 +134,7 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
  * files. Deleted files are dropped — there is nothing to scan.
  */
 export async function selectChangedFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
-  const ctx = await makeContext(root, opts);
+  const ctx = await makeContext(root, opts, { partial: true });
   if (!(await isInsideGitWorkTree(ctx.root))) {
     throw new Error(`"${root}" is not inside a git repository, so there are no git changes to scan. Scan the workspace or the open files instead.`);
   }
@@ -153,7 +178,15 @@ const REASON_LABELS: Record<SkipReason, string> = {
   missing: 'missing',
   binary: 'binary assets',
   unreadable: 'unreadable',
+  credentials: 'credential files',
+  'unsafe-name': 'names an archive cannot hold',
+  'comma-in-name': 'names with a comma (partial scans)',
+  changed: 'replaced while packaging',
 };
+
+export function skipReasonLabel(reason: SkipReason): string {
+  return REASON_LABELS[reason];
+}
 
 /** One line for a status bar, log or notification, e.g. "412 files, 3.1 MB; skipped 12 (...)". */
 export function formatSelectionSummary(sel: Selection): string {
@@ -179,15 +212,18 @@ interface Context {
   root: string;
   realRoot: string;
   maxSize: number;
+  partial: boolean;
   defaults: Ignore;
   user: Ignore | undefined;
+  isCredential: (rel: string) => boolean;
   files: SelectedFile[];
   skipped: SkippedFile[];
+  notes: string[];
   skip(p: string, reason: SkipReason): void;
   finish(): Selection;
 }
 
-async function makeContext(rootIn: string, opts: SelectOptions): Promise<Context> {
+async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: boolean } = {}): Promise<Context> {
   const root = path.resolve(rootIn);
   let realRoot: string;
   try {
@@ -196,48 +232,91 @@ async function makeContext(rootIn: string, opts: SelectOptions): Promise<Context
   } catch {
     throw new Error(`The folder "${rootIn}" does not exist or is not a directory.`);
   }
-  const globs = (opts.excludeGlobs ?? []).map((g) => g.trim()).filter((g) => g.length > 0 && !g.startsWith('#'));
+  const raw = (opts.excludeGlobs ?? []).map((g) => g.trim()).filter((g) => g.length > 0 && !g.startsWith('#'));
+  if (raw.length > MAX_EXCLUDE_GLOBS) {
+    throw new Error(`The setting codeScanner.excludeGlobs has ${raw.length} patterns; at most ${MAX_EXCLUDE_GLOBS} are supported. Combine them (for example "docs/**" instead of one pattern per file).`);
+  }
+  const globs = boundPatterns(raw, 'codeScanner.excludeGlobs');
   const maxSize = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
   if (!(maxSize > 0)) throw new Error(`The maximum file size must be a positive number of bytes (got ${maxSize}).`);
   const files: SelectedFile[] = [];
   const skipped: SkippedFile[] = [];
+  const notes = [...globs.notes];
   return {
     root,
     realRoot,
     maxSize,
+    partial: o.partial === true,
     defaults: defaultExcludeMatcher(),
-    user: globs.length ? ignore().add(globs) : undefined,
+    user: globs.patterns.length ? ignore().add(globs.patterns) : undefined,
+    isCredential: credentialMatcher(boundPatterns(opts.allowCredentialFiles ?? [], 'codeScanner.uploadCredentialFiles').patterns),
     files,
     skipped,
+    notes,
     skip: (p, reason) => skipped.push({ path: p, reason }),
     finish: () => {
       files.sort((a, b) => compareBytes(a.path, b.path));
       skipped.sort((a, b) => compareBytes(a.path, b.path));
-      return { root, files, skipped, totalBytes: files.reduce((n, f) => n + f.size, 0) };
+      return { root, files, skipped, totalBytes: files.reduce((n, f) => n + f.size, 0), notes };
     },
   };
+}
+
+/**
+ * archiver (and the zip format as compress-commons writes it) rewrites some names: a
+ * leading `word:` (read as a drive letter), leading `../` or `/`, backslashes and doubled
+ * slashes. Such a file would be stored under another name (two files could collide), so
+ * it is left out instead.
+ */
+export function zipWouldRename(rel: string): boolean {
+  return /^\w+:/.test(rel) || rel.startsWith('/') || rel.startsWith('../') || rel.includes('\\') || rel.includes('//');
 }
 
 /** Name-based exclusion, cheapest first; undefined when the path may be included. */
 function nameExclusion(ctx: Context, rel: string): SkipReason | undefined {
   if (ctx.defaults.ignores(rel)) return 'default-exclude';
   if (isBinaryAssetName(rel)) return 'binary';
+  if (ctx.isCredential(rel)) return 'credentials';
   if (ctx.user?.ignores(rel)) return 'user-exclude';
+  if (zipWouldRename(rel)) return 'unsafe-name';
+  if (ctx.partial && rel.includes(',')) return 'comma-in-name';
   return undefined;
 }
 
 async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: boolean }): Promise<void> {
-  const pending = rels.filter((rel) => {
+  const pending: string[] = [];
+  for (const [i, rel] of rels.entries()) {
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
     if (!isSafeRelative(rel)) {
       ctx.skip(rel, 'outside-folder');
-      return false;
+      continue;
     }
     const reason = nameExclusion(ctx, rel);
     if (reason) ctx.skip(rel, reason);
-    return !reason;
-  });
+    else pending.push(rel);
+  }
+  // A folder on the way may be a symlink leading out of the workspace (git lists the paths
+  // it once tracked there); every folder is resolved once.
+  const folderInside = new Map<string, Promise<boolean>>();
+  const insideFolder = (dirRel: string): Promise<boolean> => {
+    if (dirRel === '') return Promise.resolve(true);
+    let p = folderInside.get(dirRel);
+    if (!p) {
+      p = fsp.realpath(path.join(ctx.root, ...dirRel.split('/'))).then(
+        (real) => real === ctx.realRoot || isInside(ctx.realRoot, real),
+        () => false,
+      );
+      folderInside.set(dirRel, p);
+    }
+    return p;
+  };
   await mapLimit(pending, STAT_CONCURRENCY, async (rel) => {
     const abs = path.join(ctx.root, ...rel.split('/'));
+    const slash = rel.lastIndexOf('/');
+    if (!(await insideFolder(slash < 0 ? '' : rel.slice(0, slash)))) {
+      ctx.skip(rel, 'symlink-outside');
+      return;
+    }
     let st: Stats;
     try {
       st = await fsp.lstat(abs);
@@ -245,6 +324,7 @@ async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: 
       if (!o.dropMissing || !isNotFound(e)) ctx.skip(rel, isNotFound(e) ? 'missing' : 'unreadable');
       return;
     }
+    let target: string | undefined;
     if (st.isSymbolicLink()) {
       // Follow a link only when its final target stays inside the folder.
       let real: string;
@@ -259,6 +339,7 @@ async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: 
         ctx.skip(rel, 'symlink-outside');
         return;
       }
+      target = path.relative(ctx.realRoot, real).split(path.sep).join('/');
     }
     if (!st.isFile()) {
       ctx.skip(rel, 'not-a-file');
@@ -268,7 +349,9 @@ async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: 
       ctx.skip(rel, 'too-large');
       return;
     }
-    ctx.files.push({ path: rel, size: st.size });
+    const file: SelectedFile = { path: rel, size: st.size, ino: st.ino };
+    if (target !== undefined) file.target = target;
+    ctx.files.push(file);
   });
 }
 
@@ -288,8 +371,11 @@ async function walk(ctx: Context): Promise<string[]> {
     const here = [...levels];
     if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
       const text = await fsp.readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => '');
-      here.push({ base: dirRel, ig: ignore().add(text) });
+      const bounded = boundPatterns(text.split(/\r?\n/), dirRel ? `${dirRel}/.gitignore` : '.gitignore');
+      ctx.notes.push(...bounded.notes);
+      here.push({ base: dirRel, ig: ignore().add(bounded.patterns) });
     }
+    await yieldToEventLoop();
     entries.sort((a, b) => compareBytes(a.name, b.name));
     const subdirs: string[] = [];
     for (const e of entries) {
@@ -345,13 +431,15 @@ function toRelative(ctx: Context, abs: string): string | undefined {
   const resolved = path.resolve(abs);
   for (const base of [ctx.root, ctx.realRoot]) {
     const rel = path.relative(base, resolved);
-    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+    // `..data/x.js` and `...js` are ordinary names; only a `..` segment leaves the folder.
+    if (rel && rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
   }
   return undefined;
 }
 
 function isSafeRelative(rel: string): boolean {
-  if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.includes('\\')) return false;
+  // A drive letter makes a path absolute only on Windows; elsewhere `C:x.js` is a name (see zipWouldRename).
+  if (!rel || rel.startsWith('/') || (path.sep === '\\' && /^[a-zA-Z]:/.test(rel)) || rel.includes('\\')) return false;
   return rel.split('/').every((seg) => seg !== '..' && seg !== '.' && seg !== '');
 }
 

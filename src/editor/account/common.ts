@@ -3,11 +3,13 @@
 // tests and other extensions calling it with arguments can tell what happened.
 import * as vscode from 'vscode';
 import { ServiceError, type ServiceClient } from '../../core/api';
+import { progressTitle, type Notifier } from '../notifier';
 
 export interface AccountDeps {
   /** A client for the signed-in user; when signed out it offers Sign In and returns undefined. */
   getClient(): Promise<ServiceClient | undefined>;
   log: vscode.LogOutputChannel;
+  notifier: Notifier;
   /** Lets the Policies view reload on sign-in, sign-out and base URL changes. */
   onDidChangeSession?: vscode.Event<void>;
   /** Lets views render their signed-out welcome without asking for a client. */
@@ -20,20 +22,8 @@ export type Outcome<T> =
   | { ok: true; value: T }
   | { ok: false; kind: FailureKind; message: string; status?: number };
 
-export const SIGN_IN_COMMAND = 'codeScanner.signIn';
-
 export function cancelled(): Outcome<never> {
   return { ok: false, kind: 'cancelled', message: 'Cancelled.' };
-}
-
-/**
- * Offers Sign In without waiting for the answer: a command must not hang on a
- * notification nobody clicks (for example when a test runs it).
- */
-export function offerSignIn(message: string): void {
-  void vscode.window.showWarningMessage(message, 'Sign In').then((choice) => {
-    if (choice === 'Sign In') void vscode.commands.executeCommand(SIGN_IN_COMMAND);
-  });
 }
 
 /** The signed-in client; when signed out, getClient has already offered Sign In. */
@@ -44,8 +34,8 @@ export async function requireClient(deps: AccountDeps, purpose: string): Promise
 }
 
 /** Shows a validation problem of command arguments (the input boxes show theirs inline). */
-export function invalid(message: string): Outcome<never> {
-  void vscode.window.showErrorMessage(message);
+export function invalid(deps: AccountDeps, message: string): Outcome<never> {
+  void deps.notifier.error(message);
   return { ok: false, kind: 'validation', message };
 }
 
@@ -85,13 +75,8 @@ export function describeFailure(err: unknown, action: string): { kind: FailureKi
 export function reportFailure(err: unknown, action: string, deps: AccountDeps): Outcome<never> {
   const f = describeFailure(err, action);
   deps.log.error(`Could not ${action}: ${err instanceof ServiceError ? `${err.kind}${err.status ? ` (HTTP ${err.status})` : ''} ${err.message}` : err instanceof Error ? err.stack ?? err.message : String(err)}`);
-  if (f.kind === 'unauthorized') {
-    offerSignIn(f.message);
-  } else if (f.kind === 'forbidden' || f.kind === 'validation' || f.kind === 'not-found' || f.kind === 'bad-request' || f.kind === 'unprocessable') {
-    void vscode.window.showErrorMessage(f.message);
-  } else {
-    void vscode.window.showErrorMessage(f.message, 'Show Log').then((c) => { if (c === 'Show Log') deps.log.show(true); });
-  }
+  if (f.kind === 'unauthorized') deps.notifier.offerSignIn(f.message);
+  else void deps.notifier.error(f.message);
   return { ok: false, ...f };
 }
 
@@ -103,7 +88,7 @@ export async function runWithProgress<T>(
   task: () => Promise<T>,
 ): Promise<Outcome<T>> {
   try {
-    const value = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title }, task);
+    const value = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressTitle(title) }, task);
     return { ok: true, value };
   } catch (err) {
     return reportFailure(err, action, deps);

@@ -78,9 +78,9 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   let changes: IntegrationChanges | undefined;
   if (arg && Object.keys(arg).length > 0) {
     const u = parseUuid(arg.uuid);
-    if (!u.ok) return invalid(u.message);
+    if (!u.ok) return invalid(deps, u.message);
     const c = parseIntegrationChanges(arg as Record<string, unknown>);
-    if (!c.ok) return invalid(c.message);
+    if (!c.ok) return invalid(deps, c.message);
     uuid = u.value;
     changes = c.value;
   }
@@ -108,6 +108,6 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
     + (integration.expired ? ' The integration is marked as expired: replace its token.' : '');
   deps.log.info(`Updated integration ${id} (${changed.join(', ')}); credentials verified: ${credentialsVerified}.`);
   const warn = integration.expired || (changesReverify(changes) && !credentialsVerified);
-  void (warn ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+  void (warn ? deps.notifier.warn(message) : deps.notifier.info(message));
   return { ok: true, value: { integration, credentialsVerified, changed, message } };
 }

@@ -7,8 +7,9 @@ import type { Policy, ServiceClient } from '../../core/api';
 import { Pager, isPageBeyondEnd } from '../../core/account/pager';
 import { describeFilter, filterToQuery, isFilterEmpty, parsePolicyFilter, parsePolicyTypes, parseProjectName, type PolicyFilter } from '../../core/account/policyFilter';
 import { plural, policyDescription, policyDetailRows, policyState, policyTypes } from '../../core/account/format';
-import { describeFailure, invalid, offerSignIn, reportFailure, type AccountDeps, type Outcome } from './common';
+import { describeFailure, invalid, reportFailure, type AccountDeps, type Outcome } from './common';
 import { getTargetPolicies, onDidChangeTargetPolicies, setTargetPolicies } from './targetPolicies';
+import { escapeMarkdown } from '../../core/text/untrusted';
 
 export const POLICIES_VIEW_ID = 'codeScanner.policies';
 const FILTER_KEY = 'codeScanner.policies.filter';
@@ -113,7 +114,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         const f = describeFailure(err, 'load the policies');
         this.message = f.message;
         this.deps.log.error(f.message);
-        if (f.kind === 'unauthorized') offerSignIn(f.message);
+        if (f.kind === 'unauthorized') this.deps.notifier.offerSignIn(f.message);
       }
     }
     this.updateChrome();
@@ -215,7 +216,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   async chooseFilter(arg?: unknown): Promise<Outcome<PoliciesSnapshot>> {
     if (arg !== undefined && arg !== null) {
       const parsed = parsePolicyFilter(arg);
-      if (!parsed.ok) return invalid(parsed.message);
+      if (!parsed.ok) return invalid(this.deps, parsed.message);
       return { ok: true, value: await this.applyFilter(parsed.value) };
     }
     const next = await this.askFilter();
@@ -277,10 +278,10 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   /** Context-menu action, or `{policyId}` from automation: adds or removes one target policy. */
   async setTarget(target: unknown, on: boolean): Promise<Outcome<number[]>> {
     const id = policyIdOf(target);
-    if (id === undefined) return invalid('Choose a policy in the Policies view.');
+    if (id === undefined) return invalid(this.deps, 'Choose a policy in the Policies view.');
     const policy = this.pager.items.find((p) => p.id === id);
     if (on && (!policy || !policy.active || policy.archived)) {
-      return invalid(`Policy #${id} is not an active policy listed in the Policies view, so scans cannot target it.`);
+      return invalid(this.deps, `Policy #${id} is not an active policy listed in the Policies view, so scans cannot target it.`);
     }
     const current = getTargetPolicies(this.context);
     const next = on ? (current.includes(id) ? current : [...current, id]) : current.filter((x) => x !== id);
@@ -290,8 +291,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       return reportFailure(err, 'save the target policies', this.deps);
     }
     const name = policy?.name ?? `#${id}`;
-    void vscode.window.setStatusBarMessage(
-      on ? `Scans of this workspace now check "${name}".` : `Scans of this workspace no longer check "${name}".`, 4000);
+    this.deps.notifier.flash(on ? `scans of this workspace now check "${name}".` : `scans of this workspace no longer check "${name}".`, 4000);
     return { ok: true, value: next };
   }
 }
@@ -313,14 +313,14 @@ function withoutActive(f: PolicyFilter): PolicyFilter {
 
 function policyTooltip(p: Policy, isTarget: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown('**').appendText(p.name).appendMarkdown('**');
+  md.appendMarkdown(`**${escapeMarkdown(p.name)}**`);
   if (isTarget) md.appendMarkdown(' — _target policy of this workspace_');
   md.appendMarkdown('\n\n');
-  if (p.description) md.appendText(p.description).appendMarkdown('\n\n');
-  if (p.guidance_text) md.appendMarkdown('_Guidance:_ ').appendText(p.guidance_text).appendMarkdown('\n\n');
+  if (p.description) md.appendMarkdown(`${escapeMarkdown(p.description)}\n\n`);
+  if (p.guidance_text) md.appendMarkdown(`_Guidance:_ ${escapeMarkdown(p.guidance_text)}\n\n`);
   for (const row of policyDetailRows(p)) {
     if (row.label === 'Description') continue;
-    md.appendMarkdown(`- ${row.label}: `).appendText(row.value).appendMarkdown('\n');
+    md.appendMarkdown(`- ${row.label}: ${escapeMarkdown(row.value)}\n`);
   }
   return md;
 }

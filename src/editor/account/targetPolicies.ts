@@ -45,11 +45,11 @@ function confirmation(chosen: Policy[], dropped: number): string {
   return message;
 }
 
-async function save(context: vscode.ExtensionContext, chosen: Policy[], dropped: number): Promise<Outcome<TargetPoliciesResult>> {
+async function save(context: vscode.ExtensionContext, deps: AccountDeps, chosen: Policy[], dropped: number): Promise<Outcome<TargetPoliciesResult>> {
   const policyIds = chosen.map((p) => p.id);
   await setTargetPolicies(context, policyIds);
   const message = confirmation(chosen, dropped);
-  void vscode.window.showInformationMessage(message);
+  void deps.notifier.info(message);
   return { ok: true, value: { policyIds, message } };
 }
 
@@ -66,14 +66,14 @@ export async function chooseTargetPolicies(
   let requested: number[] | undefined;
   if (arg && arg.policyIds !== undefined) {
     const parsed = parsePolicyIds(arg.policyIds);
-    if (!parsed.ok) return invalid(parsed.message);
+    if (!parsed.ok) return invalid(deps, parsed.message);
     requested = parsed.value;
   }
   const got = await requireClient(deps, 'choose target policies');
   if ('failure' in got) return got.failure;
 
   if (requested) {
-    if (requested.length === 0) return save(context, [], 0);
+    if (requested.length === 0) return save(context, deps, [], 0);
     let policies: Policy[];
     try {
       policies = await targetablePolicies(got.client);
@@ -83,9 +83,9 @@ export async function chooseTargetPolicies(
     const byId = new Map(policies.map((p) => [p.id, p]));
     const unknown = requested.filter((id) => !byId.has(id));
     if (unknown.length) {
-      return invalid(`Not an active policy of your company: ${unknown.map((id) => `#${id}`).join(', ')}. Choose from the Policies view.`);
+      return invalid(deps, `Not an active policy of your company: ${unknown.map((id) => `#${id}`).join(', ')}. Choose from the Policies view.`);
     }
-    return save(context, requested.map((id) => byId.get(id)!), 0);
+    return save(context, deps, requested.map((id) => byId.get(id)!), 0);
   }
   return pickInteractively(context, deps, got.client, action);
 }
@@ -130,7 +130,7 @@ async function pickInteractively(context: vscode.ExtensionContext, deps: Account
   if (policies.length === 0) {
     pick.dispose();
     const message = 'Your company has no active policies to target. Scans use the default policies.';
-    void vscode.window.showInformationMessage(message);
+    void deps.notifier.info(message);
     return { ok: false, kind: 'cancelled', message };
   }
 
@@ -151,5 +151,5 @@ async function pickInteractively(context: vscode.ExtensionContext, deps: Account
   const picked = await chosen;
   pick.dispose();
   if (!picked) return cancelled();
-  return save(context, picked, dropped);
+  return save(context, deps, picked, dropped);
 }

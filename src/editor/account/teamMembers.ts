@@ -63,9 +63,9 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
   let memberIds: number[] | undefined;
   if (arg && (arg.teamId !== undefined || arg.memberIds !== undefined)) {
     const t = parseTeamId(arg.teamId);
-    if (!t.ok) return invalid(t.message);
+    if (!t.ok) return invalid(deps, t.message);
     const m = parseMemberIds(arg.memberIds);
-    if (!m.ok) return invalid(m.message);
+    if (!m.ok) return invalid(deps, m.message);
     teamId = t.value;
     memberIds = m.value;
   }
@@ -88,7 +88,7 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
   const team = result.value;
   const summary = summarizeTeam(team, ids);
   deps.log.info(`Added members ${ids.join(', ')} to team #${team.id}; it now has ${team.members.length} members.`);
-  const show = summary.missing.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  void show(summary.message, 'Show Members').then((c) => { if (c === 'Show Members') showMembers(team, summary.added); });
+  const showMembersAction = { title: 'Show Members', run: () => showMembers(team, summary.added) };
+  void (summary.missing.length ? deps.notifier.warn(summary.message, showMembersAction) : deps.notifier.info(summary.message, showMembersAction));
   return { ok: true, value: { team, added: summary.added, missing: summary.missing, message: summary.message } };
 }

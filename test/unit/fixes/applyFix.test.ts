@@ -89,3 +89,15 @@ test('readFixTarget names the file without a/ b/ prefixes', () => {
   const t = readFixTarget(patch);
   assert.equal('relativePath' in t && t.relativePath, 'app/db.py');
 });
+
+test('refuses a fix too big to be a suggested fix, before trying to apply it', () => {
+  const lines = Array.from({ length: 2000 }, (_, i) => `l${i}`);
+  const before = `${lines.join('\n')}\n`;
+  const after = `${lines.map((l, i) => (i % 8 === 0 ? `${l}!` : l)).join('\n')}\n`;
+  const diff = createTwoFilesPatch('a/src/x.js', 'b/src/x.js', before, after, undefined, undefined, { context: 1 });
+  const r = applyFix(diff, before, 'src/x.js');
+  assert.equal(r.ok, false);
+  assert.equal(!r.ok && r.reason, 'too-large');
+  const huge = applyFix(`--- a/x\n+++ b/x\n@@ -1 +1 @@\n-${'a'.repeat(3 * 1024 * 1024)}\n+b\n`, 'a\n', 'x');
+  assert.equal(!huge.ok && huge.reason, 'too-large');
+});

@@ -26,3 +26,27 @@ test('line edits are minimal and reproduce the new text', async (t) => {
     });
   }
 });
+
+test('a fix rewriting most of a big file is one edit, computed without a quadratic diff', { timeout: 20_000 }, () => {
+  const before = Array.from({ length: 100_000 }, (_, i) => `const v${i} = ${i};\n`).join('');
+  const after = `// header\n${Array.from({ length: 100_000 }, (_, i) => `let w${i} = ${i * 2};\n`).join('')}// footer\n`;
+  const edits = computeLineEdits(before, after);
+  assert.equal(edits.length, 1);
+  assert.equal(apply(before, edits), after);
+});
+
+test('many scattered changes in a big file still reproduce the new text', { timeout: 20_000 }, () => {
+  const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}\n`);
+  const before = lines.join('');
+  const after = lines.map((l, i) => (i % 7 === 0 ? l.toUpperCase() : l)).join('');
+  const edits = computeLineEdits(before, after);
+  assert.equal(apply(before, edits), after);
+});
+
+test('unchanged lines around a small change are never part of the edit', () => {
+  const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i}\n`);
+  const after = [...lines];
+  after[25_000] = 'changed\n';
+  const edits = computeLineEdits(lines.join(''), after.join(''));
+  assert.deepEqual(edits, [{ startLine: 25_000, endLine: 25_001, text: 'changed\n' }]);
+});

@@ -1,0 +1,105 @@
+// The one way the extension speaks to the user in notifications. Every message gets the
+// same prefix, goes to the log in full, and is made inert before it is shown: a
+// notification turns `[label](command:…)` into a link that runs the command, and many
+// messages carry text from the service or the repository (error bodies, names, paths).
+import * as vscode from 'vscode';
+import type { SecretRedactor } from '../core/text/redact';
+import { plainNotificationText } from '../core/text/untrusted';
+
+export type NotificationSeverity = 'info' | 'warning' | 'error';
+
+/** A button on a notification and what it does when chosen. */
+export interface NotificationAction {
+  title: string;
+  run?: () => unknown;
+}
+
+/** What was shown, exactly as the workbench got it (for the integration tests). */
+export interface ShownNotification {
+  severity: NotificationSeverity;
+  text: string;
+  actions: string[];
+}
+
+const PREFIX = 'Code Scanner: ';
+const SHOW_LOG = 'Show Log';
+const SIGN_IN = 'Sign In';
+const KEPT = 50;
+
+export class Notifier {
+  private readonly recent: ShownNotification[] = [];
+  private signInOffered = false;
+
+  constructor(private readonly log: vscode.LogOutputChannel, private readonly redactor: SecretRedactor) {}
+
+  info(message: string, ...actions: (NotificationAction | string)[]): Promise<string | undefined> {
+    return this.show('info', message, actions);
+  }
+
+  warn(message: string, ...actions: (NotificationAction | string)[]): Promise<string | undefined> {
+    return this.show('warning', message, actions);
+  }
+
+  /** Errors always offer Show Log, so the details (request lines, the full text) are one click away. */
+  error(message: string, ...actions: (NotificationAction | string)[]): Promise<string | undefined> {
+    return this.show('error', message, [...actions, { title: SHOW_LOG, run: () => this.log.show(true) }]);
+  }
+
+  /**
+   * Offers Sign In; while one offer is open, further ones are only logged (a burst of
+   * rejected requests must not stack prompts). Never waits for the user.
+   */
+  offerSignIn(message: string): void {
+    if (this.signInOffered) {
+      this.log.warn(message);
+      return;
+    }
+    this.signInOffered = true;
+    void this.show('warning', message, [{ title: SIGN_IN, run: () => vscode.commands.executeCommand('codeScanner.signIn') }])
+      .finally(() => { this.signInOffered = false; });
+  }
+
+  /** A transient line in the status bar, made inert like a notification. */
+  flash(message: string, ms = 5000): void {
+    this.log.info(message);
+    vscode.window.setStatusBarMessage(plainNotificationText(this.redactor.apply(PREFIX + message)).replace(/\$\(/g, '$\u200b('), ms);
+  }
+
+  /** The last notifications shown, oldest first. */
+  shown(): readonly ShownNotification[] {
+    return this.recent;
+  }
+
+  private async show(severity: NotificationSeverity, message: string, actions: (NotificationAction | string)[]): Promise<string | undefined> {
+    const full = PREFIX + message;
+    if (severity === 'error') this.log.error(full);
+    else if (severity === 'warning') this.log.warn(full);
+    else this.log.info(full);
+    const items = actions.map((a) => (typeof a === 'string' ? { title: a } : a));
+    const text = plainNotificationText(this.redactor.apply(full));
+    this.recent.push({ severity, text, actions: items.map((a) => a.title) });
+    if (this.recent.length > KEPT) this.recent.shift();
+    const titles = items.map((a) => a.title);
+    const show = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const chosen = await show(text, ...titles);
+    const action = items.find((a) => a.title === chosen);
+    if (action?.run) {
+      try {
+        await action.run();
+      } catch (err) {
+        this.log.error(`${PREFIX}"${action.title}" failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    return chosen;
+  }
+}
+
+/** A progress reporter whose messages are made inert like notifications (they are shown in one). */
+export function inertProgress<P extends { message?: string; increment?: number }>(progress: vscode.Progress<P>): vscode.Progress<P> {
+  return { report: (p) => progress.report(p.message === undefined ? p : { ...p, message: plainNotificationText(p.message) }) };
+}
+
+/** A notification progress title made inert. */
+export function progressTitle(title: string): string {
+  return plainNotificationText(PREFIX + title);
+}
