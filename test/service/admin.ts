@@ -86,6 +86,14 @@ async function injectIssues(core: ServiceCore, scanId: string, body: unknown): P
   return raw.length;
 }
 
+function setMode(core: ServiceCore, body: unknown): void {
+  const b = (body ?? {}) as { shapes?: unknown; gone?: unknown };
+  if (b.shapes !== undefined && b.shapes !== 'seed' && b.shapes !== 'real') throw new HttpError(400, 'shapes must be "seed" or "real"');
+  if (b.gone !== undefined && typeof b.gone !== 'boolean') throw new HttpError(400, 'gone must be true or false');
+  if (b.shapes !== undefined) core.mode.shapes = b.shapes;
+  if (b.gone !== undefined) core.mode.gone = b.gone;
+}
+
 export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const [, , given, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
   const refused = adminRefusal(req, core.opts.adminSecret, given === undefined ? undefined : decodeURIComponent(given));
@@ -113,11 +121,16 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
     } else if (method === 'POST' && path.startsWith('/__admin/scans/') && path.endsWith('/issues')) {
       const id = decodeURIComponent(path.slice('/__admin/scans/'.length, -'/issues'.length));
       sendJson(res, 200, { status: 'ok', added: await injectIssues(core, id, await readJson(req)) });
+    } else if (method === 'GET' && path === '/__admin/mode') {
+      sendJson(res, 200, core.mode);
+    } else if (method === 'POST' && path === '/__admin/mode') {
+      setMode(core, await readJson(req));
+      sendJson(res, 200, core.mode);
     } else if (method === 'POST' && path === '/__admin/faults') {
       applyFaultCommand(core, await readJson(req));
       sendJson(res, 200, { status: 'ok' });
     } else if (method === 'GET' && path === '/__admin') {
-      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'POST faults'] });
+      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'GET mode', 'POST mode', 'POST faults'] });
     } else {
       await drain(req);
       sendError(res, 404, `no such admin endpoint: ${method} ${path}`);

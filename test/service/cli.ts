@@ -12,6 +12,12 @@ function intOption(v: string | undefined, name: string): number | undefined {
   return Number(v);
 }
 
+function shapesOption(v: string | undefined): 'seed' | 'real' | undefined {
+  if (v === undefined || v === 'seed' || v === 'real') return v;
+  console.error(`--shapes must be "seed" (the spec's examples) or "real" (shapes real answers show), got "${v}"`);
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -19,6 +25,8 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       'scan-duration-ms': { type: 'string' },
+      shapes: { type: 'string' },
+      gone: { type: 'boolean' },
     },
   });
   const svc = await startReferenceService({
@@ -26,6 +34,8 @@ async function main(): Promise<void> {
     host: values.host,
     dataDir: values['data-dir'],
     scanDurationMs: intOption(values['scan-duration-ms'], 'scan-duration-ms'),
+    shapes: shapesOption(values.shapes),
+    gone: values.gone,
   });
   // One write, so a reader never sees half of the banner.
   process.stdout.write([

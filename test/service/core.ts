@@ -2,6 +2,7 @@
 import { Directory } from './auth';
 import { Faults } from './faults';
 import type { ScanRunner } from './scans/runner';
+import type { AnswerMode } from './shapes';
 import { Store } from './store';
 import type { Seed, SeedIntegration, SeedPolicy, SeedRole, SeedTeam, SeedUser } from './types';
 
@@ -34,9 +35,12 @@ export class ServiceCore {
   readonly store: Store;
   readonly faults = new Faults();
   readonly requestLog: RequestLogEntry[] = [];
+  /** How answers are shaped (seed or real shapes; gone = 410 everywhere). Switchable at run time. */
+  readonly mode: AnswerMode;
   runner!: ScanRunner;
 
-  constructor(readonly seed: Seed, readonly opts: CoreOptions) {
+  constructor(readonly seed: Seed, readonly opts: CoreOptions, mode: Partial<AnswerMode> = {}) {
+    this.mode = { shapes: mode.shapes ?? 'seed', gone: mode.gone ?? false };
     this.dir = new Directory(seed);
     this.store = Store.open(opts.dataDir);
   }

@@ -1,6 +1,7 @@
 // Small HTTP helpers: JSON answers, error type, bounded body reading.
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { errorBody } from './shapes';
 
 /** Thrown by handlers; the dispatcher turns it into `{error}` with the status. */
 export class HttpError extends Error {
@@ -33,7 +34,7 @@ export function sendJson(
 }
 
 export function sendError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { error: message }, headers);
+  sendJson(res, status, errorBody(res, status, message), headers);
 }
 
 /** Reads a whole body, failing with 413 past `limit` bytes. */

@@ -14,6 +14,7 @@ import type { FaultController } from './faults';
 import { signJwt } from './jwt';
 import { ScanRunner } from './scans/runner';
 import { requestListener } from './server';
+import type { AnswerMode, Shapes } from './shapes';
 import type { ScanRecord, Seed } from './types';
 
 export type { FaultController } from './faults';
@@ -33,6 +34,10 @@ export interface ReferenceServiceOptions {
   maxScannedBytes?: number;
   /** Secret of the admin URL; random by default. */
   adminSecret?: string;
+  /** Answer shapes: the spec's examples (default) or those real answers show (decisions.md). */
+  shapes?: Shapes;
+  /** Answer every API request with 410 (this API version retired). */
+  gone?: boolean;
 }
 
 export interface ReferenceService {
@@ -46,6 +51,8 @@ export interface ReferenceService {
   demoToken: string;
   issueJwt(userId: number, opts?: { expiresInSec?: number }): string;
   faults: FaultController;
+  /** The answer mode, switchable while running (also `POST /__admin/mode`). */
+  mode: AnswerMode;
   scans(): ScanRecord[];
   transferBytes(transferId: string): Buffer | undefined;
   /** Every API request so far (method, path, route, status, CORGEA-SOURCE value, auth scheme). */
@@ -67,7 +74,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     maxArchiveBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3,
     maxScannedBytes: opts.maxScannedBytes ?? 256 * 1024 ** 2,
     adminSecret,
-  });
+  }, { shapes: opts.shapes, gone: opts.gone });
   core.runner = new ScanRunner(core);
   const server = createServer(requestListener(core));
   await new Promise<void>((resolve, reject) => {
@@ -92,6 +99,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
       return signJwt({ sub: String(userId), iat: now, exp: now + (o.expiresInSec ?? 3600) }, seed.jwt_secret);
     },
     faults: core.faults,
+    mode: core.mode,
     scans: () => scanList(core),
     transferBytes(id) {
       const t = core.store.transfer(id);

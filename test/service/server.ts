@@ -9,6 +9,7 @@ import type { Fault } from './faults';
 import { HttpError, drain, sendError, sendJson } from './http';
 import { findRoute } from './routes';
 import type { Route } from './routes/context';
+import { markResponse } from './shapes';
 import { BodyAbortedError } from './uploads/multipart';
 
 export const API_PREFIX = '/api/v1';
@@ -131,6 +132,12 @@ async function dispatch(core: ServiceCore, req: IncomingMessage, res: ServerResp
   }
   const { route, params } = found.match;
   routeId = route.id;
+  markResponse(res, core.mode);
+  if (core.mode.gone) {
+    await drain(req);
+    sendError(res, 410, 'this API version is no longer supported; update your client');
+    return;
+  }
   const fault = core.faults.take(route.id);
   const body = bodyStream(req, fault?.kind === 'reset' ? fault.afterBodyBytes : undefined);
   if (fault && (await applyFault(fault, route, req, res, body))) return;

@@ -1,5 +1,6 @@
 // GET /scan/{scan_id}/issues/quality: findings of one scan, newest first, id as tie-break.
 import { HttpError, clamp, paginate, parseIntStrict, sendJson } from '../http';
+import { realIssue } from '../shapes';
 import type { Ctx } from './context';
 
 export async function listQualityIssues(ctx: Ctx): Promise<void> {
@@ -14,7 +15,8 @@ export async function listQualityIssues(ctx: Ctx): Promise<void> {
     .filter((i) => !needle || matches(i.classification?.id, needle) || matches(i.classification?.name, needle))
     .sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
   const { slice, totalPages } = paginate(issues, page, pageSize);
-  sendJson(ctx.res, 200, { status: 'ok', page, total_pages: totalPages, total_issues: issues.length, issues: slice });
+  const shaped = ctx.core.mode.shapes === 'real' ? slice.map(realIssue) : slice;
+  sendJson(ctx.res, 200, { status: 'ok', page, total_pages: totalPages, total_issues: issues.length, issues: shaped });
 }
 
 /** Injected issues (admin) may lack a classification or hold odd types. */
