@@ -38,7 +38,18 @@ export class IssuesTreeProvider implements vscode.TreeDataProvider<IssueTreeNode
   private readonly changed = new vscode.EventEmitter<IssueTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  private view: vscode.TreeView<IssueTreeNode> | undefined;
+
   constructor(private readonly store: ResultsStore, private readonly state: vscode.Memento) {}
+
+  /** What the view shows above its items (filters, nothing found, findings left out). */
+  get viewMessage(): string | undefined {
+    return this.view?.message;
+  }
+
+  attach(view: vscode.TreeView<IssueTreeNode>): void {
+    this.view = view;
+  }
 
   get groupBy(): GroupBy {
     return this.state.get<GroupBy>(GROUP_BY_KEY, 'file');
@@ -164,6 +175,7 @@ function issueTooltip(issue: StoredIssue, line: number): vscode.MarkdownString {
   if (issue.falsePositive) md.appendMarkdown(`*Auto-triage: likely false positive.* ${escape(issue.triageReasoning ?? '')}\n\n`);
   if (issue.fix && isFixable(issue)) md.appendMarkdown(`$(lightbulb) Fix available: ${escape(issue.fix.explanation)}`);
   else if (issue.fix) md.appendMarkdown('Suggested fix not offered: the file was not among the uploaded files.');
+  else if (issue.fixStatus) md.appendMarkdown(`No suggested fix (auto-fix status: ${escape(issue.fixStatus)}).`);
   return md;
 }
 
@@ -195,6 +207,7 @@ export function registerIssuesTree(
 ): IssuesTreeProvider {
   const provider = new IssuesTreeProvider(store, context.workspaceState);
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
+  provider.attach(view);
 
   const describe = () => {
     view.description = describeUser(session.user);
@@ -203,9 +216,11 @@ export function registerIssuesTree(
     const filters: string[] = [];
     if (store.classificationFilter) filters.push(`classification "${store.classificationFilter}"`);
     if (provider.statusFilter.length) filters.push(`status ${provider.statusFilter.join(', ')}`);
-    if (filters.length) view.message = `Filtered by ${filters.join(' and ')}${count ? '' : ': no issue matches'}.`;
-    else if (store.hasResults() && !count) view.message = 'No quality issues found in the last scan.';
-    else view.message = undefined;
+    const unreadable = store.unreadableCount();
+    const leftOut = unreadable ? ` ${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).` : '';
+    if (filters.length) view.message = `Filtered by ${filters.join(' and ')}${count ? '' : ': no issue matches'}.${leftOut}`;
+    else if (store.hasResults() && !count) view.message = `No quality issues found in the last scan.${leftOut}`;
+    else view.message = leftOut.trim() || undefined;
   };
   describe();
 

@@ -18,6 +18,8 @@ interface FolderResults {
   folderUri: string;
   scans: ScanRef[];
   issues: StoredIssue[];
+  /** Findings of these scans the service sent in a shape that could not be read (left out, logged). */
+  unreadable?: number;
 }
 
 interface Persisted { version: 1; folders: FolderResults[]; classificationFilter?: string }
@@ -72,6 +74,11 @@ export class ResultsStore implements vscode.Disposable {
     this.schedulePersist();
   }
 
+  /** How many findings of the stored scans could not be read (left out of every view). */
+  unreadableCount(): number {
+    return [...this.folders.values()].reduce((n, f) => n + (f.unreadable ?? 0), 0);
+  }
+
   hasResults(): boolean {
     return [...this.folders.values()].some((f) => f.scans.length > 0);
   }
@@ -116,7 +123,7 @@ export class ResultsStore implements vscode.Disposable {
    * replaces only those of the files it covered. `archived` lists the files the scan
    * uploaded (only their findings may be fixed).
    */
-  async recordScan(folderUri: string, scan: ScanRef, issues: StoredIssue[], archived: ReadonlySet<string> | undefined): Promise<void> {
+  async recordScan(folderUri: string, scan: ScanRef, issues: StoredIssue[], archived: ReadonlySet<string> | undefined, unreadable = 0): Promise<void> {
     const prev = this.folders.get(folderUri);
     let scans: ScanRef[];
     let kept: StoredIssue[];
@@ -129,12 +136,13 @@ export class ResultsStore implements vscode.Disposable {
       kept = prev.issues.filter((i) => !covered.has(i.path));
     }
     const located = await locate(folderUri, markArchived(issues, archived));
-    this.folders.set(folderUri, { folderUri, scans, issues: [...kept, ...located] });
+    const stillUnreadable = scan.partialFiles && prev ? (prev.unreadable ?? 0) : 0;
+    this.folders.set(folderUri, { folderUri, scans, issues: [...kept, ...located], unreadable: stillUnreadable + unreadable });
     this.fireAll();
   }
 
   /** Replaces findings after Refresh Results re-fetched every scan of a folder, oldest first. */
-  async replaceFolder(folderUri: string, perScan: { scan: ScanRef; issues: StoredIssue[]; archived: ReadonlySet<string> | undefined }[]): Promise<void> {
+  async replaceFolder(folderUri: string, perScan: { scan: ScanRef; issues: StoredIssue[]; archived: ReadonlySet<string> | undefined; unreadable?: number }[]): Promise<void> {
     let issues: StoredIssue[] = [];
     for (const { scan, issues: found, archived } of perScan) {
       if (scan.partialFiles) {
@@ -148,7 +156,8 @@ export class ResultsStore implements vscode.Disposable {
     // Findings the refresh brings back keep the range they were tracked to since the scan.
     const tracked = new Map((this.folders.get(folderUri)?.issues ?? []).map((i) => [i.id, i]));
     issues = issues.map((i) => ({ ...i, range: tracked.get(i.id)?.range, lineText: tracked.get(i.id)?.lineText }));
-    this.folders.set(folderUri, { folderUri, scans: perScan.map((p) => p.scan), issues: await locate(folderUri, issues) });
+    const unreadable = perScan.reduce((n, p) => n + (p.unreadable ?? 0), 0);
+    this.folders.set(folderUri, { folderUri, scans: perScan.map((p) => p.scan), issues: await locate(folderUri, issues), unreadable });
     this.fireAll();
   }
 

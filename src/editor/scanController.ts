@@ -212,15 +212,16 @@ export class ScanController implements vscode.Disposable {
     const archived = await this.transfers.archivedFiles().load(archiveSha256);
     run.report(`${label}waiting for results…`, share(0.85));
     let latest: StoredIssue[] = [];
+    let unreadable = 0;
     try {
       const res = await pollUntilSettled({
         fetch: async (signal) => this.fetchIssues(client, scan.scanId, signal),
         intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
         maxPolls: options.maxPolls ?? DEFAULT_MAX_POLLS,
         signal: run.abort.signal,
-        onSnapshot: (s, poll) => { latest = s.issues; run.report(`${label}waiting for results… ${s.totalIssues} issue${s.totalIssues === 1 ? '' : 's'} so far`, share(Math.min(0.99, 0.85 + poll * 0.03))); },
+        onSnapshot: (s, poll) => { latest = s.issues; unreadable = s.unreadable; run.report(`${label}waiting for results… ${s.totalIssues} issue${s.totalIssues === 1 ? '' : 's'} so far`, share(Math.min(0.99, 0.85 + poll * 0.03))); },
       });
-      await this.store.recordScan(folder.uri.toString(), scan, res.issues, archived);
+      await this.store.recordScan(folder.uri.toString(), scan, res.issues, archived, unreadable);
       if (!res.settled) {
         void this.notifier.info(`The scan of ${folder.name} is still producing results; showing ${res.totalIssues} so far. Use Refresh Results later.`,
           { title: 'Refresh Results', run: () => vscode.commands.executeCommand('codeScanner.refreshResults') });
@@ -229,14 +230,19 @@ export class ScanController implements vscode.Disposable {
       return { folder: folder.name, scanId: scan.scanId, files, issues: res.issues.length };
     } catch (err) {
       // The scan exists either way; keep what arrived so Refresh Results can complete it.
-      await this.store.recordScan(folder.uri.toString(), scan, latest, archived);
+      await this.store.recordScan(folder.uri.toString(), scan, latest, archived, unreadable);
       throw err;
     }
   }
 
-  private async fetchIssues(client: ServiceClient, scanId: string, signal?: AbortSignal): Promise<{ issues: StoredIssue[]; totalIssues: number }> {
+  /** The scan's readable findings; each unreadable one is logged with why, and counted. */
+  private async fetchIssues(client: ServiceClient, scanId: string, signal?: AbortSignal): Promise<{ issues: StoredIssue[]; totalIssues: number; unreadable: number }> {
     const res = await client.listAllQualityIssues(scanId, { classification: this.store.classificationFilter, signal });
-    return { issues: res.issues.map(toStoredIssue).filter((i): i is StoredIssue => !!i), totalIssues: res.totalIssues };
+    for (const u of res.unreadable) {
+      this.session.log.warn(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);
+    }
+    const issues = res.issues.map(toStoredIssue).filter((i): i is StoredIssue => !!i);
+    return { issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.issues.length - issues.length };
   }
 
   /** Resumes every interrupted upload of this workspace, then fetches its results. */
@@ -302,7 +308,8 @@ export class ScanController implements vscode.Disposable {
           const perScan = [];
           for (const scan of this.store.scansOf(folderUri)) {
             const archived = await this.transfers.archivedFiles().load(scan.archiveSha256);
-            perScan.push({ scan, issues: (await this.fetchIssues(client, scan.scanId)).issues, archived });
+            const { issues, unreadable } = await this.fetchIssues(client, scan.scanId);
+            perScan.push({ scan, issues, archived, unreadable });
           }
           await this.store.replaceFolder(folderUri, perScan);
         }

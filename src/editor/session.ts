@@ -23,6 +23,9 @@ export class Session implements vscode.Disposable, EditorDeps {
   private signedIn = false;
   private disposables: vscode.Disposable[] = [this.changed];
   private originOffered = false;
+  /** decisions.md: a `Warning: 299` is logged and shown once per session, never more. */
+  private serviceWarningShown = false;
+  private readonly serviceWarningsLogged = new Set<string>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -62,6 +65,7 @@ export class Session implements vscode.Disposable, EditorDeps {
       baseUrl: url,
       token,
       logger: requestLogger(this.log),
+      onServiceWarning: (text) => this.onServiceWarning(text),
       userAgent: `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`,
     });
   }
@@ -201,7 +205,21 @@ export class Session implements vscode.Disposable, EditorDeps {
       this.notifier.offerSignIn('The API token was rejected (expired or revoked). Sign in again to continue.');
       return;
     }
+    if (isServiceError(err) && err.kind === 'unsupported') {
+      void this.notifier.error(message, { title: 'Show Extension', run: () => vscode.commands.executeCommand('extension.open', this.context.extension.id) });
+      return;
+    }
     void this.notifier.error(message);
+  }
+
+  private onServiceWarning(text: string): void {
+    if (!this.serviceWarningsLogged.has(text)) {
+      this.serviceWarningsLogged.add(text);
+      this.log.warn(`The service sent a deprecation warning: ${text}`);
+    }
+    if (this.serviceWarningShown) return;
+    this.serviceWarningShown = true;
+    void this.notifier.warn(`The service says: ${text}`);
   }
 
   /** For the integration tests: whether SecretStorage holds a token (never the token itself). */
@@ -215,7 +233,8 @@ export class Session implements vscode.Disposable, EditorDeps {
 }
 
 function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {
-  return u ? { name: u.name, email: u.email, company: u.company?.name } : undefined;
+  if (!u) return undefined;
+  return { name: u.name ?? u.email ?? (u.id !== undefined ? `user #${u.id}` : 'unknown user'), email: u.email ?? '', company: u.company?.name };
 }
 
 export function describeUser(u: SignedInUser | undefined): string {

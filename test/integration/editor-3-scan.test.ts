@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { IssueTreeNode } from '../../src/editor/issuesTree';
-import { adminScan, api, diagnosticsUnder, fileUri, fixtureIssues, ourDiagnostics, scan, serviceIssues, signIn, treeRootsOf, waitFor, workspaceRoot, FAST, type WireIssue } from './helpers';
+import { adminScan, api, diagnosticsUnder, fileUri, fixtureIssues, ourDiagnostics, scan, serviceIssues, setAnswerMode, signIn, treeRootsOf, waitFor, workspaceRoot, FAST, type WireIssue } from './helpers';
 
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
   critical: vscode.DiagnosticSeverity.Error,
@@ -14,6 +14,12 @@ const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {
   medium: vscode.DiagnosticSeverity.Warning,
   low: vscode.DiagnosticSeverity.Information,
 };
+
+/** The full word for an urgency as the service may spell it (decisions.md: `CR`, `hi`, …). */
+const URGENCY_WORD: Record<string, string> = { cr: 'critical', hi: 'high', me: 'medium', lo: 'low' };
+function urgencyWord(u: string): string {
+  return URGENCY_WORD[u.toLowerCase()] ?? u.toLowerCase();
+}
 
 /** A test file with console.log: the service's auto-triage calls that a false positive. */
 const FP_FILE = 'src/format.test.js';
@@ -33,17 +39,21 @@ async function leaves(): Promise<Extract<IssueTreeNode, { kind: 'issue' }>[]> {
   return out;
 }
 
-suite('editor: scanning and results', () => {
+// The same review, once against answers shaped like the spec's examples and once against
+// the shapes real answers show (short urgency codes, null fields, fixes without ids, ...).
+for (const shapes of ['seed', 'real'] as const) suite(`editor: scanning and results (${shapes} answer shapes)`, () => {
   let scanId: string;
   let expected: WireIssue[];
 
   suiteSetup(async () => {
     await api();
+    await setAnswerMode({ shapes });
     await signIn();
     fs.writeFileSync(path.join(workspaceRoot(), ...FP_FILE.split('/')), 'console.log("formatting test");\n');
   });
 
   suiteTeardown(async () => {
+    await setAnswerMode({ shapes: 'seed' });
     await vscode.workspace.getConfiguration('codeScanner').update('hideFalsePositives', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('codeScanner.groupBy', 'file');
   });
@@ -82,7 +92,7 @@ suite('editor: scanning and results', () => {
     assert.strictEqual(record.clientSource, 'vscode');
     assert.ok(record.files.includes('src/db.ts') && record.files.includes('scripts/report.py'), record.files.join(', '));
     assert.ok(!record.files.some((f) => f.startsWith('.git/')), 'no git internals in the archive');
-    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => String(i.id)).sort());
   });
 
   test('every finding is a diagnostic at its line with severity from urgency, classification as code', () => {
@@ -96,7 +106,7 @@ suite('editor: scanning and results', () => {
         assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Information);
         assert.match(d.message, /^Likely false positive: /);
       } else {
-        assert.strictEqual(d.severity, SEVERITY[issue.urgency] ?? vscode.DiagnosticSeverity.Warning, `${issue.urgency} → ${d.severity}`);
+        assert.strictEqual(d.severity, SEVERITY[urgencyWord(issue.urgency)] ?? vscode.DiagnosticSeverity.Warning, `${issue.urgency} → ${d.severity}`);
       }
     }
     assert.strictEqual(diagnosticsUnder().length, expected.length, 'one diagnostic per finding');
@@ -141,7 +151,7 @@ suite('editor: scanning and results', () => {
     const urgencies = treeRootsOf(a).map((g) => (g.kind === 'group' ? g.key : ''));
     const order = ['critical', 'high', 'medium', 'low'];
     assert.deepStrictEqual(urgencies, [...urgencies].sort((x, y) => order.indexOf(x) - order.indexOf(y)), 'most urgent first');
-    assert.deepStrictEqual(new Set(urgencies), new Set(expected.map((i) => i.urgency)));
+    assert.deepStrictEqual(new Set(urgencies), new Set(expected.map((i) => urgencyWord(i.urgency))));
     await vscode.commands.executeCommand('codeScanner.groupBy', 'classification');
     const classes = treeRootsOf(a);
     assert.strictEqual(classes.reduce((n, g) => n + (g.kind === 'group' ? g.count : 0), 0), expected.length);
@@ -160,16 +170,16 @@ suite('editor: scanning and results', () => {
     const wanted = await serviceIssues(scanId, cls);
     assert.ok(wanted.length < expected.length, 'the filter narrows the results');
     await vscode.commands.executeCommand('codeScanner.filterByClassification', cls);
-    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), wanted.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), wanted.map((i) => String(i.id)).sort());
     assert.strictEqual((await leaves()).length, wanted.length);
     await vscode.commands.executeCommand('codeScanner.clearFilters');
-    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => String(i.id)).sort());
   });
 
   test('Refresh Results fetches the findings again', async () => {
     const a = await api();
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.refreshResults'), true);
-    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => i.id).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => String(i.id)).sort());
   });
 
   test('Copy Details puts the finding on the clipboard', async () => {

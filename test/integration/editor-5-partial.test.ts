@@ -35,7 +35,7 @@ suite('editor: partial scans', () => {
     assert.deepStrictEqual([...record.files].sort(), ['scripts/report.py', 'src/db.ts'], 'the archive holds only the open files');
     assert.strictEqual(record.formParts.partial_scan, 'true');
 
-    const fresh = (await serviceIssues(scanId)).map((i) => i.id);
+    const fresh = (await serviceIssues(scanId)).map((i) => String(i.id));
     const ids = a.issues().map((l) => l.issue.id);
     for (const id of fresh) assert.ok(ids.includes(id), 'the partial scan\'s findings are shown');
     for (const id of others) assert.ok(ids.includes(id), 'findings of files not rescanned stay');

@@ -87,7 +87,8 @@ export async function scan(command: 'codeScanner.scanWorkspace' | 'codeScanner.s
 
 /** What the service itself reports for a scan, fetched directly (every page). */
 export interface WireIssue {
-  id: string;
+  /** Text in the spec's examples; a number in real shapes (decisions.md: ids need not be UUIDs). */
+  id: string | number;
   classification: { id: string; name: string };
   urgency: string;
   location: { file: { path: string }; line_number: number };
@@ -185,4 +186,13 @@ export async function visibleToasts(): Promise<ProbedToast[] | undefined> {
   } finally {
     await vscode.commands.executeCommand('notifications.hideList');
   }
+}
+
+/** Switches how the reference service shapes its answers (decisions.md; `gone` answers 410). */
+export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boolean }): Promise<void> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/mode`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mode),
+  });
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `answer mode ${JSON.stringify(mode)}: HTTP ${res.status} ${text}`);
 }

@@ -7,27 +7,33 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** "12 users", or "users not known" when the service did not count them. */
+export function userCount(n: number | undefined): string {
+  return n === undefined ? 'users not known' : plural(n, 'user');
+}
+
 /** "Developers — 12 users" */
 export function roleLine(role: Pick<Role, 'name' | 'user_count'>): string {
-  return `${role.name} — ${plural(role.user_count, 'user')}`;
+  return `${role.name} — ${userCount(role.user_count)}`;
 }
 
 /** "12 roles, 40 users in all" for a title. Users may hold one role each, so the sum is meaningful. */
 export function rolesSummary(roles: readonly Pick<Role, 'user_count'>[]): string {
-  const users = roles.reduce((s, r) => s + r.user_count, 0);
+  if (roles.some((r) => r.user_count === undefined)) return plural(roles.length, 'role');
+  const users = roles.reduce((s, r) => s + (r.user_count ?? 0), 0);
   return `${plural(roles.length, 'role')}, ${plural(users, 'user')} in all`;
 }
 
-/** "Ada Lovelace", or the email when the service has no name for the user. */
-export function memberName(m: Pick<Member, 'first_name' | 'last_name' | 'email'>): string {
+/** "Ada Lovelace", the email when the service has no name for the user, else "user #id". */
+export function memberName(m: Pick<Member, 'first_name' | 'last_name' | 'email'> & { id?: number }): string {
   const name = `${m.first_name ?? ''} ${m.last_name ?? ''}`.trim();
-  return name || m.email;
+  return name || m.email || (m.id !== undefined ? `user #${m.id}` : 'unnamed user');
 }
 
 /** "Ada Lovelace <ada@example.com>" */
-export function memberLine(m: Pick<Member, 'first_name' | 'last_name' | 'email'>): string {
+export function memberLine(m: Pick<Member, 'first_name' | 'last_name' | 'email'> & { id?: number }): string {
   const name = memberName(m);
-  return name === m.email ? m.email : `${name} <${m.email}>`;
+  return !m.email || name === m.email ? name : `${name} <${m.email}>`;
 }
 
 export interface TeamSummary {
@@ -41,21 +47,32 @@ export interface TeamSummary {
 
 /** What happened to a team after adding members, in the words a notification uses. */
 export function summarizeTeam(team: Team, requestedIds: readonly number[]): TeamSummary {
+  const name = teamName(team);
+  if (!team.members) {
+    // The service did not list the members: say what was asked, not what cannot be checked.
+    return { message: `${name}: asked the service to add ${plural(requestedIds.length, 'member')}; it did not list the team's members.`, added: [], missing: [] };
+  }
   const byId = new Map(team.members.map((m) => [m.id, m]));
   const added = requestedIds.map((id) => byId.get(id)).filter((m): m is Member => m !== undefined);
   const missing = requestedIds.filter((id) => !byId.has(id));
   const names = added.map(memberName);
   const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
-  let message = `Team "${team.name}" now has ${plural(team.members.length, 'member')} and ${plural(team.project_count, 'project')}.`;
+  const projects = team.project_count === undefined ? '' : ` and ${plural(team.project_count, 'project')}`;
+  let message = `${name} now has ${plural(team.members.length, 'member')}${projects}.`;
   if (added.length) message += ` Members: ${shown}.`;
   if (missing.length) message += ` Not in the team: ${missing.map((id) => `#${id}`).join(', ')}.`;
-  if (!team.active) message += ' The team is inactive.';
+  if (team.active === false) message += ' The team is inactive.';
   return { message, added, missing };
+}
+
+/** `Team "Platform"`, or `Team #3` when the service sent no name. */
+export function teamName(team: Pick<Team, 'id' | 'name'>): string {
+  return team.name ? `Team "${team.name}"` : `Team #${team.id}`;
 }
 
 /** Members sorted by name for a list. */
 export function sortedMembers(team: Team): Member[] {
-  return [...team.members].sort((a, b) => memberName(a).localeCompare(memberName(b)) || a.id - b.id);
+  return [...(team.members ?? [])].sort((a, b) => memberName(a).localeCompare(memberName(b)) || a.id - b.id);
 }
 
 export interface DetailRow {
@@ -67,18 +84,21 @@ export function policyDescription(p: Policy, opts: { isTarget?: boolean } = {}):
   const parts: string[] = [];
   if (opts.isTarget) parts.push('target');
   if (p.source_type) parts.push(p.source_type);
-  parts.push(`v${p.version}`);
+  if (p.version !== undefined) parts.push(`v${p.version}`);
   if (p.archived) parts.push('archived');
-  else if (!p.active) parts.push('inactive');
-  if (!p.approved) parts.push('not approved');
+  else if (p.active === false) parts.push('inactive');
+  if (p.approved === false) parts.push('not approved');
   return parts.join(' · ');
 }
 
-/** The state a policy's icon shows, most important first. */
+/**
+ * The state a policy's icon shows, most important first. A flag the service did not send
+ * is not held against the policy (absent `active` is not "inactive").
+ */
 export function policyState(p: Policy): 'archived' | 'inactive' | 'unapproved' | 'active' {
   if (p.archived) return 'archived';
-  if (!p.active) return 'inactive';
-  if (!p.approved) return 'unapproved';
+  if (p.active === false) return 'inactive';
+  if (p.approved === false) return 'unapproved';
   return 'active';
 }
 
@@ -93,15 +113,13 @@ export function policyDetailRows(p: Policy): DetailRow[] {
   rows.push({ label: 'CWEs', value: list(p.cwes, 'none') });
   rows.push({ label: 'Projects', value: list(p.projects, 'all projects (company-wide)') });
   if (p.glob_pattern) rows.push({ label: 'Files', value: p.glob_pattern });
-  if (p.excludes.length) rows.push({ label: 'Excludes', value: p.excludes.join(', ') });
-  const status = [
-    p.archived ? 'archived' : p.active ? 'active' : 'inactive',
-    p.approved ? 'approved' : 'not approved',
-  ];
+  if (p.excludes?.length) rows.push({ label: 'Excludes', value: p.excludes.join(', ') });
+  const status = [p.archived ? 'archived' : p.active === false ? 'inactive' : p.active ? 'active' : 'status not given'];
+  if (p.approved !== undefined) status.push(p.approved ? 'approved' : 'not approved');
   if (p.read_only) status.push('read-only');
   if (p.created_by_corgea) status.push('created by the service');
   rows.push({ label: 'Status', value: status.join(', ') });
-  rows.push({ label: 'Id', value: `#${p.id} · version ${p.version}` });
+  rows.push({ label: 'Id', value: `#${p.id}${p.version !== undefined ? ` · version ${p.version}` : ''}` });
   return rows;
 }
 

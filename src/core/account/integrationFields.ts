@@ -128,13 +128,15 @@ export function changesReverify(changes: IntegrationChanges): boolean {
 }
 
 /** The sentence shown after a successful update. */
-export function integrationUpdateSummary(name: string, changes: IntegrationChanges, credentialsVerified: boolean): string {
+export function integrationUpdateSummary(name: string, changes: IntegrationChanges, credentialsVerified: boolean | undefined): string {
   const what = changedFieldLabels(changes).join(', ');
   const verification = credentialsVerified
     ? 'The credentials were verified.'
-    : changesReverify(changes)
-      ? 'The credentials were not re-verified (the service saw no change that needed it).'
-      : 'The credentials were not re-checked (only name or allowlist changed).';
+    : credentialsVerified === undefined
+      ? 'The service did not say whether the credentials were verified.'
+      : changesReverify(changes)
+        ? 'The credentials were not re-verified (the service saw no change that needed it).'
+        : 'The credentials were not re-checked (only name or allowlist changed).';
   return `Integration "${name}" updated (${what}). ${verification}`;
 }
 

@@ -5,8 +5,11 @@ import { ServiceError } from '../api/errors';
 
 export interface PageResult<T> {
   items: T[];
-  totalCount: number;
-  totalPages: number;
+  /** What the service says; either may be missing. */
+  totalCount?: number;
+  totalPages?: number;
+  /** Without totalPages: whether the page was full, so another may follow. */
+  mayHaveMore?: boolean;
 }
 
 export interface PagerOptions<T> {
@@ -87,7 +90,7 @@ export class Pager<T> {
       this.loadedItems.push(item);
     }
     this.totalCount = result.totalCount;
-    this.totalPages = result.totalPages;
+    this.totalPages = result.totalPages ?? (result.mayHaveMore ? Number.POSITIVE_INFINITY : page);
     this.nextPage = page + 1;
     // An empty page means the server has nothing more, whatever its page count said.
     if (result.items.length === 0) this.totalPages = Math.min(this.totalPages, page);

@@ -12,19 +12,22 @@ import { buildMultipart, type Part } from './multipart';
 import {
   IntegrationUpdateResponseSchema,
   PoliciesPageSchema,
+  PolicySchema,
+  QualityIssueSchema,
   QualityIssuesPageSchema,
+  RoleSchema,
   RolesPageSchema,
   StartTransferResponseSchema,
   TeamResponseSchema,
   VerifyResponseSchema,
+  readEach,
   type Integration,
-  type PoliciesPage,
+  type Pagination,
   type Policy,
   type QualityIssue,
-  type QualityIssuesPage,
   type Role,
-  type RolesPage,
   type Team,
+  type Unreadable,
   type VerifiedUser,
 } from './schemas';
 import { Transport, type Answer, type Call, type RequestLogEntry } from './transport';
@@ -53,6 +56,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Answers bigger than this are refused (bad-response). Default 32 MB. */
   maxResponseBytes?: number;
+  /** Called with the text of each `Warning: 299` header the service sends (deprecations). */
+  onServiceWarning?: (text: string) => void;
 }
 
 export interface PolicyQuery {
@@ -75,6 +80,11 @@ const DEFAULTS = {
 
 const enc = encodeURIComponent;
 
+/** Pages as read: the readable records under their usual names, and the others described. */
+export interface RolesResult { roles: Role[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_roles?: number }
+export interface PoliciesResult { policies: Policy[]; unreadable: Unreadable[]; pagination?: Pagination }
+export interface QualityIssuesResult { issues: QualityIssue[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_issues?: number }
+
 export class ServiceClient {
   readonly baseUrl: string;
   private readonly transport: Transport;
@@ -94,6 +104,7 @@ export class ServiceClient {
       maxRetryWaitMs: opts.maxRetryWaitMs ?? DEFAULTS.maxRetryWaitMs,
       dispatcher: opts.dispatcher,
       maxResponseBytes: opts.maxResponseBytes,
+      onServiceWarning: opts.onServiceWarning,
     });
   }
 
@@ -127,7 +138,7 @@ export class ServiceClient {
 
   // ---- roles
 
-  async listRoles(q: { page?: number; pageSize?: number; signal?: AbortSignal } = {}): Promise<RolesPage> {
+  async listRoles(q: { page?: number; pageSize?: number; signal?: AbortSignal } = {}): Promise<RolesResult> {
     const op = 'listRoles';
     checkPage(op, q.page);
     checkPageSize(op, q.pageSize, LIMITS.rolesPageSize);
@@ -140,15 +151,19 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
     };
-    return await this.transport.send(call, (a) => parse(call, a, RolesPageSchema));
+    return await this.transport.send(call, (a) => {
+      const page = parse(call, a, RolesPageSchema);
+      const { items, unreadable } = readEach(RoleSchema, page.roles);
+      return { roles: items, unreadable, page: page.page, total_pages: page.total_pages, total_roles: page.total_roles };
+    });
   }
 
   async listAllRoles(q: { pageSize?: number; signal?: AbortSignal } = {}): Promise<Role[]> {
     const pageSize = q.pageSize ?? LIMITS.rolesPageSize.max;
     checkPageSize('listRoles', pageSize, LIMITS.rolesPageSize);
-    const { items } = await this.collect('GET /roles', 'listRoles', async (page) => {
+    const { items } = await this.collect('GET /roles', 'listRoles', pageSize, async (page) => {
       const r = await this.listRoles({ page, pageSize, signal: q.signal });
-      return { items: r.roles, totalPages: r.total_pages };
+      return { items: r.roles, read: r.roles.length + r.unreadable.length, totalPages: r.total_pages };
     });
     return items;
   }
@@ -176,7 +191,7 @@ export class ServiceClient {
     uuid: string,
     fields: IntegrationUpdate,
     signal?: AbortSignal,
-  ): Promise<{ integration: Integration; credentialsVerified: boolean }> {
+  ): Promise<{ integration: Integration | undefined; credentialsVerified: boolean | undefined }> {
     const op = 'updateIntegration';
     checkUuid(op, uuid);
     const body = integrationBody(op, fields);
@@ -195,7 +210,7 @@ export class ServiceClient {
 
   // ---- policies
 
-  async listPolicies(q: PolicyQuery = {}): Promise<PoliciesPage> {
+  async listPolicies(q: PolicyQuery = {}): Promise<PoliciesResult> {
     const op = 'listPolicies';
     checkPage(op, q.page);
     checkPageSize(op, q.pageSize, LIMITS.policiesPageSize);
@@ -218,15 +233,19 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
     };
-    return await this.transport.send(call, (a) => parse(call, a, PoliciesPageSchema));
+    return await this.transport.send(call, (a) => {
+      const page = parse(call, a, PoliciesPageSchema);
+      const { items, unreadable } = readEach(PolicySchema, page.policies);
+      return { policies: items, unreadable, pagination: page.pagination };
+    });
   }
 
   async listAllPolicies(q: Omit<PolicyQuery, 'page'> = {}): Promise<Policy[]> {
     const pageSize = q.pageSize ?? LIMITS.policiesPageSize.max;
     checkPageSize('listPolicies', pageSize, LIMITS.policiesPageSize);
-    const { items } = await this.collect('GET /policies', 'listPolicies', async (page) => {
+    const { items } = await this.collect('GET /policies', 'listPolicies', pageSize, async (page) => {
       const r = await this.listPolicies({ ...q, page, pageSize });
-      return { items: r.policies, totalPages: r.pagination.total_pages };
+      return { items: r.policies, read: r.policies.length + r.unreadable.length, totalPages: r.pagination?.total_pages };
     });
     return items;
   }
@@ -236,7 +255,7 @@ export class ServiceClient {
   async listQualityIssues(
     scanId: string,
     q: { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal } = {},
-  ): Promise<QualityIssuesPage> {
+  ): Promise<QualityIssuesResult> {
     const op = 'listQualityIssues';
     checkScanId(op, scanId);
     checkPage(op, q.page);
@@ -250,28 +269,38 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
     };
-    return await this.transport.send(call, (a) => parse(call, a, QualityIssuesPageSchema));
+    return await this.transport.send(call, (a) => {
+      const page = parse(call, a, QualityIssuesPageSchema);
+      const { items, unreadable } = readEach(QualityIssueSchema, page.issues);
+      return { issues: items, unreadable, page: page.page, total_pages: page.total_pages, total_issues: page.total_issues };
+    });
   }
 
   /**
    * Every page of a scan's issues. While a scan still runs, new issues are inserted at the
    * top (newest first) and push older ones onto the next page, so ids are de-duplicated.
+   * An issue that cannot be read is left out and described in `unreadable`; the rest are
+   * returned (decisions.md: one odd record never fails the page).
    */
   async listAllQualityIssues(
     scanId: string,
     q: { classification?: string; pageSize?: number; signal?: AbortSignal } = {},
-  ): Promise<{ issues: QualityIssue[]; totalIssues: number }> {
+  ): Promise<{ issues: QualityIssue[]; totalIssues: number; unreadable: Unreadable[] }> {
     const pageSize = q.pageSize ?? LIMITS.qualityPageSize.max;
     checkPageSize('listQualityIssues', pageSize, LIMITS.qualityPageSize);
-    let totalIssues = 0;
-    const { items } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', async (page) => {
+    let totalIssues: number | undefined;
+    const unreadable: Unreadable[] = [];
+    const { items } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, async (page) => {
       const r = await this.listQualityIssues(scanId, { ...q, page, pageSize });
-      totalIssues = r.total_issues;
-      return { items: r.issues, totalPages: r.total_pages };
+      totalIssues = r.total_issues ?? totalIssues;
+      unreadable.push(...r.unreadable);
+      return { items: r.issues, read: r.issues.length + r.unreadable.length, totalPages: r.total_pages };
     });
     const seen = new Set<string>();
     const issues = items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
-    return { issues, totalIssues };
+    const unreadableIds = new Set<string>();
+    const distinct = unreadable.filter((u) => u.id === undefined || (unreadableIds.has(u.id) ? false : (unreadableIds.add(u.id), true)));
+    return { issues, totalIssues: totalIssues ?? issues.length + distinct.length, unreadable: distinct };
   }
 
   // ---- uploads
@@ -344,10 +373,15 @@ export class ServiceClient {
 
   // ---- paging
 
+  /**
+   * Reads pages until the last one: the page the service names as last, or, when it names
+   * none, a page with fewer records than asked for.
+   */
   private async collect<T>(
     endpoint: string,
     operation: string,
-    fetchPage: (page: number) => Promise<{ items: T[]; totalPages: number }>,
+    pageSize: number,
+    fetchPage: (page: number) => Promise<{ items: T[]; read: number; totalPages: number | undefined }>,
   ): Promise<{ items: T[] }> {
     const items: T[] = [];
     for (let page = 1; ; page++) {
@@ -361,7 +395,8 @@ export class ServiceClient {
       const r = await fetchPage(page);
       items.push(...r.items);
       // An empty page before the announced end means the list shrank meanwhile: done.
-      if (page >= r.totalPages || r.items.length === 0) return { items };
+      if (r.read === 0) return { items };
+      if (r.totalPages !== undefined ? page >= r.totalPages : r.read < pageSize) return { items };
     }
   }
 }

@@ -17,7 +17,9 @@ export type ServiceErrorKind =
   | 'timeout'
   | 'bad-response'
   | 'validation'
-  | 'aborted';
+  | 'aborted'
+  /** HTTP 410: the service no longer supports this client's API version. */
+  | 'unsupported';
 
 export interface ServiceErrorInit {
   kind: ServiceErrorKind;
@@ -155,6 +157,13 @@ export function errorForStatus(input: HttpErrorInput): ServiceError {
       kind: 'conflict',
       serverOffset: off,
       message: `The service holds a different upload position${off === undefined ? '' : ` (${off} bytes)`}${said}; the upload continues from there.`,
+    });
+  }
+  if (status === 410) {
+    return new ServiceError({
+      ...base,
+      kind: 'unsupported',
+      message: 'This version of the Code Scanner extension is no longer supported by the service. Update the extension (Extensions view, Code Scanner, Update), then try again.',
     });
   }
   if (status === 413) {

@@ -21,5 +21,9 @@ export {
   type ChunkRequest,
   type ChunkResult,
   type RequestLogEntry,
+  type RolesResult,
+  type PoliciesResult,
+  type QualityIssuesResult,
 } from './client';
+export { deprecationWarnings } from './transport';
 export * from './schemas';

@@ -1,213 +1,240 @@
-// zod schemas mirroring the resource tables of the service spec field by field. Objects
-// are loose: fields the spec does not list are kept and never rejected, so a newer
-// server does not break this client. Optional nested objects that a real server sends
-// as null (nobody assigned, no fix, no parent policy, ...) accept null or absence; the
-// fields the extension relies on (ids, classification, location, urgency, status) are
-// required, so a response without them fails loudly instead of showing half an issue.
+// zod schemas for the service's answers, in two parts per resource (decisions.md, "What
+// the service's own public clients show about real answers"):
+//
+//  - what we REQUIRE: only the fields needed to show or use a thing at all (an issue's id
+//    and file; a policy's id and name). A record without them is unreadable; lists leave
+//    it out and count it (readEach) instead of failing the page.
+//  - what we READ IF PRESENT: every other field of the spec's tables. It may be null,
+//    absent or of another type in practice; then it reads as undefined and never fails
+//    the answer. Enumerations are open strings.
+//
+// Objects are loose: fields the spec does not list are kept. test/unit/api/requiredFields
+// lists the required fields per resource and fails when one is added without a decision.
 
 import { z } from 'zod';
 
-/** ISO 8601 date-time: any string Date.parse understands (servers vary in precision/offset). */
-const dateTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: 'expected an ISO 8601 date-time' });
+/** Read if present: null, absence or another type read as undefined. */
+function present<T extends z.ZodType>(t: T) {
+  return t.optional().catch(undefined);
+}
+
+/** A list of which only the readable items are kept; anything but an array reads as undefined. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.unknown().optional().transform((v): z.output<T>[] | undefined => {
+    if (!Array.isArray(v)) return undefined;
+    const out: z.output<T>[] = [];
+    for (const x of v) {
+      const r = item.safeParse(x);
+      if (r.success) out.push(r.data);
+    }
+    return out;
+  });
+}
+
+const str = z.string();
 const int = z.int();
-const optionalNullable = <T extends z.ZodType>(t: T) => t.nullable().optional();
+/** Whole numbers, also when a server sends them as digit strings. */
+const wholeNumber = z.union([z.int(), z.string().regex(/^-?\d+$/).transform(Number)]);
+/** An id of any scalar shape (not necessarily a UUID), as text. */
+const anyId = z.union([z.string().min(1), z.number()]).transform(String);
 
 // ---- Role (CompanyRole)
 export const RoleSchema = z.looseObject({
-  id: int,
-  name: z.string(),
-  user_count: int,
-  created_at: dateTime,
+  name: str,
+  id: present(int),
+  user_count: present(wholeNumber),
+  created_at: present(str),
 });
 
 export const RolesPageSchema = z.looseObject({
-  status: z.string(),
-  roles: z.array(RoleSchema),
-  page: int,
-  total_pages: int,
-  total_roles: int,
+  roles: z.array(z.unknown()),
+  status: present(str),
+  page: present(wholeNumber),
+  total_pages: present(wholeNumber),
+  total_roles: present(wholeNumber),
 });
 
 // ---- Team and Member
 export const MemberSchema = z.looseObject({
   id: int,
-  email: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
+  email: present(str),
+  first_name: present(str),
+  last_name: present(str),
 });
 
 export const TeamSchema = z.looseObject({
   id: int,
-  name: z.string(),
-  active: z.boolean(),
-  members: z.array(MemberSchema),
-  project_ids: z.array(int),
-  project_tags: z.array(z.string()),
-  repo_url_patterns: z.array(z.string()),
-  project_count: int,
-  created_at: dateTime,
-  updated_at: dateTime,
+  name: present(str),
+  active: present(z.boolean()),
+  members: listOf(MemberSchema),
+  project_ids: listOf(int),
+  project_tags: listOf(str),
+  repo_url_patterns: listOf(str),
+  project_count: present(wholeNumber),
+  created_at: present(str),
+  updated_at: present(str),
 });
 
 export const TeamResponseSchema = z.looseObject({ team: TeamSchema });
 
 // ---- Pipeline-provider integration (secure_token is write-only and never returned)
 export const IntegrationSchema = z.looseObject({
-  id: int,
-  uuid: z.string(),
-  type: z.string(),
-  name: z.string(),
-  account_id: z.string(),
-  account_name: optionalNullable(z.string()),
-  org_allowlist: z.array(z.string()),
-  base_url: optionalNullable(z.string()),
-  gateway_prefix: optionalNullable(z.string()),
-  expired: z.boolean(),
-  created_at: dateTime,
-  updated_at: dateTime,
+  id: present(int),
+  uuid: present(str),
+  type: present(str),
+  name: present(str),
+  account_id: present(z.union([str, z.number()]).transform(String)),
+  account_name: present(str),
+  org_allowlist: listOf(str),
+  base_url: present(str),
+  gateway_prefix: present(str),
+  expired: present(z.boolean()),
+  created_at: present(str),
+  updated_at: present(str),
 });
 
 export const IntegrationUpdateResponseSchema = z.looseObject({
-  status: z.string(),
-  integration: IntegrationSchema,
-  credentials_verified: z.boolean(),
+  status: present(str),
+  integration: present(IntegrationSchema),
+  credentials_verified: present(z.boolean()),
 });
 
 // ---- Policy
 export const PolicySchema = z.looseObject({
   id: int,
-  name: z.string(),
-  description: optionalNullable(z.string()),
-  guidance_text: optionalNullable(z.string()),
-  cwes: z.array(z.string()),
-  excludes: z.array(z.string()),
-  projects: z.array(z.string()),
-  company: int,
-  active: z.boolean(),
-  approved: z.boolean(),
-  approved_by: optionalNullable(int),
-  created_at: dateTime,
-  glob_pattern: optionalNullable(z.string()),
-  source_type: optionalNullable(z.string()),
-  repo_policy_file: optionalNullable(int),
-  version: int,
-  archived: z.boolean(),
-  parent_policy: optionalNullable(int),
-  read_only: z.boolean(),
-  created_by_corgea: z.boolean(),
+  name: str,
+  description: present(str),
+  guidance_text: present(str),
+  cwes: listOf(str),
+  excludes: listOf(str),
+  projects: listOf(str),
+  company: present(int),
+  active: present(z.boolean()),
+  approved: present(z.boolean()),
+  approved_by: present(int),
+  created_at: present(str),
+  glob_pattern: present(str),
+  source_type: present(str),
+  repo_policy_file: present(int),
+  version: present(wholeNumber),
+  archived: present(z.boolean()),
+  parent_policy: present(int),
+  read_only: present(z.boolean()),
+  created_by_corgea: present(z.boolean()),
 });
 
 export const PaginationSchema = z.looseObject({
-  total_count: int,
-  total_pages: int,
-  current_page: int,
-  page_size: int,
+  total_count: present(wholeNumber),
+  total_pages: present(wholeNumber),
+  current_page: present(wholeNumber),
+  page_size: present(wholeNumber),
 });
 
 export const PoliciesPageSchema = z.looseObject({
-  policies: z.array(PolicySchema),
-  pagination: PaginationSchema,
+  policies: z.array(z.unknown()),
+  pagination: present(PaginationSchema),
 });
 
 // ---- Code quality issue
 export const ClassificationSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  description: optionalNullable(z.string()),
+  id: present(str),
+  name: present(str),
+  description: present(str),
 });
 
 export const IssueLocationSchema = z.looseObject({
   file: z.looseObject({
-    name: z.string(),
-    language: optionalNullable(z.string()),
-    path: z.string(),
+    path: present(str),
+    name: present(str),
+    language: present(str),
   }),
-  project: z.looseObject({
-    name: z.string(),
-    branch: optionalNullable(z.string()),
-    git_sha: optionalNullable(z.string()),
-  }),
-  line_number: int,
+  project: present(z.looseObject({
+    name: present(str),
+    branch: present(str),
+    git_sha: present(str),
+  })),
+  line_number: present(wholeNumber),
 });
 
 export const AutoTriageSchema = z.looseObject({
-  false_positive_detection: optionalNullable(
-    z.looseObject({
-      status: z.string(),
-      reasoning: optionalNullable(z.string()),
-    }),
-  ),
+  false_positive_detection: present(z.looseObject({
+    status: present(str),
+    reasoning: present(str),
+  })),
 });
 
 export const AutoFixSuggestionSchema = z.looseObject({
-  id: z.string(),
-  status: z.string(),
-  patch: optionalNullable(
-    z.looseObject({
-      diff: z.string(),
-      explanation: optionalNullable(z.string()),
-    }),
-  ),
+  id: present(anyId),
+  status: present(str),
+  patch: present(z.looseObject({
+    diff: str,
+    explanation: present(str),
+  })),
 });
 
 export const AssigneeSchema = z.looseObject({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
+  id: present(anyId),
+  email: present(str),
+  name: present(str),
 });
 
 export const ReachabilitySchema = z.looseObject({
-  is_reachable: z.boolean(),
-  endpoint_count: int,
+  is_reachable: present(z.boolean()),
+  endpoint_count: present(wholeNumber),
 });
 
 export const QualityIssueSchema = z.looseObject({
-  id: z.string(),
-  classification: ClassificationSchema,
-  urgency: z.string(),
-  created_at: dateTime,
-  status: z.string(),
-  sla_status: optionalNullable(z.string()),
+  id: anyId,
   location: IssueLocationSchema,
-  auto_triage: optionalNullable(AutoTriageSchema),
-  auto_fix_suggestion: optionalNullable(AutoFixSuggestionSchema),
-  assigned_to: optionalNullable(AssigneeSchema),
-  scanner_metadata: optionalNullable(z.record(z.string(), z.unknown())),
-  reachability: optionalNullable(ReachabilitySchema),
+  classification: present(ClassificationSchema),
+  urgency: present(str),
+  created_at: present(str),
+  status: present(str),
+  sla_status: present(str),
+  auto_triage: present(AutoTriageSchema),
+  auto_fix_suggestion: present(AutoFixSuggestionSchema),
+  assigned_to: present(AssigneeSchema),
+  scanner_metadata: present(z.record(z.string(), z.unknown())),
+  reachability: present(ReachabilitySchema),
+}).superRefine((issue, ctx) => {
+  const f = issue.location.file;
+  if (!f.path?.trim() && !f.name?.trim()) {
+    ctx.addIssue({ code: 'custom', path: ['location', 'file', 'path'], message: 'expected string (missing, and no location.file.name either)' });
+  }
 });
 
 export const QualityIssuesPageSchema = z.looseObject({
-  status: z.string(),
-  page: int,
-  total_pages: int,
-  total_issues: int,
-  issues: z.array(QualityIssueSchema),
+  issues: z.array(z.unknown()),
+  status: present(str),
+  page: present(wholeNumber),
+  total_pages: present(wholeNumber),
+  total_issues: present(wholeNumber),
 });
 
 // ---- Verified user and /verify
 export const VerifiedUserSchema = z.looseObject({
-  id: int,
-  email: z.string(),
-  name: z.string(),
-  company: z.looseObject({ id: int, name: z.string() }),
+  id: present(int),
+  email: present(str),
+  name: present(str),
+  company: present(z.looseObject({ id: present(int), name: present(str) })),
 });
 
 export const VerifyResponseSchema = z.looseObject({
-  status: z.string(),
-  user: VerifiedUserSchema.optional(),
+  status: str,
+  user: present(VerifiedUserSchema),
 });
 
 // ---- Upload transfer values
 export const StartTransferResponseSchema = z.looseObject({
-  transfer_id: z.string().min(1),
+  transfer_id: anyId,
 });
 
 /** Body of any successful PATCH; which kind of answer it is depends on header and fields. */
 export const ChunkResponseSchema = z.looseObject({
-  status: z.string().optional(),
-  message: z.string().optional(),
-  scan_id: optionalNullable(z.union([z.string().min(1), int])),
-  project_id: optionalNullable(z.union([z.string(), int])),
+  status: present(str),
+  message: present(str),
+  scan_id: present(z.union([z.string().min(1), int])),
+  project_id: present(z.union([z.string(), int])),
 });
 
 export type Role = z.infer<typeof RoleSchema>;
@@ -221,6 +248,34 @@ export type PoliciesPage = z.infer<typeof PoliciesPageSchema>;
 export type QualityIssue = z.infer<typeof QualityIssueSchema>;
 export type QualityIssuesPage = z.infer<typeof QualityIssuesPageSchema>;
 export type VerifiedUser = z.infer<typeof VerifiedUserSchema>;
+
+/** A record of a list that could not be read: where it was and why (types only, never values). */
+export interface Unreadable {
+  index: number;
+  /** The record's id, when it had a readable one. */
+  id?: string;
+  reason: string;
+}
+
+/** Parses each item on its own: readable ones are returned, the others described. */
+export function readEach<S extends z.ZodType>(schema: S, raw: readonly unknown[]): { items: z.output<S>[]; unreadable: Unreadable[] } {
+  const items: z.output<S>[] = [];
+  const unreadable: Unreadable[] = [];
+  raw.forEach((value, index) => {
+    const r = schema.safeParse(value);
+    if (r.success) {
+      items.push(r.data);
+      return;
+    }
+    const id = (value as { id?: unknown } | null)?.id;
+    unreadable.push({
+      index,
+      ...(typeof id === 'string' || typeof id === 'number' ? { id: String(id).slice(0, 100) } : {}),
+      reason: describeSchemaError(r.error, value),
+    });
+  });
+  return { items, unreadable };
+}
 
 /** `roles[0].user_count` style path. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -261,6 +316,10 @@ export function describeSchemaError(error: z.ZodError, data: unknown): string {
     const actual = valueAt(data, issue.path);
     const got = actual === undefined ? 'missing' : `got ${describeValue(actual)}`;
     return `${where}: expected ${expected} (${got})`;
+  }
+  if (issue.code === 'invalid_union') {
+    const actual = valueAt(data, issue.path);
+    return `${where}: expected a string or a number (${actual === undefined ? 'missing' : `got ${describeValue(actual)}`})`;
   }
   return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
 }

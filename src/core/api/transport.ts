@@ -34,6 +34,24 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   /** Answers bigger than this fail as bad responses. Default MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number;
+  /** Called with the text of each `Warning: 299` header (the service deprecating something). */
+  onServiceWarning?: (text: string) => void;
+}
+
+/**
+ * The texts of `299` warnings (RFC 7234: `299 <agent> "<text>" [date]`, several per header
+ * or several headers). A warning without a quoted text is given whole.
+ */
+export function deprecationWarnings(header: string | string[] | undefined): string[] {
+  const values = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  const out: string[] = [];
+  for (const value of values) {
+    for (const m of value.matchAll(/(?:^|,)\s*299\s+(?:\S+\s+)?(?:"((?:[^"\\]|\\.)*)"|([^,]*))/g)) {
+      const text = (m[1] ?? m[2] ?? '').replace(/\\(.)/g, '$1').trim();
+      if (text) out.push(text.slice(0, 500));
+    }
+  }
+  return out;
 }
 
 export interface Call {
@@ -259,6 +277,15 @@ export class Transport {
 
       const resHeaders: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(res.headers)) resHeaders[k.toLowerCase()] = firstHeader(v);
+      if (this.opts.onServiceWarning) {
+        for (const text of deprecationWarnings(res.headers.warning)) {
+          try {
+            this.opts.onServiceWarning(redact(text, this.secrets(call)));
+          } catch {
+            // A failing listener must not break the request.
+          }
+        }
+      }
 
       let parsed: unknown;
       let malformed = false;
@@ -271,8 +298,9 @@ export class Transport {
       }
 
       if (status < 200 || status >= 300) {
+        // decisions.md: `error` (the spec), else `message`, else `detail`.
         const raw = parsed as { error?: unknown; detail?: unknown; message?: unknown } | undefined;
-        const said = [raw?.error, raw?.detail, raw?.message].find((x): x is string => typeof x === 'string' && x.trim() !== '');
+        const said = [raw?.error, raw?.message, raw?.detail].find((x): x is string => typeof x === 'string' && x.trim() !== '');
         const serverMessage = said === undefined ? undefined : redact(said.trim(), this.secrets(call)).slice(0, 500);
         throw errorForStatus({
           operation: call.operation,

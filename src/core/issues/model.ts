@@ -1,3 +1,5 @@
+import { normalizeUrgency } from './severity';
+
 /**
  * The editor's own record of one finding, normalised from the service's quality issue so
  * that what is persisted per workspace does not depend on the wire schema.
@@ -19,6 +21,8 @@ export interface StoredIssue {
   falsePositive: boolean;
   triageReasoning?: string;
   fix?: { diff: string; explanation: string; status: string };
+  /** The auto-fix status as the service sent it, also when it offers no patch (`no_fix`, `unsupported`, …). */
+  fixStatus?: string;
   /** Where the finding is now in the user's text (0-based), following edits since the scan. */
   range?: Range;
   /** The text of the finding's line when it was placed, to find the line again after a whole-text replacement (revert, formatter). */
@@ -66,7 +70,7 @@ export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
     classificationId: q.classification?.id ?? 'unclassified',
     classificationName: q.classification?.name ?? q.classification?.id ?? 'Unclassified issue',
     classificationDescription: q.classification?.description ?? '',
-    urgency: (q.urgency ?? 'unknown').toLowerCase(),
+    urgency: normalizeUrgency(q.urgency),
     status: (q.status ?? 'unknown').toLowerCase(),
     path: normalizeIssuePath(rawPath),
     line: typeof line === 'number' && Number.isFinite(line) && line >= 1 ? Math.floor(line) : 1,
@@ -75,5 +79,6 @@ export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
     fix: patch?.diff
       ? { diff: patch.diff, explanation: patch.explanation ?? '', status: q.auto_fix_suggestion?.status ?? '' }
       : undefined,
+    fixStatus: q.auto_fix_suggestion?.status ?? undefined,
   };
 }

@@ -4,8 +4,8 @@ export interface IssuesSnapshot<T> {
   totalIssues: number;
 }
 
-export interface PollOptions<T> {
-  fetch: (signal?: AbortSignal) => Promise<IssuesSnapshot<T>>;
+export interface PollOptions<S extends IssuesSnapshot<unknown>> {
+  fetch: (signal?: AbortSignal) => Promise<S>;
   /** Wait between polls; default 2000 ms. */
   intervalMs?: number;
   /** Upper bound on polls, so a scan that never settles still ends; default 100. */
@@ -17,15 +17,15 @@ export interface PollOptions<T> {
   emptyPolls?: number;
   signal?: AbortSignal;
   /** Called after every poll with the findings so far, so the UI can show them early. */
-  onSnapshot?: (s: IssuesSnapshot<T>, poll: number) => void;
+  onSnapshot?: (s: S, poll: number) => void;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export interface PollResult<T> extends IssuesSnapshot<T> {
+export type PollResult<S extends IssuesSnapshot<unknown>> = S & {
   /** True when two polls in a row reported the same total (decisions.md; more for an empty result); false when maxPolls ran out. */
   settled: boolean;
   polls: number;
-}
+};
 
 export const DEFAULT_POLL_INTERVAL_MS = 3000;
 export const DEFAULT_MAX_POLLS = 100;
@@ -50,12 +50,12 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * Fetches a running scan's findings until two polls in a row report the same total_issues
  * (the service returns the issues found so far while a scan runs), or until maxPolls.
  */
-export async function pollUntilSettled<T>(opts: PollOptions<T>): Promise<PollResult<T>> {
+export async function pollUntilSettled<S extends IssuesSnapshot<unknown>>(opts: PollOptions<S>): Promise<PollResult<S>> {
   const interval = opts.intervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const maxPolls = Math.max(2, opts.maxPolls ?? DEFAULT_MAX_POLLS);
   const emptyPolls = Math.max(2, opts.emptyPolls ?? DEFAULT_EMPTY_POLLS);
   const wait = opts.sleep ?? sleep;
-  let previous: IssuesSnapshot<T> | undefined;
+  let previous: S | undefined;
   let emptyInARow = 0;
   for (let poll = 1; poll <= maxPolls; poll++) {
     if (opts.signal?.aborted) throw abortError();

@@ -20,8 +20,9 @@ export interface UpdateIntegrationArgs {
 }
 
 export interface UpdateIntegrationResult {
-  integration: Integration;
-  credentialsVerified: boolean;
+  /** As the service returned it; undefined when its answer held no readable integration. */
+  integration: Integration | undefined;
+  credentialsVerified: boolean | undefined;
   /** Labels of the fields that were sent (never their values). */
   changed: string[];
   message: string;
@@ -104,10 +105,10 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   const result = await runWithProgress(title, `update integration ${id}`, deps, () => got.client.updateIntegration(id, request));
   if (!result.ok) return result;
   const { integration, credentialsVerified } = result.value;
-  const message = integrationUpdateSummary(integration.name, changes, credentialsVerified)
-    + (integration.expired ? ' The integration is marked as expired: replace its token.' : '');
-  deps.log.info(`Updated integration ${id} (${changed.join(', ')}); credentials verified: ${credentialsVerified}.`);
-  const warn = integration.expired || (changesReverify(changes) && !credentialsVerified);
+  const message = integrationUpdateSummary(integration?.name ?? changes.name ?? id, changes, credentialsVerified)
+    + (integration?.expired ? ' The integration is marked as expired: replace its token.' : '');
+  deps.log.info(`Updated integration ${id} (${changed.join(', ')}); credentials verified: ${credentialsVerified ?? 'not said'}.`);
+  const warn = integration?.expired === true || (changesReverify(changes) && credentialsVerified === false);
   void (warn ? deps.notifier.warn(message) : deps.notifier.info(message));
   return { ok: true, value: { integration, credentialsVerified, changed, message } };
 }

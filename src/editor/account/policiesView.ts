@@ -24,7 +24,7 @@ type Node =
 /** What the view commands return: the view's state after they ran. */
 export interface PoliciesSnapshot {
   filter: PolicyFilter;
-  policies: { id: number; name: string; active: boolean; sourceType: string | null | undefined; isTarget: boolean }[];
+  policies: { id: number; name: string; active: boolean | undefined; sourceType: string | undefined; isTarget: boolean }[];
   total: number | undefined;
   hasMore: boolean;
   /** The message the view shows instead of policies (error, empty, ...), if any. */
@@ -66,7 +66,13 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
         if (!client) throw new SignedOut();
         const r = await client.listPolicies({ ...query, page, pageSize: PAGE_SIZE });
         for (const t of policyTypes(r.policies)) this.knownTypes.add(t);
-        return { items: r.policies, totalCount: r.pagination.total_count, totalPages: r.pagination.total_pages };
+        for (const u of r.unreadable) this.deps.log.warn(`A policy on page ${page} could not be read and is not shown: ${u.reason}`);
+        return {
+          items: r.policies,
+          totalCount: r.pagination?.total_count,
+          totalPages: r.pagination?.total_pages,
+          mayHaveMore: r.policies.length + r.unreadable.length >= PAGE_SIZE,
+        };
       },
       keyOf: (p) => p.id,
       isPastEnd: isPageBeyondEnd,

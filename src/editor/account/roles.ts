@@ -3,7 +3,7 @@
 // list opens at once with a busy indicator and fills in when the pages are loaded.
 import * as vscode from 'vscode';
 import type { Role } from '../../core/api';
-import { plural, roleLine, rolesSummary } from '../../core/account/format';
+import { plural, roleLine, rolesSummary, userCount } from '../../core/account/format';
 import { reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
 
 export interface RolesResult {
@@ -46,8 +46,8 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Roles
 
   pick.items = roles.map((r) => ({
     label: r.name,
-    description: plural(r.user_count, 'user'),
-    detail: `Created ${new Date(r.created_at).toLocaleDateString()}`,
+    description: userCount(r.user_count),
+    detail: createdOn(r.created_at),
   }));
   pick.title = `Company Roles (${rolesSummary(roles)})`;
   pick.placeholder = roles.length
@@ -55,4 +55,9 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Roles
     : 'Your company has no roles yet (roles managed through SAML are not listed).';
   pick.busy = false;
   return { ok: true, value: { roles, lines } };
+}
+
+function createdOn(iso: string | undefined): string | undefined {
+  const t = iso === undefined ? NaN : Date.parse(iso);
+  return Number.isNaN(t) ? undefined : `Created ${new Date(t).toLocaleDateString()}`;
 }

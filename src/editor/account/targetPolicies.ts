@@ -26,7 +26,8 @@ export async function setTargetPolicies(context: Pick<vscode.ExtensionContext, '
 /** Policies a scan may target: active and not archived. */
 async function targetablePolicies(client: ServiceClient): Promise<Policy[]> {
   const all = await client.listAllPolicies({ active: true });
-  return all.filter((p) => p.active && !p.archived);
+  // Asked for active ones; a policy that says nothing about it is taken as the service answered.
+  return all.filter((p) => p.active !== false && !p.archived);
 }
 
 export interface TargetPoliciesResult {
@@ -137,7 +138,7 @@ async function pickInteractively(context: vscode.ExtensionContext, deps: Account
   const items: PolicyItem[] = policies.map((p) => ({
     policy: p,
     label: p.name,
-    description: [`#${p.id}`, p.source_type, p.projects.length ? p.projects.join(', ') : 'company-wide'].filter(Boolean).join(' · '),
+    description: [`#${p.id}`, p.source_type, p.projects?.length ? p.projects.join(', ') : 'company-wide'].filter(Boolean).join(' · '),
     detail: p.description || undefined,
   }));
   pick.items = items;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Member, Team } from '../../core/api';
 import { parseMemberIds, parseTeamId } from '../../core/account/ids';
-import { memberName, plural, sortedMembers, summarizeTeam } from '../../core/account/format';
+import { memberName, plural, sortedMembers, summarizeTeam, teamName } from '../../core/account/format';
 import { cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 
 export interface AddMembersResult {
@@ -44,7 +44,8 @@ async function askMemberIds(teamId: number): Promise<number[] | undefined> {
 function showMembers(team: Team, added: readonly Member[]): void {
   const addedIds = new Set(added.map((m) => m.id));
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  pick.title = `Team "${team.name}" (#${team.id}) — ${plural(team.members.length, 'member')}, ${plural(team.project_count, 'project')}`;
+  const projects = team.project_count === undefined ? '' : `, ${plural(team.project_count, 'project')}`;
+  pick.title = `${teamName(team)} (#${team.id}) — ${plural(team.members?.length ?? 0, 'member')}${projects}`;
   pick.placeholder = 'Type to filter members by name or email';
   pick.matchOnDescription = true;
   pick.items = sortedMembers(team).map((m) => ({
@@ -87,7 +88,7 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
   if (!result.ok) return result;
   const team = result.value;
   const summary = summarizeTeam(team, ids);
-  deps.log.info(`Added members ${ids.join(', ')} to team #${team.id}; it now has ${team.members.length} members.`);
+  deps.log.info(`Added members ${ids.join(', ')} to team #${team.id}; it now lists ${team.members?.length ?? 'no'} members.`);
   const showMembersAction = { title: 'Show Members', run: () => showMembers(team, summary.added) };
   void (summary.missing.length ? deps.notifier.warn(summary.message, showMembersAction) : deps.notifier.info(summary.message, showMembersAction));
   return { ok: true, value: { team, added: summary.added, missing: summary.missing, message: summary.message } };

@@ -69,7 +69,7 @@ test('policy description and state reflect flags, most important first', () => {
     [{ active: false }, false, 'Web · v2 · inactive', 'inactive'],
     [{ archived: true, active: false }, false, 'Web · v2 · archived', 'archived'],
     [{ approved: false }, false, 'Web · v2 · not approved', 'unapproved'],
-    [{ source_type: null }, false, 'v2', 'active'],
+    [{ source_type: undefined }, false, 'v2', 'active'],
   ];
   for (const [over, isTarget, desc, state] of cases) {
     const p = policy(over);
@@ -88,13 +88,13 @@ test('policy detail rows say company-wide when no project is set', () => {
     { label: 'Status', value: 'active, approved' },
     { label: 'Id', value: '#100 · version 2' },
   ]);
-  const other = policyDetailRows(policy({ description: '', cwes: [], projects: ['a', 'b'], glob_pattern: null, excludes: ['x/**'], read_only: true, created_by_corgea: true, active: false }));
+  const other = policyDetailRows(policy({ description: '', cwes: [], projects: ['a', 'b'], glob_pattern: undefined, excludes: ['x/**'], read_only: true, created_by_corgea: true, active: false }));
   assert.deepEqual(other.map((r) => `${r.label}=${r.value}`), [
     'CWEs=none', 'Projects=a, b', 'Excludes=x/**', 'Status=inactive, approved, read-only, created by the service', 'Id=#100 · version 2',
   ]);
 });
 
 test('policyTypes lists each source type once, case-insensitively', () => {
-  const ps = [policy({ source_type: 'Web' }), policy({ source_type: 'web' }), policy({ source_type: 'API' }), policy({ source_type: null })];
+  const ps = [policy({ source_type: 'Web' }), policy({ source_type: 'web' }), policy({ source_type: 'API' }), policy({ source_type: undefined })];
   assert.deepEqual(policyTypes(ps), ['API', 'Web']);
 });

@@ -25,7 +25,7 @@ function policyPager(filter: PolicyFilter, pageSize: number): Pager<Policy> {
   return new Pager<Policy>({
     fetchPage: async (page) => {
       const r = await client.listPolicies({ ...q, page, pageSize });
-      return { items: r.policies, totalCount: r.pagination.total_count, totalPages: r.pagination.total_pages };
+      return { items: r.policies, totalCount: r.pagination!.total_count, totalPages: r.pagination!.total_pages };
     },
     keyOf: (p) => p.id,
     isPastEnd: isPageBeyondEnd,
@@ -94,9 +94,9 @@ test('an integration update sends only the fields given', async () => {
   const parsed = parseIntegrationChanges({ uuid: integ.uuid, name: 'Renamed', orgAllowlist: '' });
   assert.ok(parsed.ok);
   const r = await client.updateIntegration(integ.uuid, toIntegrationUpdate(parsed.value));
-  assert.equal(r.integration.name, 'Renamed');
-  assert.deepEqual(r.integration.org_allowlist, []);
-  assert.equal(r.integration.base_url, integ.base_url, 'fields not given are unchanged');
+  assert.equal(r.integration!.name, 'Renamed');
+  assert.deepEqual(r.integration!.org_allowlist, []);
+  assert.equal(r.integration!.base_url, integ.base_url, 'fields not given are unchanged');
   assert.equal(r.credentialsVerified, false);
 
   const rotated = Object.keys(service.seed.provider_tokens).find((t) => t !== integ.secure_token && service.seed.provider_tokens[t] === integ.account_id)!;
@@ -105,5 +105,5 @@ test('an integration update sends only the fields given', async () => {
   assert.deepEqual(Object.keys(toIntegrationUpdate(withToken.value)), ['secureToken']);
   const r2 = await client.updateIntegration(integ.uuid, toIntegrationUpdate(withToken.value));
   assert.equal(r2.credentialsVerified, true);
-  assert.equal(r2.integration.name, 'Renamed');
+  assert.equal(r2.integration!.name, 'Renamed');
 });

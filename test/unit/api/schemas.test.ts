@@ -1,15 +1,19 @@
+// How answers are read (decisions.md, "What the service's own public clients show about
+// real answers"): only what is needed to show a thing is required; everything else may be
+// null, absent or odd and reads as undefined; lists keep the readable records.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   describeSchemaError,
+  readEach,
   RolesPageSchema,
   QualityIssueSchema,
+  QualityIssuesPageSchema,
   PolicySchema,
   TeamSchema,
   IntegrationSchema,
   VerifyResponseSchema,
   PoliciesPageSchema,
-  QualityIssuesPageSchema,
 } from '../../../src/core/api/schemas';
 import { sampleIssue, samplePolicy, sampleTeam, sampleIntegration } from './samples';
 
@@ -30,33 +34,63 @@ test('valid samples of every resource parse, and extra fields are kept', () => {
   QualityIssuesPageSchema.parse({ status: 'ok', page: 1, total_pages: 1, total_issues: 1, issues: [sampleIssue()] });
 });
 
-test('optional nested objects accept null or absence', () => {
-  const nulls = { ...sampleIssue(), assigned_to: null, reachability: null, auto_fix_suggestion: null, auto_triage: null, scanner_metadata: null, sla_status: null };
-  QualityIssueSchema.parse(nulls);
-  const { assigned_to: _a, reachability: _r, auto_fix_suggestion: _f, auto_triage: _t, scanner_metadata: _s, ...absent } = sampleIssue();
-  QualityIssueSchema.parse(absent);
-  PolicySchema.parse({ ...samplePolicy(), approved_by: null, parent_policy: null, repo_policy_file: null });
-  const fixWithoutPatch = { ...sampleIssue(), auto_fix_suggestion: { id: 'f', status: 'no_fix', patch: null } };
-  QualityIssueSchema.parse(fixWithoutPatch);
+test('optional fields read as undefined when null, absent or of another type', () => {
+  const odd = {
+    ...sampleIssue(),
+    id: 12345,
+    urgency: 3,
+    classification: { id: 'CWE-95', name: null, description: null },
+    sla_status: null,
+    assigned_to: 'nobody',
+    reachability: { is_reachable: 'yes', endpoint_count: '2' },
+    auto_fix_suggestion: { status: 'no_fix' },
+    auto_triage: { false_positive_detection: null },
+    scanner_metadata: [],
+    created_at: 'yesterday',
+    location: { file: { name: 'app.js', path: null }, project: null, line_number: '12' },
+  };
+  const i = QualityIssueSchema.parse(odd);
+  assert.equal(i.id, '12345', 'ids need not be UUIDs (nor strings)');
+  assert.equal(i.urgency, undefined);
+  assert.equal(i.classification?.name, undefined);
+  assert.equal(i.assigned_to, undefined);
+  assert.equal(i.reachability?.is_reachable, undefined);
+  assert.equal(i.reachability?.endpoint_count, 2);
+  assert.deepEqual({ ...i.auto_fix_suggestion }, { status: 'no_fix' });
+  assert.equal(i.scanner_metadata, undefined);
+  assert.equal(i.location.file.name, 'app.js');
+  assert.equal(i.location.line_number, 12);
+  assert.equal(i.created_at, 'yesterday', 'dates are kept as text and judged where they are shown');
+  const p = PolicySchema.parse({ id: 1, name: 'P', cwes: 'CWE-79', active: 'yes', version: null, projects: ['a', 3, 'b'] });
+  assert.equal(p.cwes, undefined);
+  assert.equal(p.active, undefined);
+  assert.deepEqual(p.projects, ['a', 'b'], 'readable list items are kept');
+  const t = TeamSchema.parse({ id: 1, members: [{ id: 2 }, { email: 'no-id@x' }, { id: 3, email: null }] });
+  assert.deepEqual(t.members?.map((m) => m.id), [2, 3]);
+  IntegrationSchema.parse({});
+  VerifyResponseSchema.parse({ status: 'ok', user: { company: null } });
 });
 
-test('mismatches name the field path and the expected type', () => {
-  const role = { id: 1, name: 'Admin', user_count: 2, created_at: '2026-01-01T00:00:00Z' };
-  const page = (roles: unknown[]) => ({ status: 'ok', roles, page: 1, total_pages: 1, total_roles: roles.length });
+test('one unreadable record is left out and described, the others are read', () => {
+  const raw = [sampleIssue(), { ...sampleIssue(), id: 'broken', location: null }, { ...sampleIssue(), id: undefined }, { ...sampleIssue(), id: 'x2' }];
+  const { items, unreadable } = readEach(QualityIssueSchema, raw);
+  assert.deepEqual(items.map((i) => i.id), [sampleIssue().id, 'x2']);
+  assert.deepEqual(unreadable, [
+    { index: 1, id: 'broken', reason: 'location: expected object (got null)' },
+    { index: 2, reason: 'id: expected a string or a number (missing)' },
+  ]);
+});
+
+test('mismatches of required fields name the field path and the expected type, never the value', () => {
   const cases: [{ safeParse(d: unknown): { success: boolean } }, unknown, string][] = [
-    [RolesPageSchema, page([{ ...role, user_count: 'two' }]), 'roles[0].user_count: expected number (got string)'],
-    [RolesPageSchema, page([role, { ...role, user_count: 1.5 }]), 'roles[1].user_count: expected integer (got a fractional number)'],
-    [RolesPageSchema, page([{ ...role, created_at: 'yesterday' }]), 'roles[0].created_at: expected an ISO 8601 date-time'],
-    [RolesPageSchema, { ...page([]), total_pages: undefined }, 'total_pages: expected number (missing)'],
+    [RolesPageSchema, { roles: 'none' }, 'roles: expected array (got string)'],
     [RolesPageSchema, [], '(response body): expected object (got array)'],
-    [QualityIssueSchema, { ...sampleIssue(), location: { ...sampleIssue().location, line_number: null } }, 'location.line_number: expected number (got null)'],
-    [QualityIssueSchema, { ...sampleIssue(), classification: undefined }, 'classification: expected object (missing)'],
-    [QualityIssueSchema, { ...sampleIssue(), urgency: 3 }, 'urgency: expected string (got number)'],
-    [QualityIssueSchema, { ...sampleIssue(), auto_fix_suggestion: { id: 'x', status: 'fix_available', patch: { explanation: 'e' } } }, 'auto_fix_suggestion.patch.diff: expected string (missing)'],
-    [QualityIssueSchema, { ...sampleIssue(), reachability: { is_reachable: 'yes', endpoint_count: 1 } }, 'reachability.is_reachable: expected boolean (got string)'],
-    [TeamSchema, { ...sampleTeam(), members: [{ id: 1, email: 'a@b.c', first_name: 'A' }] }, 'members[0].last_name: expected string (missing)'],
-    [PolicySchema, { ...samplePolicy(), cwes: 'CWE-79' }, 'cwes: expected array (got string)'],
-    [IntegrationSchema, { ...sampleIntegration(), expired: 'no' }, 'expired: expected boolean (got string)'],
+    [QualityIssuesPageSchema, { status: 'ok' }, 'issues: expected array (missing)'],
+    [QualityIssueSchema, { ...sampleIssue(), location: { file: {} } }, 'location.file.path: expected string (missing, and no location.file.name either)'],
+    [QualityIssueSchema, { ...sampleIssue(), location: { file: { path: ' ', name: '' } } }, 'location.file.path: expected string (missing, and no location.file.name either)'],
+    [PolicySchema, { ...samplePolicy(), name: 42 }, 'name: expected string (got number)'],
+    [PolicySchema, { ...samplePolicy(), id: 1.5 }, 'id: expected integer (got a fractional number)'],
+    [VerifyResponseSchema, { user: {} }, 'status: expected string (missing)'],
   ];
   for (const [schema, data, want] of cases) assert.equal(firstError(schema, data), want);
 });

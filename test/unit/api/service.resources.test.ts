@@ -27,7 +27,7 @@ test('verify with an API key and with a JWT, with and without user info', async 
     assert.equal(r.user?.id, demoUser.id);
     assert.equal(r.user?.email, demoUser.email);
     assert.equal(typeof r.user?.name, 'string');
-    assert.deepEqual({ id: r.user?.company.id, name: r.user?.company.name }, { id: company.id, name: company.name });
+    assert.deepEqual({ id: r.user?.company?.id, name: r.user?.company?.name }, { id: company.id, name: company.name });
   }
   assert.equal(svc.demoToken, t().demo);
 });
@@ -66,7 +66,6 @@ test('roles: one page, every page, SAML role excluded, active user counts', asyn
   const activeCount = (roleId: number) => svc.seed.users.filter((u) => u.role === roleId && u.active).length;
 
   const first = await c.listRoles();
-  assert.equal(first.status, 'ok');
   assert.equal(first.page, 1);
   assert.equal(first.total_roles, expected.length);
   assert.equal(first.total_pages, Math.ceil(expected.length / 20));
@@ -77,9 +76,9 @@ test('roles: one page, every page, SAML role excluded, active user counts', asyn
   assert.equal(page2.total_pages, Math.ceil(expected.length / 2));
 
   const all = await c.listAllRoles({ pageSize: 2 });
-  assert.deepEqual(all.map((r) => r.id).sort((a, b) => a - b), expected.map((r) => r.id).sort((a, b) => a - b));
+  assert.deepEqual(all.map((r) => r.id!).sort((a, b) => a - b), expected.map((r) => r.id).sort((a, b) => a - b));
   assert.ok(!all.some((r) => svc.seed.roles.find((s) => s.id === r.id)!.saml_managed), 'the SAML-managed role is excluded');
-  for (const r of all) assert.equal(r.user_count, activeCount(r.id), `user_count of role ${r.name}`);
+  for (const r of all) assert.equal(r.user_count, activeCount(r.id!), `user_count of role ${r.name}`);
   assert.deepEqual((await c.listAllRoles()).map((r) => r.id), all.map((r) => r.id), 'the same order whatever the page size');
 });
 
@@ -99,13 +98,13 @@ test('teams: add members, unknown team, other company, permission denial', async
   assert.equal(team.id, seedTeam.id);
   assert.equal(team.name, seedTeam.name);
   for (const u of users) {
-    const m = team.members.find((x) => x.id === u.id);
+    const m = team.members!.find((x) => x.id === u.id);
     assert.ok(m, `member ${u.id} added`);
     assert.deepEqual({ email: m.email, first_name: m.first_name, last_name: m.last_name }, { email: u.email, first_name: u.first_name, last_name: u.last_name });
   }
   // Adding the same members again keeps one entry each.
   const again = await c.addTeamMembers(seedTeam.id, users.map((u) => u.id));
-  assert.equal(again.members.length, team.members.length);
+  assert.equal(again.members!.length, team.members!.length);
 
   await expectError(c.addTeamMembers(987654, [users[0].id]), 'not-found', 404);
   const otherTeam = svc.seed.teams.find((x) => x.company !== 1)!;
@@ -143,16 +142,16 @@ test('integrations: only the given fields change, token rules, re-verification, 
   const otherAccount = Object.entries(svc.seed.provider_tokens).find(([, acct]) => acct !== gh.account_id)![0];
 
   const renamed = await c.updateIntegration(gh.uuid, { name: 'Renamed GitHub' });
-  assert.equal(renamed.integration.name, 'Renamed GitHub');
-  assert.equal(renamed.integration.uuid, gh.uuid);
-  assert.deepEqual(renamed.integration.org_allowlist, gh.org_allowlist, 'fields not sent are unchanged');
-  assert.equal(renamed.integration.base_url, gh.base_url);
+  assert.equal(renamed.integration!.name, 'Renamed GitHub');
+  assert.equal(renamed.integration!.uuid, gh.uuid);
+  assert.deepEqual(renamed.integration!.org_allowlist, gh.org_allowlist, 'fields not sent are unchanged');
+  assert.equal(renamed.integration!.base_url, gh.base_url);
   assert.equal(renamed.credentialsVerified, false, 'a rename does not re-verify credentials');
-  assert.ok(!('secure_token' in renamed.integration), 'secure_token is never returned');
+  assert.ok(!('secure_token' in renamed.integration!), 'secure_token is never returned');
 
   const allow = await c.updateIntegration(gh.uuid, { orgAllowlist: ['acme', 'acme-labs'] });
-  assert.deepEqual(allow.integration.org_allowlist, ['acme', 'acme-labs']);
-  assert.equal(allow.integration.name, 'Renamed GitHub');
+  assert.deepEqual(allow.integration!.org_allowlist, ['acme', 'acme-labs']);
+  assert.equal(allow.integration!.name, 'Renamed GitHub');
 
   const rotated = await c.updateIntegration(gh.uuid, { secureToken: sameAccount });
   assert.equal(rotated.credentialsVerified, true);
@@ -165,11 +164,11 @@ test('integrations: only the given fields change, token rules, re-verification, 
   await expectError(c.updateIntegration(gh.uuid, { baseUrl: 'https://git.broken.invalid' }), 'unprocessable', 422);
   // Nothing changed by the refused updates.
   const unchanged = await c.updateIntegration(gh.uuid, { gatewayPrefix: gh.gateway_prefix });
-  assert.equal(unchanged.integration.base_url, gh.base_url);
+  assert.equal(unchanged.integration!.base_url, gh.base_url);
   assert.equal(unchanged.credentialsVerified, false, 'sending an unchanged value is not a change');
   const newPrefix = `${gh.gateway_prefix}/gw-2`;
   const prefixed = await c.updateIntegration(gh.uuid, { gatewayPrefix: newPrefix });
-  assert.equal(prefixed.integration.gateway_prefix, newPrefix);
+  assert.equal(prefixed.integration!.gateway_prefix, newPrefix);
   assert.equal(prefixed.credentialsVerified, true, 'a gateway_prefix change re-verifies');
 
   await expectError(c.updateIntegration('00000000-0000-4000-8000-000000000000', { name: 'x' }), 'not-found', 404);
@@ -183,11 +182,11 @@ test('policies: newest first, every filter, paging, 404 past the end, denials', 
   const c = clientFor(svc, svc.demoToken);
   const mine = svc.seed.policies.filter((p) => p.company === 1);
   const first = await c.listPolicies();
-  assert.equal(first.pagination.page_size, 30);
-  assert.equal(first.pagination.current_page, 1);
-  assert.equal(first.pagination.total_count, mine.length);
-  assert.equal(first.pagination.total_pages, Math.ceil(mine.length / 30));
-  const times = first.policies.map((p) => Date.parse(p.created_at));
+  assert.equal(first.pagination!.page_size, 30);
+  assert.equal(first.pagination!.current_page, 1);
+  assert.equal(first.pagination!.total_count, mine.length);
+  assert.equal(first.pagination!.total_pages, Math.ceil(mine.length / 30));
+  const times = first.policies.map((p) => Date.parse(p.created_at!));
   assert.deepEqual(times, times.slice().sort((a, b) => b - a), 'newest first');
 
   const all = await c.listAllPolicies({ pageSize: 7 });
@@ -196,7 +195,7 @@ test('policies: newest first, every filter, paging, 404 past the end, denials', 
 
   const byProject = await c.listAllPolicies({ project: 'acme-web' });
   assert.ok(byProject.length > 0);
-  assert.ok(byProject.every((p) => p.projects.length === 0 || p.projects.includes('acme-web')));
+  assert.ok(byProject.every((p) => p.projects!.length === 0 || p.projects!.includes('acme-web')));
   assert.equal(byProject.length, mine.filter((p) => p.projects.length === 0 || p.projects.includes('acme-web')).length);
 
   const byType = await c.listAllPolicies({ policyTypes: ['web', 'MOBILE'] });
@@ -211,9 +210,9 @@ test('policies: newest first, every filter, paging, 404 past the end, denials', 
 
   const combined = await c.listPolicies({ project: 'acme-api', policyTypes: ['api'], active: true, page: 1, pageSize: 2 });
   assert.ok(combined.policies.length <= 2);
-  assert.ok(combined.policies.every((p) => p.active && String(p.source_type).toLowerCase() === 'api' && (p.projects.length === 0 || p.projects.includes('acme-api'))));
+  assert.ok(combined.policies.every((p) => p.active && String(p.source_type).toLowerCase() === 'api' && (p.projects!.length === 0 || p.projects!.includes('acme-api'))));
 
-  const past = await expectError(c.listPolicies({ page: first.pagination.total_pages + 1 }), 'not-found', 404);
+  const past = await expectError(c.listPolicies({ page: first.pagination!.total_pages + 1 }), 'not-found', 404);
   assert.equal(past.serverMessage, 'policy not found');
 
   const theirs = await clientFor(svc, t().otherCompany).listAllPolicies();

@@ -117,7 +117,7 @@ test('POST team members and PATCH integration send exactly the given JSON', asyn
   for (const [fields, want] of cases) {
     const res = await c.updateIntegration(uuid, fields);
     assert.equal(res.credentialsVerified, true);
-    assert.equal(res.integration.uuid, uuid);
+    assert.equal(res.integration?.uuid, uuid);
     r = stub.requests.at(-1)!;
     assert.equal(r.method, 'PATCH');
     assert.equal(r.path, `/api/v1/integrations/pipelineprovider/${uuid}`);
@@ -337,7 +337,8 @@ test('the token never leaks: not in messages, stacks or log entries, even when t
     ['429', { maxRetries: 0 }, (c) => c.verify(), () => ({ status: 429, headers: { 'retry-after': '1' }, json: { detail: API_KEY } })],
     ['500', { maxRetries: 0 }, (c) => c.verify(), () => ({ status: 500, json: { message: API_KEY } })],
     ['malformed', {}, (c) => c.verify(), () => ({ text: `{"status": "${API_KEY}` })],
-    ['schema', {}, (c) => c.listRoles(), () => ({ json: { status: 'ok', roles: [{ id: API_KEY }] } })],
+    ['schema', {}, (c) => c.listRoles(), () => ({ json: { status: 'ok', roles: API_KEY } })],
+    ['410', {}, (c) => c.listRoles(), () => ({ status: 410, json: { error: `gone for ${API_KEY}` } })],
     ['network', { maxRetries: 0 }, (c) => c.verify(), () => ({ destroy: true })],
     ['timeout', { maxRetries: 0, timeoutMs: 50 }, (c) => c.verify(), () => ({ delayMs: 400, json: { status: 'ok' } })],
     ['jwt 401', { token: JWT }, (c) => c.verify(), () => ({ status: 401, json: { status: 'error', echo: JWT } })],
@@ -361,6 +362,6 @@ test('the token never leaks: not in messages, stacks or log entries, even when t
     const text = [caught.message, caught.stack ?? '', caught.serverMessage ?? '', JSON.stringify(caught), JSON.stringify(log)].join('\n');
     for (const secret of [API_KEY, JWT, secureToken]) assert.ok(!text.includes(secret), `${name}: leaked ${secret}`);
   }
-  const allKinds = ['aborted', 'bad-request', 'bad-response', 'conflict', 'forbidden', 'network', 'not-found', 'rate-limited', 'server', 'timeout', 'unauthorized', 'unprocessable', 'validation'];
+  const allKinds = ['aborted', 'bad-request', 'bad-response', 'conflict', 'forbidden', 'network', 'not-found', 'rate-limited', 'server', 'timeout', 'unauthorized', 'unprocessable', 'unsupported', 'validation'];
   assert.deepEqual([...kinds].sort(), allKinds, 'every error kind was forced');
 });

@@ -34,6 +34,7 @@ test('a service issue is normalised for storage', () => {
     classificationDescription: 'Untrusted input in SQL', urgency: 'high', status: 'open',
     path: 'src/db.py', line: 12, falsePositive: true, triageReasoning: 'constant input',
     fix: { diff: '--- a/x\n+++ b/x\n', explanation: 'Use parameters', status: 'fix_available' },
+    fixStatus: 'fix_available',
   });
   assert.equal(toStoredIssue({ id: 'b', location: null }), undefined, 'an issue without a file is dropped');
   assert.equal(toStoredIssue({ id: 'c', location: { file: { path: 'a.py' }, line_number: 0 } })?.line, 1);
