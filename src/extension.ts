@@ -1,18 +1,19 @@
 import * as vscode from 'vscode';
-import { registerAccountFeatures } from './editor/account';
+import { SecretRedactor } from './core/text/redact';
+import type { SavedTransfer } from './core/upload/transferStore';
+import { TargetPolicies, registerAccountFeatures } from './editor/account';
+import { Commands } from './editor/commands/manager';
 import { registerDiagnostics } from './editor/diagnostics';
 import { registerFixes } from './editor/fixes';
 import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree';
-import { SecretRedactor } from './core/text/redact';
 import { Notifier, type ShownNotification } from './editor/notifier';
 import { createOutputLog } from './editor/outputLog';
 import { ResultsStore, type LocatedIssue } from './editor/resultsStore';
 import { offerResume } from './editor/resumePrompt';
-import type { SavedTransfer } from './core/upload/transferStore';
 import { ScanController, registerScanCommands, type ScanOptions, type ScanSummary } from './editor/scanController';
 import { Session, registerSessionCommands } from './editor/session';
 import { registerStatusBar } from './editor/statusBar';
-import { TransferStores } from './editor/transferStores';
+import { UploadStorage } from './editor/uploadStorage';
 
 /** What activate() returns: read-only views for automation and the integration tests. */
 export interface CodeScannerApi {
@@ -31,25 +32,28 @@ export interface CodeScannerApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
+  // Everything created here is owned by context.subscriptions and disposed on deactivation.
+  const own = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };
   const redactor = new SecretRedactor();
-  const log = createOutputLog(redactor);
+  const log = own(createOutputLog(redactor));
   const notifier = new Notifier(log, redactor);
-  const session = new Session(context, log, notifier, redactor);
-  const store = new ResultsStore(context.workspaceState);
-  const transfers = new TransferStores(context);
-  const scans = new ScanController(context, session, store, transfers, notifier);
-  context.subscriptions.push(log, session, store);
+  const commands = own(new Commands(log, notifier));
+  const session = own(new Session(context, log, notifier, redactor));
+  const store = own(new ResultsStore(context.workspaceState));
+  const targets = own(new TargetPolicies(context.workspaceState));
+  const uploads = new UploadStorage(context);
+  const scans = own(new ScanController(targets, session, store, uploads, notifier, commands));
 
-  registerSessionCommands(context, session);
-  registerAccountFeatures(context, session);
-  registerScanCommands(context, scans);
+  registerSessionCommands(commands, session);
+  registerAccountFeatures(context, session, commands, targets);
+  registerScanCommands(commands, scans);
   registerDiagnostics(context, store);
-  registerFixes(context, store, notifier);
-  const issuesTree = registerIssuesTree(context, store, session, () => scans.refresh(), notifier);
+  registerFixes(context, store, notifier, commands);
+  const issuesTree = registerIssuesTree(context, store, session, notifier, commands);
   const statusBar = registerStatusBar(context, session, store, scans);
 
   await session.init();
-  if (vscode.workspace.isTrusted) void offerResume(transfers, notifier, log);
+  if (vscode.workspace.isTrusted) void offerResume(uploads, notifier, log, commands);
 
   return {
     issues: () => store.all(),
@@ -57,8 +61,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     issuesTree,
     statusBar,
     logUri: context.logUri,
-    pendingUploads: async () => (await transfers.pending()).map((p) => p.transfer),
-    offerResume: (options) => offerResume(transfers, notifier, log, options),
+    pendingUploads: async () => (await uploads.pending()).map((p) => p.transfer),
+    offerResume: (options) => offerResume(uploads, notifier, log, commands, options),
     notifications: () => notifier.shown(),
   };
 }

@@ -1,5 +1,6 @@
-// The project's test command: unit tests (plain Node test runner, no VS Code), then the
-// integration suite inside a real VS Code. Ends with one line `N passed, N failed`.
+// The project's test command: type-check and lint, then unit tests (plain Node test runner,
+// no VS Code), then the integration suite inside a real VS Code. Ends with one line
+// `N passed, N failed`. A type or lint error fails the run before any test starts.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -38,6 +39,21 @@ ensureDeps();
 let passed = 0;
 let failed = 0;
 let exit = 0;
+
+if (!integrationOnly) {
+  const bin = (name) => join(root, 'node_modules', '.bin', name);
+  for (const [what, cmd, args] of [
+    ['types', bin('tsc'), ['-p', '.', '--noEmit']],
+    ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+  ]) {
+    const [code] = await run(cmd, args);
+    console.log(`${what}: ${code === 0 ? 'ok' : 'FAILED'}`);
+    if (code !== 0) {
+      console.log(`0 passed, 1 failed (${what})`);
+      process.exit(code || 1);
+    }
+  }
+}
 
 if (!integrationOnly) {
   const files = findTests(join(root, 'test', 'unit'));

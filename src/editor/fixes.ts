@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { applyFix, checkFixTarget, computeLineEdits, type FixResult } from '../core/fixes';
 import { isFixable } from '../core/issues';
+import { issueRefArg } from './commands/args';
+import { commandCall, type Commands } from './commands/manager';
 import { issueForDiagnostic } from './diagnostics';
-import { isIssueRef } from './issuesTree';
 import type { Notifier } from './notifier';
 import type { IssueRef, LocatedIssue, ResultsStore } from './resultsStore';
 
@@ -51,25 +52,26 @@ function shorten(s: string, max = 80): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-export function registerFixes(context: vscode.ExtensionContext, store: ResultsStore, notifier: Notifier): void {
+export function registerFixes(context: vscode.ExtensionContext, store: ResultsStore, notifier: Notifier, commands: Commands): void {
   const previewChanged = new vscode.EventEmitter<vscode.Uri>();
   const previews = new Map<string, string>();
 
-  const resolve = (arg: unknown): LocatedIssue | undefined => {
-    const located = isIssueRef(arg) ? store.get(arg) : undefined;
+  const resolve = (ref: IssueRef | undefined): LocatedIssue | undefined => {
+    const located = ref ? store.get(ref) : undefined;
     if (!located) void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
     return located;
   };
 
   async function previewFix(arg: unknown): Promise<boolean> {
-    const located = resolve(arg);
-    if (!located || !isIssueRef(arg)) return false;
+    const ref = issueRefArg(arg);
+    const located = resolve(ref);
+    if (!located || !ref) return false;
     const patched = await patchedText(located);
     if (!patched.ok) {
       void notifier.error(patched.message);
       return false;
     }
-    const uri = previewUri(arg, located);
+    const uri = previewUri(ref, located);
     previews.set(uri.toString(), patched.text);
     previewChanged.fire(uri);
     const explanation = located.issue.fix?.explanation ?? '';
@@ -77,7 +79,7 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
     await vscode.commands.executeCommand('vscode.diff', located.uri, uri, `${name} ↔ Fix: ${shorten(explanation || located.issue.classificationName, 60)}`, { preview: true });
     void notifier.info(
       `Fix for ${located.issue.classificationName} (${located.issue.path}:${located.issue.line}): ${explanation || 'no explanation given.'}`,
-      { title: 'Apply Fix', run: () => applyFixes([arg]) },
+      { title: 'Apply Fix', run: () => applyFixes([ref]) },
     );
     return true;
   }
@@ -129,21 +131,26 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
       provideTextDocumentContent: (uri) => previews.get(uri.toString()) ?? '',
     }),
     vscode.workspace.onDidCloseTextDocument((d) => { if (d.uri.scheme === PREVIEW_SCHEME) previews.delete(d.uri.toString()); }),
-    vscode.commands.registerCommand('codeScanner.previewFix', (arg?: unknown) => previewFix(arg)),
-    vscode.commands.registerCommand('codeScanner.applyFix', (arg?: unknown) => (resolve(arg) && isIssueRef(arg) ? applyFixes([arg]) : 0)),
-    vscode.commands.registerCommand('codeScanner.applyAllFixesInFile', (arg?: unknown) => {
-      const uri = arg instanceof vscode.Uri ? arg : isIssueRef(arg) ? store.get(arg)?.uri : vscode.window.activeTextEditor?.document.uri;
-      const fixable = uri ? store.forFile(uri).filter((l) => isFixable(l.issue)) : [];
-      if (!fixable.length) {
-        void notifier.info('No suggested fixes for this file.');
-        return 0;
-      }
-      return applyFixes(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
-    }),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixActions(store), {
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
   );
+  commands.register('codeScanner.previewFix', (arg) => previewFix(arg));
+  commands.register('codeScanner.applyFix', async (arg) => {
+    const ref = issueRefArg(arg);
+    return resolve(ref) && ref ? applyFixes([ref]) : 0;
+  });
+  commands.register('codeScanner.applyAllFixesInFile', async (arg) => {
+    // From the palette: the active editor's file; from a code action: its file; from a finding: that finding's file.
+    const ref = issueRefArg(arg);
+    const uri = arg instanceof vscode.Uri ? arg : ref ? store.get(ref)?.uri : vscode.window.activeTextEditor?.document.uri;
+    const fixable = uri ? store.forFile(uri).filter((l) => isFixable(l.issue)) : [];
+    if (!fixable.length) {
+      void notifier.info('No suggested fixes for this file.');
+      return 0;
+    }
+    return applyFixes(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+  });
 }
 
 class FixActions implements vscode.CodeActionProvider {
@@ -162,15 +169,15 @@ class FixActions implements vscode.CodeActionProvider {
       const apply = new vscode.CodeAction(`Apply Fix: ${explanation}`, vscode.CodeActionKind.QuickFix);
       apply.diagnostics = [d];
       apply.isPreferred = true;
-      apply.command = { command: 'codeScanner.applyFix', title: 'Apply Fix', arguments: [ref] };
+      apply.command = commandCall('codeScanner.applyFix', 'Apply Fix', ref);
       const preview = new vscode.CodeAction(`Preview Fix: ${explanation}`, vscode.CodeActionKind.QuickFix);
       preview.diagnostics = [d];
-      preview.command = { command: 'codeScanner.previewFix', title: 'Preview Fix', arguments: [ref] };
+      preview.command = commandCall('codeScanner.previewFix', 'Preview Fix', ref);
       actions.push(apply, preview);
     }
     if (actions.length && fixable.length > 1) {
       const all = new vscode.CodeAction(`Apply All Fixes in File (${fixable.length})`, vscode.CodeActionKind.QuickFix);
-      all.command = { command: 'codeScanner.applyAllFixesInFile', title: 'Apply All Fixes in File', arguments: [document.uri] };
+      all.command = commandCall('codeScanner.applyAllFixesInFile', 'Apply All Fixes in File', document.uri);
       actions.push(all);
     }
     return actions;

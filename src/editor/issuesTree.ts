@@ -3,8 +3,11 @@ import * as vscode from 'vscode';
 import { filterIssues, groupIssues, isFixable, severityFromUrgency, type GroupBy, type StoredIssue } from '../core/issues';
 import { issueRange } from './diagnostics';
 import { escapeMarkdown as escape } from '../core/text/untrusted';
+import { groupByArg, issueRefArg, stringArg, stringListArg } from './commands/args';
+import type { Commands } from './commands/manager';
+import { DisposableObject } from './disposable';
 import type { Notifier } from './notifier';
-import { fileUri, type IssueRef, type ResultsStore } from './resultsStore';
+import { fileUri, type ResultsStore } from './resultsStore';
 import { describeUser, type Session } from './session';
 
 export type IssueTreeNode =
@@ -34,13 +37,15 @@ const SEVERITY_ICON = {
   hint: new vscode.ThemeIcon('lightbulb'),
 };
 
-export class IssuesTreeProvider implements vscode.TreeDataProvider<IssueTreeNode> {
-  private readonly changed = new vscode.EventEmitter<IssueTreeNode | undefined>();
+export class IssuesTreeProvider extends DisposableObject implements vscode.TreeDataProvider<IssueTreeNode> {
+  private readonly changed = this.own(new vscode.EventEmitter<IssueTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
   private view: vscode.TreeView<IssueTreeNode> | undefined;
 
-  constructor(private readonly store: ResultsStore, private readonly state: vscode.Memento) {}
+  constructor(private readonly store: ResultsStore, private readonly state: vscode.Memento) {
+    super();
+  }
 
   /** What the view shows above its items (filters, nothing found, findings left out). */
   get viewMessage(): string | undefined {
@@ -194,20 +199,17 @@ export function issueDetails(issue: StoredIssue, folderName?: string): string {
   return lines.join('\n');
 }
 
-export function isIssueRef(v: unknown): v is IssueRef {
-  return typeof v === 'object' && v !== null && typeof (v as IssueRef).folderUri === 'string' && typeof (v as IssueRef).issueId === 'string';
-}
-
 export function registerIssuesTree(
   context: vscode.ExtensionContext,
   store: ResultsStore,
   session: Session,
-  refetch: () => Promise<unknown>,
   notifier: Notifier,
+  commands: Commands,
 ): IssuesTreeProvider {
   const provider = new IssuesTreeProvider(store, context.workspaceState);
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
   provider.attach(view);
+  const refetch = () => commands.execute('codeScanner.refreshResults');
 
   const describe = () => {
     view.description = describeUser(session.user);
@@ -225,58 +227,58 @@ export function registerIssuesTree(
   describe();
 
   context.subscriptions.push(
+    provider,
     view,
     store.onDidChange(() => { provider.refresh(); describe(); }),
     session.onDidChangeSession(describe),
     provider.onDidChangeTreeData(describe),
-    vscode.commands.registerCommand('codeScanner.groupBy', async (arg?: unknown) => {
-      const options: { label: string; by: GroupBy }[] = [
-        { label: 'File', by: 'file' }, { label: 'Urgency', by: 'urgency' }, { label: 'Classification', by: 'classification' },
-      ];
-      const by = typeof arg === 'string' && options.some((o) => o.by === arg)
-        ? arg as GroupBy
-        : (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: 'Group quality issues by' }))?.by;
-      if (by) await provider.setGroupBy(by);
-    }),
-    vscode.commands.registerCommand('codeScanner.filterByClassification', async (arg?: unknown) => {
-      const value = typeof arg === 'string' ? arg : await vscode.window.showInputBox({
-        title: 'Filter quality issues by classification',
-        prompt: 'Part of a classification id or name (for example CWE-89 or injection). Leave empty to show all.',
-        value: store.classificationFilter ?? '',
-      });
-      if (value === undefined) return;
-      await store.setClassificationFilter(value);
-      describe();
-      await refetch();
-    }),
-    vscode.commands.registerCommand('codeScanner.filterByStatus', async (arg?: unknown) => {
-      let statuses: string[] | undefined;
-      if (Array.isArray(arg) && arg.every((s) => typeof s === 'string')) statuses = arg;
-      else {
-        const known = new Set([...store.all().map((l) => l.issue.status), ...provider.statusFilter]);
-        const picked = await vscode.window.showQuickPick(
-          [...known].sort().map((s) => ({ label: s, picked: provider.statusFilter.includes(s) })),
-          { title: 'Show quality issues with status', canPickMany: true, placeHolder: 'Pick none to show every status' },
-        );
-        statuses = picked?.map((p) => p.label);
-      }
-      if (statuses) await provider.setStatusFilter(statuses);
-    }),
-    vscode.commands.registerCommand('codeScanner.clearFilters', async () => {
-      const hadClassification = !!store.classificationFilter;
-      await provider.setStatusFilter([]);
-      await store.setClassificationFilter(undefined);
-      describe();
-      if (hadClassification) await refetch();
-    }),
-    vscode.commands.registerCommand('codeScanner.copyDetails', async (ref?: unknown) => {
-      const located = isIssueRef(ref) ? store.get(ref) : undefined;
-      if (!located) return;
-      const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
-      await vscode.env.clipboard.writeText(issueDetails(located.issue, folderName));
-      notifier.flash('issue details copied.', 3000);
-    }),
-    vscode.commands.registerCommand('codeScanner.showIssues', () => vscode.commands.executeCommand('codeScanner.issues.focus')),
   );
+  commands.register('codeScanner.groupBy', async (arg) => {
+    const options: { label: string; by: GroupBy }[] = [
+      { label: 'File', by: 'file' }, { label: 'Urgency', by: 'urgency' }, { label: 'Classification', by: 'classification' },
+    ];
+    const by = groupByArg(arg)
+      ?? (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: 'Group quality issues by' }))?.by;
+    if (by) await provider.setGroupBy(by);
+  });
+  commands.register('codeScanner.filterByClassification', async (arg) => {
+    const value = stringArg(arg) ?? await vscode.window.showInputBox({
+      title: 'Filter quality issues by classification',
+      prompt: 'Part of a classification id or name (for example CWE-89 or injection). Leave empty to show all.',
+      value: store.classificationFilter ?? '',
+    });
+    if (value === undefined) return;
+    await store.setClassificationFilter(value);
+    describe();
+    await refetch();
+  });
+  commands.register('codeScanner.filterByStatus', async (arg) => {
+    let statuses = stringListArg(arg);
+    if (!statuses) {
+      const known = new Set([...store.all().map((l) => l.issue.status), ...provider.statusFilter]);
+      const picked = await vscode.window.showQuickPick(
+        [...known].sort().map((s) => ({ label: s, picked: provider.statusFilter.includes(s) })),
+        { title: 'Show quality issues with status', canPickMany: true, placeHolder: 'Pick none to show every status' },
+      );
+      statuses = picked?.map((p) => p.label);
+    }
+    if (statuses) await provider.setStatusFilter(statuses);
+  });
+  commands.register('codeScanner.clearFilters', async () => {
+    const hadClassification = !!store.classificationFilter;
+    await provider.setStatusFilter([]);
+    await store.setClassificationFilter(undefined);
+    describe();
+    if (hadClassification) await refetch();
+  });
+  commands.register('codeScanner.copyDetails', async (arg) => {
+    const ref = issueRefArg(arg);
+    const located = ref ? store.get(ref) : undefined;
+    if (!located) return;
+    const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
+    await vscode.env.clipboard.writeText(issueDetails(located.issue, folderName));
+    notifier.flash('issue details copied.', 3000);
+  });
+  commands.register('codeScanner.showIssues', () => Promise.resolve(vscode.commands.executeCommand('codeScanner.issues.focus')));
   return provider;
 }

@@ -4,6 +4,7 @@
 // messages carry text from the service or the repository (error bodies, names, paths).
 import * as vscode from 'vscode';
 import type { SecretRedactor } from '../core/text/redact';
+import type { CommandId } from './commands/signatures';
 import { plainNotificationText } from '../core/text/untrusted';
 
 export type NotificationSeverity = 'info' | 'warning' | 'error';
@@ -24,6 +25,8 @@ export interface ShownNotification {
 const PREFIX = 'Code Scanner: ';
 const SHOW_LOG = 'Show Log';
 const SIGN_IN = 'Sign In';
+// The notifier exists before the commands are registered, so it names this one directly.
+const SIGN_IN_COMMAND: CommandId = 'codeScanner.signIn';
 const KEPT = 50;
 
 export class Notifier {
@@ -55,7 +58,7 @@ export class Notifier {
       return;
     }
     this.signInOffered = true;
-    void this.show('warning', message, [{ title: SIGN_IN, run: () => vscode.commands.executeCommand('codeScanner.signIn') }])
+    void this.show('warning', message, [{ title: SIGN_IN, run: () => vscode.commands.executeCommand(SIGN_IN_COMMAND) }])
       .finally(() => { this.signInOffered = false; });
   }
 

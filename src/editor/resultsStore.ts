@@ -1,18 +1,15 @@
 import * as vscode from 'vscode';
 import { isInsideFolder } from '../core/fixes';
 import { rangeForLine, trackRangeThrough, type StoredIssue } from '../core/issues';
+import type { ScanRef } from '../core/scan/pipeline';
+import type { IssueRef } from './commands/args';
+import { CONTEXT_KEYS } from './commands/contextKeys';
+import { setContext } from './commands/manager';
+import { DisposableObject } from './disposable';
 import { readTextInside } from '../core/workspace/readInside';
 
-/** One scan whose findings are shown; partial scans overlay the files they scanned. */
-export interface ScanRef {
-  scanId: string;
-  projectId?: string | number;
-  scannedAt: string;
-  /** Set for a partial scan: the folder-relative files it covered. */
-  partialFiles?: string[];
-  /** SHA-256 of the uploaded archive; names the list of the files it held (ArchivedFiles). */
-  archiveSha256?: string;
-}
+export type { ScanRef } from '../core/scan/pipeline';
+export type { IssueRef } from './commands/args';
 
 interface FolderResults {
   folderUri: string;
@@ -24,7 +21,6 @@ interface FolderResults {
 
 interface Persisted { version: 1; folders: FolderResults[]; classificationFilter?: string }
 
-export interface IssueRef { folderUri: string; issueId: string }
 export interface LocatedIssue { folderUri: string; uri: vscode.Uri; issue: StoredIssue }
 
 const STATE_KEY = 'codeScanner.results';
@@ -39,29 +35,26 @@ export function fileUri(folderUri: string, relPath: string): vscode.Uri {
  * The one place findings live. The tree, diagnostics and code actions read from here and
  * never write back except through these methods; everything is persisted per workspace.
  */
-export class ResultsStore implements vscode.Disposable {
+export class ResultsStore extends DisposableObject {
   private folders = new Map<string, FolderResults>();
   private filter: string | undefined;
-  private readonly changed = new vscode.EventEmitter<{ uris?: vscode.Uri[] }>();
+  private readonly changed = this.own(new vscode.EventEmitter<{ uris?: vscode.Uri[] }>());
   /** `uris` lists the files whose findings changed; undefined means anything may have. */
   readonly onDidChange = this.changed.event;
   private persistTimer: NodeJS.Timeout | undefined;
   private located: LocatedIssue[] | undefined;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(private readonly state: vscode.Memento) {
+    super();
     const saved = state.get<Persisted>(STATE_KEY);
     if (saved?.version === 1) {
       for (const f of saved.folders) this.folders.set(f.folderUri, f);
       this.filter = saved.classificationFilter;
     }
     // Deletions made outside the editor too (git checkout, a terminal): a watcher, not onDidDeleteFiles.
-    const deletions = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
-    this.disposables.push(
-      deletions,
-      deletions.onDidDelete((uri) => this.dropFiles([uri])),
-      vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)),
-    );
+    const deletions = this.own(vscode.workspace.createFileSystemWatcher('**/*', true, true, false));
+    this.own(deletions.onDidDelete((uri) => this.dropFiles([uri])));
+    this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)));
     void this.updateContext();
   }
 
@@ -225,7 +218,7 @@ export class ResultsStore implements vscode.Disposable {
   }
 
   private updateContext(): Thenable<unknown> {
-    return vscode.commands.executeCommand('setContext', 'codeScanner.hasResults', this.hasResults());
+    return setContext(CONTEXT_KEYS.hasResults, this.hasResults());
   }
 
   private schedulePersist(): void {
@@ -239,9 +232,9 @@ export class ResultsStore implements vscode.Disposable {
     return this.state.update(STATE_KEY, data);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.persistTimer) { clearTimeout(this.persistTimer); this.persistTimer = undefined; void this.persist(); }
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Notifier } from './notifier';
 import type { ScanOptions, ScanSummary } from './scanController';
-import type { TransferStores } from './transferStores';
+import type { Commands } from './commands/manager';
+import type { UploadStorage } from './uploadStorage';
 
 function mb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -11,7 +12,7 @@ function mb(bytes: number): string {
  * At start-up, offers to finish an upload a reload or crash interrupted. Resolves with what
  * Resume Upload returned when the user chose it; `options` are the scan commands' knobs.
  */
-export async function offerResume(transfers: TransferStores, notifier: Notifier, log: vscode.LogOutputChannel, options?: ScanOptions): Promise<ScanSummary | undefined> {
+export async function offerResume(transfers: UploadStorage, notifier: Notifier, log: vscode.LogOutputChannel, commands: Commands, options?: ScanOptions): Promise<ScanSummary | undefined> {
   try {
     await transfers.sweep();
     const pending = await transfers.pending();
@@ -21,7 +22,7 @@ export async function offerResume(transfers: TransferStores, notifier: Notifier,
       return `${folder?.name ?? store.folderUri} (${mb(transfer.size)}, started ${new Date(transfer.createdAt).toLocaleString()})`;
     });
     const choice = await notifier.info(`An upload was interrupted: ${names.join(', ')}. Resume it?`, 'Resume Upload', 'Discard');
-    if (choice === 'Resume Upload') return await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.resumeUpload', options);
+    if (choice === 'Resume Upload') return await commands.execute('codeScanner.resumeUpload', options);
     if (choice === 'Discard') for (const { store } of pending) await transfers.discard(store);
   } catch (err) {
     log.warn(`Could not check for interrupted uploads: ${(err as Error).message}`);

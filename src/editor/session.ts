@@ -2,6 +2,10 @@ import * as vscode from 'vscode';
 import { ServiceClient, isServiceError, type VerifiedUser } from '../core/api';
 import type { EditorDeps } from './deps';
 import type { SecretRedactor } from '../core/text/redact';
+import { tokenArg } from './commands/args';
+import { CONTEXT_KEYS } from './commands/contextKeys';
+import { setContext, type Commands } from './commands/manager';
+import { DisposableObject } from './disposable';
 import { progressTitle, type Notifier } from './notifier';
 import { requestLogger } from './outputLog';
 import { affectsConnection, baseUrl } from './settings';
@@ -17,11 +21,10 @@ export interface SignedInUser { name: string; email: string; company?: string }
  * Sign-in state: the token lives only in SecretStorage; the user's name, e-mail and company
  * (shown in the view and the status bar) are kept in globalState.
  */
-export class Session implements vscode.Disposable, EditorDeps {
-  private readonly changed = new vscode.EventEmitter<void>();
+export class Session extends DisposableObject implements EditorDeps {
+  private readonly changed = this.own(new vscode.EventEmitter<void>());
   readonly onDidChangeSession = this.changed.event;
   private signedIn = false;
-  private disposables: vscode.Disposable[] = [this.changed];
   private originOffered = false;
   /** decisions.md: a `Warning: 299` is logged and shown once per session, never more. */
   private serviceWarningShown = false;
@@ -33,10 +36,9 @@ export class Session implements vscode.Disposable, EditorDeps {
     readonly notifier: Notifier,
     private readonly redactor: SecretRedactor,
   ) {
-    this.disposables.push(
-      context.secrets.onDidChange((e) => { if (e.key === TOKEN_KEY) void this.refreshState(); }),
-      vscode.workspace.onDidChangeConfiguration((e) => { if (affectsConnection(e)) this.changed.fire(); }),
-    );
+    super();
+    this.own(context.secrets.onDidChange((e) => { if (e.key === TOKEN_KEY) void this.refreshState(); }));
+    this.own(vscode.workspace.onDidChangeConfiguration((e) => { if (affectsConnection(e)) this.changed.fire(); }));
   }
 
   async init(): Promise<void> {
@@ -55,7 +57,7 @@ export class Session implements vscode.Disposable, EditorDeps {
   private async refreshState(): Promise<void> {
     const had = this.signedIn;
     this.signedIn = !!(await this.context.secrets.get(TOKEN_KEY));
-    await vscode.commands.executeCommand('setContext', 'codeScanner.signedIn', this.signedIn);
+    await setContext(CONTEXT_KEYS.signedIn, this.signedIn);
     if (had !== this.signedIn) this.changed.fire();
   }
 
@@ -227,9 +229,6 @@ export class Session implements vscode.Disposable, EditorDeps {
     return !!(await this.context.secrets.get(TOKEN_KEY));
   }
 
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
-  }
 }
 
 function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {
@@ -242,12 +241,9 @@ export function describeUser(u: SignedInUser | undefined): string {
   return `${u.name} <${u.email}>${u.company ? ` · ${u.company}` : ''}`;
 }
 
-export function registerSessionCommands(context: vscode.ExtensionContext, session: Session): void {
-  context.subscriptions.push(
-    // The token argument is for automation (tests, scripts); people get the password box.
-    vscode.commands.registerCommand('codeScanner.signIn', (arg?: unknown) =>
-      session.signIn(typeof arg === 'object' && arg && typeof (arg as { token?: unknown }).token === 'string' ? (arg as { token: string }).token : undefined)),
-    vscode.commands.registerCommand('codeScanner.signOut', () => session.signOut()),
-    vscode.commands.registerCommand('codeScanner.showLog', () => session.log.show()),
-  );
+export function registerSessionCommands(commands: Commands, session: Session): void {
+  // The token argument is for automation (tests, scripts); people get the password box.
+  commands.register('codeScanner.signIn', (arg) => session.signIn(tokenArg(arg)));
+  commands.register('codeScanner.signOut', () => session.signOut());
+  commands.register('codeScanner.showLog', () => session.log.show());
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { CommandId } from './commands/signatures';
 import type { ResultsStore } from './resultsStore';
 import { escapeMarkdown as escape } from '../core/text/untrusted';
 import type { ScanController, ScanState } from './scanController';
@@ -23,18 +24,18 @@ export function registerStatusBar(
     if (state) {
       item.text = state.percent === undefined ? '$(sync~spin) Scanning…' : `$(sync~spin) Scanning ${state.percent}%`;
       tooltip.appendMarkdown(`${escape(state.message)}\n\nClick to see progress or cancel.`);
-      item.command = 'codeScanner.showScanProgress';
+      item.command = 'codeScanner.showScanProgress' satisfies CommandId;
       item.backgroundColor = undefined;
     } else if (store.hasResults()) {
       const hideFp = hideFalsePositives();
       const count = store.all().filter((l) => !(hideFp && l.issue.falsePositive)).length;
       item.text = count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues';
       tooltip.appendMarkdown(`${count} quality issue${count === 1 ? '' : 's'} in the last scan. Click to show them.`);
-      item.command = 'codeScanner.showIssues';
+      item.command = 'codeScanner.showIssues' satisfies CommandId;
     } else {
       item.text = '$(shield) Scan';
       tooltip.appendMarkdown(vscode.workspace.isTrusted ? 'Click to scan the workspace.' : 'Trust this workspace to scan it.');
-      item.command = 'codeScanner.scanWorkspace';
+      item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
     }
     item.tooltip = tooltip;
     item.show();

@@ -3,6 +3,7 @@
 // is met. Usage: npm run bench [-- --rounds N] [--sweep] [--regenerate]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fsp } from 'node:fs';
+import { cpus } from 'node:os';
 import * as path from 'node:path';
 import { buildZip } from '../../src/core/archive/zip';
 import { DEFAULT_CHUNK_SIZE } from '../../src/core/upload/engine';
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
     const env = { BENCH_TOKEN: svc.demoToken };
     const sel = await selectWorkspaceFiles(WORKSPACE);
     const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: WORKSPACE, maxBuffer: 64 * MiB }).toString().split('\0').filter(Boolean).length;
-    console.log(`workspace: ${sel.files.length} files selected (git ls-files: ${tracked}), ${(sel.totalBytes / MiB).toFixed(0)} MiB, ${process.platform} ${require('node:os').cpus().length} cores, node ${process.version}`);
+    console.log(`workspace: ${sel.files.length} files selected (git ls-files: ${tracked}), ${(sel.totalBytes / MiB).toFixed(0)} MiB, ${process.platform} ${cpus().length} cores, node ${process.version}`);
 
     // The archive curl uploads: built the same way, so byte-identical to what the child uploads.
     const reference = await buildZip(sel, { tmpRoot: tmp });

@@ -5,6 +5,9 @@ import * as vscode from 'vscode';
 import type { CodeScannerApi } from '../../src/extension';
 import type { IssueTreeNode } from '../../src/editor/issuesTree';
 import type { LocatedIssue } from '../../src/editor/resultsStore';
+import type { ScanSummary } from '../../src/editor/scanController';
+
+export type { ScanSummary } from '../../src/editor/scanController';
 
 export const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
 /**
@@ -70,11 +73,6 @@ export async function signIn(): Promise<void> {
   assert.ok(user, 'signing in with the test token failed');
 }
 
-export interface ScanSummary {
-  folders: { folder: string; scanId?: string; files: number; issues?: number; note?: string }[];
-  cancelled: boolean;
-  error?: { kind: string; message: string };
-}
 
 export async function scan(command: 'codeScanner.scanWorkspace' | 'codeScanner.scanOpenFiles' | 'codeScanner.scanChangedFiles'): Promise<string> {
   const summary = await vscode.commands.executeCommand<ScanSummary | undefined>(command, FAST);

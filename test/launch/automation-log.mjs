@@ -10,6 +10,7 @@ export function formatAutomationLog(type, args) {
   // mocha colours its check marks when it sees CI=true; logs read better without escapes.
   return format(...parts)
     .replace(/^\[Extension Host\]\s?/, '')
+    // eslint-disable-next-line no-control-regex -- terminal colour codes
     .replace(/\x1b\[[0-9;]*m/g, '');
 }
 

@@ -63,7 +63,7 @@ export class Store {
       try {
         state = { ...emptyState(), ...(JSON.parse(readFileSync(statePath, 'utf8')) as PersistedState) };
       } catch (e) {
-        throw new Error(`state file ${statePath} is unreadable: ${(e as Error).message}`);
+        throw new Error(`state file ${statePath} is unreadable: ${(e as Error).message}`, { cause: e });
       }
     }
     const store = new Store(dataDir, state);

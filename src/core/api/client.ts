@@ -31,10 +31,10 @@ import {
   type VerifiedUser,
 } from './schemas';
 import { Transport, type Answer, type Call, type RequestLogEntry } from './transport';
-import { checkChunkRequest, chunkResult, uploadFieldParts, type ChunkRequest, type ChunkResult } from './upload';
+import { checkChunkRequest, chunkResult, uploadFieldParts, type ChunkRequest, type ChunkResult } from './chunk';
 
 export type { IntegrationUpdate } from './integration';
-export type { UploadFields, ChunkRequest, ChunkResult } from './upload';
+export type { UploadFields, ChunkRequest, ChunkResult } from './chunk';
 export type { RequestLogEntry } from './transport';
 
 export interface ClientOptions {

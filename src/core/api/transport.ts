@@ -4,8 +4,8 @@
 // the token into a message, a log entry or a URL.
 
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
+import { backoffDelay, sleep } from '../async';
 import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER } from './auth';
 import { errorForStatus, operationLabel, redact, ServiceError, isRetryable, ClientValidationError } from './errors';
 import { MultipartLengthError, type MultipartBody } from './multipart';
@@ -152,6 +152,7 @@ export class Transport {
     this.origin = u.origin;
     this.basePath = u.pathname.replace(/\/+$/, '');
     // Header values cannot carry control characters; say so instead of letting undici throw.
+    // eslint-disable-next-line no-control-regex
     this.tokenProblem = /[\x00-\x1f\x7f]/.test(opts.token)
       ? 'The API token contains line breaks or control characters. Copy it again from Settings > API Keys and sign in again.'
       : undefined;
@@ -174,13 +175,13 @@ export class Transport {
       } catch (err) {
         if (!call.idempotent || attempt >= this.opts.maxRetries || !isRetryable(err)) throw err;
         const e = err as ServiceError;
-        let wait = this.opts.retryBaseDelayMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+        let wait = backoffDelay(attempt + 1, this.opts.retryBaseDelayMs);
         if (e.kind === 'rate-limited' && e.retryAfterMs !== undefined) {
           if (e.retryAfterMs > this.opts.maxRetryWaitMs) throw err;
           wait = Math.max(wait, e.retryAfterMs);
         }
         try {
-          await sleep(wait, undefined, { signal: call.signal });
+          await sleep(wait, call.signal);
         } catch {
           throw this.abortedError(call);
         }

@@ -1,3 +1,5 @@
+import { sleep, throwIfCancelled } from '../async';
+
 /** One look at a scan's findings. */
 export interface IssuesSnapshot<T> {
   issues: T[];
@@ -31,20 +33,6 @@ export const DEFAULT_POLL_INTERVAL_MS = 3000;
 export const DEFAULT_MAX_POLLS = 100;
 export const DEFAULT_EMPTY_POLLS = 5;
 
-function abortError(): Error {
-  const e = new Error('The operation was cancelled.');
-  e.name = 'AbortError';
-  return e;
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(abortError()); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * Fetches a running scan's findings until two polls in a row report the same total_issues
@@ -58,7 +46,7 @@ export async function pollUntilSettled<S extends IssuesSnapshot<unknown>>(opts: 
   let previous: S | undefined;
   let emptyInARow = 0;
   for (let poll = 1; poll <= maxPolls; poll++) {
-    if (opts.signal?.aborted) throw abortError();
+    throwIfCancelled(opts.signal);
     if (previous) await wait(interval, opts.signal);
     const snap = await opts.fetch(opts.signal);
     opts.onSnapshot?.(snap, poll);

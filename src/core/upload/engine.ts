@@ -1,10 +1,11 @@
 import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { takeScratch, type ScratchLease } from '../scratch';
 import { ServiceError, isRetryable, type ServiceClient, type UploadFields } from '../api';
-import { uploadFieldParts } from '../api/upload';
+import { uploadFieldParts } from '../api/chunk';
 import { sha256File } from '../archive/hash';
-import { backoffDelay, sleep } from './backoff';
+import { backoffDelay, sleep } from '../async';
 import type { SavedTransfer, TransferStore } from './transferStore';
 
 export interface UploadProgress {
@@ -355,7 +356,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
 class ChunkReader {
   private readonly scratch: ScratchLease;
   private readonly buf: Buffer;
-  private fh: import('node:fs/promises').FileHandle | undefined;
+  private fh: FileHandle | undefined;
   private start = -1;
   private len = 0;
 

@@ -1,4 +1,4 @@
-import { promises as fsp, type Stats } from 'node:fs';
+import { promises as fsp, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { credentialMatcher } from './credentials';
@@ -361,7 +361,7 @@ async function walk(ctx: Context): Promise<string[]> {
   interface Level { base: string; ig: Ignore }
   const visit = async (dirRel: string, levels: Level[]): Promise<void> => {
     const dirAbs = dirRel ? path.join(ctx.root, ...dirRel.split('/')) : ctx.root;
-    let entries: import('node:fs').Dirent[];
+    let entries: Dirent[];
     try {
       entries = await fsp.readdir(dirAbs, { withFileTypes: true });
     } catch {

@@ -3,6 +3,7 @@
 // tests and other extensions calling it with arguments can tell what happened.
 import * as vscode from 'vscode';
 import { ServiceError, type ServiceClient } from '../../core/api';
+import type { Parsed } from '../../core/account/parsed';
 import { progressTitle, type Notifier } from '../notifier';
 
 export interface AccountDeps {
@@ -78,6 +79,21 @@ export function reportFailure(err: unknown, action: string, deps: AccountDeps): 
   if (f.kind === 'unauthorized') deps.notifier.offerSignIn(f.message);
   else void deps.notifier.error(f.message);
   return { ok: false, ...f };
+}
+
+/**
+ * An input box that checks the text with `parse` as the user types, and resolves with the
+ * parsed value ({ value }, which may itself be undefined), or undefined when dismissed.
+ */
+export async function askParsed<T>(options: vscode.InputBoxOptions, parse: (text: string) => Parsed<T>): Promise<{ value: T } | undefined> {
+  const text = await vscode.window.showInputBox({
+    ignoreFocusOut: true,
+    ...options,
+    validateInput: (v) => { const r = parse(v); return r.ok ? undefined : r.message; },
+  });
+  if (text === undefined) return undefined;
+  const r = parse(text);
+  return r.ok ? { value: r.value } : undefined;
 }
 
 /** Runs `task` with a notification that names it; errors are reported and returned. */

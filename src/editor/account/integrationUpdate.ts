@@ -8,7 +8,7 @@ import {
   INTEGRATION_FIELDS, changedFieldLabels, changesReverify, integrationUpdateSummary, parseField, parseIntegrationChanges,
   toIntegrationUpdate, type IntegrationChanges, type IntegrationFieldInfo,
 } from '../../core/account/integrationFields';
-import { cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import { askParsed, cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 
 export interface UpdateIntegrationArgs {
   uuid?: unknown;
@@ -31,16 +31,11 @@ export interface UpdateIntegrationResult {
 const TITLE = 'Update Pipeline-Provider Integration';
 
 async function askUuid(): Promise<string | undefined> {
-  const text = await vscode.window.showInputBox({
-    title: `${TITLE}`,
+  return (await askParsed({
+    title: TITLE,
     prompt: 'UUID of the integration (shown in the web application under Integrations)',
     placeHolder: 'e.g. 3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
-    ignoreFocusOut: true,
-    validateInput: (v) => { const r = parseUuid(v); return r.ok ? undefined : r.message; },
-  });
-  if (text === undefined) return undefined;
-  const r = parseUuid(text);
-  return r.ok ? r.value : undefined;
+  }, parseUuid))?.value;
 }
 
 interface FieldItem extends vscode.QuickPickItem { info: IntegrationFieldInfo }
@@ -57,18 +52,14 @@ async function askFields(): Promise<IntegrationFieldInfo[] | undefined> {
 async function askValues(fields: IntegrationFieldInfo[]): Promise<IntegrationChanges | undefined> {
   const changes: Record<string, unknown> = {};
   for (const [i, info] of fields.entries()) {
-    const text = await vscode.window.showInputBox({
+    const answer = await askParsed({
       title: `${TITLE} (${i + 1}/${fields.length}): ${info.label}`,
       prompt: info.prompt,
       placeHolder: info.placeholder,
       password: info.secret,
-      ignoreFocusOut: true,
-      validateInput: (v) => { const r = parseField(info.field, v); return r.ok ? undefined : r.message; },
-    });
-    if (text === undefined) return undefined;
-    const r = parseField(info.field, text);
-    if (!r.ok) return undefined;
-    changes[info.field] = r.value;
+    }, (v) => parseField(info.field, v));
+    if (answer === undefined) return undefined;
+    changes[info.field] = answer.value;
   }
   return changes as IntegrationChanges;
 }

@@ -7,13 +7,15 @@ import type { Policy, ServiceClient } from '../../core/api';
 import { Pager, isPageBeyondEnd } from '../../core/account/pager';
 import { describeFilter, filterToQuery, isFilterEmpty, parsePolicyFilter, parsePolicyTypes, parseProjectName, type PolicyFilter } from '../../core/account/policyFilter';
 import { plural, policyDescription, policyDetailRows, policyState, policyTypes } from '../../core/account/format';
-import { describeFailure, invalid, reportFailure, type AccountDeps, type Outcome } from './common';
-import { getTargetPolicies, onDidChangeTargetPolicies, setTargetPolicies } from './targetPolicies';
+import { askParsed, describeFailure, invalid, reportFailure, type AccountDeps, type Outcome } from './common';
+import type { TargetPolicies } from './targetPolicies';
+import { DisposableObject } from '../disposable';
+import { CONTEXT_KEYS } from '../commands/contextKeys';
+import { commandCall, setContext } from '../commands/manager';
 import { escapeMarkdown } from '../../core/text/untrusted';
 
 export const POLICIES_VIEW_ID = 'codeScanner.policies';
 const FILTER_KEY = 'codeScanner.policies.filter';
-const FILTERED_CONTEXT = 'codeScanner.policiesFiltered';
 const PAGE_SIZE = 30; // the service's maximum
 
 type Node =
@@ -31,11 +33,10 @@ export interface PoliciesSnapshot {
   message: string | undefined;
 }
 
-export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+export class PoliciesView extends DisposableObject implements vscode.TreeDataProvider<Node> {
+  private readonly changed = this.own(new vscode.EventEmitter<Node | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<Node>;
-  private readonly disposables: vscode.Disposable[] = [];
   private filter: PolicyFilter;
   private pager: Pager<Policy>;
   private client: ServiceClient | undefined;
@@ -43,19 +44,15 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   /** Source types seen so far, offered as suggestions by the type filter. */
   private knownTypes = new Set<string>();
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly deps: AccountDeps) {
+  constructor(private readonly context: vscode.ExtensionContext, private readonly deps: AccountDeps, private readonly targets: TargetPolicies) {
+    super();
     const stored = parsePolicyFilter(context.workspaceState.get(FILTER_KEY));
     this.filter = stored.ok ? stored.value : {};
     this.pager = this.newPager();
-    this.view = vscode.window.createTreeView(POLICIES_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.view, this.changed);
-    if (deps.onDidChangeSession) this.disposables.push(deps.onDidChangeSession(() => this.reset()));
-    this.disposables.push(onDidChangeTargetPolicies(() => this.changed.fire(undefined)));
+    this.view = this.own(vscode.window.createTreeView(POLICIES_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
+    if (deps.onDidChangeSession) this.own(deps.onDidChangeSession(() => this.reset()));
+    this.own(targets.onDidChange(() => this.changed.fire(undefined)));
     this.updateChrome();
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 
   private newPager(): Pager<Policy> {
@@ -94,7 +91,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const count = this.pager.total === undefined ? '' : plural(this.pager.total, 'policy', 'policies');
     this.view.description = [filterText, count].filter(Boolean).join(' — ') || undefined;
     this.view.message = this.message;
-    void vscode.commands.executeCommand('setContext', FILTERED_CONTEXT, !isFilterEmpty(this.filter));
+    void setContext(CONTEXT_KEYS.policiesFiltered, !isFilterEmpty(this.filter));
   }
 
   private signedOut(): boolean {
@@ -147,7 +144,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     if (node.kind === 'more') {
       const item = new vscode.TreeItem(`Load more (${this.pager.items.length} of ${this.pager.total ?? '?'} shown)`);
       item.iconPath = new vscode.ThemeIcon('more');
-      item.command = { command: 'codeScanner.policies.loadMore', title: 'Load More Policies' };
+      item.command = commandCall('codeScanner.policies.loadMore', 'Load More Policies');
       item.contextValue = 'policiesLoadMore';
       return item;
     }
@@ -160,7 +157,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
       return item;
     }
     const p = node.policy;
-    const targets = getTargetPolicies(this.context);
+    const targets = this.targets.ids;
     const isTarget = targets.includes(p.id);
     const item = new vscode.TreeItem(p.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `policy:${p.id}`;
@@ -179,7 +176,7 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
   }
 
   snapshot(): PoliciesSnapshot {
-    const targets = getTargetPolicies(this.context);
+    const targets = this.targets.ids;
     return {
       filter: { ...this.filter },
       policies: this.pager.items.map((p) => ({ id: p.id, name: p.name, active: p.active, sourceType: p.source_type, isTarget: targets.includes(p.id) })),
@@ -250,34 +247,31 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   private async askTypes(f: PolicyFilter): Promise<PolicyFilter | undefined> {
     const known = [...this.knownTypes].sort();
-    const text = await vscode.window.showInputBox({
+    const types = await askParsed({
       title: 'Filter Policies by Type',
       prompt: `Policy types separated by commas; leave empty for all types.${known.length ? ` Seen so far: ${known.join(', ')}.` : ''}`,
       placeHolder: known.length ? known.join(', ') : 'e.g. Web',
       value: f.types?.join(', ') ?? '',
-      validateInput: (v) => { const r = parsePolicyTypes(v); return r.ok ? undefined : r.message; },
-    });
-    if (text === undefined) return undefined;
-    const r = parsePolicyTypes(text);
-    if (!r.ok) return undefined;
+      ignoreFocusOut: false,
+    }, parsePolicyTypes);
+    if (types === undefined) return undefined;
     const next: PolicyFilter = { ...f };
-    if (r.value.length) next.types = r.value; else delete next.types;
+    if (types.value.length) next.types = types.value; else delete next.types;
     return next;
   }
 
   private async askProject(f: PolicyFilter): Promise<PolicyFilter | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.name;
-    const text = await vscode.window.showInputBox({
+    const project = await askParsed({
       title: 'Filter Policies by Project',
       prompt: 'Project name; company-wide policies are always included. Leave empty for all projects.',
       placeHolder: folder ? `e.g. ${folder}` : 'project name',
       value: f.project ?? '',
-    });
-    if (text === undefined) return undefined;
-    const r = parseProjectName(text);
-    if (!r.ok) return undefined;
+      ignoreFocusOut: false,
+    }, parseProjectName);
+    if (project === undefined) return undefined;
     const next: PolicyFilter = { ...f };
-    if (r.value) next.project = r.value; else delete next.project;
+    if (project.value) next.project = project.value; else delete next.project;
     return next;
   }
 
@@ -289,10 +283,10 @@ export class PoliciesView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     if (on && (!policy || !policy.active || policy.archived)) {
       return invalid(this.deps, `Policy #${id} is not an active policy listed in the Policies view, so scans cannot target it.`);
     }
-    const current = getTargetPolicies(this.context);
+    const current = this.targets.ids;
     const next = on ? (current.includes(id) ? current : [...current, id]) : current.filter((x) => x !== id);
     try {
-      await setTargetPolicies(this.context, next);
+      await this.targets.set(next);
     } catch (err) {
       return reportFailure(err, 'save the target policies', this.deps);
     }

@@ -6,7 +6,7 @@ import type { Role } from '../../core/api';
 import { plural, roleLine, rolesSummary, userCount } from '../../core/account/format';
 import { reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
 
-export interface RolesResult {
+export interface ShownRoles {
   roles: Role[];
   /** The lines as shown: "name — N users". */
   lines: string[];
@@ -18,7 +18,7 @@ const PAGE_SIZE = 50; // the largest page the service allows: fewest requests
  * Resolves once the roles are shown (not when the list is closed), so callers such as
  * tests get the roles without having to dismiss the quick pick first.
  */
-export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<RolesResult>> {
+export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<ShownRoles>> {
   const got = await requireClient(deps, 'see the company roles');
   if ('failure' in got) return got.failure;
 

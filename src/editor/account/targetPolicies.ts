@@ -1,26 +1,33 @@
 // "Choose Target Policies": which policies the next scans of this workspace check. The
 // choice lives in workspaceState (per workspace, never in a settings file a repository
-// could ship) and the scan flow reads it through getTargetPolicies.
+// could ship); the scan flow reads it through TargetPolicies.ids.
 import * as vscode from 'vscode';
 import type { Policy, ServiceClient } from '../../core/api';
 import { parsePolicyIds } from '../../core/account/ids';
 import { plural } from '../../core/account/format';
 import { TARGET_POLICIES_KEY } from '../deps';
+import { DisposableObject } from '../disposable';
 import { cancelled, invalid, reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
 
-/** The policy ids the next scan sends as target_policies; [] = the service's defaults. */
-export function getTargetPolicies(context: Pick<vscode.ExtensionContext, 'workspaceState'>): number[] {
-  const parsed = parsePolicyIds(context.workspaceState.get<unknown>(TARGET_POLICIES_KEY, []));
-  return parsed.ok ? parsed.value : [];
-}
+/** The target policies of this workspace, and an event when they change (the Policies view marks them). */
+export class TargetPolicies extends DisposableObject {
+  private readonly changed = this.own(new vscode.EventEmitter<number[]>());
+  readonly onDidChange = this.changed.event;
 
-const changed = new vscode.EventEmitter<number[]>();
-/** Fires after the target policies of this workspace change (the Policies view marks them). */
-export const onDidChangeTargetPolicies = changed.event;
+  constructor(private readonly state: vscode.Memento) {
+    super();
+  }
 
-export async function setTargetPolicies(context: Pick<vscode.ExtensionContext, 'workspaceState'>, ids: number[]): Promise<void> {
-  await context.workspaceState.update(TARGET_POLICIES_KEY, ids.length ? ids : undefined);
-  changed.fire(ids);
+  /** The policy ids the next scan sends as target_policies; [] = the service's defaults. */
+  get ids(): number[] {
+    const parsed = parsePolicyIds(this.state.get<unknown>(TARGET_POLICIES_KEY, []));
+    return parsed.ok ? parsed.value : [];
+  }
+
+  async set(ids: number[]): Promise<void> {
+    await this.state.update(TARGET_POLICIES_KEY, ids.length ? ids : undefined);
+    this.changed.fire(ids);
+  }
 }
 
 /** Policies a scan may target: active and not archived. */
@@ -46,9 +53,9 @@ function confirmation(chosen: Policy[], dropped: number): string {
   return message;
 }
 
-async function save(context: vscode.ExtensionContext, deps: AccountDeps, chosen: Policy[], dropped: number): Promise<Outcome<TargetPoliciesResult>> {
+async function save(targets: TargetPolicies, deps: AccountDeps, chosen: Policy[], dropped: number): Promise<Outcome<TargetPoliciesResult>> {
   const policyIds = chosen.map((p) => p.id);
-  await setTargetPolicies(context, policyIds);
+  await targets.set(policyIds);
   const message = confirmation(chosen, dropped);
   void deps.notifier.info(message);
   return { ok: true, value: { policyIds, message } };
@@ -59,7 +66,7 @@ async function save(context: vscode.ExtensionContext, deps: AccountDeps, chosen:
  * quick pick; the ids are checked against the company's active policies either way.
  */
 export async function chooseTargetPolicies(
-  context: vscode.ExtensionContext,
+  targets: TargetPolicies,
   deps: AccountDeps,
   arg?: { policyIds?: unknown },
 ): Promise<Outcome<TargetPoliciesResult>> {
@@ -74,7 +81,7 @@ export async function chooseTargetPolicies(
   if ('failure' in got) return got.failure;
 
   if (requested) {
-    if (requested.length === 0) return save(context, deps, [], 0);
+    if (requested.length === 0) return save(targets, deps, [], 0);
     let policies: Policy[];
     try {
       policies = await targetablePolicies(got.client);
@@ -86,15 +93,15 @@ export async function chooseTargetPolicies(
     if (unknown.length) {
       return invalid(deps, `Not an active policy of your company: ${unknown.map((id) => `#${id}`).join(', ')}. Choose from the Policies view.`);
     }
-    return save(context, deps, requested.map((id) => byId.get(id)!), 0);
+    return save(targets, deps, requested.map((id) => byId.get(id)!), 0);
   }
-  return pickInteractively(context, deps, got.client, action);
+  return pickInteractively(targets, deps, got.client, action);
 }
 
 interface PolicyItem extends vscode.QuickPickItem { policy: Policy }
 
-async function pickInteractively(context: vscode.ExtensionContext, deps: AccountDeps, client: ServiceClient, action: string): Promise<Outcome<TargetPoliciesResult>> {
-  const current = getTargetPolicies(context);
+async function pickInteractively(targets: TargetPolicies, deps: AccountDeps, client: ServiceClient, action: string): Promise<Outcome<TargetPoliciesResult>> {
+  const current = targets.ids;
   const pick = vscode.window.createQuickPick<PolicyItem>();
   pick.title = 'Target Policies for This Workspace';
   pick.placeholder = 'Loading policies…';
@@ -152,5 +159,5 @@ async function pickInteractively(context: vscode.ExtensionContext, deps: Account
   const picked = await chosen;
   pick.dispose();
   if (!picked) return cancelled();
-  return save(context, deps, picked, dropped);
+  return save(targets, deps, picked, dropped);
 }

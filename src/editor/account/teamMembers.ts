@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Member, Team } from '../../core/api';
 import { parseMemberIds, parseTeamId } from '../../core/account/ids';
 import { memberName, plural, sortedMembers, summarizeTeam, teamName } from '../../core/account/format';
-import { cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import { askParsed, cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 
 export interface AddMembersResult {
   team: Team;
@@ -15,29 +15,15 @@ export interface AddMembersResult {
 }
 
 async function askTeamId(): Promise<number | undefined> {
-  const text = await vscode.window.showInputBox({
-    title: 'Add Members to Team (1/2)',
-    prompt: 'Id of the team to add members to',
-    placeHolder: 'e.g. 42',
-    ignoreFocusOut: true,
-    validateInput: (v) => { const r = parseTeamId(v); return r.ok ? undefined : r.message; },
-  });
-  if (text === undefined) return undefined;
-  const r = parseTeamId(text);
-  return r.ok ? r.value : undefined;
+  return (await askParsed({ title: 'Add Members to Team (1/2)', prompt: 'Id of the team to add members to', placeHolder: 'e.g. 42' }, parseTeamId))?.value;
 }
 
 async function askMemberIds(teamId: number): Promise<number[] | undefined> {
-  const text = await vscode.window.showInputBox({
+  return (await askParsed({
     title: 'Add Members to Team (2/2)',
     prompt: `User ids to add to team #${teamId}, separated by commas`,
     placeHolder: 'e.g. 7, 12, 15',
-    ignoreFocusOut: true,
-    validateInput: (v) => { const r = parseMemberIds(v); return r.ok ? undefined : r.message; },
-  });
-  if (text === undefined) return undefined;
-  const r = parseMemberIds(text);
-  return r.ok ? r.value : undefined;
+  }, parseMemberIds))?.value;
 }
 
 /** The team's members in a quick pick; the ones just added are marked. */

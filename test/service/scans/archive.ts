@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 import yauzl from 'yauzl';

@@ -53,7 +53,7 @@ test('stops when cancelled', async () => {
   const ctrl = new AbortController();
   const f = fake([1, 2, 3]);
   await assert.rejects(
-    pollUntilSettled({ fetch: async (s) => { const r = await f.fetch(); ctrl.abort(); return r; }, signal: ctrl.signal }),
+    pollUntilSettled({ fetch: async () => { const r = await f.fetch(); ctrl.abort(); return r; }, signal: ctrl.signal }),
     { name: 'AbortError' },
   );
   assert.equal(f.calls, 1);

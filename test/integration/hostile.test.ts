@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { NOTIFICATION_LINK } from '../../src/core/text/untrusted';
 import {
-  api, closeAllEditors, fault, fileUri, folderUriOf, injectIssues, revert, scan, signIn, visibleToasts, waitFor, workspaceRoot,
+  api, closeAllEditors, fault, folderUriOf, injectIssues, revert, scan, signIn, visibleToasts, waitFor, workspaceRoot,
 } from './helpers';
 
 function hasLink(text: string): boolean {

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { ArchivedFiles } from '../core/scan/archivedFiles';
+import type { FolderUploads } from '../core/scan/pipeline';
 import type { SavedTransfer, TransferStore } from '../core/upload/transferStore';
 
 const KEY_PREFIX = 'codeScanner.transfer:';
@@ -31,11 +32,31 @@ export class FolderTransferStore implements TransferStore {
   }
 }
 
-export class TransferStores {
+/**
+ * Where uploads live between reloads: the saved transfer of each folder (workspaceState),
+ * the archives being uploaded and the file list of every uploaded archive (the extension's
+ * storage, never the workspace).
+ */
+export class UploadStorage {
   constructor(private readonly context: vscode.ExtensionContext) {}
+
+  private get storageRoot(): string {
+    return this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
+  }
 
   forFolder(folderUri: string): FolderTransferStore {
     return new FolderTransferStore(this.context.workspaceState, folderUri);
+  }
+
+  /** What the scan pipeline needs for one folder's uploads. */
+  async uploadsOf(store: FolderTransferStore): Promise<FolderUploads> {
+    return {
+      store,
+      archiveRoot: await this.archiveRoot(),
+      archivedFiles: this.archivedFiles(),
+      discard: () => this.discard(store),
+      deleteArchive: (p) => this.deleteArchive(p),
+    };
   }
 
   /** Every saved (interrupted) upload of this workspace. */
@@ -48,10 +69,6 @@ export class TransferStores {
       if (transfer) out.push({ store, transfer });
     }
     return out;
-  }
-
-  private get storageRoot(): string {
-    return this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
   }
 
   /** The file lists of uploaded archives (which files a fix may change). */
@@ -89,5 +106,11 @@ export class TransferStores {
       const dir = path.join(root, name);
       if (!keep.has(dir)) await fs.rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /** Drops the file lists of archives that no stored scan (`digests`) or interrupted upload refers to. */
+  async pruneArchivedFiles(digests: readonly string[]): Promise<void> {
+    const keep = [...digests, ...(await this.pending()).map((p) => p.transfer.sha256)];
+    await this.archivedFiles().prune(keep);
   }
 }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { buildZip } from '../../../src/core/archive/zip';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
-import { git, readZip, tempDir, writeTree } from './helpers';
+import { git, readZip, tempDir, writeTree } from '../workspace/helpers';
 
 const TEXT = 'export function add(a: number, b: number) { return a + b; }\n'.repeat(300);
 

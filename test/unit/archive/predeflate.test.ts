@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { ZipArchive } from 'archiver';
 import { shareEntryFunctions } from '../../../src/core/archive/entryFootprint';
 import { installPredeflater, zipWriterOf } from '../../../src/core/archive/predeflate';
-import { readZip, tempDir } from './helpers';
+import { readZip, tempDir } from '../workspace/helpers';
 
 const DATE = new Date(2000, 0, 1);
 const RANDOM = randomBytes(20_000);

@@ -1,0 +1,3 @@
+export { backoffDelay } from './backoff';
+export { CancelledError, cancellationOf, isCancellation, throwIfCancelled } from './cancel';
+export { sleep } from './sleep';

@@ -1,0 +1,15 @@
+// Every context key the extension sets, for `when` clauses in package.json. A unit test
+// checks this list against the manifest both ways.
+
+export const CONTEXT_KEYS = {
+  /** A token is in SecretStorage. */
+  signedIn: 'codeScanner.signedIn',
+  /** A scan (or resume) is running. */
+  scanning: 'codeScanner.scanning',
+  /** Some folder has stored scan results. */
+  hasResults: 'codeScanner.hasResults',
+  /** The Policies view has a filter set. */
+  policiesFiltered: 'codeScanner.policiesFiltered',
+} as const;
+
+export type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];

@@ -1,0 +1,54 @@
+// The one map of the extension's commands: id -> handler signature. Handlers are
+// registered through Commands.register (which checks them against this map) and internal
+// calls go through Commands.execute. Adding a command: one entry here, one in COMMANDS
+// (ids.ts), one handler, and its package.json contribution (a unit test checks them).
+import type { PoliciesSnapshot } from '../account/policiesView';
+import type { ShownRoles } from '../account/roles';
+import type { AddMembersResult } from '../account/teamMembers';
+import type { TargetPoliciesResult } from '../account/targetPolicies';
+import type { UpdateIntegrationResult } from '../account/integrationUpdate';
+import type { Outcome } from '../account/common';
+import type { ScanSummary } from '../scanController';
+import type { SignedInUser } from '../session';
+
+type Arg = unknown;
+
+export interface CommandSignatures {
+  // Session
+  'codeScanner.signIn': (arg?: Arg) => Promise<SignedInUser | undefined>;
+  'codeScanner.signOut': () => Promise<void>;
+  'codeScanner.showLog': () => void;
+  // Scans
+  'codeScanner.scanWorkspace': (arg?: Arg) => Promise<ScanSummary | undefined>;
+  'codeScanner.scanOpenFiles': (arg?: Arg) => Promise<ScanSummary | undefined>;
+  'codeScanner.scanChangedFiles': (arg?: Arg) => Promise<ScanSummary | undefined>;
+  'codeScanner.cancelScan': () => boolean;
+  'codeScanner.showScanProgress': () => Promise<void>;
+  'codeScanner.resumeUpload': (arg?: Arg) => Promise<ScanSummary | undefined>;
+  'codeScanner.refreshResults': () => Promise<boolean>;
+  'codeScanner.clearResults': () => boolean;
+  // Review
+  'codeScanner.showIssues': () => Promise<unknown>;
+  'codeScanner.groupBy': (arg?: Arg) => Promise<void>;
+  'codeScanner.filterByClassification': (arg?: Arg) => Promise<void>;
+  'codeScanner.filterByStatus': (arg?: Arg) => Promise<void>;
+  'codeScanner.clearFilters': () => Promise<void>;
+  'codeScanner.copyDetails': (arg?: Arg) => Promise<void>;
+  // Fixes
+  'codeScanner.previewFix': (arg?: Arg) => Promise<boolean>;
+  'codeScanner.applyFix': (arg?: Arg) => Promise<number>;
+  'codeScanner.applyAllFixesInFile': (arg?: Arg) => Promise<number>;
+  // Account
+  'codeScanner.chooseTargetPolicies': (arg?: Arg) => Promise<Outcome<TargetPoliciesResult>>;
+  'codeScanner.showCompanyRoles': () => Promise<Outcome<ShownRoles>>;
+  'codeScanner.addTeamMembers': (arg?: Arg) => Promise<Outcome<AddMembersResult>>;
+  'codeScanner.updateIntegration': (arg?: Arg) => Promise<Outcome<UpdateIntegrationResult>>;
+  'codeScanner.policies.refresh': () => Promise<PoliciesSnapshot>;
+  'codeScanner.policies.filter': (arg?: Arg) => Promise<Outcome<PoliciesSnapshot>>;
+  'codeScanner.policies.clearFilter': () => Promise<PoliciesSnapshot>;
+  'codeScanner.policies.loadMore': (arg?: Arg) => Promise<PoliciesSnapshot>;
+  'codeScanner.policies.addTarget': (node?: Arg) => Promise<Outcome<number[]>>;
+  'codeScanner.policies.removeTarget': (node?: Arg) => Promise<Outcome<number[]>>;
+}
+
+export type CommandId = keyof CommandSignatures;

@@ -1,0 +1,100 @@
+// package.json against the code, without VS Code: every contributed command is in the
+// typed command map and the other way round, menus and keybindings name only our
+// commands, `when` clauses use only the context keys the code sets, and the settings
+// that protect the token cannot be set by a repository.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { COMMANDS, COMMAND_IDS } from '../../../src/editor/commands/ids';
+import { CONTEXT_KEYS } from '../../../src/editor/commands/contextKeys';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+interface Manifest {
+  contributes: {
+    commands: { command: string; title: string; category?: string }[];
+    menus: Record<string, { command?: string; submenu?: string; when?: string; group?: string }[]>;
+    keybindings: { command: string; key: string; mac?: string; when?: string }[];
+    views: Record<string, { id: string; when?: string }[]>;
+    viewsWelcome?: { view: string; when?: string; contents: string }[];
+    walkthroughs: { steps: { media: { markdown?: string }; completionEvents?: string[] }[] }[];
+    configuration: { properties: Record<string, { scope?: string }> };
+  };
+}
+
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+const c = manifest.contributes;
+
+test('the contributed commands are exactly the typed command map', () => {
+  const contributed = c.commands.map((x) => x.command).sort();
+  assert.deepEqual(contributed, [...COMMAND_IDS].sort());
+});
+
+test('menus and keybindings name only commands of the map', () => {
+  for (const [menu, entries] of Object.entries(c.menus)) {
+    for (const e of entries) if (e.command) assert.ok((COMMAND_IDS as string[]).includes(e.command), `${menu}: ${e.command}`);
+  }
+  for (const k of c.keybindings) assert.ok((COMMAND_IDS as string[]).includes(k.command), `keybinding: ${k.command}`);
+});
+
+test('every command is in the "Code Scanner" category; argument-only commands are hidden from the palette', () => {
+  for (const x of c.commands) assert.equal(x.category, 'Code Scanner', x.command);
+  const when = new Map(c.menus.commandPalette.map((e) => [e.command, e.when]));
+  for (const [id, reach] of Object.entries(COMMANDS)) {
+    if (reach === 'hidden') assert.equal(when.get(id), 'false', `${id} takes an argument: hide it from the palette`);
+    else assert.notEqual(when.get(id), 'false', `${id} is meant for the palette`);
+  }
+  assert.equal(when.get('codeScanner.signOut'), CONTEXT_KEYS.signedIn);
+  assert.match(when.get('codeScanner.scanWorkspace') ?? '', /isWorkspaceTrusted/);
+  assert.match(when.get('codeScanner.cancelScan') ?? '', /codeScanner\.scanning/);
+  for (const id of ['codeScanner.chooseTargetPolicies', 'codeScanner.showCompanyRoles', 'codeScanner.addTeamMembers', 'codeScanner.updateIntegration', 'codeScanner.policies.refresh', 'codeScanner.policies.filter']) {
+    assert.ok(when.get(id)?.includes(CONTEXT_KEYS.signedIn), `${id} is offered only when signed in`);
+  }
+});
+
+test('when clauses use only the context keys the code sets, and each key is used', () => {
+  const viewIds = new Set(Object.values(c.views).flat().map((v) => v.id));
+  const clauses = [
+    ...Object.values(c.menus).flat().map((e) => e.when),
+    ...c.keybindings.map((k) => k.when),
+    ...(c.viewsWelcome ?? []).map((w) => w.when),
+    ...Object.values(c.views).flat().map((v) => v.when),
+  ].filter((w): w is string => !!w);
+  const used = new Set(clauses.flatMap((w) => [...w.matchAll(/codeScanner\.[\w.]+/g)].map((m) => m[0])).filter((k) => !viewIds.has(k)));
+  const known = new Set<string>(Object.values(CONTEXT_KEYS));
+  assert.deepEqual([...used].filter((k) => !known.has(k)), [], 'context keys in when clauses that the code never sets');
+  assert.deepEqual([...known].filter((k) => !used.has(k)), [], 'context keys the code sets that no when clause reads');
+});
+
+test('Scan Workspace has a keybinding', () => {
+  const kb = c.keybindings.find((k) => k.command === 'codeScanner.scanWorkspace');
+  assert.ok(kb, 'no keybinding for Scan Workspace');
+  assert.equal(kb.key, 'ctrl+alt+shift+s');
+  assert.equal(kb.mac, 'cmd+alt+shift+s');
+});
+
+test('the walkthrough media files exist', () => {
+  const steps = c.walkthroughs.flatMap((w) => w.steps);
+  assert.ok(steps.length >= 4);
+  for (const s of steps) {
+    assert.ok(s.media.markdown, 'each step has markdown media');
+    assert.ok(existsSync(path.join(root, s.media.markdown)), s.media.markdown);
+  }
+});
+
+test('settings that decide where the token and credentials go are user-only; scan settings are per folder', () => {
+  const props = c.configuration.properties;
+  for (const k of ['codeScanner.region', 'codeScanner.customBaseUrl', 'codeScanner.uploadCredentialFiles']) assert.equal(props[k]?.scope, 'application', k);
+  for (const k of ['codeScanner.scanConfigs', 'codeScanner.excludeGlobs', 'codeScanner.maxFileSizeMB', 'codeScanner.uploadChunkSizeMB']) assert.equal(props[k]?.scope, 'resource', k);
+  assert.ok(props['codeScanner.hideFalsePositives']);
+  assert.notEqual(props['codeScanner.hideFalsePositives'].scope, 'application');
+});
+
+test('the Policies view is contributed with filter and refresh in its title bar', () => {
+  assert.ok(Object.values(c.views).flat().some((v) => v.id === 'codeScanner.policies'));
+  const title = c.menus['view/title'].filter((m) => m.when?.includes('view == codeScanner.policies')).map((m) => m.command);
+  assert.ok(title.includes('codeScanner.policies.filter') && title.includes('codeScanner.policies.refresh'));
+  const welcome = (c.viewsWelcome ?? []).find((w) => w.view === 'codeScanner.policies');
+  assert.ok(welcome && welcome.when === `!${CONTEXT_KEYS.signedIn}` && welcome.contents.includes('command:codeScanner.signIn'), 'the signed-out welcome offers Sign In');
+});

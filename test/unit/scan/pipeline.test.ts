@@ -1,0 +1,122 @@
+// The scan pipeline for one folder against the reference service: select -> package ->
+// upload -> scan id -> findings, its progress stages, partial scans, cancellation and a
+// resumed upload.
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ServiceClient } from '../../../src/core/api';
+import { isCancellation } from '../../../src/core/async';
+import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
+import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, type ScanFindings } from '../../../src/core/scan/pipeline';
+import { SCAN_STAGES, overallFraction, type ScanProgress } from '../../../src/core/scan/stages';
+import { UploadInterruptedError } from '../../../src/core/upload/engine';
+import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
+import { selectGivenFiles, selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
+import { startReferenceService, type ReferenceService } from '../../service';
+import { git, tempDir, writeTree } from '../workspace/helpers';
+
+describe('scan pipeline', () => {
+  let svc: ReferenceService;
+  let root: string;
+  let storage: string;
+
+  before(async () => {
+    svc = await startReferenceService({ scanDurationMs: 30 });
+    root = await tempDir('pipeline-ws-');
+    storage = await tempDir('pipeline-storage-');
+    await writeTree(root, {
+      'src/app.js': 'const x = eval(input);\nif (a == b) { go(); }\n',
+      'src/util.py': 'try:\n    go()\nexcept:\n    pass\n',
+      'README.md': '# demo\n',
+    });
+    git(root, 'init', '-q');
+  });
+  after(async () => {
+    await svc.close();
+    await fsp.rm(root, { recursive: true, force: true });
+    await fsp.rm(storage, { recursive: true, force: true });
+  });
+
+  function context(overrides: Partial<PipelineContext> = {}) {
+    const progress: ScanProgress[] = [];
+    const recorded: ScanFindings[] = [];
+    const store = new MemoryTransferStore();
+    const uploads: FolderUploads = {
+      store,
+      archiveRoot: storage,
+      archivedFiles: new ArchivedFiles(path.join(storage, 'archived-files')),
+      discard: () => store.clear(),
+      deleteArchive: (p) => fsp.rm(path.dirname(p), { recursive: true, force: true }),
+    };
+    const ctx: PipelineContext = {
+      client: new ServiceClient({ baseUrl: svc.baseUrl, token: svc.demoToken }),
+      uploads,
+      signal: new AbortController().signal,
+      onProgress: (p) => progress.push(p),
+      log: () => undefined,
+      record: async (f) => { recorded.push(f); },
+      polling: { intervalMs: 50, maxPolls: 60 },
+      ...overrides,
+    };
+    return { ctx, progress, recorded, uploads };
+  }
+
+  test('a full scan goes through every stage in order and records the findings with the uploaded files', async () => {
+    const { ctx, progress, recorded } = context();
+    const result = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, ctx);
+    assert.equal(result.kind, 'scanned');
+    assert.ok(result.kind === 'scanned' && result.issues >= 3 && result.settled);
+    const stages = [...new Set(progress.map((p) => p.stage))];
+    assert.deepEqual(stages, Object.keys(SCAN_STAGES), 'select, package, upload, results');
+    const overall = progress.map((p) => overallFraction(p.stage, p.fraction));
+    assert.deepEqual(overall, [...overall].sort((a, b) => a - b), 'progress never goes back');
+    assert.equal(overall.at(-1), 1);
+    assert.equal(recorded.length, 1);
+    const [f] = recorded;
+    assert.equal(f.scan.scanId, result.kind === 'scanned' ? result.scanId : '');
+    assert.deepEqual([...(f.archived ?? [])].sort(), ['README.md', 'src/app.js', 'src/util.py']);
+    assert.equal(f.issues.length, result.kind === 'scanned' ? result.issues : -1);
+    assert.equal(f.scan.partialFiles, undefined);
+  });
+
+  test('a partial scan sends the files it packaged and records them as its scope', async () => {
+    const { ctx, recorded } = context();
+    const result = await scanFolder({ root, projectName: 'demo', partial: true, select: () => selectGivenFiles(root, [path.join(root, 'src/app.js')]) }, ctx);
+    assert.equal(result.kind, 'scanned');
+    assert.deepEqual(recorded[0].scan.partialFiles, ['src/app.js']);
+    assert.ok(recorded[0].issues.every((i) => i.path === 'src/app.js'));
+    const scan = svc.scans().find((s) => s.id === recorded[0].scan.scanId)!;
+    assert.equal(scan.partial, true);
+    assert.deepEqual(scan.filesToScan, ['src/app.js']);
+  });
+
+  test('nothing to scan is a note, not an error', async () => {
+    const { ctx } = context();
+    const result = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root, { excludeGlobs: ['**'] }) }, ctx);
+    assert.equal(result.kind, 'nothing');
+  });
+
+  test('a cancel while uploading is a cancellation, and leaves nothing to resume', async () => {
+    const abort = new AbortController();
+    const { ctx, uploads } = context({ signal: abort.signal, chunkSizeBytes: 64, onProgress: (p) => { if (p.stage === 'upload' && p.fraction > 0) abort.abort(); } });
+    const err = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, ctx).catch((e: unknown) => e);
+    assert.ok(isCancellation(err, abort.signal), String(err));
+    assert.equal(await uploads.store.load(), undefined);
+  });
+
+  test('an interrupted upload is kept and resumeFolder finishes it', async () => {
+    svc.faults.failNext('patchChunk', 3, { status: 503 });
+    const first = context({ chunkSizeBytes: 256, retries: { maxRetries: 1, baseDelayMs: 1 } });
+    const err = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, first.ctx).catch((e: unknown) => e);
+    assert.ok(err instanceof UploadInterruptedError, String(err));
+    const saved = await first.uploads.store.load();
+    assert.ok(saved, 'the transfer is kept');
+    const second = context({ chunkSizeBytes: 256 });
+    await second.uploads.store.save(saved);
+    const result = await resumeFolder(saved, second.ctx);
+    assert.equal(result.kind, 'scanned');
+    assert.equal(second.recorded[0].archived?.has('src/app.js'), true, 'the resumed scan still knows what it uploaded');
+    assert.equal(await second.uploads.store.load(), undefined);
+  });
+});
