@@ -1,6 +1,6 @@
 // Lint for the extension, its tests and tools; `npm test` runs it (zero warnings allowed).
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -10,8 +10,11 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js', '.mjs'] } } },
+    plugins: { import: importPlugin },
+    settings: {
+      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import/resolver': { node: { extensions: ['.ts', '.js', '.mjs'] } },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', {
         // node:test's test()/describe() return promises the runner itself awaits.
@@ -19,7 +22,7 @@ export default tseslint.config(
       }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
-      'import-x/no-cycle': 'error',
+      'import/no-cycle': 'error',
     },
   },
   {
