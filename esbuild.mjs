@@ -6,6 +6,9 @@ import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const withTests = process.argv.includes('--tests');
+// `--out-root DIR` writes DIR/dist/extension.js, for the packaging test's own copy.
+const outRootAt = process.argv.indexOf('--out-root');
+const outRoot = outRootAt >= 0 ? process.argv[outRootAt + 1] : '.';
 
 const common = {
   bundle: true,
@@ -23,7 +26,7 @@ const common = {
 await esbuild.build({
   ...common,
   entryPoints: ['src/extension.ts'],
-  outfile: 'dist/extension.js',
+  outfile: join(outRoot, 'dist', 'extension.js'),
 });
 
 if (withTests) {

@@ -2,9 +2,12 @@ import * as vscode from 'vscode';
 import { SecretRedactor } from './core/text/redact';
 import type { SavedTransfer } from './core/upload/transferStore';
 import { TargetPolicies, registerAccountFeatures } from './editor/account';
+import type { PoliciesSnapshot } from './editor/account/policiesView';
+import { followAccountChanges } from './editor/accountSwitch';
 import { Commands } from './editor/commands/manager';
 import { registerDiagnostics } from './editor/diagnostics';
 import { registerFixes } from './editor/fixes';
+import { registerReview } from './editor/review';
 import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree';
 import { Notifier, type ShownNotification } from './editor/notifier';
 import { createOutputLog } from './editor/outputLog';
@@ -27,8 +30,12 @@ export interface CodeScannerApi {
   pendingUploads(): Promise<SavedTransfer[]>;
   /** The start-up check for interrupted uploads, as activate() runs it; resolves with Resume Upload's result if chosen. */
   offerResume(options?: ScanOptions): Promise<ScanSummary | undefined>;
-  /** The last notifications, as the workbench was given them. */
-  notifications(): readonly ShownNotification[];
+  /** The last notifications, as the workbench was given them; with `after` (a `seq`), only later ones. */
+  notifications(after?: number): readonly ShownNotification[];
+  /** The finding the details view shows, and its page (undefined when closed). */
+  details(): { ref: { folderUri: string; issueId: string }; html: string } | undefined;
+  /** What the Policies view holds now, without loading anything. */
+  policies(): PoliciesSnapshot;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
@@ -43,12 +50,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const targets = own(new TargetPolicies(context.workspaceState));
   const uploads = new UploadStorage(context);
   const scans = own(new ScanController(targets, session, store, uploads, notifier, commands));
+  own(followAccountChanges(session, store, targets, notifier, log));
 
   registerSessionCommands(commands, session);
-  registerAccountFeatures(context, session, commands, targets);
+  const policies = registerAccountFeatures(context, session, commands, targets);
   registerScanCommands(commands, scans);
   registerDiagnostics(context, store);
   registerFixes(context, store, notifier, commands);
+  const details = registerReview(context, store, commands, notifier);
   const issuesTree = registerIssuesTree(context, store, session, notifier, commands);
   const statusBar = registerStatusBar(context, session, store, scans);
 
@@ -63,7 +72,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     logUri: context.logUri,
     pendingUploads: async () => (await uploads.pending()).map((p) => p.transfer),
     offerResume: (options) => offerResume(uploads, notifier, log, commands, options),
-    notifications: () => notifier.shown(),
+    notifications: (after) => notifier.shown(after),
+    details: () => details.current,
+    policies: () => policies.snapshot(),
   };
 }
 

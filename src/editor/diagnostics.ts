@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { severityFromUrgency, type IssueSeverity, type Range, type StoredIssue } from '../core/issues';
+import { cweUrl, severityFromUrgency, type IssueSeverity, type Range, type StoredIssue } from '../core/issues';
 import type { LocatedIssue, ResultsStore } from './resultsStore';
 import { hideFalsePositives } from './settings';
 
@@ -32,34 +32,43 @@ export function toDiagnostic(issue: StoredIssue): vscode.Diagnostic {
     `${prefix}${issue.classificationName} (${issue.urgency})${detail}`,
     issue.falsePositive ? vscode.DiagnosticSeverity.Information : SEVERITY[severityFromUrgency(issue.urgency)],
   );
-  d.code = issue.classificationId;
+  const cwe = cweUrl(issue.classificationId);
+  d.code = cwe ? { value: issue.classificationId, target: vscode.Uri.parse(cwe) } : issue.classificationId;
   d.source = DIAGNOSTIC_SOURCE;
   return d;
+}
+
+/** A diagnostic's code as text (codes with a link are objects). */
+export function codeOf(d: vscode.Diagnostic): string {
+  return typeof d.code === 'object' ? String(d.code.value) : String(d.code ?? '');
 }
 
 /** Finds the stored finding a diagnostic was made from (code actions get copies, not the objects). */
 export function issueForDiagnostic(candidates: LocatedIssue[], d: vscode.Diagnostic): LocatedIssue | undefined {
   if (d.source !== DIAGNOSTIC_SOURCE) return undefined;
-  const code = typeof d.code === 'object' ? String(d.code.value) : String(d.code);
+  const code = codeOf(d);
   return candidates.find((c) => c.issue.classificationId === code && issueRange(c.issue).isEqual(d.range));
 }
 
 export function registerDiagnostics(context: vscode.ExtensionContext, store: ResultsStore): vscode.DiagnosticCollection {
   const collection = vscode.languages.createDiagnosticCollection('codeScanner');
+  // Problems and squiggles show every placed finding; view filters of the tree do not apply.
   const render = (uris?: vscode.Uri[]) => {
     const hideFp = hideFalsePositives();
+    if (uris) {
+      // Only the files that changed, from the per-file index.
+      for (const uri of uris) collection.set(uri, store.forFile(uri).filter((l) => store.isShown(l.issue, hideFp)).map((l) => toDiagnostic(l.issue)));
+      return;
+    }
     const byFile = new Map<string, { uri: vscode.Uri; diags: vscode.Diagnostic[] }>();
-    const wanted = uris && new Set(uris.map((u) => u.toString()));
-    for (const u of uris ?? []) byFile.set(u.toString(), { uri: u, diags: [] });
     for (const l of store.all()) {
+      if (!store.isShown(l.issue, hideFp)) continue;
       const key = l.uri.toString();
-      if (wanted && !wanted.has(key)) continue;
-      if (hideFp && l.issue.falsePositive) continue;
       let entry = byFile.get(key);
       if (!entry) byFile.set(key, (entry = { uri: l.uri, diags: [] }));
       entry.diags.push(toDiagnostic(l.issue));
     }
-    if (!uris) collection.clear();
+    collection.clear();
     for (const { uri, diags } of byFile.values()) collection.set(uri, diags);
   };
   render();

@@ -1,42 +1,30 @@
+// Preview and apply the service's fixes. A fix changes only an uploaded file inside the
+// folder (checkFixTarget); several fixes of one file compose (composeFixes) into one edit,
+// one undo step. Undo brings the fixed findings back exactly as they were, redo takes them
+// away again. The preview is a diff editor with Apply and Discard in its title bar.
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { applyFix, checkFixTarget, computeLineEdits, type FixResult } from '../core/fixes';
+import { applyFix, checkFixTarget, composeFixes, type LineEdit } from '../core/fixes';
 import { isFixable } from '../core/issues';
-import { issueRefArg } from './commands/args';
+import { oneLine } from '../core/text/untrusted';
+import { issueRefArg, type IssueRef } from './commands/args';
 import { commandCall, type Commands } from './commands/manager';
 import { issueForDiagnostic } from './diagnostics';
+import { DisposableObject } from './disposable';
 import type { Notifier } from './notifier';
-import type { IssueRef, LocatedIssue, ResultsStore } from './resultsStore';
+import type { LocatedIssue, ResultsStore } from './resultsStore';
 
-const PREVIEW_SCHEME = 'code-scanner-fix';
+export const PREVIEW_SCHEME = 'code-scanner-fix';
 
-type Patched = { ok: true; text: string; document: vscode.TextDocument } | { ok: false; message: string };
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 
-/** Applies a finding's fix to the file's current text (unsaved edits included), in memory. */
-async function patchedText(located: LocatedIssue, base?: string): Promise<Patched> {
-  const fix = located.issue.fix;
-  if (!fix) return { ok: false, message: 'This issue has no suggested fix.' };
-  const folder = vscode.Uri.parse(located.folderUri);
-  const target = await checkFixTarget(folder.fsPath, located.issue.path, located.issue.inArchive === true);
-  if (!target.ok) return { ok: false, message: target.message };
-  let document: vscode.TextDocument;
-  try {
-    document = await vscode.workspace.openTextDocument(located.uri);
-  } catch {
-    return { ok: false, message: `Cannot open ${located.issue.path}; it may have been moved or deleted.` };
-  }
-  const res: FixResult = applyFix(fix.diff, base ?? document.getText(), located.issue.path);
-  return res.ok ? { ok: true, text: res.text, document } : { ok: false, message: res.message };
-}
-
-/** Replaces only the changed lines, so undo is one step and other findings' ranges survive. */
-function addLineEdits(edit: vscode.WorkspaceEdit, document: vscode.TextDocument, after: string): number {
-  const edits = computeLineEdits(document.getText(), after);
-  for (const e of edits) {
-    const start = new vscode.Position(e.startLine, 0);
-    const end = e.endLine >= document.lineCount ? document.lineAt(document.lineCount - 1).range.end : new vscode.Position(e.endLine, 0);
-    edit.replace(document.uri, new vscode.Range(start, end), e.text, { needsConfirmation: false, label: 'Code Scanner fix' });
-  }
-  return edits.length;
+/** The finding a preview shows (its URI carries folder and issue id). */
+export function previewRef(uri: vscode.Uri): IssueRef | undefined {
+  if (uri.scheme !== PREVIEW_SCHEME) return undefined;
+  const q = new URLSearchParams(uri.query);
+  const folderUri = q.get('folder');
+  const issueId = q.get('issue');
+  return folderUri && issueId ? { folderUri, issueId } : undefined;
 }
 
 function previewUri(ref: IssueRef, located: LocatedIssue): vscode.Uri {
@@ -47,136 +35,242 @@ function previewUri(ref: IssueRef, located: LocatedIssue): vscode.Uri {
   });
 }
 
-function shorten(s: string, max = 80): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+/** Checks a finding's fix may write its file, and opens the file. */
+async function fixTarget(located: LocatedIssue): Promise<{ ok: true; document: vscode.TextDocument } | { ok: false; message: string }> {
+  if (!located.issue.fix) return { ok: false, message: 'This issue has no suggested fix.' };
+  const folder = vscode.Uri.parse(located.folderUri);
+  const target = await checkFixTarget(folder.fsPath, located.issue.path, located.issue.inArchive === true);
+  if (!target.ok) return { ok: false, message: target.message };
+  try {
+    return { ok: true, document: await vscode.workspace.openTextDocument(located.uri) };
+  } catch {
+    return { ok: false, message: `Cannot open ${located.issue.path}; it may have been moved or deleted.` };
+  }
 }
 
-export function registerFixes(context: vscode.ExtensionContext, store: ResultsStore, notifier: Notifier, commands: Commands): void {
-  const previewChanged = new vscode.EventEmitter<vscode.Uri>();
-  const previews = new Map<string, string>();
+/** Replaces only the changed lines, so undo is one step and other findings' ranges survive. */
+function addLineEdits(edit: vscode.WorkspaceEdit, document: vscode.TextDocument, edits: readonly LineEdit[]): void {
+  for (const e of edits) {
+    const start = new vscode.Position(e.startLine, 0);
+    const end = e.endLine >= document.lineCount ? document.lineAt(document.lineCount - 1).range.end : new vscode.Position(e.endLine, 0);
+    edit.replace(document.uri, new vscode.Range(start, end), e.text, { needsConfirmation: false, label: 'Code Scanner fix' });
+  }
+}
 
-  const resolve = (ref: IssueRef | undefined): LocatedIssue | undefined => {
-    const located = ref ? store.get(ref) : undefined;
-    if (!located) void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+/** A fix made in a file, so that undo and redo can put its findings back or take them out again. */
+interface AppliedFix {
+  uri: string;
+  before: string;
+  after: string;
+  findings: LocatedIssue[];
+  undone: boolean;
+}
+
+export class FixController extends DisposableObject {
+  private readonly previewChanged = this.own(new vscode.EventEmitter<vscode.Uri>());
+  private readonly previews = new Map<string, string>();
+  private readonly applied: AppliedFix[] = [];
+
+  constructor(private readonly store: ResultsStore, private readonly notifier: Notifier) {
+    super();
+    this.own(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
+      onDidChange: this.previewChanged.event,
+      provideTextDocumentContent: (uri) => this.previews.get(uri.toString()) ?? '',
+    }));
+    this.own(vscode.workspace.onDidCloseTextDocument((d) => { if (d.uri.scheme === PREVIEW_SCHEME) this.previews.delete(d.uri.toString()); }));
+    this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followUndo(e)));
+  }
+
+  private resolve(ref: IssueRef | undefined): LocatedIssue | undefined {
+    const located = ref ? this.store.get(ref) : undefined;
+    if (!located) void this.notifier.warn('That issue is no longer in the results. Refresh or rescan.');
     return located;
-  };
+  }
 
-  async function previewFix(arg: unknown): Promise<boolean> {
+  /** Opens a diff of the file's current text against the fixed text; Apply and Discard are in its title bar. */
+  async preview(arg: unknown): Promise<boolean> {
     const ref = issueRefArg(arg);
-    const located = resolve(ref);
+    const located = this.resolve(ref);
     if (!located || !ref) return false;
-    const patched = await patchedText(located);
-    if (!patched.ok) {
-      void notifier.error(patched.message);
+    const target = await fixTarget(located);
+    const fixed = target.ok ? applyFix(located.issue.fix!.diff, target.document.getText(), located.issue.path) : undefined;
+    if (!target.ok || !fixed?.ok) {
+      void this.notifier.error(!target.ok ? target.message : fixed!.ok ? '' : fixed!.message);
       return false;
     }
     const uri = previewUri(ref, located);
-    previews.set(uri.toString(), patched.text);
-    previewChanged.fire(uri);
-    const explanation = located.issue.fix?.explanation ?? '';
+    this.previews.set(uri.toString(), fixed.text);
+    this.previewChanged.fire(uri);
     const name = located.uri.path.split('/').pop();
-    await vscode.commands.executeCommand('vscode.diff', located.uri, uri, `${name} ↔ Fix: ${shorten(explanation || located.issue.classificationName, 60)}`, { preview: true });
-    void notifier.info(
-      `Fix for ${located.issue.classificationName} (${located.issue.path}:${located.issue.line}): ${explanation || 'no explanation given.'}`,
-      { title: 'Apply Fix', run: () => applyFixes([ref]) },
-    );
+    const title = `${name} ↔ Fix: ${oneLine(located.issue.fix!.explanation || located.issue.classificationName, 60)}`;
+    await vscode.commands.executeCommand('vscode.diff', located.uri, uri, title, { preview: true });
     return true;
   }
 
-  /** Applies fixes of one file in order; refusals are reported and leave the text untouched. */
-  async function applyFixes(refs: IssueRef[]): Promise<number> {
-    const located = refs.map((r) => store.get(r)).filter((l): l is LocatedIssue => !!l);
-    if (!located.length) {
-      void notifier.warn('Those issues are no longer in the results. Refresh or rescan.');
-      return 0;
-    }
-    const edit = new vscode.WorkspaceEdit();
-    const appliedRefs: IssueRef[] = [];
-    const refused: string[] = [];
-    const byFile = new Map<string, LocatedIssue[]>();
-    for (const l of located) byFile.set(l.uri.toString(), [...(byFile.get(l.uri.toString()) ?? []), l]);
-    for (const group of byFile.values()) {
-      let text: string | undefined;
-      let document: vscode.TextDocument | undefined;
-      // Bottom-up, so a fix never shifts the lines another fix in the same file expects.
-      group.sort((a, b) => b.issue.line - a.issue.line);
-      for (const l of group) {
-        const res = await patchedText(l, text);
-        if (!res.ok) { refused.push(`${l.issue.classificationName} (${l.issue.path}:${l.issue.line}): ${res.message}`); continue; }
-        text = res.text;
-        document = res.document;
-        appliedRefs.push({ folderUri: l.folderUri, issueId: l.issue.id });
-      }
-      if (document && text !== undefined) addLineEdits(edit, document, text);
-    }
-    if (appliedRefs.length && !(await vscode.workspace.applyEdit(edit))) {
-      void notifier.error('The editor refused the change; nothing was modified.');
-      return 0;
-    }
-    store.remove(appliedRefs);
-    if (refused.length) {
-      const head = appliedRefs.length ? `Applied ${appliedRefs.length} fix(es); ${refused.length} could not be applied. ` : '';
-      void notifier.error(`${head}${refused.join(' ')}`);
-    } else if (appliedRefs.length > 1) {
-      void notifier.info(`Applied ${appliedRefs.length} fixes. Review and save the file when ready.`);
-    }
-    return appliedRefs.length;
+  /** Apply from the preview's title bar: applies the fix and closes the preview. */
+  async applyPreviewed(arg: unknown): Promise<number> {
+    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg);
+    if (!ref) return 0;
+    const n = await this.apply([ref]);
+    if (n > 0) await this.closePreviews(ref);
+    return n;
   }
 
+  async discardPreviewed(arg: unknown): Promise<void> {
+    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg);
+    if (ref) await this.closePreviews(ref);
+  }
+
+  private async closePreviews(ref: IssueRef): Promise<void> {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
+      const input = t.input;
+      const r = input instanceof vscode.TabInputTextDiff ? previewRef(input.modified) : undefined;
+      return r?.folderUri === ref.folderUri && r.issueId === ref.issueId;
+    });
+    if (tabs.length) await vscode.window.tabGroups.close(tabs);
+  }
+
+  /**
+   * Applies the fixes of the given findings, file by file: every fix of a file is applied
+   * to the same current text and composed into one edit. Refusals name their reason.
+   */
+  async apply(refs: IssueRef[]): Promise<number> {
+    const located = refs.map((r) => this.store.get(r)).filter((l): l is LocatedIssue => !!l);
+    if (!located.length) {
+      void this.notifier.warn('Those issues are no longer in the results. Refresh or rescan.');
+      return 0;
+    }
+    const byFile = new Map<string, LocatedIssue[]>();
+    for (const l of located) byFile.set(l.uri.toString(), [...(byFile.get(l.uri.toString()) ?? []), l]);
+    const edit = new vscode.WorkspaceEdit();
+    const refused: string[] = [];
+    const made: { document: vscode.TextDocument; before: string; after: string; refs: IssueRef[] }[] = [];
+    const where = (l: LocatedIssue) => `${l.issue.classificationName} (${l.issue.path}:${l.issue.range ? l.issue.range.start.line + 1 : l.issue.line})`;
+    for (const group of byFile.values()) {
+      let document: vscode.TextDocument | undefined;
+      const usable: LocatedIssue[] = [];
+      for (const l of group) {
+        const target = await fixTarget(l);
+        if (!target.ok) { refused.push(`${where(l)}: ${target.message}`); continue; }
+        document = target.document;
+        usable.push(l);
+      }
+      if (!document || !usable.length) continue;
+      const before = document.getText();
+      const composed = composeFixes(before, usable.map((l) => ({ id: l.issue.id, diff: l.issue.fix!.diff, path: l.issue.path })));
+      for (const r of composed.refused) refused.push(`${where(usable.find((l) => l.issue.id === r.id)!)}: ${r.message}`);
+      if (!composed.applied.length) continue;
+      addLineEdits(edit, document, composed.edits);
+      made.push({ document, before, after: composed.text, refs: composed.applied.map((issueId) => ({ folderUri: usable[0].folderUri, issueId })) });
+    }
+    // Out of the store before the edit: the edit rewrites their lines, and range tracking
+    // would otherwise count them as deleted code instead of keeping them for an undo.
+    const takenOut = made.map((m) => this.store.takeOut(m.refs));
+    if (made.length && !(await vscode.workspace.applyEdit(edit))) {
+      for (const t of takenOut) this.store.putBack(t);
+      void this.notifier.error('The editor refused the change; nothing was modified.');
+      return 0;
+    }
+    let count = 0;
+    made.forEach((m, i) => {
+      count += takenOut[i].length;
+      this.remember({ uri: m.document.uri.toString(), before: digest(m.before), after: digest(m.document.getText()), findings: takenOut[i], undone: false });
+    });
+    if (refused.length) {
+      const head = count ? `Applied ${count} fix${count === 1 ? '' : 'es'}; ${refused.length} could not be applied. ` : '';
+      void this.notifier.error(`${head}${refused.join(' ')}`);
+    } else if (count > 1) {
+      void this.notifier.info(`Applied ${count} fixes. Review and save the file when ready; Undo takes them back.`);
+    }
+    return count;
+  }
+
+  private remember(fix: AppliedFix): void {
+    this.applied.push(fix);
+    // Undo history is the editor's; a few dozen fixes back is plenty to follow it.
+    if (this.applied.length > 100) this.applied.shift();
+  }
+
+  /** Undo of a fix brings its findings back at their places; redo takes them out again. */
+  private followUndo(e: vscode.TextDocumentChangeEvent): void {
+    if (e.reason !== vscode.TextDocumentChangeReason.Undo && e.reason !== vscode.TextDocumentChangeReason.Redo) return;
+    const uri = e.document.uri.toString();
+    const mine = this.applied.filter((f) => f.uri === uri);
+    if (!mine.length) return;
+    const now = digest(e.document.getText());
+    for (const fix of mine) {
+      if (!fix.undone && now === fix.before) {
+        fix.undone = true;
+        this.store.putBack(fix.findings);
+      } else if (fix.undone && now === fix.after) {
+        // Redo: out again. The copies taken before the fix keep their places for the next undo.
+        fix.undone = false;
+        this.store.takeOut(fix.findings.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+      }
+    }
+  }
+}
+
+export function registerFixes(context: vscode.ExtensionContext, store: ResultsStore, notifier: Notifier, commands: Commands): FixController {
+  const fixes = new FixController(store, notifier);
   context.subscriptions.push(
-    previewChanged,
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
-      onDidChange: previewChanged.event,
-      provideTextDocumentContent: (uri) => previews.get(uri.toString()) ?? '',
-    }),
-    vscode.workspace.onDidCloseTextDocument((d) => { if (d.uri.scheme === PREVIEW_SCHEME) previews.delete(d.uri.toString()); }),
+    fixes,
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixActions(store), {
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
   );
-  commands.register('codeScanner.previewFix', (arg) => previewFix(arg));
+  commands.register('codeScanner.previewFix', (arg) => fixes.preview(arg));
   commands.register('codeScanner.applyFix', async (arg) => {
     const ref = issueRefArg(arg);
-    return resolve(ref) && ref ? applyFixes([ref]) : 0;
+    return ref && store.get(ref) ? fixes.apply([ref]) : (void notifier.warn('That issue is no longer in the results. Refresh or rescan.'), 0);
   });
+  commands.register('codeScanner.applyPreviewedFix', (arg) => fixes.applyPreviewed(arg));
+  commands.register('codeScanner.discardPreviewedFix', (arg) => fixes.discardPreviewed(arg));
   commands.register('codeScanner.applyAllFixesInFile', async (arg) => {
     // From the palette: the active editor's file; from a code action: its file; from a finding: that finding's file.
     const ref = issueRefArg(arg);
     const uri = arg instanceof vscode.Uri ? arg : ref ? store.get(ref)?.uri : vscode.window.activeTextEditor?.document.uri;
-    const fixable = uri ? store.forFile(uri).filter((l) => isFixable(l.issue)) : [];
+    const fixable = uri ? store.forFile(uri).filter((l) => isFixable(l.issue) && !store.dismissalOf(l.issue)) : [];
     if (!fixable.length) {
       void notifier.info('No suggested fixes for this file.');
       return 0;
     }
-    return applyFixes(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+    return fixes.apply(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
   });
+  return fixes;
 }
 
 class FixActions implements vscode.CodeActionProvider {
   constructor(private readonly store: ResultsStore) {}
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const inFile = this.store.forFile(document.uri);
-    const fixable = inFile.filter((l) => isFixable(l.issue));
-    if (!fixable.length) return [];
+    const here = this.store.forFile(document.uri);
+    if (!here.length) return [];
+    const fixable = here.filter((l) => isFixable(l.issue));
     const actions: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
-      const l = issueForDiagnostic(fixable, d);
+      const l = issueForDiagnostic(here, d);
       if (!l) continue;
       const ref: IssueRef = { folderUri: l.folderUri, issueId: l.issue.id };
-      const explanation = shorten(l.issue.fix!.explanation || l.issue.classificationName, 60);
-      const apply = new vscode.CodeAction(`Apply Fix: ${explanation}`, vscode.CodeActionKind.QuickFix);
-      apply.diagnostics = [d];
-      apply.isPreferred = true;
-      apply.command = commandCall('codeScanner.applyFix', 'Apply Fix', ref);
-      const preview = new vscode.CodeAction(`Preview Fix: ${explanation}`, vscode.CodeActionKind.QuickFix);
-      preview.diagnostics = [d];
-      preview.command = commandCall('codeScanner.previewFix', 'Preview Fix', ref);
-      actions.push(apply, preview);
+      if (isFixable(l.issue)) {
+        const explanation = oneLine(l.issue.fix!.explanation || l.issue.classificationName, 60);
+        const apply = new vscode.CodeAction(`Code Scanner: Apply Fix — ${explanation}`, vscode.CodeActionKind.QuickFix);
+        apply.diagnostics = [d];
+        apply.isPreferred = true;
+        apply.command = commandCall('codeScanner.applyFix', 'Apply Fix', ref);
+        const preview = new vscode.CodeAction(`Code Scanner: Preview Fix — ${explanation}`, vscode.CodeActionKind.QuickFix);
+        preview.diagnostics = [d];
+        preview.command = commandCall('codeScanner.previewFix', 'Preview Fix', ref);
+        actions.push(apply, preview);
+      }
+      // Every finding, fixable or not, can be read in full from the light bulb.
+      const details = new vscode.CodeAction(`Code Scanner: Show Details — ${oneLine(l.issue.classificationName, 60)}`, vscode.CodeActionKind.QuickFix);
+      details.diagnostics = [d];
+      details.command = commandCall('codeScanner.showDetails', 'Show Finding Details', ref);
+      actions.push(details);
     }
-    if (actions.length && fixable.length > 1) {
-      const all = new vscode.CodeAction(`Apply All Fixes in File (${fixable.length})`, vscode.CodeActionKind.QuickFix);
+    if (fixable.length > 1 && actions.some((a) => a.command?.command === 'codeScanner.applyFix')) {
+      const all = new vscode.CodeAction(`Code Scanner: Apply All Fixes in File (${fixable.length})`, vscode.CodeActionKind.QuickFix);
       all.command = commandCall('codeScanner.applyAllFixesInFile', 'Apply All Fixes in File', document.uri);
       actions.push(all);
     }

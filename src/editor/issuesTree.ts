@@ -1,33 +1,33 @@
+// The Quality Issues view: findings grouped by file, urgency or classification, most urgent
+// and reachable first, narrowed by view filters (which leave Problems and counts alone),
+// locally dismissed findings in their own group.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { filterIssues, groupIssues, isFixable, severityFromUrgency, type GroupBy, type StoredIssue } from '../core/issues';
-import { issueRange } from './diagnostics';
-import { escapeMarkdown as escape } from '../core/text/untrusted';
+import { compareIssues, describeViewFilter, groupIssues, isFixable, isViewFiltered, matchesView, severityFromUrgency, type GroupBy, type StoredIssue, type ViewFilter } from '../core/issues';
 import { groupByArg, issueRefArg, stringArg, stringListArg } from './commands/args';
 import type { Commands } from './commands/manager';
+import { issueRange } from './diagnostics';
 import { DisposableObject } from './disposable';
+import { DISMISS_LABELS, capitalize, currentLine, findingMarkdown, findingText } from './findingText';
 import type { Notifier } from './notifier';
 import { fileUri, type ResultsStore } from './resultsStore';
 import { describeUser, type Session } from './session';
+import { hideFalsePositives } from './settings';
 
 export type IssueTreeNode =
   | { kind: 'folder'; folderUri: string; name: string }
-  | { kind: 'group'; folderUri: string; key: string; label: string; count: number; issues: StoredIssue[] }
+  | { kind: 'group'; folderUri: string; key: string; label: string; count: number; issues: StoredIssue[]; dismissed?: boolean }
   | { kind: 'issue'; folderUri: string; issueId: string; issue: StoredIssue };
 
 const GROUP_BY_KEY = 'codeScanner.issues.groupBy';
 const STATUS_FILTER_KEY = 'codeScanner.issues.statusFilter';
+const URGENCY_FILTER_KEY = 'codeScanner.issues.urgencyFilter';
+const REACHABLE_KEY = 'codeScanner.issues.reachableOnly';
+const MINE_KEY = 'codeScanner.issues.assignedToMe';
+const DISMISSED_GROUP = '\u0000dismissed';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function capitalize(s: string): string {
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
-}
-
-function currentLine(issue: StoredIssue): number {
-  return issueRange(issue).start.line + 1;
 }
 
 const SEVERITY_ICON = {
@@ -40,16 +40,23 @@ const SEVERITY_ICON = {
 export class IssuesTreeProvider extends DisposableObject implements vscode.TreeDataProvider<IssueTreeNode> {
   private readonly changed = this.own(new vscode.EventEmitter<IssueTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-
   private view: vscode.TreeView<IssueTreeNode> | undefined;
 
-  constructor(private readonly store: ResultsStore, private readonly state: vscode.Memento) {
+  constructor(
+    private readonly store: ResultsStore,
+    private readonly state: vscode.Memento,
+    private readonly me: () => { id?: string; email?: string } | undefined,
+  ) {
     super();
   }
 
   /** What the view shows above its items (filters, nothing found, findings left out). */
   get viewMessage(): string | undefined {
     return this.view?.message;
+  }
+
+  get viewBadge(): vscode.ViewBadge | undefined {
+    return this.view?.badge;
   }
 
   attach(view: vscode.TreeView<IssueTreeNode>): void {
@@ -64,6 +71,22 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     return this.state.get<string[]>(STATUS_FILTER_KEY, []);
   }
 
+  /** The view's filters as they are now. */
+  get filter(): ViewFilter {
+    const me = this.state.get<boolean>(MINE_KEY, false) ? this.me() : undefined;
+    return {
+      classification: this.store.classificationFilter,
+      statuses: this.statusFilter,
+      urgencies: this.state.get<string[]>(URGENCY_FILTER_KEY, []),
+      reachableOnly: this.state.get<boolean>(REACHABLE_KEY, false),
+      assignedTo: me && (me.id || me.email) ? me : undefined,
+    };
+  }
+
+  get assignedToMe(): boolean {
+    return this.state.get<boolean>(MINE_KEY, false);
+  }
+
   async setGroupBy(by: GroupBy): Promise<void> {
     await this.state.update(GROUP_BY_KEY, by);
     this.refresh();
@@ -74,24 +97,45 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     this.refresh();
   }
 
+  async setUrgencyFilter(urgencies: string[]): Promise<void> {
+    await this.state.update(URGENCY_FILTER_KEY, urgencies);
+    this.refresh();
+  }
+
+  async setReachableOnly(on: boolean): Promise<void> {
+    await this.state.update(REACHABLE_KEY, on || undefined);
+    this.refresh();
+  }
+
+  async setAssignedToMe(on: boolean): Promise<void> {
+    await this.state.update(MINE_KEY, on || undefined);
+    this.refresh();
+  }
+
+  async clearFilters(): Promise<void> {
+    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, REACHABLE_KEY, MINE_KEY]) await this.state.update(k, undefined);
+    await this.store.setClassificationFilter(undefined);
+    this.refresh();
+  }
+
   refresh(): void {
     this.changed.fire(undefined);
   }
 
-  /** The findings the tree shows: everything in the store except statuses filtered out. */
+  /** The findings the tree lists (dismissed ones excluded): everything the view filters let through. */
   visible(folderUri?: string): { folderUri: string; issue: StoredIssue }[] {
-    const byFolder = new Map<string, StoredIssue[]>();
+    const f = this.filter;
+    const out: { folderUri: string; issue: StoredIssue }[] = [];
     for (const l of this.store.all()) {
       if (folderUri && l.folderUri !== folderUri) continue;
-      const list = byFolder.get(l.folderUri) ?? [];
-      list.push(l.issue);
-      byFolder.set(l.folderUri, list);
-    }
-    const out: { folderUri: string; issue: StoredIssue }[] = [];
-    for (const [f, issues] of byFolder) {
-      for (const issue of filterIssues(issues, { statuses: this.statusFilter })) out.push({ folderUri: f, issue });
+      if (this.store.dismissalOf(l.issue) || !matchesView(l.issue, f)) continue;
+      out.push({ folderUri: l.folderUri, issue: l.issue });
     }
     return out;
+  }
+
+  private dismissed(folderUri: string): StoredIssue[] {
+    return this.store.all().filter((l) => l.folderUri === folderUri && this.store.dismissalOf(l.issue)).map((l) => l.issue);
   }
 
   getChildren(node?: IssueTreeNode): IssueTreeNode[] {
@@ -109,7 +153,12 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
 
   private groups(folderUri: string): IssueTreeNode[] {
     const issues = this.visible(folderUri).map((v) => v.issue);
-    return groupIssues(issues, this.groupBy).map((g) => ({ kind: 'group', folderUri, ...g }));
+    const nodes: IssueTreeNode[] = groupIssues(issues, this.groupBy).map((g) => ({ kind: 'group', folderUri, ...g }));
+    const dismissed = this.dismissed(folderUri);
+    if (dismissed.length) {
+      nodes.push({ kind: 'group', folderUri, key: DISMISSED_GROUP, label: 'Dismissed', count: dismissed.length, dismissed: true, issues: dismissed.sort(compareIssues) });
+    }
+    return nodes;
   }
 
   getTreeItem(node: IssueTreeNode): vscode.TreeItem {
@@ -126,6 +175,15 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
 
   private groupItem(node: Extract<IssueTreeNode, { kind: 'group' }>): vscode.TreeItem {
     const by = this.groupBy;
+    if (node.dismissed) {
+      const item = new vscode.TreeItem('Dismissed', vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `group:${node.folderUri}:dismissed`;
+      item.description = String(node.count);
+      item.iconPath = new vscode.ThemeIcon('eye-closed');
+      item.tooltip = `${plural(node.count, 'finding')} dismissed in this workspace only. The service has no operation for this; they stay open there. Right-click one to restore it.`;
+      item.contextValue = 'group.dismissed';
+      return item;
+    }
     const item = new vscode.TreeItem('', vscode.TreeItemCollapsibleState.Expanded);
     item.id = `group:${node.folderUri}:${by}:${node.key}`;
     item.contextValue = 'group';
@@ -147,19 +205,33 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   private issueItem(node: Extract<IssueTreeNode, { kind: 'issue' }>): vscode.TreeItem {
     const { issue } = node;
     const line = currentLine(issue);
-    const item = new vscode.TreeItem(issue.classificationName, vscode.TreeItemCollapsibleState.None);
-    item.id = `issue:${node.folderUri}:${issue.id}`;
+    const dismissal = this.store.dismissalOf(issue);
+    // Urgency and line first: they stay visible when a narrow side bar cuts the rest.
     const where = this.groupBy === 'file' ? `line ${line}` : `${path.posix.basename(issue.path)}:${line}`;
-    item.description = [issue.classificationId, capitalize(issue.urgency), where, issue.falsePositive ? 'likely false positive' : '']
-      .filter(Boolean).join(' · ');
-    item.iconPath = issue.falsePositive ? new vscode.ThemeIcon('circle-slash') : SEVERITY_ICON[severityFromUrgency(issue.urgency)];
-    item.tooltip = issueTooltip(issue, line);
-    item.contextValue = isFixable(issue) ? 'issue.fixable' : 'issue';
-    item.command = {
-      command: 'vscode.open',
-      title: 'Open',
-      arguments: [fileUri(node.folderUri, issue.path), { selection: issueRange(issue), preview: true } satisfies vscode.TextDocumentShowOptions],
-    };
+    const label = this.groupBy === 'urgency' ? where : `${capitalize(issue.urgency)} · ${where}`;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = `issue:${node.folderUri}:${issue.id}`;
+    item.description = [
+      issue.classificationName,
+      issue.classificationId,
+      issue.reachable ? 'reachable' : '',
+      issue.stale ? 'code changed since the scan' : '',
+      issue.falsePositive ? 'likely false positive' : '',
+      dismissal ? `dismissed: ${DISMISS_LABELS[dismissal.reason]}` : '',
+    ].filter(Boolean).join(' · ');
+    item.iconPath = dismissal ? new vscode.ThemeIcon('eye-closed')
+      : issue.stale ? new vscode.ThemeIcon('history')
+        : issue.falsePositive ? new vscode.ThemeIcon('circle-slash') : SEVERITY_ICON[severityFromUrgency(issue.urgency)];
+    item.tooltip = findingMarkdown(issue, { dismissal });
+    item.accessibilityInformation = { label: `${capitalize(issue.urgency)} ${issue.classificationName}, ${issue.path} line ${line}${dismissal ? ', dismissed' : ''}` };
+    item.contextValue = dismissal ? 'issue.dismissed' : isFixable(issue) ? 'issue.fixable' : 'issue';
+    item.command = issue.stale
+      ? { command: 'codeScanner.showDetails', title: 'Show Details', arguments: [{ folderUri: node.folderUri, issueId: issue.id }] }
+      : {
+        command: 'vscode.open',
+        title: 'Open',
+        arguments: [fileUri(node.folderUri, issue.path), { selection: issueRange(issue), preview: true } satisfies vscode.TextDocumentShowOptions],
+      };
     return item;
   }
 
@@ -172,32 +244,12 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   }
 }
 
-function issueTooltip(issue: StoredIssue, line: number): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(issue.classificationName)}** (${escape(issue.classificationId)})\n\n`);
-  md.appendMarkdown(`Urgency: ${escape(issue.urgency)} · Status: ${escape(issue.status)} · ${escape(issue.path)}:${line}\n\n`);
-  if (issue.classificationDescription) md.appendMarkdown(`${escape(issue.classificationDescription)}\n\n`);
-  if (issue.falsePositive) md.appendMarkdown(`*Auto-triage: likely false positive.* ${escape(issue.triageReasoning ?? '')}\n\n`);
-  if (issue.fix && isFixable(issue)) md.appendMarkdown(`$(lightbulb) Fix available: ${escape(issue.fix.explanation)}`);
-  else if (issue.fix) md.appendMarkdown('Suggested fix not offered: the file was not among the uploaded files.');
-  else if (issue.fixStatus) md.appendMarkdown(`No suggested fix (auto-fix status: ${escape(issue.fixStatus)}).`);
-  return md;
-}
-
-
+/** Plain text of a finding for the clipboard. */
 export function issueDetails(issue: StoredIssue, folderName?: string): string {
-  const lines = [
-    `${issue.classificationName} (${issue.classificationId})`,
-    `Urgency: ${issue.urgency}`,
-    `Status: ${issue.status}`,
-    `Location: ${folderName ? `${folderName}/` : ''}${issue.path}:${currentLine(issue)}`,
-    `Issue id: ${issue.id}`,
-  ];
-  if (issue.classificationDescription) lines.push('', issue.classificationDescription);
-  if (issue.falsePositive) lines.push('', `Auto-triage: likely false positive. ${issue.triageReasoning ?? ''}`.trim());
-  if (issue.fix) lines.push('', `Suggested fix: ${issue.fix.explanation}`, '', issue.fix.diff);
-  return lines.join('\n');
+  return findingText(issue, folderName);
 }
+
+const URGENCIES = ['critical', 'high', 'medium', 'low'];
 
 export function registerIssuesTree(
   context: vscode.ExtensionContext,
@@ -206,23 +258,25 @@ export function registerIssuesTree(
   notifier: Notifier,
   commands: Commands,
 ): IssuesTreeProvider {
-  const provider = new IssuesTreeProvider(store, context.workspaceState);
+  const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined });
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
   provider.attach(view);
-  const refetch = () => commands.execute('codeScanner.refreshResults');
 
   const describe = () => {
-    view.description = describeUser(session.user);
-    const count = provider.visible().length;
-    view.badge = count ? { value: count, tooltip: plural(count, 'quality issue') } : undefined;
-    const filters: string[] = [];
-    if (store.classificationFilter) filters.push(`classification "${store.classificationFilter}"`);
-    if (provider.statusFilter.length) filters.push(`status ${provider.statusFilter.join(', ')}`);
+    view.description = session.tokenRejected ? 'sign-in expired: sign in again' : describeUser(session.user);
+    // The badge shows what Problems and the status bar show; view filters narrow the list only.
+    const shown = store.shownCount(hideFalsePositives());
+    view.badge = shown ? { value: shown, tooltip: plural(shown, 'quality issue') } : undefined;
+    const f = provider.filter;
+    const listed = provider.visible().length;
+    const parts: string[] = [];
+    if (isViewFiltered(f)) parts.push(`Showing ${listed} of ${store.all().filter((l) => !store.dismissalOf(l.issue)).length}: ${describeViewFilter(f)}.${listed ? '' : ' No issue matches.'}`);
+    else if (store.hasResults() && !listed) parts.push('No quality issues found in the last scan.');
+    const stale = store.all().filter((l) => l.issue.stale).length;
+    if (stale) parts.push(`${plural(stale, 'finding')} could not be placed because the code changed since the scan; rescan to place ${stale === 1 ? 'it' : 'them'}.`);
     const unreadable = store.unreadableCount();
-    const leftOut = unreadable ? ` ${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).` : '';
-    if (filters.length) view.message = `Filtered by ${filters.join(' and ')}${count ? '' : ': no issue matches'}.${leftOut}`;
-    else if (store.hasResults() && !count) view.message = `No quality issues found in the last scan.${leftOut}`;
-    else view.message = leftOut.trim() || undefined;
+    if (unreadable) parts.push(`${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);
+    view.message = parts.join(' ') || undefined;
   };
   describe();
 
@@ -230,8 +284,9 @@ export function registerIssuesTree(
     provider,
     view,
     store.onDidChange(() => { provider.refresh(); describe(); }),
-    session.onDidChangeSession(describe),
+    session.onDidChangeSession(() => { provider.refresh(); describe(); }),
     provider.onDidChangeTreeData(describe),
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) describe(); }),
   );
   commands.register('codeScanner.groupBy', async (arg) => {
     const options: { label: string; by: GroupBy }[] = [
@@ -244,13 +299,12 @@ export function registerIssuesTree(
   commands.register('codeScanner.filterByClassification', async (arg) => {
     const value = stringArg(arg) ?? await vscode.window.showInputBox({
       title: 'Filter quality issues by classification',
-      prompt: 'Part of a classification id or name (for example CWE-89 or injection). Leave empty to show all.',
+      prompt: 'Part of a classification id or name (for example CWE-89 or injection). Leave empty to show all. Problems keeps every finding.',
       value: store.classificationFilter ?? '',
     });
     if (value === undefined) return;
     await store.setClassificationFilter(value);
-    describe();
-    await refetch();
+    provider.refresh();
   });
   commands.register('codeScanner.filterByStatus', async (arg) => {
     let statuses = stringListArg(arg);
@@ -264,13 +318,30 @@ export function registerIssuesTree(
     }
     if (statuses) await provider.setStatusFilter(statuses);
   });
-  commands.register('codeScanner.clearFilters', async () => {
-    const hadClassification = !!store.classificationFilter;
-    await provider.setStatusFilter([]);
-    await store.setClassificationFilter(undefined);
-    describe();
-    if (hadClassification) await refetch();
+  commands.register('codeScanner.filterByUrgency', async (arg) => {
+    let urgencies = stringListArg(arg);
+    if (!urgencies) {
+      const current = provider.filter.urgencies ?? [];
+      const picked = await vscode.window.showQuickPick(
+        URGENCIES.map((u) => ({ label: capitalize(u), value: u, picked: current.includes(u) })),
+        { title: 'Show quality issues of urgency', canPickMany: true, placeHolder: 'Pick none to show every urgency' },
+      );
+      urgencies = picked?.map((p) => p.value);
+    }
+    if (urgencies) await provider.setUrgencyFilter(urgencies);
   });
+  commands.register('codeScanner.toggleReachableOnly', async (arg) => {
+    await provider.setReachableOnly(typeof arg === 'boolean' ? arg : !provider.filter.reachableOnly);
+  });
+  commands.register('codeScanner.toggleAssignedToMe', async (arg) => {
+    const on = typeof arg === 'boolean' ? arg : !provider.assignedToMe;
+    if (on && !session.user?.email && !session.user?.id) {
+      void notifier.warn('Sign in first: "assigned to me" compares with the signed-in user.');
+      return;
+    }
+    await provider.setAssignedToMe(on);
+  });
+  commands.register('codeScanner.clearFilters', () => provider.clearFilters());
   commands.register('codeScanner.copyDetails', async (arg) => {
     const ref = issueRefArg(arg);
     const located = ref ? store.get(ref) : undefined;

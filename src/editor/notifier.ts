@@ -17,6 +17,8 @@ export interface NotificationAction {
 
 /** What was shown, exactly as the workbench got it (for the integration tests). */
 export interface ShownNotification {
+  /** Counts up from 1 for the session, so a test can ask for what came after a point. */
+  seq: number;
   severity: NotificationSeverity;
   text: string;
   actions: string[];
@@ -31,6 +33,7 @@ const KEPT = 50;
 
 export class Notifier {
   private readonly recent: ShownNotification[] = [];
+  private seq = 0;
   private signInOffered = false;
 
   constructor(private readonly log: vscode.LogOutputChannel, private readonly redactor: SecretRedactor) {}
@@ -62,15 +65,30 @@ export class Notifier {
       .finally(() => { this.signInOffered = false; });
   }
 
+  /**
+   * A modal question before something that cannot be undone; true when `action` is chosen.
+   * Modal text renders no links, but it is made inert like the rest all the same.
+   */
+  async confirm(question: string, detail: string, action: string): Promise<boolean> {
+    const plain = (t: string) => plainNotificationText(this.redactor.apply(t));
+    const choice = await vscode.window.showWarningMessage(plain(question), { modal: true, detail: plain(detail) }, action);
+    return choice === action;
+  }
+
   /** A transient line in the status bar, made inert like a notification. */
   flash(message: string, ms = 5000): void {
     this.log.info(message);
     vscode.window.setStatusBarMessage(plainNotificationText(this.redactor.apply(PREFIX + message)).replace(/\$\(/g, '$\u200b('), ms);
   }
 
-  /** The last notifications shown, oldest first. */
-  shown(): readonly ShownNotification[] {
-    return this.recent;
+  /** The last notifications shown, oldest first; with `after`, only those after that `seq`. */
+  shown(after = 0): readonly ShownNotification[] {
+    return after ? this.recent.filter((n) => n.seq > after) : this.recent;
+  }
+
+  /** The `seq` of the last notification shown (0 before the first). */
+  lastSeq(): number {
+    return this.seq;
   }
 
   private async show(severity: NotificationSeverity, message: string, actions: (NotificationAction | string)[]): Promise<string | undefined> {
@@ -80,7 +98,7 @@ export class Notifier {
     else this.log.info(full);
     const items = actions.map((a) => (typeof a === 'string' ? { title: a } : a));
     const text = plainNotificationText(this.redactor.apply(full));
-    this.recent.push({ severity, text, actions: items.map((a) => a.title) });
+    this.recent.push({ seq: ++this.seq, severity, text, actions: items.map((a) => a.title) });
     if (this.recent.length > KEPT) this.recent.shift();
     const titles = items.map((a) => a.title);
     const show = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;

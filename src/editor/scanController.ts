@@ -3,13 +3,13 @@
 // user how it went. The work itself is the core pipeline (src/core/scan/pipeline.ts).
 import * as vscode from 'vscode';
 import { isServiceError, type ServiceClient } from '../core/api';
-import { isCancellation } from '../core/async';
+import { CancelledAfterUploadError, isCancellation } from '../core/async';
 import { fetchFindings, resumeFolder, scanFolder, type FolderScanResult, type PipelineContext } from '../core/scan/pipeline';
 import { overallFraction, type ScanProgress } from '../core/scan/stages';
 import { UploadInterruptedError } from '../core/upload/engine';
-import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, type Selection } from '../core/workspace/selectFiles';
+import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type Selection, type SkipReason, type SkippedFile } from '../core/workspace/selectFiles';
 import type { TargetPolicies } from './account/targetPolicies';
-import { scanOptionsArg, type ScanOptions } from './commands/args';
+import { plainObjectArg, scanOptionsArg, type ScanOptions } from './commands/args';
 import { CONTEXT_KEYS } from './commands/contextKeys';
 import { setContext, type Commands } from './commands/manager';
 import { DisposableObject } from './disposable';
@@ -25,9 +25,25 @@ export type ScanKind = 'workspace' | 'openFiles' | 'changedFiles';
 
 export interface ScanState { message: string; percent?: number }
 
-export interface FolderOutcome { folder: string; scanId?: string; files: number; issues?: number; note?: string }
-/** What a scan command resolves to; `error` says why it stopped (also shown to the user). */
-export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; error?: { kind: string; message: string } }
+export interface FolderOutcome {
+  folder: string;
+  scanId?: string;
+  files: number;
+  issues?: number;
+  note?: string;
+  /** Files left out for a reason worth telling (not ignored, excluded by default or binary). */
+  leftOut?: SkippedFile[];
+}
+/**
+ * What a scan command resolves to; `error` says why it stopped (also shown to the user).
+ * `continuesOnService` names a scan that a cancel came too late to stop.
+ */
+export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; continuesOnService?: string; error?: { kind: string; message: string } }
+
+/** Reasons a file left out is reported after a scan; the others are what people expect (ignored, dependencies, binaries). */
+const NOTABLE: ReadonlySet<SkipReason> = new Set<SkipReason>([
+  'too-large', 'credentials', 'unreadable', 'changed', 'not-a-file', 'symlink-outside', 'unsafe-name', 'comma-in-name', 'missing', 'user-exclude', 'outside-folder',
+]);
 
 interface Step { folder: vscode.WorkspaceFolder; select: () => Promise<Selection>; partial: boolean }
 
@@ -188,8 +204,7 @@ export class ScanController extends DisposableObject {
       signal: run.abort.signal,
       onProgress,
       log: (line) => this.session.log.warn(`${folder.name}: ${line}`),
-      record: (f) => this.store.recordScan(folderUri, f.scan, f.issues, f.archived, f.unreadable),
-      classification: this.store.classificationFilter,
+      record: (f) => this.store.recordScan(folderUri, f.scan, f.issues, f.archived, f.unreadable, this.session.account),
       polling: { intervalMs: options.pollIntervalMs, maxPolls: options.maxPolls },
       retries: { maxRetries: options.maxRetries, baseDelayMs: options.retryBaseDelayMs },
       chunkSizeBytes: scanSettings(folder).chunkSizeBytes,
@@ -197,15 +212,17 @@ export class ScanController extends DisposableObject {
   }
 
   private outcome(folder: string, r: FolderScanResult): FolderOutcome {
-    if (r.kind === 'nothing') return { folder, files: 0, note: r.note };
+    const leftOut = r.skipped.filter((s) => NOTABLE.has(s.reason));
+    for (const s of r.skipped) this.session.log.info(`${folder}: left out ${s.path} (${skipReasonLabel(s.reason)})`);
+    if (r.kind === 'nothing') return { folder, files: 0, note: r.note, leftOut };
     if (r.kind === 'in-progress') {
-      return { folder, files: r.files, note: `the service reports a scan of this upload is already in progress (${r.message})` };
+      return { folder, files: r.files, note: `the service reports a scan of this upload is already in progress (${r.message})`, leftOut };
     }
     if (!r.settled) {
       void this.notifier.info(`The scan of ${folder} is still producing results; showing ${r.totalIssues} so far. Use Refresh Results later.`,
         { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') });
     }
-    return { folder, scanId: r.scanId, files: r.files, issues: r.issues };
+    return { folder, scanId: r.scanId, files: r.files, issues: r.issues, leftOut };
   }
 
   /** Re-fetches every recorded scan (no polling: the user asked for the current state). */
@@ -224,7 +241,7 @@ export class ScanController extends DisposableObject {
           const perScan = [];
           for (const scan of this.store.scansOf(folderUri)) {
             const archived = await archivedFiles.load(scan.archiveSha256);
-            const found = await fetchFindings({ client, log: (l) => this.session.log.warn(l), classification: this.store.classificationFilter }, scan.scanId);
+            const found = await fetchFindings({ client, log: (l) => this.session.log.warn(l) }, scan.scanId);
             perScan.push({ scan, issues: found.issues, archived, unreadable: found.unreadable });
           }
           await this.store.replaceFolder(folderUri, perScan);
@@ -237,9 +254,17 @@ export class ScanController extends DisposableObject {
     }
   }
 
-  /** Forgets every stored finding of this workspace (the scans stay on the service). */
-  clearResults(): boolean {
+  /** Forgets every stored finding of this workspace (the scans stay on the service); asks first unless `confirmed`. */
+  async clearResults(confirmed = false): Promise<boolean> {
     if (this.busy) return false;
+    if (!confirmed) {
+      const sure = await this.notifier.confirm(
+        'Clear the scan results of this workspace?',
+        'Findings, fixes and local dismissals are forgotten here. The scans stay on the service; scan again to see findings.',
+        'Clear Results',
+      );
+      if (!sure) return false;
+    }
     this.store.clear();
     void this.pruneArchivedFiles();
     return true;
@@ -289,6 +314,19 @@ export class ScanController extends DisposableObject {
           this.announce(folders);
           return { folders, cancelled: false };
         } catch (err) {
+          if (err instanceof CancelledAfterUploadError) {
+            // The service has the archive and scans it whatever we do now.
+            void this.notifier.info(
+              'The upload had finished before the cancel, so the service is scanning it. The findings that arrived are shown; Refresh Results fetches the rest.',
+              { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') },
+              { title: 'Ignore This Scan', run: () => this.store.forgetScan(err.scanId) },
+            );
+            return { folders: [], cancelled: true, continuesOnService: err.scanId };
+          }
+          if (err instanceof UploadInterruptedError && err.cancelled && err.lastChunkInFlight) {
+            void this.notifier.info('Cancelled while the last part of the upload was being sent: the service may have received it all and scan it. Scan again later to see current results.');
+            return { folders: [], cancelled: true };
+          }
           if (isCancellation(err, run.abort.signal)) {
             void this.notifier.info('Scan cancelled.');
             return { folders: [], cancelled: true };
@@ -313,6 +351,17 @@ export class ScanController extends DisposableObject {
   private announce(folders: FolderOutcome[]): void {
     const notes = folders.filter((f) => f.note).map((f) => `${f.folder}: ${f.note}`);
     if (notes.length) void this.notifier.info(`${notes.join('; ')}.`);
+    const leftOut = folders.flatMap((f) => (f.leftOut ?? []).map((s) => ({ folder: f.folder, ...s })));
+    if (leftOut.length) {
+      const byReason = new Map<string, number>();
+      for (const s of leftOut) byReason.set(skipReasonLabel(s.reason), (byReason.get(skipReasonLabel(s.reason)) ?? 0) + 1);
+      const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${n}`);
+      // Labels are plural nouns ("credential files"); the count follows so one reads right.
+      void this.notifier.info(
+        `${leftOut.length} file${leftOut.length === 1 ? ' was' : 's were'} left out of the scan — ${parts.join(', ')}.`,
+        { title: 'Show Skipped Files', run: () => showSkipped(leftOut) },
+      );
+    }
     const total = folders.reduce((n, f) => n + (f.issues ?? 0), 0);
     if (folders.some((f) => f.scanId)) {
       this.notifier.flash(`scan finished, ${total} issue${total === 1 ? '' : 's'}.`);
@@ -323,6 +372,17 @@ export class ScanController extends DisposableObject {
     this.cancel();
     super.dispose();
   }
+}
+
+/** The files a scan left out, with why; choosing one opens it. */
+async function showSkipped(files: (SkippedFile & { folder: string })[]): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const picked = await vscode.window.showQuickPick(
+    files.map((f) => ({ label: f.path, description: skipReasonLabel(f.reason), detail: folders.length > 1 ? f.folder : undefined, file: f })),
+    { title: 'Files left out of the scan', placeHolder: 'Choose a file to open it', matchOnDescription: true },
+  );
+  const folder = picked && folders.find((w) => w.name === picked.file.folder);
+  if (folder && !picked.file.path.endsWith('/')) await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, ...picked.file.path.split('/')));
 }
 
 /** Files shown in editor tabs (the user's notion of "open"), falling back to visible editors. */
@@ -347,5 +407,5 @@ export function registerScanCommands(commands: Commands, scans: ScanController):
   commands.register('codeScanner.showScanProgress', () => scans.showProgress());
   commands.register('codeScanner.resumeUpload', (arg) => scans.resume(arg));
   commands.register('codeScanner.refreshResults', () => scans.refresh());
-  commands.register('codeScanner.clearResults', () => scans.clearResults());
+  commands.register('codeScanner.clearResults', (arg) => scans.clearResults(plainObjectArg<{ confirmed: boolean }>(arg)?.confirmed === true));
 }

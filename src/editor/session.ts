@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ServiceClient, isServiceError, type VerifiedUser } from '../core/api';
 import type { EditorDeps } from './deps';
 import type { SecretRedactor } from '../core/text/redact';
-import { tokenArg } from './commands/args';
+import { plainObjectArg, tokenArg } from './commands/args';
 import { CONTEXT_KEYS } from './commands/contextKeys';
 import { setContext, type Commands } from './commands/manager';
 import { DisposableObject } from './disposable';
@@ -15,7 +15,15 @@ const USER_KEY = 'codeScanner.user';
 /** Origin (scheme, host, port) the stored token was verified with; it is sent nowhere else unasked. */
 const ORIGIN_KEY = 'codeScanner.tokenOrigin';
 
-export interface SignedInUser { name: string; email: string; company?: string }
+export interface SignedInUser {
+  /** The service's user id, as text (for "assigned to me"). */
+  id?: string;
+  name: string;
+  email: string;
+  company?: string;
+  /** The company's id, as text: results and target policies belong to one company. */
+  companyId?: string;
+}
 
 /**
  * Sign-in state: the token lives only in SecretStorage; the user's name, e-mail and company
@@ -26,6 +34,11 @@ export class Session extends DisposableObject implements EditorDeps {
   readonly onDidChangeSession = this.changed.event;
   private signedIn = false;
   private originOffered = false;
+  /** The service answered 401 since the last successful check: the stored token is no longer good. */
+  private rejected = false;
+  private readonly signedInAs = this.own(new vscode.EventEmitter<string | undefined>());
+  /** Fires after a successful sign-in (or a token moved to a new address) with the account. */
+  readonly onDidSignIn = this.signedInAs.event;
   /** decisions.md: a `Warning: 299` is logged and shown once per session, never more. */
   private serviceWarningShown = false;
   private readonly serviceWarningsLogged = new Set<string>();
@@ -50,8 +63,32 @@ export class Session extends DisposableObject implements EditorDeps {
     return this.signedIn;
   }
 
+  /** The signed-in account as `company:user` (which results belong to whom). */
+  get account(): string | undefined {
+    const u = this.user;
+    return u && (u.companyId || u.id) ? `${u.companyId ?? '?'}:${u.id ?? u.email}` : undefined;
+  }
+
+  /** The signed-in user; undefined when signed out or when the service has since rejected the token. */
   get user(): SignedInUser | undefined {
-    return this.signedIn ? this.context.globalState.get<SignedInUser>(USER_KEY) : undefined;
+    return this.signedIn && !this.rejected ? this.context.globalState.get<SignedInUser>(USER_KEY) : undefined;
+  }
+
+  /** Signed in, but the service rejected the token since (expired or revoked). */
+  get tokenRejected(): boolean {
+    return this.signedIn && this.rejected;
+  }
+
+  private markRejected(): void {
+    if (this.rejected) return;
+    this.rejected = true;
+    this.changed.fire();
+  }
+
+  private accepted(): void {
+    if (!this.rejected) return;
+    this.rejected = false;
+    this.changed.fire();
   }
 
   private async refreshState(): Promise<void> {
@@ -66,7 +103,11 @@ export class Session extends DisposableObject implements EditorDeps {
     return new ServiceClient({
       baseUrl: url,
       token,
-      logger: requestLogger(this.log),
+      logger: (e) => {
+        requestLogger(this.log)(e);
+        // Any 401 means the stored token is no good any more, whoever made the request.
+        if (e.status === 401) this.markRejected();
+      },
       onServiceWarning: (text) => this.onServiceWarning(text),
       userAgent: `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`,
     });
@@ -119,7 +160,9 @@ export class Session extends DisposableObject implements EditorDeps {
       const res = await this.newClient(token, url).verify({ userInfo: true });
       await this.context.globalState.update(ORIGIN_KEY, new URL(url).origin);
       await this.context.globalState.update(USER_KEY, toUser(res.user));
+      this.rejected = false;
       this.changed.fire();
+      this.signedInAs.fire(this.account);
       void this.notifier.info(`Your API token is now used with ${new URL(url).origin}.`);
     } catch (err) {
       await this.reportError(err);
@@ -165,14 +208,21 @@ export class Session extends DisposableObject implements EditorDeps {
     await this.context.globalState.update(ORIGIN_KEY, origin);
     await this.context.globalState.update(USER_KEY, user);
     this.log.info(`Signed in${user ? ` as ${user.name} <${user.email}>${user.company ? ` (${user.company})` : ''}` : ''}.`);
+    this.rejected = false;
     await this.refreshState();
     this.changed.fire();
+    this.signedInAs.fire(this.account);
     void this.notifier.info(`Signed in${user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''}.`);
     return user ?? { name: 'unknown', email: '' };
   }
 
-  async signOut(): Promise<void> {
+  /** Asks first (a modal dialog); automation passes `{ confirmed: true }`. */
+  async signOut(confirmed = false): Promise<void> {
+    if (!confirmed) {
+      if (!(await this.notifier.confirm('Sign out of Code Scanner?', 'The API key is removed from this editor; you need it again to sign in.', 'Sign Out'))) return;
+    }
     this.redactor.delete(await this.context.secrets.get(TOKEN_KEY));
+    this.rejected = false;
     await this.context.secrets.delete(TOKEN_KEY);
     await this.context.globalState.update(USER_KEY, undefined);
     await this.context.globalState.update(ORIGIN_KEY, undefined);
@@ -188,10 +238,9 @@ export class Session extends DisposableObject implements EditorDeps {
     try {
       const res = await client.verify({ userInfo: true });
       const user = toUser(res.user);
-      if (user) {
-        await this.context.globalState.update(USER_KEY, user);
-        this.changed.fire();
-      }
+      if (user) await this.context.globalState.update(USER_KEY, user);
+      this.rejected = false;
+      this.changed.fire();
     } catch (err) {
       if (isServiceError(err) && err.kind === 'unauthorized') await this.reportError(err);
       else this.log.warn(`Could not check the API token at start-up: ${(err as Error).message}`);
@@ -233,7 +282,13 @@ export class Session extends DisposableObject implements EditorDeps {
 
 function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {
   if (!u) return undefined;
-  return { name: u.name ?? u.email ?? (u.id !== undefined ? `user #${u.id}` : 'unknown user'), email: u.email ?? '', company: u.company?.name };
+  return {
+    id: u.id === undefined ? undefined : String(u.id),
+    name: u.name ?? u.email ?? (u.id !== undefined ? `user #${u.id}` : 'unknown user'),
+    email: u.email ?? '',
+    company: u.company?.name,
+    companyId: u.company?.id === undefined ? undefined : String(u.company.id),
+  };
 }
 
 export function describeUser(u: SignedInUser | undefined): string {
@@ -244,6 +299,6 @@ export function describeUser(u: SignedInUser | undefined): string {
 export function registerSessionCommands(commands: Commands, session: Session): void {
   // The token argument is for automation (tests, scripts); people get the password box.
   commands.register('codeScanner.signIn', (arg) => session.signIn(tokenArg(arg)));
-  commands.register('codeScanner.signOut', () => session.signOut());
+  commands.register('codeScanner.signOut', (arg) => session.signOut(plainObjectArg<{ confirmed: boolean }>(arg)?.confirmed === true));
   commands.register('codeScanner.showLog', () => session.log.show());
 }

@@ -18,25 +18,36 @@ export function registerStatusBar(
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown('**Code Scanner**\n\n');
     const user = session.user;
-    tooltip.appendMarkdown(session.isSignedIn()
-      ? `Signed in as ${escape(describeUser(user) || 'unknown user')}\n\n`
-      : 'Not signed in\n\n');
+    tooltip.appendMarkdown(session.tokenRejected
+      ? 'The service rejected the API key (expired or revoked): sign in again.\n\n'
+      : session.isSignedIn() ? `Signed in as ${escape(describeUser(user) || 'unknown user')}\n\n` : 'Not signed in\n\n');
+    // Screen readers get plain words, never `$(icon)` syntax.
+    let spoken: string;
     if (state) {
       item.text = state.percent === undefined ? '$(sync~spin) Scanning…' : `$(sync~spin) Scanning ${state.percent}%`;
+      spoken = state.percent === undefined ? 'Code Scanner: scanning' : `Code Scanner: scanning, ${state.percent} percent`;
       tooltip.appendMarkdown(`${escape(state.message)}\n\nClick to see progress or cancel.`);
       item.command = 'codeScanner.showScanProgress' satisfies CommandId;
       item.backgroundColor = undefined;
     } else if (store.hasResults()) {
-      const hideFp = hideFalsePositives();
-      const count = store.all().filter((l) => !(hideFp && l.issue.falsePositive)).length;
+      // The same count as the view's badge and Problems (view filters do not change it).
+      const count = store.shownCount(hideFalsePositives());
       item.text = count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues';
+      spoken = `Code Scanner: ${count ? `${count} quality issue${count === 1 ? '' : 's'}` : 'no quality issues'}`;
       tooltip.appendMarkdown(`${count} quality issue${count === 1 ? '' : 's'} in the last scan. Click to show them.`);
       item.command = 'codeScanner.showIssues' satisfies CommandId;
+    } else if (!session.isSignedIn()) {
+      item.text = '$(sign-in) Sign in to scan';
+      spoken = 'Code Scanner: sign in to scan';
+      tooltip.appendMarkdown('Sign in with an API key of the code scanning service to scan this workspace.');
+      item.command = 'codeScanner.signIn' satisfies CommandId;
     } else {
       item.text = '$(shield) Scan';
+      spoken = 'Code Scanner: scan the workspace';
       tooltip.appendMarkdown(vscode.workspace.isTrusted ? 'Click to scan the workspace.' : 'Trust this workspace to scan it.');
       item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
     }
+    item.accessibilityInformation = { label: spoken, role: 'button' };
     item.tooltip = tooltip;
     item.show();
   };

@@ -5,7 +5,10 @@
 //
 // `npm run demo -- --screenshot FILE.png` runs headless instead: signs in, scans the
 // workspace, shows the issues tree and the Problems panel, saves a screenshot, exits.
+// `npm run demo -- --screenshot-set DIR` saves the README's set instead (tree, hover and
+// details in the dark, light and high-contrast themes; media/screenshots holds the last).
 // Options: --port N (code-server port; default a free one).
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensureDeps } from '../ensure-deps.mjs';
 import { provision, ProvisionError } from '../launch/provision.mjs';
@@ -21,7 +24,7 @@ import {
   startService,
   workbenchUrl,
 } from '../launch/harness.mjs';
-import { takeDemoScreenshot } from './screenshot.mjs';
+import { takeDemoScreenshot, takeScreenshotSet } from './screenshot.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -31,9 +34,10 @@ const opt = (name) => {
 // Relative to where the user typed the command (npm run changes the working directory).
 const userCwd = process.env.INIT_CWD || process.cwd();
 const screenshot = argv.includes('--screenshot') ? resolve(userCwd, opt('--screenshot') ?? 'code-scanner-demo.png') : undefined;
+const screenshotSet = argv.includes('--screenshot-set') ? resolve(userCwd, opt('--screenshot-set') ?? 'screenshots') : undefined;
 const port = opt('--port') ? Number(opt('--port')) : undefined;
 if (argv.includes('--help')) {
-  console.log('usage: npm run demo [-- --port N] | npm run demo -- --screenshot FILE.png');
+  console.log('usage: npm run demo [-- --port N] | npm run demo -- --screenshot FILE.png | npm run demo -- --screenshot-set DIR');
   process.exit(0);
 }
 if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
@@ -64,15 +68,21 @@ async function main() {
   });
   const url = workbenchUrl(server, workspace);
 
-  if (screenshot) {
+  if (screenshot || screenshotSet) {
     const timer = setTimeout(() => {
       console.error(`[demo] timed out after ${timeoutMs / 1000} s (CODE_SCANNER_DEMO_TIMEOUT_MS)`);
       void cleanup().then(() => process.exit(1));
     }, timeoutMs);
     timer.unref();
     const { page } = await launchChromium(tools, { viewport: { width: 1600, height: 1000 } });
-    await takeDemoScreenshot(page, { url, token: service.token, adminUrl: service.adminUrl, file: screenshot });
-    log(`screenshot saved to ${screenshot}`);
+    if (screenshotSet) {
+      mkdirSync(screenshotSet, { recursive: true });
+      const files = await takeScreenshotSet(page, { url, token: service.token, adminUrl: service.adminUrl, dir: screenshotSet });
+      log(`${files.length} screenshots saved in ${screenshotSet}`);
+    } else {
+      await takeDemoScreenshot(page, { url, token: service.token, adminUrl: service.adminUrl, file: screenshot });
+      log(`screenshot saved to ${screenshot}`);
+    }
     await cleanup();
     process.exit(0);
   }

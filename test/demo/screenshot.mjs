@@ -1,9 +1,12 @@
 // Drives the workbench the way a person would (command palette, password box) to take
 // the demo screenshot: signed in, workspace scanned, issues tree and Problems panel
-// visible, a file with findings open.
+// visible, a file with findings open; or the README's set (tree, hover, details in the
+// dark, light and high-contrast themes).
+import { join } from 'node:path';
 
 const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_BOX = `${QUICK_INPUT} .quick-input-box input`;
+const ISSUES_PANE = '.pane:has(.pane-header[aria-label*="Quality Issues"])';
 
 async function quickInputVisible(page) {
   return page.locator(QUICK_INPUT).isVisible().catch(() => false);
@@ -23,14 +26,18 @@ export async function runCommand(page, title) {
   const input = page.locator(QUICK_INPUT_BOX);
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(`>${title}`);
-  // The first row must be exactly the command asked for, not a fuzzy neighbour.
-  const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  // The row chosen must be exactly the command asked for, not a fuzzy neighbour ranked above it.
+  const rows = page.locator(`${QUICK_INPUT} .monaco-list-row`);
+  await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const label = (await row.getAttribute('aria-label').catch(() => '')) ?? '';
-    if (label.toLowerCase().startsWith(title.toLowerCase())) break;
-    if (Date.now() > deadline) throw new Error(`command "${title}" is not in the command palette (first match: "${label}")`);
+    const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const at = labels.findIndex((l) => l.toLowerCase().startsWith(title.toLowerCase()));
+    if (at >= 0) {
+      for (let i = 0; i < at; i++) await page.keyboard.press('ArrowDown');
+      break;
+    }
+    if (Date.now() > deadline) throw new Error(`command "${title}" is not in the command palette (shown: ${labels.slice(0, 5).join(' | ')})`);
     await page.waitForTimeout(200);
   }
   await page.keyboard.press('Enter');
@@ -85,7 +92,8 @@ async function arrangeLayout(page) {
   await page.mouse.up();
 }
 
-export async function takeDemoScreenshot(page, { url, token, adminUrl, file, log = (m) => console.log(`[demo] ${m}`) }) {
+/** Opens the workbench, signs in, scans the workspace and shows the tree and Problems. */
+async function prepareWorkbench(page, { url, token, adminUrl, log }) {
   log('opening the workbench');
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
@@ -116,7 +124,7 @@ export async function takeDemoScreenshot(page, { url, token, adminUrl, file, log
 
   log('showing the issues tree and the Problems panel');
   await runCommand(page, 'Code Scanner: Focus on Quality Issues View');
-  const issueRows = page.locator('.pane:has(.pane-header[aria-label*="Quality Issues"]) .monaco-list-row');
+  const issueRows = page.locator(`${ISSUES_PANE} .monaco-list-row`);
   await waitFor('issues in the tree', async () => (await issueRows.count()) > 1, { timeoutMs: 120_000 });
 
   await runCommand(page, 'View: Focus Problems');
@@ -124,16 +132,81 @@ export async function takeDemoScreenshot(page, { url, token, adminUrl, file, log
   await waitFor('findings in the Problems panel', async () => (await problemRows.count()) > 0, { timeoutMs: 60_000 });
 
   await arrangeLayout(page);
+}
 
-  // Open the first finding from the tree, as a person would, so its file is on screen.
-  const leaf = page.locator('.pane:has(.pane-header[aria-label*="Quality Issues"]) .monaco-list-row:not([aria-expanded])').first();
-  if (await leaf.count()) {
-    await leaf.click();
-    await page.locator('.editor-instance .monaco-editor').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {});
-  }
-  // Toasts cover the panel; what they said is already shown in the views and status bar.
+/** Opens the first finding of the tree, as a person would, so its file is on screen with the finding selected. */
+async function openFirstFinding(page) {
+  const leaf = page.locator(`${ISSUES_PANE} .monaco-list-row:not([aria-expanded])`).first();
+  if (!(await leaf.count())) return false;
+  await leaf.click();
+  await page.locator('.editor-instance .monaco-editor').first().waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {});
+  return true;
+}
+
+/** Toasts cover the panel; what they said is already shown in the views and status bar. */
+async function settle(page) {
   await runCommand(page, 'Notifications: Clear All Notifications').catch(() => {});
   await closeQuickInput(page);
   await page.waitForTimeout(1500);
+}
+
+export async function takeDemoScreenshot(page, { url, token, adminUrl, file, log = (m) => console.log(`[demo] ${m}`) }) {
+  await prepareWorkbench(page, { url, token, adminUrl, log });
+  await openFirstFinding(page);
+  await settle(page);
   await page.screenshot({ path: file });
+}
+
+/** The themes the screenshot set is taken in: the defaults people see, and high contrast. */
+export const SCREENSHOT_THEMES = [
+  { key: 'dark', label: 'Dark Modern' },
+  { key: 'light', label: 'Light Modern' },
+  { key: 'high-contrast', label: 'Dark High Contrast' },
+];
+
+async function chooseTheme(page, label) {
+  await runCommand(page, 'Preferences: Color Theme');
+  const input = page.locator(QUICK_INPUT_BOX);
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(label);
+  const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).first();
+  await waitFor(`the theme "${label}" in the list`, async () => ((await row.getAttribute('aria-label')) ?? '').includes(label), { timeoutMs: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(1000);
+}
+
+/**
+ * The README's screenshots: in each theme, the issues tree with Problems and a finding's
+ * file; the hover on that finding; its details view. One session, one scan.
+ */
+export async function takeScreenshotSet(page, { url, token, adminUrl, dir, log = (m) => console.log(`[demo] ${m}`) }) {
+  await prepareWorkbench(page, { url, token, adminUrl, log });
+  const files = [];
+  for (const theme of SCREENSHOT_THEMES) {
+    log(`taking the ${theme.label} screenshots`);
+    await chooseTheme(page, theme.label);
+    await runCommand(page, 'View: Close All Editors');
+    if (!(await openFirstFinding(page))) throw new Error('the issues tree has no finding to open');
+    await settle(page);
+    const shot = async (name) => {
+      const file = join(dir, `${theme.key}-${name}.png`);
+      await page.screenshot({ path: file });
+      files.push(file);
+    };
+    await shot('tree');
+
+    await runCommand(page, 'View: Focus Active Editor Group');
+    await runCommand(page, 'Show or Focus Hover');
+    await page.locator('.monaco-hover').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.waitForTimeout(800);
+    await shot('hover');
+    await page.keyboard.press('Escape');
+
+    await runCommand(page, 'View: Focus Active Editor Group');
+    await runCommand(page, 'Code Scanner: Show Finding Details');
+    await page.locator('.editor-instance iframe.webview, .webview.ready').first().waitFor({ state: 'attached', timeout: 15_000 });
+    await page.waitForTimeout(2000);
+    await shot('details');
+  }
+  return files;
 }

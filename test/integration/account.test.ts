@@ -348,7 +348,7 @@ suite('account features', function () {
   });
 
   test('signed out: the view is empty (its welcome asks to sign in) and commands ask to sign in', async () => {
-    await run('codeScanner.signOut');
+    await run('codeScanner.signOut', { confirmed: true });
     try {
       const view = await run<Snapshot>('codeScanner.policies.refresh');
       assert.deepStrictEqual(view.policies, []);

@@ -44,9 +44,9 @@ suite('editor: fixes and range tracking', () => {
     assert.ok(d);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', l.uri, d.range, vscode.CodeActionKind.QuickFix.value);
     const titles = actions.map((x) => x.title);
-    assert.ok(titles.some((t) => t.startsWith('Apply Fix')), titles.join(' | '));
-    assert.ok(titles.some((t) => t.startsWith('Preview Fix')), titles.join(' | '));
-    assert.ok(titles.some((t) => t.startsWith('Apply All Fixes in File')), titles.join(' | '));
+    assert.ok(titles.some((t) => t.startsWith('Code Scanner: Apply Fix')), titles.join(' | '));
+    assert.ok(titles.some((t) => t.startsWith('Code Scanner: Preview Fix')), titles.join(' | '));
+    assert.ok(titles.some((t) => t.startsWith('Code Scanner: Apply All Fixes in File')), titles.join(' | '));
     assert.ok(actions.every((x) => x.kind?.value === vscode.CodeActionKind.QuickFix.value));
   });
 

@@ -48,12 +48,24 @@ export function fixtureIssues(a: CodeScannerApi): LocatedIssue[] {
   return a.issues().filter((l) => l.folderUri === folderUri);
 }
 
+/**
+ * A diagnostic with its code as text: codes of CWE classifications carry a link target
+ * ({ value, target }), which the checks of a finding's classification do not care about.
+ */
+export type TestDiagnostic = Omit<vscode.Diagnostic, 'code'> & { code: string; original: vscode.Diagnostic };
+
+function withTextCode(d: vscode.Diagnostic): TestDiagnostic {
+  const code = typeof d.code === 'object' ? String(d.code.value) : String(d.code ?? '');
+  return { range: d.range, message: d.message, severity: d.severity, source: d.source, relatedInformation: d.relatedInformation, tags: d.tags, code, original: d };
+}
+
 /** Our diagnostics of files in `root` (the fixture folder by default). */
-export function diagnosticsUnder(root = workspaceRoot()): vscode.Diagnostic[] {
+export function diagnosticsUnder(root = workspaceRoot()): TestDiagnostic[] {
   return vscode.languages.getDiagnostics()
     .filter(([uri]) => uri.fsPath.startsWith(root + path.sep))
     .flatMap(([, ds]) => ds)
-    .filter((d) => d.source === 'Code Scanner');
+    .filter((d) => d.source === 'Code Scanner')
+    .map(withTextCode);
 }
 
 /** The tree's top level for one folder: its groups, under its folder node when several folders have results. */
@@ -140,8 +152,8 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
   }
 }
 
-export function ourDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Code Scanner');
+export function ourDiagnostics(uri: vscode.Uri): TestDiagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Code Scanner').map(withTextCode);
 }
 
 export async function closeAllEditors(): Promise<void> {

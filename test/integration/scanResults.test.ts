@@ -60,7 +60,7 @@ for (const shapes of ['seed', 'real'] as const) suite(`editor: scanning and resu
 
   test('the status bar offers Scan, shows progress while scanning and the issue count after', async () => {
     const a = await api();
-    await vscode.commands.executeCommand('codeScanner.clearResults');
+    await vscode.commands.executeCommand('codeScanner.clearResults', { confirmed: true });
     assert.deepStrictEqual(a.issues(), []);
     assert.strictEqual(vscode.languages.getDiagnostics().flatMap(([, ds]) => ds).filter((d) => d.source === 'Code Scanner').length, 0, 'Clear Results empties Problems');
     assert.deepStrictEqual(a.issuesTree.getChildren(), []);
@@ -139,7 +139,7 @@ for (const shapes of ['seed', 'real'] as const) suite(`editor: scanning and resu
     const leaf = (await leaves())[0];
     const leafItem = issuesTree.getTreeItem(leaf);
     assert.ok(String(leafItem.description).includes(leaf.issue.classificationId));
-    assert.match(String(leafItem.description), /line \d+/);
+    assert.match(String(leafItem.label), /^(Critical|High|Medium|Low) · line \d+$/, 'urgency and line lead the label');
     await vscode.commands.executeCommand(leafItem.command!.command, ...(leafItem.command!.arguments ?? []));
     const editor = await waitFor('the issue to open', () => vscode.window.activeTextEditor?.document.uri.fsPath === fileUri(leaf.issue.path).fsPath && vscode.window.activeTextEditor);
     assert.strictEqual(editor.selection.start.line, leaf.issue.line - 1);
@@ -159,21 +159,33 @@ for (const shapes of ['seed', 'real'] as const) suite(`editor: scanning and resu
     await vscode.commands.executeCommand('codeScanner.groupBy', 'file');
   });
 
-  test('filter by status works in the client; filter by classification asks the service', async () => {
+  test('view filters narrow the tree only: Problems, squiggles and every count keep all findings', async () => {
     const a = await api();
+    const diagnostics = diagnosticsUnder().length;
+    const statusText = a.statusBar.text;
+    const badge = a.issuesTree.viewBadge;
     await vscode.commands.executeCommand('codeScanner.filterByStatus', ['no-such-status']);
     assert.strictEqual((await leaves()).length, 0);
     await vscode.commands.executeCommand('codeScanner.filterByStatus', []);
     assert.strictEqual((await leaves()).length, expected.length);
 
+    // The classification filter matches as the service does (compared with the service's own answer).
     const cls = expected[0].classification.id;
     const wanted = await serviceIssues(scanId, cls);
     assert.ok(wanted.length < expected.length, 'the filter narrows the results');
     await vscode.commands.executeCommand('codeScanner.filterByClassification', cls);
-    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), wanted.map((i) => String(i.id)).sort());
-    assert.strictEqual((await leaves()).length, wanted.length);
+    assert.deepStrictEqual((await leaves()).map((l) => l.issue.id).sort(), wanted.map((i) => String(i.id)).sort());
+    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => String(i.id)).sort(), 'the store keeps every finding');
+    assert.strictEqual(diagnosticsUnder().length, diagnostics, 'Problems and squiggles keep every finding');
+    assert.strictEqual(a.statusBar.text, statusText, 'the status bar count is unchanged');
+    assert.deepStrictEqual(a.issuesTree.viewBadge, badge, 'the view badge is unchanged');
+    assert.match(a.issuesTree.viewMessage ?? '', new RegExp(`Showing ${wanted.length} of`));
+    await vscode.commands.executeCommand('codeScanner.filterByUrgency', ['critical']);
+    assert.ok((await leaves()).every((l) => l.issue.urgency === 'critical'));
+    assert.strictEqual(diagnosticsUnder().length, diagnostics);
     await vscode.commands.executeCommand('codeScanner.clearFilters');
-    assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), expected.map((i) => String(i.id)).sort());
+    assert.strictEqual((await leaves()).length, expected.length);
+    assert.strictEqual(a.issuesTree.viewMessage, undefined);
   });
 
   test('Refresh Results fetches the findings again', async () => {

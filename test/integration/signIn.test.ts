@@ -36,7 +36,7 @@ suite('editor: sign-in', () => {
     const a = await api();
     await signIn();
     assert.strictEqual(await a.hasStoredToken(), true);
-    await vscode.commands.executeCommand('codeScanner.signOut');
+    await vscode.commands.executeCommand('codeScanner.signOut', { confirmed: true });
     assert.strictEqual(await a.hasStoredToken(), false);
     assert.match(tooltipText(a.statusBar), /Not signed in/);
   });
@@ -52,12 +52,12 @@ suite('editor: sign-in', () => {
     const a = await api();
     const token = env('CODE_SCANNER_TEST_TOKEN');
     const res = await fetch(`${env('CODE_SCANNER_TEST_BASE_URL')}/verify?user_info=true`, { headers: { 'SERVICE-TOKEN': token } });
-    const expected = (await res.json() as { user: { name: string; email: string; company: { name: string } } }).user;
+    const expected = (await res.json() as { user: { id: number; name: string; email: string; company: { id: number; name: string } } }).user;
 
     const requestsBefore = await serviceRequests();
     const user = await vscode.commands.executeCommand<User>('codeScanner.signIn', { token });
     // The user's details come back only with user_info=true.
-    assert.deepStrictEqual(user, { name: expected.name, email: expected.email, company: expected.company.name });
+    assert.deepStrictEqual(user, { id: String(expected.id), name: expected.name, email: expected.email, company: expected.company.name, companyId: String(expected.company.id) });
     assert.strictEqual(await a.hasStoredToken(), true);
     const verify = (await serviceRequests()).slice(requestsBefore.length).filter((r) => r.route === 'verify');
     assert.deepStrictEqual(verify.map((r) => [r.method, r.status, r.auth, r.source]), [['GET', 200, 'api-key', 'vscode']], 'one verify request, from the extension');

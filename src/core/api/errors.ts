@@ -114,6 +114,25 @@ export const OPERATION_LABELS: Record<string, string> = {
   sendChunk: 'uploading the archive',
 };
 
+/**
+ * What an operation needs, in words a person can take to an administrator (the permission
+ * names the spec gives, where it gives them).
+ */
+export const OPERATION_PERMISSIONS: Record<string, string> = {
+  listRoles: 'view the company roles (permission "user_management.view_permissiongroup", and a plan that includes roles)',
+  addTeamMembers: 'manage team members',
+  updateIntegration: 'manage integrations (permission "integrations.manage_integration")',
+  listPolicies: 'view the company policies',
+  listQualityIssues: 'view scan results',
+  startTransfer: 'start scans (a role that may upload code, and a plan that includes code scanning uploads)',
+  readOffset: 'start scans',
+  sendChunk: 'start scans',
+};
+
+export function operationPermission(operation: string): string | undefined {
+  return OPERATION_PERMISSIONS[operation];
+}
+
 export function operationLabel(operation: string): string {
   return OPERATION_LABELS[operation] ?? operation;
 }
@@ -141,10 +160,12 @@ export function errorForStatus(input: HttpErrorInput): ServiceError {
     return new ServiceError({ ...base, kind: 'unauthorized', message: 'The API token was rejected (missing, invalid or expired). Sign in again.' });
   }
   if (status === 403) {
+    const needs = operationPermission(operation);
     return new ServiceError({
       ...base,
       kind: 'forbidden',
-      message: `Access denied while ${what}${said}. Your account lacks the permission or your plan does not include this feature; ask an administrator of your organization.`,
+      message: `${needs ? `Your account is not allowed to ${needs}.` : `Access was denied while ${what}.`}`
+        + `${serverMessage ? ` The service says: ${serverMessage}.` : ''} Ask an administrator of your organization to grant it (or to include it in your plan).`,
     });
   }
   if (status === 404) {

@@ -9,6 +9,16 @@ export class CancelledError extends Error {
   }
 }
 
+/**
+ * A cancel that came after the upload was complete: the service has the archive and runs
+ * the scan; what arrived so far was stored.
+ */
+export class CancelledAfterUploadError extends CancelledError {
+  constructor(readonly scanId: string) {
+    super('The scan was cancelled after its upload had finished.');
+  }
+}
+
 /** The error to throw for an aborted signal: its reason when that is already an error, else a CancelledError. */
 export function cancellationOf(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new CancelledError();

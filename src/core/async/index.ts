@@ -1,3 +1,3 @@
 export { backoffDelay } from './backoff';
-export { CancelledError, cancellationOf, isCancellation, throwIfCancelled } from './cancel';
+export { CancelledAfterUploadError, CancelledError, cancellationOf, isCancellation, throwIfCancelled } from './cancel';
 export { sleep } from './sleep';

@@ -1,3 +1,4 @@
 export * from './applyFix';
 export * from './lineEdits';
 export * from './target';
+export * from './compose';

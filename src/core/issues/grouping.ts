@@ -31,10 +31,15 @@ function compareGroups(by: GroupBy) {
   };
 }
 
-/** Inside a group: by file, then line, then most urgent, so the order matches reading order. */
-function compareIssues(a: StoredIssue, b: StoredIssue): number {
-  return a.path.localeCompare(b.path) || currentLine(a) - currentLine(b)
-    || urgencyRank(a.urgency) - urgencyRank(b.urgency) || a.id.localeCompare(b.id);
+/** Reachable first, then those the service did not judge, then unreachable. */
+function reachRank(i: StoredIssue): number {
+  return i.reachable === true ? 0 : i.reachable === undefined ? 1 : 2;
+}
+
+/** Inside a group: most urgent first, then reachable, then by file and line (what to look at first). */
+export function compareIssues(a: StoredIssue, b: StoredIssue): number {
+  return urgencyRank(a.urgency) - urgencyRank(b.urgency) || reachRank(a) - reachRank(b)
+    || a.path.localeCompare(b.path) || currentLine(a) - currentLine(b) || a.id.localeCompare(b.id);
 }
 
 export function groupIssues(issues: readonly StoredIssue[], by: GroupBy): IssueGroup[] {
@@ -51,13 +56,4 @@ export function groupIssues(issues: readonly StoredIssue[], by: GroupBy): IssueG
   return out.sort(compareGroups(by));
 }
 
-export interface IssueFilter {
-  /** Statuses to show; empty or undefined shows every status. */
-  statuses?: readonly string[];
-  hideFalsePositives?: boolean;
-}
 
-export function filterIssues(issues: readonly StoredIssue[], f: IssueFilter): StoredIssue[] {
-  const statuses = f.statuses?.length ? new Set(f.statuses.map((s) => s.toLowerCase())) : undefined;
-  return issues.filter((i) => (!statuses || statuses.has(i.status)) && !(f.hideFalsePositives && i.falsePositive));
-}

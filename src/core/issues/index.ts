@@ -3,3 +3,5 @@ export * from './severity';
 export * from './grouping';
 export * from './rangeTracker';
 export * from './poller';
+export * from './cwe';
+export * from './viewFilter';

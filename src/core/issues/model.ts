@@ -29,7 +29,31 @@ export interface StoredIssue {
   lineText?: string;
   /** Whether the file was in the archive the scan uploaded; fixes are only offered for such files. */
   inArchive?: boolean;
+  /**
+   * The file changed since the scan and this finding could not be placed again (it was
+   * never placed in this editor, so its line text is unknown): shown in the tree, marked,
+   * but not put at a line that may be wrong.
+   */
+  stale?: boolean;
+  // The rest of the spec's fields, for the details view (every one may be missing).
+  createdAt?: string;
+  slaStatus?: string;
+  triageStatus?: string;
+  fixId?: string;
+  reachable?: boolean;
+  endpointCount?: number;
+  assignee?: { id?: string; email?: string; name?: string };
+  fileName?: string;
+  language?: string;
+  projectName?: string;
+  branch?: string;
+  gitSha?: string;
+  /** scanner_metadata as JSON text, shortened to MAX_METADATA_CHARS. */
+  scannerMetadata?: string;
 }
+
+/** Scanner metadata kept per finding (it is persisted with the results of the workspace). */
+export const MAX_METADATA_CHARS = 4000;
 
 /** A fix is offered only for a file the scan uploaded (the service could name any path). */
 export function isFixable(issue: StoredIssue): boolean {
@@ -42,9 +66,35 @@ export interface QualityIssueLike {
   classification?: { id?: string | null; name?: string | null; description?: string | null } | null;
   urgency?: string | null;
   status?: string | null;
-  location?: { file?: { path?: string | null; name?: string | null } | null; line_number?: number | null } | null;
+  created_at?: string | null;
+  sla_status?: string | null;
+  location?: {
+    file?: { path?: string | null; name?: string | null; language?: string | null } | null;
+    project?: { name?: string | null; branch?: string | null; git_sha?: string | null } | null;
+    line_number?: number | null;
+  } | null;
   auto_triage?: { false_positive_detection?: { status?: string | null; reasoning?: string | null } | null } | null;
-  auto_fix_suggestion?: { status?: string | null; patch?: { diff?: string | null; explanation?: string | null } | null } | null;
+  auto_fix_suggestion?: { id?: string | null; status?: string | null; patch?: { diff?: string | null; explanation?: string | null } | null } | null;
+  assigned_to?: { id?: string | null; email?: string | null; name?: string | null } | null;
+  reachability?: { is_reachable?: boolean | null; endpoint_count?: number | null } | null;
+  scanner_metadata?: Record<string, unknown> | null;
+}
+
+/** A copy without the keys whose value is undefined (keeps the persisted state small). */
+function compact<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+function metadataText(m: Record<string, unknown> | null | undefined): string | undefined {
+  if (!m || Object.keys(m).length === 0) return undefined;
+  let text: string;
+  try {
+    text = JSON.stringify(m, null, 2);
+  } catch {
+    return undefined;
+  }
+  return text.length > MAX_METADATA_CHARS ? `${text.slice(0, MAX_METADATA_CHARS - 1)}…` : text;
 }
 
 /** Auto-triage statuses that mean "not a real finding". `valid` is the spec's example of the opposite. */
@@ -80,5 +130,20 @@ export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
       ? { diff: patch.diff, explanation: patch.explanation ?? '', status: q.auto_fix_suggestion?.status ?? '' }
       : undefined,
     fixStatus: q.auto_fix_suggestion?.status ?? undefined,
+    ...compact({
+      createdAt: q.created_at ?? undefined,
+      slaStatus: q.sla_status ?? undefined,
+      triageStatus: fp?.status ?? undefined,
+      fixId: q.auto_fix_suggestion?.id ?? undefined,
+      reachable: q.reachability?.is_reachable ?? undefined,
+      endpointCount: q.reachability?.endpoint_count ?? undefined,
+      assignee: q.assigned_to ? compact({ id: q.assigned_to.id ?? undefined, email: q.assigned_to.email ?? undefined, name: q.assigned_to.name ?? undefined }) : undefined,
+      fileName: q.location?.file?.name ?? undefined,
+      language: q.location?.file?.language ?? undefined,
+      projectName: q.location?.project?.name ?? undefined,
+      branch: q.location?.project?.branch ?? undefined,
+      gitSha: q.location?.project?.git_sha ?? undefined,
+      scannerMetadata: metadataText(q.scanner_metadata),
+    }),
   };
 }

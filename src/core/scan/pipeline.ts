@@ -3,7 +3,7 @@
 // Everything here is editor-independent; the VS Code layer supplies the selection, where
 // archives and transfers live, and where results go, and shows the progress.
 import type { ServiceClient, UploadFields } from '../api';
-import { throwIfCancelled } from '../async';
+import { CancelledAfterUploadError, isCancellation, throwIfCancelled } from '../async';
 import { buildZip } from '../archive/zip';
 import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
@@ -217,6 +217,8 @@ async function afterUpload(
   } catch (err) {
     // The scan exists either way; keep what arrived so Refresh Results can complete it.
     await ctx.record({ scan, issues: latest, archived, unreadable });
+    // A cancel now does not stop the scan on the service: say so rather than "cancelled".
+    if (isCancellation(err, ctx.signal)) throw new CancelledAfterUploadError(scan.scanId);
     throw err;
   }
 }

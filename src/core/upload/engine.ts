@@ -80,11 +80,18 @@ export class UploadInterruptedError extends Error {
     readonly sentBytes: number,
     readonly totalBytes: number,
     readonly cancelled: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; lastChunkInFlight?: boolean },
   ) {
     super(message, options);
     this.name = 'UploadInterruptedError';
+    this.lastChunkInFlight = options?.lastChunkInFlight === true;
   }
+
+  /**
+   * The request carrying the archive's last bytes was under way when the upload stopped:
+   * the service may have received it all and be scanning it, without us knowing its id.
+   */
+  readonly lastChunkInFlight: boolean;
 }
 
 /**
@@ -223,6 +230,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
   let restartedTransfer = false;
   let needOffset = true; // "when in doubt, ask the server"
 
+  let lastChunkInFlight = false;
   const interrupted = (e: unknown): UploadInterruptedError => {
     const cancelled = !!signal?.aborted;
     const where = `${offset} of ${total} bytes`;
@@ -232,7 +240,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         : `stopped after ${failures} failed attempt${failures === 1 ? '' : 's'} (${reason})`;
     return new UploadInterruptedError(
       `The upload ${why} with ${where} on the service. It can be resumed: the service keeps what it received.`,
-      t.transferId, offset, total, cancelled, { cause: e },
+      t.transferId, offset, total, cancelled, { cause: e, lastChunkInFlight },
     );
   };
 
@@ -271,6 +279,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         const chunkStart = offset;
         const bytes = await chunks.read(chunkStart, len);
         spend(len);
+        lastChunkInFlight = chunkStart + len === total;
         const result = await client.sendChunk(t.transferId, {
           offset: chunkStart,
           totalLength: total,
@@ -285,6 +294,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           // ArrayBuffers per upload; in object mode each slice goes out as the view it is.
           body: len === 0 ? Buffer.alloc(0) : () => Readable.from(slices(bytes, (sent) => progress(chunkStart + sent)), { objectMode: true }),
         });
+        lastChunkInFlight = false;
         if (result.kind === 'complete') {
           progress(total, true);
           await store.clear();

@@ -3,6 +3,8 @@
 // tests and other extensions calling it with arguments can tell what happened.
 import * as vscode from 'vscode';
 import { ServiceError, type ServiceClient } from '../../core/api';
+import { operationPermission } from '../../core/api/errors';
+import type { NotificationAction } from '../notifier';
 import type { Parsed } from '../../core/account/parsed';
 import { progressTitle, type Notifier } from '../notifier';
 
@@ -15,6 +17,26 @@ export interface AccountDeps {
   onDidChangeSession?: vscode.Event<void>;
   /** Lets views render their signed-out welcome without asking for a client. */
   isSignedIn?(): boolean;
+  /** The signed-in account (`company:user`), to remember what the service refused whom. */
+  readonly account?: string;
+}
+
+/** Operations the service refused (403) per account in this session, so wizards can say so before asking. */
+const refusals = new Set<string>();
+
+function refusalKey(deps: AccountDeps, operation: string): string {
+  return `${deps.account ?? ''}|${operation}`;
+}
+
+/**
+ * Before a wizard asks for input: when the service already refused this account the
+ * operation in this session, says so and asks whether to try anyway.
+ */
+export async function mayTry(deps: AccountDeps, operation: string): Promise<boolean> {
+  if (!refusals.has(refusalKey(deps, operation))) return true;
+  const needs = operationPermission(operation) ?? 'do this';
+  const choice = await deps.notifier.warn(`The service refused your account the permission to ${needs} earlier. Ask an administrator of your organization for it, or try again if it was granted meanwhile.`, 'Try Anyway');
+  return choice === 'Try Anyway';
 }
 
 export type FailureKind = 'signed-out' | 'cancelled' | 'validation' | 'error' | ServiceError['kind'];
@@ -52,13 +74,8 @@ export function describeFailure(err: unknown, action: string): { kind: FailureKi
       case 'unauthorized':
         return { kind: err.kind, status: err.status, message: 'Your sign-in has expired or the API token was revoked. Sign in again to continue.' };
       case 'forbidden':
-        return {
-          kind: err.kind,
-          status: err.status,
-          message: said
-            ? `Could not ${action}: ${said}`
-            : `Could not ${action}: access denied. Your account lacks the permission or your plan does not include this feature.`,
-        };
+        // Says which permission is missing in words, with the service's own message.
+        return { kind: err.kind, status: err.status, message: `Could not ${action}. ${err.message}` };
       case 'validation':
         return { kind: err.kind, message: err.message };
       case 'not-found':
@@ -73,10 +90,17 @@ export function describeFailure(err: unknown, action: string): { kind: FailureKi
   return { kind: 'error', message: `Could not ${action}: ${text}` };
 }
 
-export function reportFailure(err: unknown, action: string, deps: AccountDeps): Outcome<never> {
+/**
+ * Logs and shows a failure. `retry` (e.g. "Edit and Retry", reopening the wizard with the
+ * values given) is offered when the service refused one of the values.
+ */
+export function reportFailure(err: unknown, action: string, deps: AccountDeps, retry?: NotificationAction): Outcome<never> {
   const f = describeFailure(err, action);
+  if (err instanceof ServiceError && err.kind === 'forbidden') refusals.add(refusalKey(deps, err.operation));
+  else if (err instanceof ServiceError) refusals.delete(refusalKey(deps, err.operation));
   deps.log.error(`Could not ${action}: ${err instanceof ServiceError ? `${err.kind}${err.status ? ` (HTTP ${err.status})` : ''} ${err.message}` : err instanceof Error ? err.stack ?? err.message : String(err)}`);
   if (f.kind === 'unauthorized') deps.notifier.offerSignIn(f.message);
+  else if (retry && (f.kind === 'bad-request' || f.kind === 'unprocessable' || f.kind === 'not-found')) void deps.notifier.error(f.message, retry);
   else void deps.notifier.error(f.message);
   return { ok: false, ...f };
 }
@@ -102,11 +126,12 @@ export async function runWithProgress<T>(
   action: string,
   deps: AccountDeps,
   task: () => Promise<T>,
+  retry?: NotificationAction,
 ): Promise<Outcome<T>> {
   try {
     const value = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: progressTitle(title) }, task);
     return { ok: true, value };
   } catch (err) {
-    return reportFailure(err, action, deps);
+    return reportFailure(err, action, deps, retry);
   }
 }

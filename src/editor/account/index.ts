@@ -16,7 +16,7 @@ export type { AccountDeps, Outcome } from './common';
 export { TargetPolicies } from './targetPolicies';
 
 /** Registers the account commands and the Policies view; everything created is owned by `context`. */
-export function registerAccountFeatures(context: vscode.ExtensionContext, deps: AccountDeps, commands: Commands, targets: TargetPolicies): void {
+export function registerAccountFeatures(context: vscode.ExtensionContext, deps: AccountDeps, commands: Commands, targets: TargetPolicies): PoliciesView {
   const view = new PoliciesView(context, deps, targets);
   context.subscriptions.push(view);
   commands.register('codeScanner.chooseTargetPolicies', (arg) => chooseTargetPolicies(targets, deps, plainObjectArg<{ policyIds: unknown }>(arg)));
@@ -29,4 +29,5 @@ export function registerAccountFeatures(context: vscode.ExtensionContext, deps: 
   commands.register('codeScanner.policies.loadMore', (arg) => view.loadMore(plainObjectArg<{ all: boolean }>(arg)));
   commands.register('codeScanner.policies.addTarget', (node) => view.setTarget(node, true));
   commands.register('codeScanner.policies.removeTarget', (node) => view.setTarget(node, false));
+  return view;
 }

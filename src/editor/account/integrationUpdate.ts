@@ -8,7 +8,7 @@ import {
   INTEGRATION_FIELDS, changedFieldLabels, changesReverify, integrationUpdateSummary, parseField, parseIntegrationChanges,
   toIntegrationUpdate, type IntegrationChanges, type IntegrationFieldInfo,
 } from '../../core/account/integrationFields';
-import { askParsed, cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import { askParsed, cancelled, invalid, mayTry, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 
 export interface UpdateIntegrationArgs {
   uuid?: unknown;
@@ -30,26 +30,32 @@ export interface UpdateIntegrationResult {
 
 const TITLE = 'Update Pipeline-Provider Integration';
 
-async function askUuid(): Promise<string | undefined> {
+async function askUuid(value?: string): Promise<string | undefined> {
   return (await askParsed({
     title: TITLE,
     prompt: 'UUID of the integration (shown in the web application under Integrations)',
     placeHolder: 'e.g. 3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
+    value,
   }, parseUuid))?.value;
 }
 
 interface FieldItem extends vscode.QuickPickItem { info: IntegrationFieldInfo }
 
-async function askFields(): Promise<IntegrationFieldInfo[] | undefined> {
+async function askFields(previous?: IntegrationChanges): Promise<IntegrationFieldInfo[] | undefined> {
   const picked = await vscode.window.showQuickPick<FieldItem>(
-    INTEGRATION_FIELDS.map((info) => ({ info, label: info.label, detail: info.detail })),
+    INTEGRATION_FIELDS.map((info) => ({ info, label: info.label, detail: info.detail, picked: previous !== undefined && info.field in previous })),
     { title: `${TITLE}: fields to change`, placeHolder: 'Select the fields to change, then press Enter; the others stay as they are', canPickMany: true, ignoreFocusOut: true },
   );
   if (!picked || picked.length === 0) return undefined;
   return picked.map((p) => p.info);
 }
 
-async function askValues(fields: IntegrationFieldInfo[]): Promise<IntegrationChanges | undefined> {
+/** A value given before, as input box text (never for the secret token). */
+function asText(v: unknown): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : typeof v === 'string' ? v : undefined;
+}
+
+async function askValues(fields: IntegrationFieldInfo[], previous?: IntegrationChanges): Promise<IntegrationChanges | undefined> {
   const changes: Record<string, unknown> = {};
   for (const [i, info] of fields.entries()) {
     const answer = await askParsed({
@@ -57,6 +63,7 @@ async function askValues(fields: IntegrationFieldInfo[]): Promise<IntegrationCha
       prompt: info.prompt,
       placeHolder: info.placeholder,
       password: info.secret,
+      value: info.secret ? undefined : asText((previous as Record<string, unknown> | undefined)?.[info.field]),
     }, (v) => parseField(info.field, v));
     if (answer === undefined) return undefined;
     changes[info.field] = answer.value;
@@ -64,8 +71,11 @@ async function askValues(fields: IntegrationFieldInfo[]): Promise<IntegrationCha
   return changes as IntegrationChanges;
 }
 
-/** The command; with `arg` ({uuid, name?, orgAllowlist?, baseUrl?, gatewayPrefix?, token?}) no input is asked. */
-export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrationArgs): Promise<Outcome<UpdateIntegrationResult>> {
+/**
+ * The command; with `arg` ({uuid, name?, orgAllowlist?, baseUrl?, gatewayPrefix?, token?})
+ * no input is asked. `previous` prefills the wizard (Edit and Retry after a refused value).
+ */
+export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrationArgs, previous?: { uuid: string; changes: IntegrationChanges }): Promise<Outcome<UpdateIntegrationResult>> {
   let uuid: string | undefined;
   let changes: IntegrationChanges | undefined;
   if (arg && Object.keys(arg).length > 0) {
@@ -78,14 +88,16 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   }
   const got = await requireClient(deps, 'update an integration');
   if ('failure' in got) return got.failure;
+  const interactive = uuid === undefined;
+  if (interactive && !previous && !(await mayTry(deps, 'updateIntegration'))) return cancelled();
   if (uuid === undefined) {
-    uuid = await askUuid();
+    uuid = await askUuid(previous?.uuid);
     if (uuid === undefined) return cancelled();
   }
   if (changes === undefined) {
-    const fields = await askFields();
+    const fields = await askFields(previous?.changes);
     if (!fields) return cancelled();
-    changes = await askValues(fields);
+    changes = await askValues(fields, previous?.changes);
     if (!changes) return cancelled();
   }
 
@@ -93,7 +105,9 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   const request = toIntegrationUpdate(changes);
   const changed = changedFieldLabels(changes);
   const title = changesReverify(changes) ? 'Updating the integration and verifying its credentials…' : 'Updating the integration…';
-  const result = await runWithProgress(title, `update integration ${id}`, deps, () => got.client.updateIntegration(id, request));
+  const given = changes;
+  const retry = interactive ? { title: 'Edit and Retry', run: () => updateIntegration(deps, undefined, { uuid: id, changes: given }) } : undefined;
+  const result = await runWithProgress(title, `update integration ${id}`, deps, () => got.client.updateIntegration(id, request), retry);
   if (!result.ok) return result;
   const { integration, credentialsVerified } = result.value;
   const message = integrationUpdateSummary(integration?.name ?? changes.name ?? id, changes, credentialsVerified)

@@ -17,6 +17,8 @@ import { escapeMarkdown } from '../../core/text/untrusted';
 export const POLICIES_VIEW_ID = 'codeScanner.policies';
 const FILTER_KEY = 'codeScanner.policies.filter';
 const PAGE_SIZE = 30; // the service's maximum
+/** After the service could not be reached, the view tries again this much later by itself. */
+const POLICIES_RETRY_MS = 8_000;
 
 type Node =
   | { kind: 'policy'; policy: Policy }
@@ -52,6 +54,7 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
     this.view = this.own(vscode.window.createTreeView(POLICIES_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
     if (deps.onDidChangeSession) this.own(deps.onDidChangeSession(() => this.reset()));
     this.own(targets.onDidChange(() => this.changed.fire(undefined)));
+    this.own({ dispose: () => clearTimeout(this.retryTimer) });
     this.updateChrome();
   }
 
@@ -74,6 +77,16 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
       keyOf: (p) => p.id,
       isPastEnd: isPageBeyondEnd,
     });
+  }
+
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  private retryLater(): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.message !== undefined && !this.isDisposed) void this.refresh();
+    }, POLICIES_RETRY_MS);
   }
 
   /** Forgets what was loaded; the view loads page 1 again when it is next shown. */
@@ -118,6 +131,8 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
         this.message = f.message;
         this.deps.log.error(f.message);
         if (f.kind === 'unauthorized') this.deps.notifier.offerSignIn(f.message);
+        // The service or the network may come back: try again by itself, without a click.
+        if (['network', 'timeout', 'server', 'rate-limited'].includes(f.kind)) this.retryLater();
       }
     }
     this.updateChrome();

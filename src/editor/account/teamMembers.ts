@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Member, Team } from '../../core/api';
 import { parseMemberIds, parseTeamId } from '../../core/account/ids';
 import { memberName, plural, sortedMembers, summarizeTeam, teamName } from '../../core/account/format';
-import { askParsed, cancelled, invalid, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import { askParsed, cancelled, invalid, mayTry, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 
 export interface AddMembersResult {
   team: Team;
@@ -14,15 +14,16 @@ export interface AddMembersResult {
   message: string;
 }
 
-async function askTeamId(): Promise<number | undefined> {
-  return (await askParsed({ title: 'Add Members to Team (1/2)', prompt: 'Id of the team to add members to', placeHolder: 'e.g. 42' }, parseTeamId))?.value;
+async function askTeamId(value?: number): Promise<number | undefined> {
+  return (await askParsed({ title: 'Add Members to Team (1/2)', prompt: 'Id of the team to add members to', placeHolder: 'e.g. 42', value: value === undefined ? undefined : String(value) }, parseTeamId))?.value;
 }
 
-async function askMemberIds(teamId: number): Promise<number[] | undefined> {
+async function askMemberIds(teamId: number, value?: number[]): Promise<number[] | undefined> {
   return (await askParsed({
     title: 'Add Members to Team (2/2)',
     prompt: `User ids to add to team #${teamId}, separated by commas`,
     placeHolder: 'e.g. 7, 12, 15',
+    value: value?.join(', '),
   }, parseMemberIds))?.value;
 }
 
@@ -44,8 +45,11 @@ function showMembers(team: Team, added: readonly Member[]): void {
   pick.show();
 }
 
-/** The command; `arg` ({teamId, memberIds}) skips the input boxes and is validated the same way. */
-export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown; memberIds?: unknown }): Promise<Outcome<AddMembersResult>> {
+/**
+ * The command; `arg` ({teamId, memberIds}) skips the input boxes and is validated the same
+ * way. `previous` prefills the input boxes (Edit and Retry after the service refused a value).
+ */
+export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown; memberIds?: unknown }, previous?: { teamId: number; memberIds: number[] }): Promise<Outcome<AddMembersResult>> {
   let teamId: number | undefined;
   let memberIds: number[] | undefined;
   if (arg && (arg.teamId !== undefined || arg.memberIds !== undefined)) {
@@ -58,19 +62,22 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
   }
   const got = await requireClient(deps, 'add members to a team');
   if ('failure' in got) return got.failure;
+  const interactive = teamId === undefined;
+  if (interactive && !previous && !(await mayTry(deps, 'addTeamMembers'))) return cancelled();
   if (teamId === undefined) {
-    teamId = await askTeamId();
+    teamId = await askTeamId(previous?.teamId);
     if (teamId === undefined) return cancelled();
   }
   if (memberIds === undefined) {
-    memberIds = await askMemberIds(teamId);
+    memberIds = await askMemberIds(teamId, previous?.memberIds);
     if (memberIds === undefined) return cancelled();
   }
 
   const id = teamId;
   const ids = memberIds;
+  const retry = interactive ? { title: 'Edit and Retry', run: () => addTeamMembers(deps, undefined, { teamId: id, memberIds: ids }) } : undefined;
   const result = await runWithProgress(`Adding ${plural(ids.length, 'member')} to team #${id}…`, `add members to team #${id}`, deps, () =>
-    got.client.addTeamMembers(id, ids));
+    got.client.addTeamMembers(id, ids), retry);
   if (!result.ok) return result;
   const team = result.value;
   const summary = summarizeTeam(team, ids);

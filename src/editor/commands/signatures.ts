@@ -16,7 +16,7 @@ type Arg = unknown;
 export interface CommandSignatures {
   // Session
   'codeScanner.signIn': (arg?: Arg) => Promise<SignedInUser | undefined>;
-  'codeScanner.signOut': () => Promise<void>;
+  'codeScanner.signOut': (arg?: Arg) => Promise<void>;
   'codeScanner.showLog': () => void;
   // Scans
   'codeScanner.scanWorkspace': (arg?: Arg) => Promise<ScanSummary | undefined>;
@@ -26,7 +26,7 @@ export interface CommandSignatures {
   'codeScanner.showScanProgress': () => Promise<void>;
   'codeScanner.resumeUpload': (arg?: Arg) => Promise<ScanSummary | undefined>;
   'codeScanner.refreshResults': () => Promise<boolean>;
-  'codeScanner.clearResults': () => boolean;
+  'codeScanner.clearResults': (arg?: Arg) => Promise<boolean>;
   // Review
   'codeScanner.showIssues': () => Promise<unknown>;
   'codeScanner.groupBy': (arg?: Arg) => Promise<void>;
@@ -34,10 +34,18 @@ export interface CommandSignatures {
   'codeScanner.filterByStatus': (arg?: Arg) => Promise<void>;
   'codeScanner.clearFilters': () => Promise<void>;
   'codeScanner.copyDetails': (arg?: Arg) => Promise<void>;
+  'codeScanner.showDetails': (arg?: Arg) => Promise<boolean>;
+  'codeScanner.dismissFinding': (arg?: Arg) => Promise<boolean>;
+  'codeScanner.restoreFinding': (arg?: Arg) => Promise<boolean>;
+  'codeScanner.filterByUrgency': (arg?: Arg) => Promise<void>;
+  'codeScanner.toggleReachableOnly': (arg?: Arg) => Promise<void>;
+  'codeScanner.toggleAssignedToMe': (arg?: Arg) => Promise<void>;
   // Fixes
   'codeScanner.previewFix': (arg?: Arg) => Promise<boolean>;
   'codeScanner.applyFix': (arg?: Arg) => Promise<number>;
   'codeScanner.applyAllFixesInFile': (arg?: Arg) => Promise<number>;
+  'codeScanner.applyPreviewedFix': (arg?: Arg) => Promise<number>;
+  'codeScanner.discardPreviewedFix': (arg?: Arg) => Promise<void>;
   // Account
   'codeScanner.chooseTargetPolicies': (arg?: Arg) => Promise<Outcome<TargetPoliciesResult>>;
   'codeScanner.showCompanyRoles': () => Promise<Outcome<ShownRoles>>;

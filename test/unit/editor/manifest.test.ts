@@ -74,12 +74,22 @@ test('Scan Workspace has a keybinding', () => {
   assert.equal(kb.mac, 'cmd+alt+shift+s');
 });
 
-test('the walkthrough media files exist', () => {
-  const steps = c.walkthroughs.flatMap((w) => w.steps);
+test('the walkthrough media files exist, show no raw icon syntax, and every step can be completed', () => {
+  const steps = c.walkthroughs.flatMap((w) => w.steps) as { description?: string; media: { markdown?: string }; completionEvents?: string[] }[];
   assert.ok(steps.length >= 4);
   for (const s of steps) {
     assert.ok(s.media.markdown, 'each step has markdown media');
     assert.ok(existsSync(path.join(root, s.media.markdown)), s.media.markdown);
+    assert.ok(!readFileSync(path.join(root, s.media.markdown), 'utf8').includes('$('), `${s.media.markdown} shows raw $(icon) text`);
+    assert.ok(!(s.description ?? '').includes('$('), 'a step description shows raw $(icon) text');
+    assert.ok(s.completionEvents?.length, 'each step ticks itself when done');
+    for (const e of s.completionEvents ?? []) {
+      const m = /^onCommand:(.+)$/.exec(e);
+      if (m) assert.ok((COMMAND_IDS as string[]).includes(m[1]), `${e} names a real command`);
+    }
+    for (const m of (s.description ?? '').matchAll(/command:([\w.]+)/g)) {
+      assert.ok((COMMAND_IDS as string[]).includes(m[1]) || m[1].startsWith('workbench.'), `the step links ${m[1]}`);
+    }
   }
 });
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupIssues, filterIssues, type StoredIssue } from '../../../src/core/issues';
+import { describeViewFilter, groupIssues, isViewFiltered, matchesView, type StoredIssue, type ViewFilter } from '../../../src/core/issues';
 
 function issue(id: string, path: string, line: number, urgency: string, cls: string, extra: Partial<StoredIssue> = {}): StoredIssue {
   return {
@@ -17,10 +17,10 @@ const issues = [
   issue('5', 'a.py', 7, 'high', 'CWE-3'),
 ];
 
-test('groups by file, sorted by path, issues by line, with counts', () => {
+test('groups by file, sorted by path; inside a group most urgent first, with counts', () => {
   const groups = groupIssues(issues, 'file');
   assert.deepEqual(groups.map((g) => [g.key, g.count, g.issues.map((i) => i.id)]), [
-    ['a.py', 3, ['3', '5', '2']],
+    ['a.py', 3, ['2', '5', '3']],
     ['b.py', 1, ['1']],
     ['c.py', 1, ['4']],
   ]);
@@ -39,14 +39,38 @@ test('groups by classification, largest group first, labelled with id and name',
   ]);
 });
 
-test('a tracked range decides the order inside a group', () => {
-  const moved = issue('6', 'a.py', 1, 'low', 'CWE-9', { range: { start: { line: 99, character: 0 }, end: { line: 99, character: 3 } } });
+test('a tracked range decides the order of equally urgent findings', () => {
+  const moved = issue('6', 'a.py', 1, 'medium', 'CWE-9', { range: { start: { line: 99, character: 0 }, end: { line: 99, character: 3 } } });
   const ids = groupIssues([...issues, moved], 'file')[0].issues.map((i) => i.id);
-  assert.deepEqual(ids, ['3', '5', '2', '6']);
+  assert.deepEqual(ids, ['2', '5', '3', '6']);
 });
 
-test('filters by status and hides false positives on request', () => {
-  assert.deepEqual(filterIssues(issues, { statuses: ['fixed'] }).map((i) => i.id), ['4']);
-  assert.deepEqual(filterIssues(issues, { statuses: [] }).length, 5);
-  assert.deepEqual(filterIssues(issues, { hideFalsePositives: true }).map((i) => i.id), ['1', '2', '3', '5']);
+test('inside a group: urgency, then reachable first, then file and line', () => {
+  const same = [
+    issue('u', 'b.py', 1, 'high', 'C', { reachable: false }),
+    issue('r', 'b.py', 9, 'high', 'C', { reachable: true }),
+    issue('n', 'a.py', 3, 'high', 'C'),
+    issue('c', 'z.py', 1, 'critical', 'C'),
+  ];
+  assert.deepEqual(groupIssues(same, 'classification')[0].issues.map((i) => i.id), ['c', 'r', 'n', 'u']);
+});
+
+test('view filters narrow by classification, status, urgency, reachability and assignee, combined', () => {
+  const all = [
+    issue('a', 'x.js', 1, 'critical', 'CWE-89', { classificationName: 'SQL Injection', reachable: true, assignee: { email: 'Me@Example.com' } }),
+    issue('b', 'x.js', 2, 'HI', 'CWE-79', { classificationName: 'Cross-site Scripting', status: 'fixed' }),
+    issue('c', 'x.js', 3, 'low', 'CWE-89', { classificationName: 'SQL Injection', reachable: false, assignee: { id: '7' } }),
+  ];
+  const ids = (f: ViewFilter) => all.filter((i) => matchesView(i, f)).map((i) => i.id);
+  assert.deepEqual(ids({}), ['a', 'b', 'c']);
+  assert.deepEqual(ids({ classification: 'injection' }), ['a', 'c']);
+  assert.deepEqual(ids({ classification: 'cwe-79' }), ['b']);
+  assert.deepEqual(ids({ statuses: ['fixed'] }), ['b']);
+  assert.deepEqual(ids({ urgencies: ['high', 'critical'] }), ['a', 'b'], 'short codes match their full words');
+  assert.deepEqual(ids({ reachableOnly: true }), ['a']);
+  assert.deepEqual(ids({ assignedTo: { email: 'me@example.com' } }), ['a']);
+  assert.deepEqual(ids({ assignedTo: { id: '7' } }), ['c']);
+  assert.deepEqual(ids({ classification: 'sql', urgencies: ['low'] }), ['c']);
+  assert.equal(isViewFiltered({}), false);
+  assert.equal(describeViewFilter({ urgencies: ['critical'], reachableOnly: true }), 'urgency critical; reachable only');
 });

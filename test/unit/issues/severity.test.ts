@@ -32,7 +32,8 @@ test('a service issue is normalised for storage', () => {
   assert.deepEqual(stored, {
     id: 'a1', classificationId: 'CWE-89', classificationName: 'SQL Injection',
     classificationDescription: 'Untrusted input in SQL', urgency: 'high', status: 'open',
-    path: 'src/db.py', line: 12, falsePositive: true, triageReasoning: 'constant input',
+    path: 'src/db.py', line: 12, falsePositive: true, triageReasoning: 'constant input', triageStatus: 'false_positive',
+    fileName: 'db.py',
     fix: { diff: '--- a/x\n+++ b/x\n', explanation: 'Use parameters', status: 'fix_available' },
     fixStatus: 'fix_available',
   });

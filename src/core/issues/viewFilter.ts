@@ -1,0 +1,50 @@
+// What a view of the findings narrows to. These filters apply to the Quality Issues tree
+// only: Problems, squiggles and every count keep all findings.
+import type { StoredIssue } from './model';
+import { normalizeUrgency } from './severity';
+
+export interface ViewFilter {
+  /** Part of a classification id or name, case-insensitive (as the service matches it). */
+  classification?: string;
+  /** Statuses to show; empty or undefined shows every status. */
+  statuses?: readonly string[];
+  /** Urgencies (full words) to show; empty or undefined shows every urgency. */
+  urgencies?: readonly string[];
+  reachableOnly?: boolean;
+  /** Only findings assigned to this person (matched by id or e-mail). */
+  assignedTo?: { id?: string; email?: string };
+}
+
+export function isViewFiltered(f: ViewFilter): boolean {
+  return !!(f.classification || f.statuses?.length || f.urgencies?.length || f.reachableOnly || f.assignedTo);
+}
+
+function isAssignedTo(issue: StoredIssue, who: { id?: string; email?: string }): boolean {
+  const a = issue.assignee;
+  if (!a) return false;
+  if (who.id && a.id && a.id === who.id) return true;
+  return !!who.email && !!a.email && a.email.toLowerCase() === who.email.toLowerCase();
+}
+
+export function matchesView(issue: StoredIssue, f: ViewFilter): boolean {
+  if (f.classification) {
+    const needle = f.classification.toLowerCase();
+    if (!issue.classificationId.toLowerCase().includes(needle) && !issue.classificationName.toLowerCase().includes(needle)) return false;
+  }
+  if (f.statuses?.length && !f.statuses.some((s) => s.toLowerCase() === issue.status)) return false;
+  if (f.urgencies?.length && !f.urgencies.some((u) => normalizeUrgency(u) === normalizeUrgency(issue.urgency))) return false;
+  if (f.reachableOnly && issue.reachable !== true) return false;
+  if (f.assignedTo && !isAssignedTo(issue, f.assignedTo)) return false;
+  return true;
+}
+
+/** One line naming the active filters, e.g. `urgency critical, high; reachable only`. */
+export function describeViewFilter(f: ViewFilter): string {
+  const parts: string[] = [];
+  if (f.classification) parts.push(`classification "${f.classification}"`);
+  if (f.statuses?.length) parts.push(`status ${f.statuses.join(', ')}`);
+  if (f.urgencies?.length) parts.push(`urgency ${f.urgencies.join(', ')}`);
+  if (f.reachableOnly) parts.push('reachable only');
+  if (f.assignedTo) parts.push('assigned to me');
+  return parts.join('; ');
+}

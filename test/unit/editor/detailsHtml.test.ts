@@ -1,0 +1,72 @@
+// The details page: every field of the spec's quality issue is on it, server text is inert,
+// and the page allows nothing but its own nonce'd style and script.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { toStoredIssue } from '../../../src/core/issues';
+import { detailsHtml } from '../../../src/editor/detailsHtml';
+import { sampleIssue } from '../api/samples';
+
+const render = (raw: Record<string, unknown>, extra: Parameters<typeof detailsHtml>[1] extends infer O ? Partial<O> : never = {}) => {
+  const issue = { ...toStoredIssue(raw as never)!, inArchive: true };
+  return detailsHtml(issue, { nonce: 'N0NCE', cspSource: 'vscode-resource:', ...extra });
+};
+
+test('every field of the spec is on the page', () => {
+  const raw = sampleIssue();
+  const html = render(raw);
+  for (const value of [
+    'Eval injection', 'CWE-95', 'https://cwe.mitre.org/data/definitions/95.html', 'Use of eval on dynamic input.',
+    'Critical', 'open', 'on_track', 'reachable from 2 endpoints', 'Dev', 'dev@example.com', '2026-11-21T10:00:00.123456+00:00',
+    'app.js', 'javascript', 'src/app.js', 'demo', 'main', 'abc123', '12',
+    'valid', 'Reachable from user input.', 'fix_available', 'a1b2c3d4-0000-4000-8000-000000000001', 'Parse instead of eval.',
+    'JSON.parse(x)', 'js-eval', raw.id,
+  ]) {
+    assert.ok(html.includes(value), `the page shows ${value}`);
+  }
+  assert.match(html, /<div class="add"><span class="sr">added: <\/span>\+JSON\.parse\(x\)<\/div>/, 'the diff is rendered line by line');
+  assert.match(html, /<details><summary>Scanner metadata<\/summary>/, 'metadata is collapsed');
+});
+
+test('server text cannot inject markup or script', () => {
+  const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script>"\'&';
+  const html = render({
+    ...sampleIssue(),
+    classification: { id: hostile, name: hostile, description: hostile },
+    auto_triage: { false_positive_detection: { status: hostile, reasoning: hostile } },
+    auto_fix_suggestion: { status: hostile, patch: { diff: `--- a/x\n+++ b/x\n@@ -1 +1 @@\n-${hostile}\n+${hostile}\n`, explanation: hostile } },
+    assigned_to: { id: hostile, email: hostile, name: hostile },
+    scanner_metadata: { note: hostile },
+  });
+  assert.ok(!html.includes('<img src=x'), 'no injected element');
+  assert.equal((html.match(/<script/g) ?? []).length, 1, 'only the page\'s own script');
+  assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'), 'shown as text');
+});
+
+test('the policy allows only the page\'s nonce for styles and scripts, nothing remote', () => {
+  const html = render(sampleIssue());
+  const csp = /Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'nonce-N0NCE'/);
+  assert.match(csp, /style-src 'nonce-N0NCE'/);
+  assert.ok(!/https?:/.test(csp), 'no remote source');
+  assert.match(html, /<script nonce="N0NCE">/);
+});
+
+test('a finding without a fix, not reachable, stale and dismissed says so', () => {
+  const raw = { ...sampleIssue(), auto_fix_suggestion: { status: 'no_fix' }, reachability: { is_reachable: false, endpoint_count: 0 } };
+  const issue = { ...toStoredIssue(raw as never)!, stale: true };
+  const html = detailsHtml(issue, { nonce: 'n', cspSource: 's', dismissal: { reason: 'accepted-risk', at: '2026-11-23T10:00:00Z' } });
+  assert.match(html, /Status: no_fix/);
+  assert.match(html, /not reachable/);
+  assert.match(html, /code changed since this scan/);
+  assert.match(html, /Dismissed in this workspace as <strong>accepted risk<\/strong>/);
+  assert.match(html, /<button data-action="apply" disabled>/);
+  assert.match(html, /data-action="restore"/);
+});
+
+test('reachable with no endpoint count worth telling says just "reachable"', () => {
+  const raw = { ...sampleIssue(), reachability: { is_reachable: true, endpoint_count: 0 } };
+  const html = detailsHtml(toStoredIssue(raw as never)!, { nonce: 'n', cspSource: 's' });
+  assert.match(html, />reachable</);
+  assert.ok(!html.includes('from 0 endpoints'));
+});

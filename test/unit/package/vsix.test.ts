@@ -1,0 +1,92 @@
+// Builds the .vsix exactly as `npm run package` does (its vsce arguments are read from
+// package.json), in a copy of the repository, and checks what users would get: it packages
+// at all (vsce refuses some README links), it holds only the allow-listed files, and every
+// relative link and image of the README is inside it (the extension's page in VS Code
+// resolves them against the installed extension).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Lexer, type Token } from 'marked';
+import * as yauzl from 'yauzl';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const LEFT_OUT = new Set(['node_modules', '.tools', '.git', 'dist', 'out']);
+
+function entriesOf(file: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error('no zip'));
+      const names: string[] = [];
+      zip.on('entry', (e: yauzl.Entry) => { names.push(e.fileName); zip.readEntry(); });
+      zip.on('end', () => resolve(names));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+/** The vsce arguments of the `package` script, with the output put in `out`. */
+function vsceArgs(out: string): string[] {
+  const script = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.package;
+  const vsce = script.split('&&').map((s) => s.trim()).find((s) => s.startsWith('vsce '));
+  assert.ok(vsce, `the package script runs vsce: ${script}`);
+  const args = vsce.split(/\s+/).slice(1);
+  const at = args.indexOf('--out');
+  assert.ok(at >= 0, 'the package script names its output');
+  args[at + 1] = out;
+  return args;
+}
+
+function relativeTargets(markdown: string): string[] {
+  const found: string[] = [];
+  const walk = (tokens: Token[]) => {
+    for (const t of tokens) {
+      if ((t.type === 'link' || t.type === 'image') && 'href' in t) found.push(String(t.href));
+      const nested = (t as { tokens?: Token[] }).tokens;
+      if (nested) walk(nested);
+      const items = (t as { items?: { tokens: Token[] }[] }).items;
+      if (items) for (const i of items) walk(i.tokens);
+      const rows = (t as { rows?: { tokens: Token[] }[][] }).rows;
+      if (rows) for (const r of rows) for (const c of r) walk(c.tokens);
+      const header = (t as { header?: { tokens: Token[] }[] }).header;
+      if (header) for (const c of header) walk(c.tokens);
+    }
+  };
+  walk(new Lexer().lex(markdown));
+  return found.filter((href) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#')).map((href) => decodeURI(href.split('#')[0]));
+}
+
+let work: string;
+let entries: string[];
+
+before(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'code-scanner-vsix-'));
+  cpSync(root, work, { recursive: true, filter: (src) => !LEFT_OUT.has(path.relative(root, src).split(path.sep)[0]) });
+  execFileSync(process.execPath, [path.join(root, 'esbuild.mjs'), '--production', '--out-root', work], { cwd: root, stdio: 'pipe' });
+  const vsix = path.join(work, 'test.vsix');
+  execFileSync(process.execPath, [path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce'), ...vsceArgs(vsix)], { cwd: work, stdio: 'pipe' });
+  entries = (await entriesOf(vsix)).filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('the package holds the bundle, the manifest, the docs and media, nothing else', () => {
+  const allowed = [/^dist\/extension\.js$/, /^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE(\.txt)?$/, /^SECURITY\.md$/, /^media\//];
+  const stray = entries.filter((e) => !allowed.some((re) => re.test(e)));
+  assert.deepEqual(stray, [], 'nothing outside the allow-list');
+  for (const needed of ['dist/extension.js', 'package.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
+  assert.ok(!entries.some((e) => e.endsWith('.map')), 'no source maps');
+});
+
+test('every relative link and image of the README is in the package', () => {
+  const targets = relativeTargets(readFileSync(path.join(root, 'README.md'), 'utf8'));
+  assert.ok(targets.length > 0, 'the README links to files of its own');
+  const packaged = new Set(entries.map((e) => e.toLowerCase()));
+  const missing = targets.filter((t) => !packaged.has(path.posix.normalize(t).toLowerCase()));
+  assert.deepEqual(missing, []);
+  const unshown = entries.filter((e) => e.startsWith('media/screenshots/') && !targets.some((t) => path.posix.normalize(t) === e));
+  assert.deepEqual(unshown, [], 'screenshots the README does not show stay out of the package');
+});
