@@ -40,6 +40,8 @@ if (withTests) {
     minify: false,
     entryPoints,
     outdir: 'out/test/integration',
-    external: ['vscode', 'mocha'],
+    // `proxy` (the tests' real proxy server) reads its package.json through import.meta.url,
+    // which a CommonJS bundle lacks: it is loaded from node_modules instead.
+    external: ['vscode', 'mocha', 'proxy'],
   });
 }

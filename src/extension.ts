@@ -13,6 +13,8 @@ import { Notifier, type ShownNotification } from './editor/notifier';
 import { createOutputLog } from './editor/outputLog';
 import { ResultsStore, type LocatedIssue } from './editor/resultsStore';
 import { offerResume } from './editor/resumePrompt';
+import { EditorNetwork } from './editor/network';
+import { registerConnectionCheck } from './editor/connectionCheck';
 import { ScanController, registerScanCommands, type ScanOptions, type ScanSummary } from './editor/scanController';
 import { Session, registerSessionCommands } from './editor/session';
 import { registerStatusBar } from './editor/statusBar';
@@ -45,7 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const log = own(createOutputLog(redactor));
   const notifier = new Notifier(log, redactor);
   const commands = own(new Commands(log, notifier));
-  const session = own(new Session(context, log, notifier, redactor));
+  const network = own(new EditorNetwork(log, redactor));
+  const session = own(new Session(context, log, notifier, redactor, network));
   const store = own(new ResultsStore(context.workspaceState));
   const targets = own(new TargetPolicies(context.workspaceState));
   const uploads = new UploadStorage(context);
@@ -53,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   own(followAccountChanges(session, store, targets, notifier, log));
 
   registerSessionCommands(commands, session);
+  registerConnectionCheck(context, commands, session, notifier);
   const policies = registerAccountFeatures(context, session, commands, targets);
   registerScanCommands(commands, scans);
   registerDiagnostics(context, store);

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ensureDeps, root } from './ensure-deps.mjs';
+import { ensureUnitTestPackages, ProvisionError } from './launch/provision.mjs';
 
 const unitOnly = process.argv.includes('--unit-only');
 const integrationOnly = process.argv.includes('--integration-only');
@@ -56,6 +57,13 @@ if (!integrationOnly) {
 }
 
 if (!integrationOnly) {
+  try {
+    ensureUnitTestPackages();
+  } catch (err) {
+    console.error(err instanceof ProvisionError ? err.message : err);
+    console.log('0 passed, 1 failed (system packages)');
+    process.exit(1);
+  }
   const files = findTests(join(root, 'test', 'unit'));
   const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files]);
   const p = count(out, /^ℹ pass (\d+)/gm);

@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
 import { ServiceClient, isServiceError, type VerifiedUser } from '../core/api';
+import type { Network } from '../core/network';
 import type { EditorDeps } from './deps';
 import type { SecretRedactor } from '../core/text/redact';
 import { plainObjectArg, tokenArg } from './commands/args';
 import { CONTEXT_KEYS } from './commands/contextKeys';
+import type { CommandId } from './commands/signatures';
 import { setContext, type Commands } from './commands/manager';
 import { DisposableObject } from './disposable';
+import type { EditorNetwork } from './network';
 import { progressTitle, type Notifier } from './notifier';
 import { requestLogger } from './outputLog';
 import { affectsConnection, baseUrl } from './settings';
@@ -48,10 +51,13 @@ export class Session extends DisposableObject implements EditorDeps {
     readonly log: vscode.LogOutputChannel,
     readonly notifier: Notifier,
     private readonly redactor: SecretRedactor,
+    private readonly network: EditorNetwork,
   ) {
     super();
     this.own(context.secrets.onDidChange((e) => { if (e.key === TOKEN_KEY) void this.refreshState(); }));
     this.own(vscode.workspace.onDidChangeConfiguration((e) => { if (affectsConnection(e)) this.changed.fire(); }));
+    // A view that could not reach the service tries again with the new proxy or certificates.
+    this.own(network.onDidChange(() => this.changed.fire()));
   }
 
   async init(): Promise<void> {
@@ -109,6 +115,7 @@ export class Session extends DisposableObject implements EditorDeps {
         if (e.status === 401) this.markRejected();
       },
       onServiceWarning: (text) => this.onServiceWarning(text),
+      network: this.network.current,
       userAgent: `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`,
     });
   }
@@ -260,6 +267,11 @@ export class Session extends DisposableObject implements EditorDeps {
       void this.notifier.error(message, { title: 'Show Extension', run: () => vscode.commands.executeCommand('extension.open', this.context.extension.id) });
       return;
     }
+    if (isServiceError(err) && (err.kind === 'network' || err.kind === 'timeout')) {
+      const check: CommandId = 'codeScanner.checkConnection';
+      void this.notifier.error(message, { title: 'Check Connection', run: () => vscode.commands.executeCommand(check) });
+      return;
+    }
     void this.notifier.error(message);
   }
 
@@ -273,11 +285,68 @@ export class Session extends DisposableObject implements EditorDeps {
     void this.notifier.warn(`The service says: ${text}`);
   }
 
+  /**
+   * For Check Connection: GET /verify at the configured address, timed, with the stored
+   * token only when it was verified with this address (otherwise without one: a 401 then
+   * still shows the service is reachable).
+   */
+  async probe(): Promise<ConnectionProbe> {
+    const network = this.network.current;
+    let url: string;
+    try {
+      url = baseUrl();
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err), network, signedIn: this.signedIn, tokenSent: false, warnings: [] };
+    }
+    const token = await this.context.secrets.get(TOKEN_KEY);
+    const tokenSent = !!token && (this.context.globalState.get<string>(ORIGIN_KEY) ?? new URL(url).origin) === new URL(url).origin;
+    const warnings: string[] = [];
+    const client = new ServiceClient({
+      baseUrl: url,
+      token: tokenSent ? token : '',
+      network,
+      maxRetries: 0,
+      logger: (e) => {
+        requestLogger(this.log)(e);
+        if (tokenSent && e.status === 401) this.markRejected();
+      },
+      onServiceWarning: (text) => { warnings.push(text); this.onServiceWarning(text); },
+      userAgent: `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`,
+    });
+    const started = performance.now();
+    try {
+      const res = await client.verify({ userInfo: tokenSent });
+      const user = toUser(res.user);
+      if (tokenSent && user) {
+        await this.context.globalState.update(USER_KEY, user);
+        this.accepted();
+      }
+      return { url, network, ms: Math.round(performance.now() - started), status: 200, user, signedIn: this.signedIn, tokenSent, warnings };
+    } catch (err) {
+      const ms = Math.round(performance.now() - started);
+      const status = isServiceError(err) ? err.status : undefined;
+      return { url, network, ms, status, error: err instanceof Error ? err.message : String(err), signedIn: this.signedIn, tokenSent, warnings };
+    }
+  }
+
   /** For the integration tests: whether SecretStorage holds a token (never the token itself). */
   async hasStoredToken(): Promise<boolean> {
     return !!(await this.context.secrets.get(TOKEN_KEY));
   }
 
+}
+
+export interface ConnectionProbe {
+  url?: string;
+  network: Network;
+  ms?: number;
+  /** The HTTP status of the answer, when there was one. */
+  status?: number;
+  error?: string;
+  user?: SignedInUser;
+  signedIn: boolean;
+  tokenSent: boolean;
+  warnings: string[];
 }
 
 function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {

@@ -141,9 +141,11 @@ export function buildExtension({ tests = false, production = false } = {}) {
  * Starts the reference service CLI as a child process and waits for its
  * `base_url:`/`admin:`/`token:` lines. Returns the URLs, the demo token and stop().
  */
-export async function startService({ dataDir, scanDurationMs, timeoutMs = 90_000 } = {}) {
+export async function startService({ dataDir, scanDurationMs, tlsDir, timeoutMs = 90_000 } = {}) {
   const args = ['--import', 'tsx', join('test', 'service', 'cli.ts'), '--port', '0', '--data-dir', dataDir ?? tempDir('code-scanner-service-')];
   if (scanDurationMs !== undefined) args.push('--scan-duration-ms', String(scanDurationMs));
+  // Also HTTPS, with a certificate from a test CA made in tlsDir (its ca.pem is `caFile`).
+  if (tlsDir) args.push('--tls-dir', tlsDir);
   const child = spawnGroup(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const found = {};
@@ -155,8 +157,8 @@ export async function startService({ dataDir, scanDurationMs, timeoutMs = 90_000
     }
     const onData = (d) => {
       out += d;
-      for (const m of out.matchAll(/^(base_url|admin|token):\s*(\S+)\s*$/gm)) found[m[1]] = m[2];
-      if (found.base_url && found.admin && found.token) {
+      for (const m of out.matchAll(/^(base_url|admin|token|tls_port|ca_file):\s*(\S+)\s*$/gm)) found[m[1]] = m[2];
+      if (found.base_url && found.admin && found.token && (!tlsDir || (found.tls_port && found.ca_file))) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
         // Keep draining so the service never blocks on a full pipe.
@@ -167,6 +169,8 @@ export async function startService({ dataDir, scanDurationMs, timeoutMs = 90_000
           adminUrl: found.admin,
           origin: new URL(found.base_url).origin,
           token: found.token,
+          tlsPort: found.tls_port ? Number(found.tls_port) : undefined,
+          caFile: found.ca_file,
           pid: child.pid,
           output: () => out,
         });
@@ -372,8 +376,8 @@ export async function launchChromium(tools, { viewport = { width: 1440, height: 
 export async function prepareSuite() {
   log('building the extension and the integration tests');
   buildExtension({ tests: true });
-  const service = await startService();
-  log(`reference service at ${service.baseUrl}`);
+  const service = await startService({ tlsDir: tempDir('code-scanner-test-ca-') });
+  log(`reference service at ${service.baseUrl}, and over HTTPS on port ${service.tlsPort}`);
   const workspace = makeGitWorkspace();
   const multiRoot = makeMultiRootWorkspace(workspace);
   log(`workspace ${multiRoot.file} (${multiRoot.folders.join(', ')})`);
@@ -383,11 +387,16 @@ export async function prepareSuite() {
     CODE_SCANNER_TEST_TOKEN: service.token,
     CODE_SCANNER_TEST_WORKSPACE: workspace,
     CODE_SCANNER_TEST_SECOND_FOLDER: multiRoot.folders[1],
+    CODE_SCANNER_TEST_TLS_PORT: String(service.tlsPort),
+    CODE_SCANNER_TEST_CA_FILE: service.caFile,
   };
   // Runs only the tests whose title matches (while working on one suite).
   if (process.env.CODE_SCANNER_TEST_GREP) env.CODE_SCANNER_TEST_GREP = process.env.CODE_SCANNER_TEST_GREP;
   const testsPath = join(repoRoot, 'out', 'test', 'integration', 'index.js');
-  return { service, workspace, multiRoot, env, testsPath };
+  // The test CA as a company's IT would install it: in the system's store. SSL_CERT_FILE adds
+  // it to OpenSSL's store, which Node reads as the system's ("http.systemCertificates").
+  const systemStoreEnv = { SSL_CERT_FILE: service.caFile };
+  return { service, workspace, multiRoot, env, testsPath, systemStoreEnv };
 }
 
 // ---------------------------------------------------------------------------------

@@ -27,7 +27,14 @@ const SYSTEM_NEEDS = [
   { pkg: 'make', present: () => hasCommand('make') },
   { pkg: 'g++', present: () => hasCommand('g++') },
   { pkg: 'git', present: () => hasCommand('git') },
+  // The network tests make a private certificate authority with it.
+  { pkg: 'openssl', present: () => hasCommand('openssl') },
 ];
+
+/** What the unit tests need from the system (git repositories, a test CA); installed when root. */
+export function ensureUnitTestPackages() {
+  ensureSystemPackages(SYSTEM_NEEDS.filter((n) => n.pkg === 'git' || n.pkg === 'openssl'));
+}
 
 export function toolsDir() {
   return resolve(process.env.CODE_SCANNER_TOOLS_DIR || join(repoRoot, '.tools'));

@@ -38,7 +38,7 @@ const tee = (stream) =>
   });
 
 async function main() {
-  const { service, multiRoot, env, testsPath } = await prepareSuite();
+  const { service, multiRoot, env, testsPath, systemStoreEnv } = await prepareSuite();
   const profile = tempDir('code-scanner-desktop-');
   const userDataDir = join(profile, 'user-data');
   writeUserSettings(userDataDir, { 'codeScanner.customBaseUrl': service.baseUrl });
@@ -57,7 +57,7 @@ async function main() {
         '--skip-release-notes',
         '--disable-telemetry',
       ],
-      extensionTestsEnv: env,
+      extensionTestsEnv: { ...env, ...systemStoreEnv },
       stdout: tee(process.stdout),
       stderr: tee(process.stderr),
     });

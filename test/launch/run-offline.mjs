@@ -68,11 +68,12 @@ timer.unref();
 async function main() {
   const tools = provision();
 
-  const { service, multiRoot, env: extensionEnvironment, testsPath } = await prepareSuite();
+  const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite();
   extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
 
   const server = await startCodeServer(tools, {
     settings: { 'codeScanner.customBaseUrl': service.baseUrl },
+    env: systemStoreEnv,
   });
   log(`code-server ${server.url} (log ${server.logFile})`);
 

@@ -1,6 +1,8 @@
-// `npm run service [-- --port N --data-dir D --scan-duration-ms N]`: runs the reference
+// `npm run service [-- --port N --data-dir D --scan-duration-ms N --shapes seed|real --gone --tls-dir D]`: runs the reference
 // service until SIGINT/SIGTERM and prints where it listens and a demo token.
 import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { makeTestCa } from '../network/testCa';
 import { startReferenceService } from './index';
 
 function intOption(v: string | undefined, name: string): number | undefined {
@@ -27,8 +29,11 @@ async function main(): Promise<void> {
       'scan-duration-ms': { type: 'string' },
       shapes: { type: 'string' },
       gone: { type: 'boolean' },
+      'tls-dir': { type: 'string' },
     },
   });
+  // --tls-dir D: make a test certificate authority in D and serve HTTPS with a certificate it signed.
+  const ca = values['tls-dir'] ? makeTestCa(join(values['tls-dir'])) : undefined;
   const svc = await startReferenceService({
     port: intOption(values.port, 'port'),
     host: values.host,
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
     scanDurationMs: intOption(values['scan-duration-ms'], 'scan-duration-ms'),
     shapes: shapesOption(values.shapes),
     gone: values.gone,
+    tls: ca ? { cert: ca.cert, key: ca.key } : undefined,
   });
   // One write, so a reader never sees half of the banner.
   process.stdout.write([
@@ -43,6 +49,7 @@ async function main(): Promise<void> {
     `admin: ${svc.adminUrl}`,
     `token: ${svc.demoToken}`,
     `data_dir: ${svc.dataDir}`,
+    ...(ca && svc.tlsPort ? [`tls_port: ${svc.tlsPort}`, `ca_file: ${ca.caFile}`] : []),
   ].join('\n') + '\n');
   let stopping = false;
   const stop = (signal: string) => {

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,11 +39,20 @@ export interface ReferenceServiceOptions {
   shapes?: Shapes;
   /** Answer every API request with 410 (this API version retired). */
   gone?: boolean;
+  /**
+   * Also serve the API over HTTPS with this certificate, on a port of its own (the admin API
+   * stays on the plain loopback origin). Tests make one with test/network/testCa.ts.
+   */
+  tls?: { cert: string; key: string };
 }
 
 export interface ReferenceService {
   origin: string;
   baseUrl: string;
+  /** With `tls`: `https://localhost:<port>/api/v1`, the same service over HTTPS. */
+  tlsBaseUrl?: string;
+  /** With `tls`: the HTTPS port (reach it under any name the certificate holds). */
+  tlsPort?: number;
   /** `${origin}/__admin/<secret>`: the admin API answers only under this prefix. */
   adminUrl: string;
   /** Kept after close() when given in the options (to start again on it); a temp dir made by the service is removed. */
@@ -76,11 +86,16 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     adminSecret,
   }, { shapes: opts.shapes, gone: opts.gone });
   core.runner = new ScanRunner(core);
-  const server = createServer(requestListener(core));
-  await new Promise<void>((resolve, reject) => {
+  const listener = requestListener(core);
+  const listen = (server: Server, port: number) => new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => { server.off('error', reject); resolve(); });
+    server.listen(port, opts.host ?? '127.0.0.1', () => { server.off('error', reject); resolve(); });
   });
+  const server = createServer(listener);
+  await listen(server, opts.port ?? 0);
+  const tlsServer = opts.tls ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key }, listener) : undefined;
+  if (tlsServer) await listen(tlsServer, 0);
+  const tlsPort = tlsServer ? (tlsServer.address() as AddressInfo).port : undefined;
   core.runner.resumeAll();
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -90,6 +105,8 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
   return {
     origin,
     baseUrl: `${origin}/api/v1`,
+    tlsBaseUrl: tlsPort ? `https://localhost:${tlsPort}/api/v1` : undefined,
+    tlsPort,
     adminUrl: `${origin}/__admin/${adminSecret}`,
     dataDir,
     seed,
@@ -111,10 +128,10 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     close() {
       closed ??= (async () => {
         await core.runner.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        await Promise.all([server, tlsServer].filter((x): x is Server => !!x).map((srv) => new Promise<void>((resolve) => {
+          srv.close(() => resolve());
+          srv.closeAllConnections();
+        })));
         await core.store.idle();
         if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
       })();

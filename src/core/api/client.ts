@@ -2,7 +2,7 @@
 // auth header chosen from the token's shape and `CORGEA-SOURCE: vscode`; every answer is
 // checked against the zod schemas, and every failure is a ServiceError.
 
-import type { Dispatcher } from 'undici';
+import type { Network } from '../network';
 import { normalizeBaseUrl } from './baseUrl';
 import { badResponse, parse } from './decode';
 import { ClientValidationError, parseOffset, ServiceError } from './errors';
@@ -52,8 +52,8 @@ export interface ClientOptions {
   maxRetryWaitMs?: number;
   /** Safety stop for listAll*: a server that never reaches its last page. Default 2000. */
   maxPages?: number;
-  /** undici dispatcher, e.g. a ProxyAgent for the editor's proxy setting. */
-  dispatcher?: Dispatcher;
+  /** Proxies and certificate trust (the editor's network settings); the environment's when not given. */
+  network?: Network;
   /** Answers bigger than this are refused (bad-response). Default 32 MB. */
   maxResponseBytes?: number;
   /** Called with the text of each `Warning: 299` header the service sends (deprecations). */
@@ -102,7 +102,7 @@ export class ServiceClient {
       maxRetries: opts.maxRetries ?? DEFAULTS.maxRetries,
       retryBaseDelayMs: opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
       maxRetryWaitMs: opts.maxRetryWaitMs ?? DEFAULTS.maxRetryWaitMs,
-      dispatcher: opts.dispatcher,
+      network: opts.network,
       maxResponseBytes: opts.maxResponseBytes,
       onServiceWarning: opts.onServiceWarning,
     });
@@ -416,7 +416,7 @@ export async function rawServiceRequest(
     maxRetries: 0,
     retryBaseDelayMs: 0,
     maxRetryWaitMs: 0,
-    dispatcher: opts.dispatcher,
+    network: opts.network,
   });
   return t.send({ ...call, endpoint: call.endpoint ?? `${call.method} ${call.path}` });
 }

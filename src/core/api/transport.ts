@@ -5,11 +5,11 @@
 
 import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
+import { environmentNetwork, ProxyTunnelError, type Network, type Route } from '../network';
 import { backoffDelay, sleep } from '../async';
 import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER } from './auth';
 import { errorForStatus, operationLabel, redact, ServiceError, isRetryable, ClientValidationError } from './errors';
 import { MultipartLengthError, type MultipartBody } from './multipart';
-import { dispatcherFor } from './network';
 
 export interface RequestLogEntry {
   method: string;
@@ -31,7 +31,8 @@ export interface TransportOptions {
   retryBaseDelayMs: number;
   /** A 429 asking for a longer wait than this is reported instead of waited out. */
   maxRetryWaitMs: number;
-  dispatcher?: Dispatcher;
+  /** Proxies and certificate trust; the environment's variables when not given. */
+  network?: Network;
   /** Answers bigger than this fail as bad responses. Default MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number;
   /** Called with the text of each `Warning: 299` header (the service deprecating something). */
@@ -84,31 +85,78 @@ function firstHeader(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Network error codes worth naming to the user (they say what went wrong). */
-function networkDetail(err: unknown): string {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_UNTRUSTED', 'CERT_REVOKED', 'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_TLS_CERT_ALTNAME_INVALID', 'CERT_SIGNATURE_FAILURE', 'HOSTNAME_MISMATCH',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && e.code !== 'UND_ERR_CONNECT' && e.code !== 'UND_ERR_ABORTED') return e.code;
+  }
+  return undefined;
+}
+
+function proxyError(err: unknown): ProxyTunnelError | undefined {
+  for (let e = err as { cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e instanceof ProxyTunnelError) return e;
+  }
+  return undefined;
+}
+
+/** What went wrong on the way, in words, with the setting that helps; never the request's text. */
+function networkDetail(err: unknown, host: string, route: Route | undefined): string {
+  const via = route && !route.direct ? `the proxy ${route.proxy} (from ${route.from})` : undefined;
+  const tunnel = proxyError(err);
+  if (tunnel?.statusCode === 407) {
+    return `${via} asked for credentials (407). Put them in the proxy address (http://user:password@host:port) or in "http.proxyAuthorization"`;
+  }
+  if (tunnel?.statusCode !== undefined) return `${via} refused to connect to ${host} (${tunnel.statusCode})`;
+  if (tunnel) return `${via} closed the connection before it reached ${host}`;
+  const code = errorCode(err);
+  if (code && TLS_CODES.has(code)) {
+    return `the TLS certificate of ${host} was not accepted (${code}). If your network inspects TLS with its own certificate authority, trust that authority in the system's certificate store (with "http.systemCertificates" on) or name its file in NODE_EXTRA_CA_CERTS; "http.proxyStrictSSL": false turns checking off, which is not recommended`;
+  }
+  if (code === 'UND_ERR_PRX_TLS') return `the TLS certificate of ${via} was not accepted`;
+  const where = via ?? host;
   switch (code) {
     case 'ECONNREFUSED':
-      return 'the connection was refused';
+      return `${where} refused the connection`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'the host name could not be resolved';
+      return via ? `${via} could not be found (host name not resolved)` : `the host name ${host} could not be resolved`;
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'EPIPE':
-      return 'the connection was closed unexpectedly';
+      return `the connection ${via ? `through ${via} ` : ''}was closed unexpectedly`;
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return 'connecting took too long';
-    case 'CERT_HAS_EXPIRED':
-    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
-    case 'SELF_SIGNED_CERT_IN_CHAIN':
-    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
-    case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `the server's TLS certificate was not accepted (${code})`;
+      return `connecting to ${where} took too long`;
     default:
-      return code ? `network error ${code}` : 'network error';
+      return code ? `network error ${code}${via ? ` through ${via}` : ''}` : `network error${via ? ` through ${via}` : ''}`;
   }
+}
+
+/** How long undici gets to end a request by itself after an abort before it is given up on. */
+const ABORT_GRACE_MS = 250;
+
+/**
+ * Rejects a little after `signal` aborts: a request ends by its deadline whatever the
+ * connection does (a proxy that stalls the tunnel, a library deaf to the abort). The
+ * exchange left behind is kept from raising an unhandled rejection.
+ */
+function deadline(signal: AbortSignal, exchange: Promise<unknown>): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    const give = () => {
+      setTimeout(() => {
+        exchange.catch(() => undefined);
+        reject(new Error('the request did not end after it was aborted'));
+      }, ABORT_GRACE_MS).unref();
+    };
+    if (signal.aborted) give();
+    else signal.addEventListener('abort', give, { once: true });
+    exchange.then(() => signal.removeEventListener('abort', give), () => signal.removeEventListener('abort', give));
+  });
 }
 
 /** Largest answer read: a page of 50 findings with their diffs is well below 1 MB. */
@@ -248,22 +296,30 @@ export class Transport {
     };
 
     arm();
+    const network = this.opts.network ?? environmentNetwork();
+    let route: Route | undefined;
     try {
+      route = network.route(url);
+      const dispatcher = network.dispatcherFor(url);
       let res: Dispatcher.ResponseData;
       let text: string;
       try {
-        res = await request(url, {
-          method: call.method,
-          headers,
-          body,
-          signal: controller.signal,
-          dispatcher: dispatcherFor(url, this.opts.dispatcher),
-          // Our own timer covers the whole exchange; undici's would only cut in later.
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        });
+        const exchange = (async () => {
+          const r = await request(url, {
+            method: call.method,
+            headers,
+            body,
+            signal: controller.signal,
+            dispatcher,
+            // Our own timer covers the whole exchange; undici's would only cut in later.
+            headersTimeout: 0,
+            bodyTimeout: 0,
+          });
+          status = r.statusCode;
+          return { r, t: call.method === 'HEAD' ? '' : await readCapped(r, this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES) };
+        })();
+        ({ r: res, t: text } = await Promise.race([exchange, deadline(controller.signal, exchange)]));
         status = res.statusCode;
-        text = call.method === 'HEAD' ? '' : await readCapped(res, this.opts.maxResponseBytes ?? MAX_RESPONSE_BYTES);
       } catch (err) {
         if (err instanceof ResponseTooLargeError) {
           throw new ServiceError({
@@ -273,7 +329,7 @@ export class Transport {
             message: `${call.endpoint} answered with more than ${Math.round(err.limit / (1024 * 1024))} MB; reading stopped there. The service URL may point at something other than the scanning service, or a proxy answered instead.`,
           });
         }
-        throw this.transportError(call, err, timedOut, call.signal?.aborted === true);
+        throw this.transportError(call, err, timedOut, call.signal?.aborted === true, url, route);
       }
 
       const resHeaders: Record<string, string | undefined> = {};
@@ -337,7 +393,7 @@ export class Transport {
     }
   }
 
-  private transportError(call: Call, err: unknown, timedOut: boolean, userAborted: boolean): ServiceError {
+  private transportError(call: Call, err: unknown, timedOut: boolean, userAborted: boolean, url: URL, route: Route | undefined): ServiceError {
     const op = call.operation;
     const what = operationLabel(op);
     if (userAborted) return this.abortedError(call);
@@ -356,7 +412,7 @@ export class Transport {
     return new ServiceError({
       kind: 'network',
       operation: op,
-      message: `Could not reach the service at ${this.origin} while ${what}: ${redact(networkDetail(err), this.secrets(call))}. Check your network connection and the service URL setting.`,
+      message: `Could not reach the service at ${this.origin} while ${what}: ${redact(networkDetail(err, url.hostname, route), [...this.secrets(call), ...(this.opts.network ?? environmentNetwork()).secrets()])}. ${route && !route.direct ? 'Check the proxy settings ("http.proxy", "http.noProxy") and' : 'Check'} your network connection and the service URL setting.`,
     });
   }
 }

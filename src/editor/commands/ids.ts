@@ -10,6 +10,7 @@ export const COMMANDS: { readonly [K in CommandId]: CommandReach } = {
   'codeScanner.signIn': 'palette',
   'codeScanner.signOut': 'palette',
   'codeScanner.showLog': 'palette',
+  'codeScanner.checkConnection': 'palette',
   'codeScanner.scanWorkspace': 'palette',
   'codeScanner.scanOpenFiles': 'palette',
   'codeScanner.scanChangedFiles': 'palette',

@@ -10,6 +10,7 @@ import type { UpdateIntegrationResult } from '../account/integrationUpdate';
 import type { Outcome } from '../account/common';
 import type { ScanSummary } from '../scanController';
 import type { SignedInUser } from '../session';
+import type { ConnectionReport } from '../../core/network';
 
 type Arg = unknown;
 
@@ -18,6 +19,7 @@ export interface CommandSignatures {
   'codeScanner.signIn': (arg?: Arg) => Promise<SignedInUser | undefined>;
   'codeScanner.signOut': (arg?: Arg) => Promise<void>;
   'codeScanner.showLog': () => void;
+  'codeScanner.checkConnection': () => Promise<ConnectionReport>;
   // Scans
   'codeScanner.scanWorkspace': (arg?: Arg) => Promise<ScanSummary | undefined>;
   'codeScanner.scanOpenFiles': (arg?: Arg) => Promise<ScanSummary | undefined>;

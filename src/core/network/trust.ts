@@ -1,0 +1,96 @@
+// Which certificate authorities the extension trusts, the way the editor does: Node's
+// bundled roots, plus the system's trusted roots (`http.systemCertificates`, on by
+// default: where a company installs the authority of its TLS-inspecting proxy), plus the
+// file NODE_EXTRA_CA_CERTS names. `http.proxyStrictSSL: false` turns checking off.
+import { existsSync, readFileSync } from 'node:fs';
+import * as tls from 'node:tls';
+
+export interface TrustSettings {
+  /** `http.systemCertificates`. */
+  systemCertificates: boolean;
+  /** `http.proxyStrictSSL`: false accepts any certificate. */
+  strictSSL: boolean;
+}
+
+export interface Trust {
+  /** The authorities to trust; undefined leaves Node's defaults. */
+  ca?: string[];
+  rejectUnauthorized: boolean;
+  /** What was added to Node's bundled roots, in words (for Check Connection). */
+  sources: string[];
+  /** What could not be read, in words. */
+  problems: string[];
+}
+
+/** Where Linux distributions and macOS keep the system's bundle, for Node versions that cannot ask. */
+const SYSTEM_BUNDLES = [
+  '/etc/ssl/certs/ca-certificates.crt',
+  '/etc/pki/tls/certs/ca-bundle.crt',
+  '/etc/ssl/ca-bundle.pem',
+  '/etc/pki/tls/cacert.pem',
+  '/etc/ssl/cert.pem',
+];
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+function pemBlocks(text: string): string[] {
+  return [...text.matchAll(PEM_BLOCK)].map((m) => m[0]);
+}
+
+function readPemFile(file: string): string[] {
+  return pemBlocks(readFileSync(file, 'utf8'));
+}
+
+/** Node 22.15+ and 23.5+ read the system store themselves (also the keychain and Windows store). */
+function systemStore(): string[] | undefined {
+  const get = (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates;
+  if (typeof get !== 'function') return undefined;
+  try {
+    return get('system');
+  } catch {
+    return undefined;
+  }
+}
+
+export function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Trust {
+  const sources: string[] = [];
+  const problems: string[] = [];
+  const added: string[] = [];
+  if (s.systemCertificates) {
+    const store = systemStore();
+    if (store) {
+      added.push(...store);
+      sources.push(`the system's trusted certificates (${store.length})`);
+    }
+    // SSL_CERT_FILE is how OpenSSL's store is pointed elsewhere; older Node versions, which
+    // cannot ask the system, read it and the distribution's bundle instead.
+    const files = [env.SSL_CERT_FILE, ...(store ? [] : SYSTEM_BUNDLES)].filter((f): f is string => !!f);
+    for (const file of files) {
+      if (!existsSync(file)) continue;
+      try {
+        const certs = readPemFile(file);
+        added.push(...certs);
+        if (!store) sources.push(`the system's trusted certificates from ${file} (${certs.length})`);
+        if (file !== env.SSL_CERT_FILE) break;
+      } catch {
+        problems.push(`The system certificate file ${file} could not be read.`);
+      }
+    }
+  }
+  const extra = env.NODE_EXTRA_CA_CERTS?.trim();
+  if (extra) {
+    try {
+      const certs = readPemFile(extra);
+      if (certs.length) {
+        added.push(...certs);
+        sources.push(`NODE_EXTRA_CA_CERTS (${certs.length} from ${extra})`);
+      } else {
+        problems.push(`NODE_EXTRA_CA_CERTS names ${extra}, which holds no PEM certificate.`);
+      }
+    } catch {
+      problems.push(`NODE_EXTRA_CA_CERTS names ${extra}, which could not be read.`);
+    }
+  }
+  const ca = added.length ? [...new Set([...tls.rootCertificates, ...added])] : undefined;
+  return { ca, rejectUnauthorized: s.strictSSL, sources, problems };
+}
