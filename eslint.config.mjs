@@ -4,7 +4,7 @@ import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', '.tools/**', 'node_modules/**', 'test/fixtures/**', 'media/**'] },
+  { ignores: ['dist/**', 'out/**', '.tools/**', 'node_modules/**', 'test/fixtures/**', 'media/**', '.bench/**', '.demo/**', '.service-data/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

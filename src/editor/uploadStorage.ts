@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
+import { ReuseCache } from '../core/archive/reuseCache';
 import { ArchivedFiles } from '../core/scan/archivedFiles';
 import type { FolderUploads } from '../core/scan/pipeline';
 import type { SavedTransfer, TransferStore } from '../core/upload/transferStore';
@@ -56,7 +58,14 @@ export class UploadStorage {
       archivedFiles: this.archivedFiles(),
       discard: () => this.discard(store),
       deleteArchive: (p) => this.deleteArchive(p),
+      reuse: this.reuseCache(store.folderUri),
     };
+  }
+
+  /** The folder's last full-scan archive, kept so a re-scan copies what did not change. */
+  reuseCache(folderUri: string): ReuseCache {
+    const key = createHash('sha256').update(folderUri).digest('hex').slice(0, 24);
+    return new ReuseCache(path.join(this.storageRoot, 'reuse', key));
   }
 
   /** Every saved (interrupted) upload of this workspace. */

@@ -1,6 +1,6 @@
 // `npm run bench`: packaging and upload speed, and peak memory, side by side with the
 // reference tools in one run. Not a test: it prints figures and says whether each target
-// is met. Usage: npm run bench [-- --rounds N] [--sweep] [--regenerate]
+// is met. Usage: npm run bench [-- --rounds N] [--only babel,svelte,synthetic] [--sweep] [--regenerate]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fsp } from 'node:fs';
 import { cpus } from 'node:os';
@@ -10,15 +10,18 @@ import { DEFAULT_CHUNK_SIZE } from '../../src/core/upload/engine';
 import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
 import { startReferenceService, type ReferenceService } from '../service';
 import { ensureBenchWorkspace } from './generateWorkspace';
+import { ensureShapeWorkspace } from './shapeWorkspace';
 
 const REPO = path.resolve(__dirname, '../..');
 const BENCH_DIR = path.join(REPO, '.bench');
-const WORKSPACE = path.join(BENCH_DIR, 'workspace');
-const TARGETS = { packaging: 1.3, upload: 1.2, rssMb: 64 };
+const SHAPES = path.resolve(REPO, '..', 'shared', 'data');
+/** Packaging targets are per workspace: the real-shaped trees are the ones that matter. */
+const TARGETS = { packaging: 1.0, upload: 1.2, rssMb: 64, rescan: 0.25 };
 const MiB = 1024 * 1024;
 
 const args = process.argv.slice(2);
 const rounds = Number(args[args.indexOf('--rounds') + 1]) || 3;
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : undefined;
 
 function need(tool: string, pkg: string): string | undefined {
   return spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0 ? undefined : pkg;
@@ -50,11 +53,42 @@ function run(cmd: string, argv: string[], opts: { cwd?: string; env?: Record<str
 
 const timed = (cmd: string, argv: string[], cwd?: string) => run(cmd, argv, { cwd });
 
-interface ChildResult { warmRss?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string }
+interface ChildResult { warmRss?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string; coldMs?: number; warmMs?: number; reused?: number }
 
 async function child(argv: string[], env: Record<string, string> = {}): Promise<ChildResult> {
   const r = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, 'child.ts'), ...argv], { cwd: REPO, env });
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
+}
+
+interface Workspace {
+  key: string;
+  dir: string;
+  /** Why it is here, printed with its figures. */
+  about: string;
+  /** A file the re-scan figure changes (path relative to the workspace). */
+  change?: string;
+}
+
+async function workspaces(): Promise<Workspace[]> {
+  const all: Workspace[] = [];
+  for (const [key, about] of [['babel', 'the shape of babel/babel: 27,674 files, 1.4 KB on average'], ['svelte', 'the shape of sveltejs/svelte: 9,080 files, 0.8 KB on average']] as const) {
+    const shape = path.join(SHAPES, `${key}-shape.tsv`);
+    if (!existsSync(shape)) {
+      console.log(`(${key}: ${shape} is missing; skipped)`);
+      continue;
+    }
+    const dir = path.join(BENCH_DIR, key);
+    if (args.includes('--regenerate')) await fsp.rm(dir, { recursive: true, force: true });
+    const files = await ensureShapeWorkspace(shape, dir);
+    // A mid-sized source file in the middle of the tree.
+    const change = files.filter((f) => /\.js$/.test(f.path) && f.size > 1000 && f.size < 4000)[Math.floor(files.length / 4) % 500]?.path;
+    all.push({ key, dir, about, change });
+  }
+  const synthetic = path.join(BENCH_DIR, 'workspace');
+  if (args.includes('--regenerate')) await fsp.rm(synthetic, { recursive: true, force: true });
+  await ensureBenchWorkspace(synthetic);
+  all.push({ key: 'synthetic', dir: synthetic, about: 'generated: 20,001 files of 2-18 KB sources and random blobs, 301 MiB' });
+  return all.filter((w) => !only || only.includes(w.key));
 }
 
 async function main(): Promise<void> {
@@ -64,8 +98,8 @@ async function main(): Promise<void> {
     console.error(`Install them first, e.g.: apt-get update && apt-get install -y ${missing.join(' ')}`);
     process.exit(2);
   }
-  if (args.includes('--regenerate')) await fsp.rm(WORKSPACE, { recursive: true, force: true });
-  await ensureBenchWorkspace(WORKSPACE);
+  await fsp.mkdir(BENCH_DIR, { recursive: true });
+  const list = await workspaces();
   const tmp = await fsp.mkdtemp(path.join(BENCH_DIR, 'run-'));
   // The service's data on tmpfs when there is one: disk writeback of earlier uploads would
   // otherwise add seconds of noise to whichever upload happens to run next. A fresh service
@@ -84,95 +118,122 @@ async function main(): Promise<void> {
   const scansIdle = async () => {
     for (let i = 0; i < 1200 && service?.scans().some((x) => x.status === 'running'); i++) await new Promise((r) => setTimeout(r, 50));
   };
+  const summary: string[] = [];
+  console.log(`${process.platform} ${cpus().length} cores, node ${process.version}, ${rounds} rounds per workspace`);
   try {
-    let svc = await freshService();
-    const env = { BENCH_TOKEN: svc.demoToken };
-    const sel = await selectWorkspaceFiles(WORKSPACE);
-    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: WORKSPACE, maxBuffer: 64 * MiB }).toString().split('\0').filter(Boolean).length;
-    console.log(`workspace: ${sel.files.length} files selected (git ls-files: ${tracked}), ${(sel.totalBytes / MiB).toFixed(0)} MiB, ${process.platform} ${cpus().length} cores, node ${process.version}`);
+    for (const ws of list) {
+      let svc = await freshService();
+      const env = { BENCH_TOKEN: svc.demoToken };
+      const sel = await selectWorkspaceFiles(ws.dir);
+      const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ws.dir, maxBuffer: 64 * MiB }).toString().split('\0').filter(Boolean).length;
+      console.log(`\n${ws.key} (${ws.about}): ${sel.files.length} files selected (git tracks ${tracked}), ${(sel.totalBytes / MiB).toFixed(1)} MiB`);
 
-    // The archive curl uploads: built the same way, so byte-identical to what the child uploads.
-    const reference = await buildZip(sel, { tmpRoot: tmp });
-    const zipOut = path.join(tmp, 'infozip.zip');
-    const infozip = async () => {
-      await fsp.rm(zipOut, { force: true });
-      return (await timed('sh', ['-c', `git ls-files | zip -q -6 -@ '${zipOut}'`], WORKSPACE)).ms;
-    };
-    const curlUpload = async () => {
-      await scansIdle();
-      const t0 = performance.now();
-      const start = await timed('curl', ['-sS', '--fail-with-body', '-H', `SERVICE-TOKEN: ${svc.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
-        '-F', 'scan_type=blast', '-F', 'files=@/dev/null;filename=project.zip', `${svc.baseUrl}/start-scan?scan_type=blast`]);
-      const id = (JSON.parse(start.stdout) as { transfer_id: string }).transfer_id;
-      const patch = await timed('curl', ['-sS', '--fail-with-body', '-X', 'PATCH', '-H', 'Expect:', '-H', `SERVICE-TOKEN: ${svc.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
-        '-H', 'Upload-Offset: 0', '-H', `Upload-Length: ${reference.size}`, '-H', 'Upload-Name: project.zip',
-        '-F', `chunk_data=@${reference.path};filename=project.zip;type=application/octet-stream`, `${svc.baseUrl}/start-scan/${id}/`]);
-      if (!/scan_id/.test(patch.stdout)) throw new Error(`curl upload did not complete: ${patch.stdout}`);
-      return performance.now() - t0;
-    };
+      // Info-ZIP gets exactly the files we package, as a list (git quotes names it finds
+      // unusual, so piping git ls-files into zip -@ would drop them).
+      const listFile = path.join(tmp, `${ws.key}.list`);
+      await fsp.writeFile(listFile, sel.files.map((f) => f.path).join('\n') + '\n');
+      // The archive curl uploads: built the same way, so byte-identical to what the child uploads.
+      const reference = await buildZip(sel, { tmpRoot: tmp });
+      const zipOut = path.join(tmp, 'infozip.zip');
+      const infozip = async () => {
+        await fsp.rm(zipOut, { force: true });
+        return (await timed('sh', ['-c', `zip -q -6 -@ '${zipOut}' < '${listFile}'`], ws.dir)).ms;
+      };
+      const curlUpload = async () => {
+        await scansIdle();
+        const t0 = performance.now();
+        const start = await timed('curl', ['-sS', '--fail-with-body', '-H', `SERVICE-TOKEN: ${svc.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
+          '-F', 'scan_type=blast', '-F', 'files=@/dev/null;filename=project.zip', `${svc.baseUrl}/start-scan?scan_type=blast`]);
+        const id = (JSON.parse(start.stdout) as { transfer_id: string }).transfer_id;
+        const patch = await timed('curl', ['-sS', '--fail-with-body', '-X', 'PATCH', '-H', 'Expect:', '-H', `SERVICE-TOKEN: ${svc.demoToken}`, '-H', 'CORGEA-SOURCE: vscode',
+          '-H', 'Upload-Offset: 0', '-H', `Upload-Length: ${reference.size}`, '-H', 'Upload-Name: project.zip',
+          '-F', `chunk_data=@${reference.path};filename=project.zip;type=application/octet-stream`, `${svc.baseUrl}/start-scan/${id}/`]);
+        if (!/scan_id/.test(patch.stdout)) throw new Error(`curl upload did not complete: ${patch.stdout}`);
+        return performance.now() - t0;
+      };
 
-    // Warm the page cache and both code paths once, untimed.
-    await infozip();
-    await child(['--mode', 'pack', '--root', WORKSPACE, '--tmp', tmp]);
+      // Warm the page cache and both code paths once, untimed.
+      await infozip();
+      await child(['--mode', 'pack', '--root', ws.dir, '--tmp', tmp]);
 
-    const zipMs: number[] = [], packMs: number[] = [], selectMs: number[] = [], upMs: number[] = [], curlMs: number[] = [], peaks: number[] = [], starts: number[] = [], idles: number[] = [], coldIdles: number[] = [];
-    for (let r = 0; r < rounds; r++) {
-      svc = await freshService();
-      zipMs.push(await infozip());
-      await scansIdle();
-      const one = await child(['--mode', 'pack-upload', '--root', WORKSPACE, '--tmp', tmp, '--base-url', svc.baseUrl, '--warm-base-url', svc.baseUrl], env);
-      if (one.sha256 !== reference.sha256) throw new Error('the archive differs between runs: packaging is not deterministic');
-      packMs.push(one.packMs!);
-      selectMs.push(one.selectMs!);
-      upMs.push(one.uploadMs!);
-      peaks.push(one.peakRss);
-      starts.push(one.warmRss!);
-      curlMs.push(await curlUpload());
-      idles.push((await child(['--mode', 'idle', '--warm-base-url', svc.baseUrl], env)).peakRss);
-      coldIdles.push((await child(['--mode', 'idle'])).peakRss);
-      console.log(`  round ${r + 1}: zip ${secs(zipMs.at(-1)!)}, ours ${secs(packMs.at(-1)!)} (selection ${secs(selectMs.at(-1)!)}); upload ours ${secs(upMs.at(-1)!)}, curl ${secs(curlMs.at(-1)!)}; peak RSS ${(one.peakRss / MiB).toFixed(0)} MB (+${((one.peakRss - one.warmRss!) / MiB).toFixed(0)} MB)`);
-    }
-    const zipSize = (await fsp.stat(zipOut)).size;
-    // Each round measures ours and the reference back to back, so the median of the
-    // per-round ratios cancels most of the drift a shared machine adds between rounds.
-    const p = median(packMs.map((x, i) => x / zipMs[i]));
-    const u = median(upMs.map((x, i) => x / curlMs[i]));
-    // Growth is measured inside one process: its peak while packaging and uploading minus its
-    // own RSS just before it started. Comparing with a separate idle child instead adds that
-    // child's own start-up variation (seen: 95-118 MB between identical idle children).
-    const growths = peaks.map((p, i) => p - starts[i]);
-    const worst = growths.indexOf(Math.max(...growths));
-    const growth = growths[worst] / MiB;
-    console.log('');
-    console.log(`packaging: ${p.toFixed(2)}x (median of ${rounds} paired rounds; ours ${secs(median(packMs))} for selection + zip -> ${(reference.size / MiB).toFixed(1)} MiB; git ls-files | zip -q -6 -@ ${secs(median(zipMs))} -> ${(zipSize / MiB).toFixed(1)} MiB; target <= ${TARGETS.packaging}x: ${p <= TARGETS.packaging ? 'met' : 'NOT met'})`);
-    console.log(`upload: ${u.toFixed(2)}x (median of ${rounds} paired rounds; ours ${secs(median(upMs))} in ${(DEFAULT_CHUNK_SIZE / MiB).toFixed(0)} MiB chunks; one raw curl POST + PATCH ${secs(median(curlMs))}; target <= ${TARGETS.upload}x: ${u <= TARGETS.upload ? 'met' : 'NOT met'})`);
-    console.log(`peak RSS growth (packaging + upload): ${growth.toFixed(0)} MB (worst of ${rounds} rounds: peak ${(peaks[worst] / MiB).toFixed(0)} MB - ${(starts[worst] / MiB).toFixed(0)} MB just before packaging, same process, after one request to the service; median ${(median(growths) / MiB).toFixed(0)} MB; target < ${TARGETS.rssMb} MB: ${growth < TARGETS.rssMb ? 'met' : 'NOT met'})`);
-    console.log(`  (cross-check against separate idle children: highest peak ${(Math.max(...peaks) / MiB).toFixed(0)} MB - median idle child ${(median(idles) / MiB).toFixed(0)} MB = ${((Math.max(...peaks) - median(idles)) / MiB).toFixed(0)} MB; an idle child that never made a request: ${(median(coldIdles) / MiB).toFixed(0)} MB)`);
-
-    if (args.includes('--sweep')) {
-      console.log('\nchunk size sweep (upload of the same archive, one child each, median of 3):');
-      for (const mb of [1, 2, 4, 8, 16, 32, 64]) {
+      const zipMs: number[] = [], packMs: number[] = [], selectMs: number[] = [], upMs: number[] = [], curlMs: number[] = [], peaks: number[] = [], starts: number[] = [], idles: number[] = [];
+      for (let r = 0; r < rounds; r++) {
         svc = await freshService();
-        const ratios: number[] = [];
-        const ms: number[] = [];
-        const rss: number[] = [];
-        for (let i = 0; i < 3; i++) {
-          await scansIdle();
-          const r = await child(['--mode', 'upload', '--archive', reference.path, '--base-url', svc.baseUrl, '--chunk-size', String(mb * MiB)], env);
-          const c = await curlUpload();
-          ms.push(r.uploadMs!);
-          rss.push(r.peakRss);
-          ratios.push(r.uploadMs! / c);
-        }
-        console.log(`  ${String(mb).padStart(2)} MiB: ${median(ratios).toFixed(2)}x of curl (ours ${secs(median(ms))}), peak RSS of the upload-only child ${(Math.max(...rss) / MiB).toFixed(0)} MB`);
+        zipMs.push(await infozip());
+        await scansIdle();
+        const one = await child(['--mode', 'pack-upload', '--root', ws.dir, '--tmp', tmp, '--base-url', svc.baseUrl, '--warm-base-url', svc.baseUrl], env);
+        if (one.sha256 !== reference.sha256) throw new Error(`${ws.key}: the archive differs between runs: packaging is not deterministic`);
+        packMs.push(one.packMs!);
+        selectMs.push(one.selectMs!);
+        upMs.push(one.uploadMs!);
+        peaks.push(one.peakRss);
+        starts.push(one.warmRss!);
+        curlMs.push(await curlUpload());
+        idles.push((await child(['--mode', 'idle', '--warm-base-url', svc.baseUrl], env)).peakRss);
+        console.log(`  round ${r + 1}: zip ${secs(zipMs.at(-1)!)}, ours ${secs(packMs.at(-1)!)} (selection ${secs(selectMs.at(-1)!)}); upload ours ${secs(upMs.at(-1)!)}, curl ${secs(curlMs.at(-1)!)}; peak RSS ${(one.peakRss / MiB).toFixed(0)} MB (+${((one.peakRss - one.warmRss!) / MiB).toFixed(0)} MB)`);
       }
+      const zipSize = (await fsp.stat(zipOut)).size;
+      // Each round measures ours and the reference back to back, so the median of the
+      // per-round ratios cancels most of the drift a shared machine adds between rounds.
+      const p = median(packMs.map((x, i) => x / zipMs[i]));
+      const u = median(upMs.map((x, i) => x / curlMs[i]));
+      // Growth is measured inside one process: its peak while packaging and uploading minus its
+      // own RSS just before it started (after one request to the service, as an extension host).
+      const growths = peaks.map((pk, i) => pk - starts[i]);
+      const worst = growths.indexOf(Math.max(...growths));
+      const growth = growths[worst] / MiB;
+      const lines = [
+        `${ws.key} packaging: ${p.toFixed(2)}x (median of ${rounds} paired rounds; ours ${secs(median(packMs))} for selection ${secs(median(selectMs))} + zip -> ${(reference.size / MiB).toFixed(1)} MiB, deterministic; zip -q -6 -@ over the same list ${secs(median(zipMs))} -> ${(zipSize / MiB).toFixed(1)} MiB; target <= ${TARGETS.packaging}x: ${p <= TARGETS.packaging ? 'met' : 'NOT met'})`,
+        `${ws.key} upload: ${u.toFixed(2)}x (ours ${secs(median(upMs))} in ${(DEFAULT_CHUNK_SIZE / MiB).toFixed(0)} MiB chunks; one raw curl POST + PATCH ${secs(median(curlMs))}; target <= ${TARGETS.upload}x: ${u <= TARGETS.upload ? 'met' : 'NOT met'})`,
+        `${ws.key} peak RSS growth (selection + packaging + upload): ${growth.toFixed(0)} MB (worst of ${rounds}: peak ${(peaks[worst] / MiB).toFixed(0)} MB - ${(starts[worst] / MiB).toFixed(0)} MB just before; median ${(median(growths) / MiB).toFixed(0)} MB; an idle child peaks at ${(median(idles) / MiB).toFixed(0)} MB; target < ${TARGETS.rssMb} MB: ${growth < TARGETS.rssMb ? 'met' : 'NOT met'})`,
+      ];
+      if (ws.change) {
+        const res: { coldMs: number; warmMs: number; reused: number; files: number }[] = [];
+        for (let r = 0; r < rounds; r++) {
+          svc = await freshService();
+          await scansIdle();
+          res.push(await child(['--mode', 'rescan', '--root', ws.dir, '--tmp', tmp, '--base-url', svc.baseUrl, '--change', ws.change], env) as never);
+        }
+        const ratio = median(res.map((x) => x.warmMs / x.coldMs));
+        lines.push(`${ws.key} re-scan with one file changed: ${ratio.toFixed(2)}x of a cold scan, to scan_id (median of ${rounds}; cold ${secs(median(res.map((x) => x.coldMs)))}, re-scan ${secs(median(res.map((x) => x.warmMs)))} with ${res[0].reused} of ${res[0].files} entries copied from the last archive; target <= ${TARGETS.rescan}x: ${ratio <= TARGETS.rescan ? 'met' : 'NOT met'})`);
+      }
+      for (const l of lines) console.log(l);
+      summary.push(...lines);
+
+      if (args.includes('--sweep') && ws.key === 'synthetic') {
+        console.log('\nchunk size sweep (upload of the same archive, one child each, median of 3):');
+        for (const mb of [1, 2, 4, 8, 16, 32, 64]) {
+          svc = await freshService();
+          const ratios: number[] = [];
+          const ms: number[] = [];
+          const rss: number[] = [];
+          for (let i = 0; i < 3; i++) {
+            await scansIdle();
+            const r = await child(['--mode', 'upload', '--archive', reference.path, '--base-url', svc.baseUrl, '--chunk-size', String(mb * MiB)], env);
+            const c = await curlUpload();
+            ms.push(r.uploadMs!);
+            rss.push(r.peakRss);
+            ratios.push(r.uploadMs! / c);
+          }
+          console.log(`  ${String(mb).padStart(2)} MiB: ${median(ratios).toFixed(2)}x of curl (ours ${secs(median(ms))}), peak RSS of the upload-only child ${(Math.max(...rss) / MiB).toFixed(0)} MB`);
+        }
+      }
+      await reference.dispose();
     }
-    await reference.dispose();
+    const results = await resultsBench();
+    summary.push(...results);
+    console.log('\nsummary:');
+    for (const l of summary) console.log(`  ${l}`);
   } finally {
     await service?.close();
     await fsp.rm(tmp, { recursive: true, force: true });
     if (dataDir) await fsp.rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Filled in by the results benchmark (see resultsBench.ts). */
+async function resultsBench(): Promise<string[]> {
+  return [];
 }
 
 main().catch((e) => {

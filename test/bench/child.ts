@@ -1,8 +1,11 @@
 // One measured run in its own process, so its peak RSS is its own. Prints one JSON line.
-// Modes: idle (load everything, do nothing: the RSS baseline), pack, pack-upload, upload.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+// Modes: idle (load everything, do nothing: the RSS baseline), pack, pack-upload, upload,
+// rescan (a cold scan to scan_id, then one file changed and a re-scan reusing the archive).
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { ServiceClient } from '../../src/core/api';
 import { sha256File } from '../../src/core/archive/hash';
+import { ReuseCache } from '../../src/core/archive/reuseCache';
 import { buildZip, type BuiltArchive } from '../../src/core/archive/zip';
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
@@ -37,6 +40,14 @@ function resetPeakRss(): void {
   }
 }
 
+async function scanToScanId(root: string, client: ServiceClient, tmp: string, previous?: ReturnType<ReuseCache['load']>): Promise<{ ms: number; archive: BuiltArchive; scanId?: string }> {
+  const t0 = performance.now();
+  const sel = await selectWorkspaceFiles(root);
+  const archive = await buildZip(sel, { tmpRoot: tmp, previous });
+  const result = await uploadArchive({ client, archive, fields: { projectName: 'bench' }, store: new MemoryTransferStore() });
+  return { ms: performance.now() - t0, archive, scanId: result.kind === 'complete' ? result.scanId : undefined };
+}
+
 async function main(): Promise<void> {
   const mode = arg('mode') ?? 'idle';
   const out: Record<string, unknown> = { mode };
@@ -52,7 +63,26 @@ async function main(): Promise<void> {
     out.warmRss = currentRss();
     resetPeakRss();
   }
-  if (mode !== 'idle') {
+  if (mode === 'rescan') {
+    const root = arg('root')!;
+    const tmp = mkdtempSync(path.join(arg('tmp')!, 'rescan-'));
+    const client = new ServiceClient({ baseUrl: arg('base-url')!, token: process.env.BENCH_TOKEN ?? '', timeoutMs: 120_000 });
+    const cache = new ReuseCache(path.join(tmp, 'reuse'));
+    const changed = path.join(root, arg('change')!);
+    const size = statSync(changed).size;
+    try {
+      const cold = await scanToScanId(root, client, tmp);
+      await cache.keep(cold.archive.path, cold.archive.index, cold.archive.level, cold.archive.madeAtMs);
+      await cold.archive.dispose();
+      appendFileSync(changed, '\n// changed by the benchmark\n');
+      const warm = await scanToScanId(root, client, tmp, cache.load(cold.archive.level));
+      await warm.archive.dispose();
+      Object.assign(out, { coldMs: cold.ms, warmMs: warm.ms, reused: warm.archive.reused, files: warm.archive.entries.length, scanIds: [cold.scanId, warm.scanId] });
+    } finally {
+      truncateSync(changed, size);
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  } else if (mode !== 'idle') {
     let archive: BuiltArchive | { path: string; name: string; size: number; sha256: string; dispose?: () => Promise<void> };
     if (mode === 'upload') {
       const p = arg('archive')!;
@@ -65,6 +95,7 @@ async function main(): Promise<void> {
       out.selectMs = t1 - t0;
       out.packMs = performance.now() - t0;
       out.files = sel.files.length;
+      if (arg('list')) writeFileSync(arg('list')!, sel.files.map((f) => f.path).join('\n') + '\n');
     }
     out.size = archive.size;
     out.sha256 = archive.sha256;

@@ -29,7 +29,7 @@ const WORDS = [
 ];
 
 /** Small deterministic PRNG (mulberry32) so every run generates the same tree. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

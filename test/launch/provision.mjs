@@ -29,11 +29,13 @@ const SYSTEM_NEEDS = [
   { pkg: 'git', present: () => hasCommand('git') },
   // The network tests make a private certificate authority with it.
   { pkg: 'openssl', present: () => hasCommand('openssl') },
+  // The packaging tests check archives with Info-ZIP's own reader.
+  { pkg: 'unzip', present: () => hasCommand('unzip') },
 ];
 
-/** What the unit tests need from the system (git repositories, a test CA); installed when root. */
+/** What the unit tests need from the system (git repositories, a test CA, an archive checker); installed when root. */
 export function ensureUnitTestPackages() {
-  ensureSystemPackages(SYSTEM_NEEDS.filter((n) => n.pkg === 'git' || n.pkg === 'openssl'));
+  ensureSystemPackages(SYSTEM_NEEDS.filter((n) => ['git', 'openssl', 'unzip'].includes(n.pkg)));
 }
 
 export function toolsDir() {

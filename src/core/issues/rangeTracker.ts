@@ -99,10 +99,34 @@ export function trackRangeThrough(range: Range, changes: readonly TextChange[], 
   return r;
 }
 
-/** The range a finding on `line` (1-based) covers in `text`: the line without its indentation. */
+/**
+ * The editor's line (0-based) where the service's line `line` (1-based) starts. The service
+ * counts lines by LF, as git and most scanners do; the editor also breaks lines at a lone
+ * CR (old Mac line endings, stray carriage returns). In a file with lone CRs the two
+ * numbers differ, and a finding would otherwise be shown lines away from its code.
+ */
+export function editorLineOfServiceLine(text: string, line: number): number {
+  if (!text.includes('\r')) return line - 1;
+  let at = 0;
+  for (let n = 1; n < line; n++) {
+    const lf = text.indexOf('\n', at);
+    if (lf < 0) break;
+    at = lf + 1;
+  }
+  // Editor line breaks before that offset: CRLF and LF count once, a lone CR too.
+  let breaks = 0;
+  for (let i = 0; i < at; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) breaks++;
+    else if (c === 13 && text.charCodeAt(i + 1) !== 10) breaks++;
+  }
+  return breaks;
+}
+
+/** The range a finding on the service's `line` (1-based) covers in `text`: the line without its indentation. */
 export function rangeForLine(text: string, line: number): Range {
   const lines = text.split(/\r\n|\r|\n/);
-  const index = Math.min(Math.max(line - 1, 0), Math.max(lines.length - 1, 0));
+  const index = Math.min(Math.max(editorLineOfServiceLine(text, line), 0), Math.max(lines.length - 1, 0));
   const content = lines[index] ?? '';
   const indent = content.length - content.trimStart().length;
   const start = indent === content.length ? 0 : indent;

@@ -4,7 +4,8 @@
 // archives and transfers live, and where results go, and shows the progress.
 import type { ServiceClient, UploadFields } from '../api';
 import { CancelledAfterUploadError, isCancellation, throwIfCancelled } from '../async';
-import { buildZip } from '../archive/zip';
+import { DEFAULT_LEVEL, buildZip } from '../archive/zip';
+import type { ReuseCache } from '../archive/reuseCache';
 import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
@@ -52,6 +53,8 @@ export interface FolderUploads {
   /** Forgets a saved transfer and deletes its archive. */
   discard(): Promise<void>;
   deleteArchive(archivePath: string): Promise<void>;
+  /** The folder's last full-scan archive, whose unchanged entries the next packaging copies. */
+  reuse?: ReuseCache;
 }
 
 export interface PipelineContext {
@@ -117,7 +120,9 @@ export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): 
   }
   progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
   await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
-  const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal });
+  const previous = ctx.uploads.reuse?.load(DEFAULT_LEVEL);
+  const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous });
+  if (previous) ctx.log(`${archive.entries.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied, not read).`);
   const skipped = [...selection.skipped, ...archive.skipped];
   if (!archive.entries.length) {
     await archive.dispose();
@@ -140,6 +145,11 @@ export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): 
       maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs, folder: req.projectName,
       onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
     }), () => { keepArchive = true; });
+    // Uploaded: a full scan's archive is what the next scan copies its unchanged files from.
+    if (!req.partial && ctx.uploads.reuse) {
+      await ctx.uploads.reuse.keep(archive.path, archive.index, archive.level, archive.madeAtMs)
+        .catch((e: unknown) => ctx.log(`The archive could not be kept for the next scan: ${e instanceof Error ? e.message : String(e)}`));
+    }
     return { ...(await afterUpload(ctx, outcome, fields, archive.sha256, archive.entries.length)), skipped };
   } finally {
     // Kept only when an interruption left a transfer worth resuming; cancelling discards it.

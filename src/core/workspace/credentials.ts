@@ -1,4 +1,5 @@
 import ignore, { type Ignore } from 'ignore';
+import { fastMatcher } from './fastMatcher';
 
 /**
  * Files that hold credentials by convention: environment files, package-registry and
@@ -24,7 +25,7 @@ export const CREDENTIAL_FILE_PATTERNS: readonly string[] = [
 
 /** Matches credential files, except those the user chose to upload (`allow`, gitignore syntax). */
 export function credentialMatcher(allow: readonly string[] = []): (relPath: string) => boolean {
-  const credentials: Ignore = ignore({ ignorecase: true }).add([...CREDENTIAL_FILE_PATTERNS]);
+  const credentials = fastMatcher(CREDENTIAL_FILE_PATTERNS, { ignorecase: true });
   const allowed: Ignore | undefined = allow.length ? ignore({ ignorecase: true }).add([...allow]) : undefined;
-  return (relPath) => credentials.ignores(relPath) && !allowed?.ignores(relPath);
+  return (relPath) => credentials(relPath) && !allowed?.ignores(relPath);
 }

@@ -1,4 +1,4 @@
-import ignore, { type Ignore } from 'ignore';
+import { fastMatcher } from './fastMatcher';
 
 /**
  * Folders that hold dependencies, build output, virtualenvs or editor state. Scanning them
@@ -47,11 +47,10 @@ export function isBinaryAssetName(relPath: string): boolean {
 }
 
 /**
- * A new gitignore-style matcher for the default folder and file excludes. New on every
- * call on purpose: `ignore` caches the answer for every path (and parent folder) it has
- * tested, so a matcher kept for the life of the extension host would hold every path of
- * every workspace ever scanned. One per selection is cheap (a few dozen rules).
+ * A new matcher for the default folder and file excludes. New on every call on purpose: it
+ * remembers its answer for every name it has seen, so a matcher kept for the life of the
+ * extension host would hold the names of every workspace ever scanned.
  */
-export function defaultExcludeMatcher(): Ignore {
-  return ignore({ ignorecase: true }).add([...DEFAULT_EXCLUDED_DIRS, ...DEFAULT_EXCLUDED_FILES]);
+export function defaultExcludeMatcher(): (relPath: string) => boolean {
+  return fastMatcher([...DEFAULT_EXCLUDED_DIRS, ...DEFAULT_EXCLUDED_FILES], { ignorecase: true });
 }

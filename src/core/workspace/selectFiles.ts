@@ -1,4 +1,4 @@
-import { promises as fsp, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, promises as fsp, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { credentialMatcher } from './credentials';
@@ -31,6 +31,9 @@ export interface SelectedFile {
   size: number;
   /** Inode when chosen: packaging skips the file if another one stands there by then. */
   ino?: number;
+  /** Modification and status-change times when chosen: with size and inode, whether the file changed since the last archive. */
+  mtimeMs?: number;
+  ctimeMs?: number;
   /** For a symlink to a file inside the folder: the real file, relative to the real root. */
   target?: string;
 }
@@ -69,15 +72,11 @@ export interface SelectOptions {
 
 /** More exclude patterns than this is refused (each costs a test on every path). */
 export const MAX_EXCLUDE_GLOBS = 1000;
-/** Paths handled between two yields to the event loop, so a large selection never stalls the editor. */
-const YIELD_EVERY = 256;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
 
-/** How many lstat/realpath calls may be in flight; enough to keep libuv's pool busy. */
-const STAT_CONCURRENCY = 32;
 
 /**
  * All files of a workspace folder worth scanning. In a git work tree: tracked plus
@@ -88,15 +87,23 @@ const STAT_CONCURRENCY = 32;
 export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
   const ctx = await makeContext(root, opts);
   if (await isInsideGitWorkTree(ctx.root)) {
-    const listed = splitNul(await gitRaw(ctx.root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']));
+    // Three listings at once (each is a git process): tracked, untracked but not ignored,
+    // and the ignored ones (only for the report).
+    const [tracked, untracked, ignored] = await Promise.all([
+      gitRaw(ctx.root, ['ls-files', '-z', '--cached']).then(splitNul),
+      gitRaw(ctx.root, ['ls-files', '-z', '--others', '--exclude-standard']).then(splitNul),
+      listGitIgnored(ctx.root),
+    ]);
+    for (const p of ignored) ctx.skip(p, 'gitignored');
     // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
-    const candidates = [...new Set(listed)];
-    const ignoredDirsAndFiles = await listGitIgnored(ctx.root);
-    for (const p of ignoredDirsAndFiles) ctx.skip(p, 'gitignored');
-    await filterCandidates(ctx, candidates, { dropMissing: true });
+    // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
+    // with a node_modules, a committed dist): the repository chose to keep it.
+    const trackedSet = new Set(tracked);
+    const candidates = [...trackedSet, ...untracked.filter((p) => !trackedSet.has(p))];
+    await filterCandidates(ctx, candidates, { dropMissing: true, kept: (rel) => trackedSet.has(rel) });
   } else {
-    const candidates = await walk(ctx);
-    await filterCandidates(ctx, candidates, { dropMissing: true });
+    const { files, kept } = await walk(ctx);
+    await filterCandidates(ctx, files, { dropMissing: true, kept: (rel) => kept.has(rel) });
   }
   return ctx.finish();
 }
@@ -122,7 +129,8 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
   if (await isInsideGitWorkTree(ctx.root)) {
     const ignored = await gitCheckIgnored(ctx.root, candidates);
     for (const p of ignored) ctx.skip(p, 'gitignored');
-    await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), { dropMissing: false });
+    const tracked = new Set(splitNul(await gitRaw(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]).catch(() => '')));
+    await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), { dropMissing: false, kept: (rel) => tracked.has(rel) });
   } else {
     await filterCandidates(ctx, candidates, { dropMissing: false });
   }
@@ -150,7 +158,9 @@ export async function selectChangedFiles(root: string, opts: SelectOptions = {})
     const rel = toRelative(ctx, path.join(top, repoRel));
     if (rel !== undefined) candidates.push(rel);
   }
-  await filterCandidates(ctx, [...new Set(candidates)], { dropMissing: true });
+  const unique = [...new Set(candidates)];
+  const tracked = new Set(splitNul(await gitRaw(ctx.root, ['ls-files', '-z', '--cached']).catch(() => '')));
+  await filterCandidates(ctx, unique, { dropMissing: true, kept: (rel) => tracked.has(rel) });
   return ctx.finish();
 }
 
@@ -213,7 +223,7 @@ interface Context {
   realRoot: string;
   maxSize: number;
   partial: boolean;
-  defaults: Ignore;
+  defaults: (relPath: string) => boolean;
   user: Ignore | undefined;
   isCredential: (rel: string) => boolean;
   files: SelectedFile[];
@@ -263,18 +273,21 @@ async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: b
 }
 
 /**
- * archiver (and the zip format as compress-commons writes it) rewrites some names: a
- * leading `word:` (read as a drive letter), leading `../` or `/`, backslashes and doubled
- * slashes. Such a file would be stored under another name (two files could collide), so
- * it is left out instead.
+ * Names that zip readers rewrite or refuse: a leading `word:` (read as a drive letter),
+ * leading `../` or `/`, backslashes and doubled slashes. Such a file would be unpacked
+ * under another name on the service (two files could collide), so it is left out instead.
  */
 export function zipWouldRename(rel: string): boolean {
   return /^\w+:/.test(rel) || rel.startsWith('/') || rel.startsWith('../') || rel.includes('\\') || rel.includes('//');
 }
 
-/** Name-based exclusion, cheapest first; undefined when the path may be included. */
-function nameExclusion(ctx: Context, rel: string): SkipReason | undefined {
-  if (ctx.defaults.ignores(rel)) return 'default-exclude';
+/**
+ * Name-based exclusion, cheapest first; undefined when the path may be included. `kept`:
+ * the repository keeps the path on purpose (git tracks it, or a .gitignore re-includes it),
+ * so the default excludes do not apply; the user's own excludes and the credential rule do.
+ */
+function nameExclusion(ctx: Context, rel: string, kept = false): SkipReason | undefined {
+  if (!kept && ctx.defaults(rel)) return 'default-exclude';
   if (isBinaryAssetName(rel)) return 'binary';
   if (ctx.isCredential(rel)) return 'credentials';
   if (ctx.user?.ignores(rel)) return 'user-exclude';
@@ -283,83 +296,115 @@ function nameExclusion(ctx: Context, rel: string): SkipReason | undefined {
   return undefined;
 }
 
-async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: boolean }): Promise<void> {
-  const pending: string[] = [];
-  for (const [i, rel] of rels.entries()) {
-    if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
+/** How long the selection may hold the event loop before it yields (ms). */
+const YIELD_MS = 8;
+
+function lstatQuiet(p: string): Stats | NodeJS.ErrnoException {
+  try {
+    return lstatSync(p);
+  } catch (e) {
+    return e as NodeJS.ErrnoException;
+  }
+}
+
+/**
+ * Checks each candidate on disk. Synchronous calls in slices of a few milliseconds: from
+ * the page cache an lstat takes a few microseconds, while the promise API costs tens of
+ * microseconds a call in round trips to the thread pool (most of a large selection's time).
+ */
+async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: boolean; kept?: (rel: string) => boolean }): Promise<void> {
+  // A folder on the way may be a symlink leading out of the workspace (git lists the paths
+  // it once tracked there): every folder is looked at once, and resolved only when it is a link.
+  const folderInside = new Map<string, boolean>();
+  const insideFolder = (dirRel: string): boolean => {
+    if (dirRel === '') return true;
+    let inside = folderInside.get(dirRel);
+    if (inside === undefined) {
+      const slash = dirRel.lastIndexOf('/');
+      inside = insideFolder(slash < 0 ? '' : dirRel.slice(0, slash));
+      if (inside) {
+        const abs = path.join(ctx.root, ...dirRel.split('/'));
+        const st = lstatQuiet(abs);
+        if (!(st instanceof Error) && st.isSymbolicLink()) {
+          try {
+            const real = realpathSync(abs);
+            inside = real === ctx.realRoot || isInside(ctx.realRoot, real);
+          } catch {
+            inside = false;
+          }
+        }
+      }
+      folderInside.set(dirRel, inside);
+    }
+    return inside;
+  };
+  let last = performance.now();
+  for (const rel of rels) {
+    if (performance.now() - last > YIELD_MS) {
+      await yieldToEventLoop();
+      last = performance.now();
+    }
     if (!isSafeRelative(rel)) {
       ctx.skip(rel, 'outside-folder');
       continue;
     }
-    const reason = nameExclusion(ctx, rel);
-    if (reason) ctx.skip(rel, reason);
-    else pending.push(rel);
-  }
-  // A folder on the way may be a symlink leading out of the workspace (git lists the paths
-  // it once tracked there); every folder is resolved once.
-  const folderInside = new Map<string, Promise<boolean>>();
-  const insideFolder = (dirRel: string): Promise<boolean> => {
-    if (dirRel === '') return Promise.resolve(true);
-    let p = folderInside.get(dirRel);
-    if (!p) {
-      p = fsp.realpath(path.join(ctx.root, ...dirRel.split('/'))).then(
-        (real) => real === ctx.realRoot || isInside(ctx.realRoot, real),
-        () => false,
-      );
-      folderInside.set(dirRel, p);
+    const reason = nameExclusion(ctx, rel, o.kept?.(rel));
+    if (reason) {
+      ctx.skip(rel, reason);
+      continue;
     }
-    return p;
-  };
-  await mapLimit(pending, STAT_CONCURRENCY, async (rel) => {
-    const abs = path.join(ctx.root, ...rel.split('/'));
     const slash = rel.lastIndexOf('/');
-    if (!(await insideFolder(slash < 0 ? '' : rel.slice(0, slash)))) {
+    if (!insideFolder(slash < 0 ? '' : rel.slice(0, slash))) {
       ctx.skip(rel, 'symlink-outside');
-      return;
+      continue;
     }
-    let st: Stats;
-    try {
-      st = await fsp.lstat(abs);
-    } catch (e) {
-      if (!o.dropMissing || !isNotFound(e)) ctx.skip(rel, isNotFound(e) ? 'missing' : 'unreadable');
-      return;
+    const abs = path.join(ctx.root, ...rel.split('/'));
+    let st = lstatQuiet(abs);
+    if (st instanceof Error) {
+      if (!o.dropMissing || !isNotFound(st)) ctx.skip(rel, isNotFound(st) ? 'missing' : 'unreadable');
+      continue;
     }
     let target: string | undefined;
     if (st.isSymbolicLink()) {
       // Follow a link only when its final target stays inside the folder.
       let real: string;
       try {
-        real = await fsp.realpath(abs);
-        st = await fsp.stat(real);
+        real = realpathSync(abs);
+        st = statSync(real);
       } catch {
         ctx.skip(rel, 'missing');
-        return;
+        continue;
       }
       if (!isInside(ctx.realRoot, real)) {
         ctx.skip(rel, 'symlink-outside');
-        return;
+        continue;
       }
       target = path.relative(ctx.realRoot, real).split(path.sep).join('/');
     }
     if (!st.isFile()) {
       ctx.skip(rel, 'not-a-file');
-      return;
+      continue;
     }
     if (st.size > ctx.maxSize) {
       ctx.skip(rel, 'too-large');
-      return;
+      continue;
     }
-    const file: SelectedFile = { path: rel, size: st.size, ino: st.ino };
+    const file: SelectedFile = { path: rel, size: st.size, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
     if (target !== undefined) file.target = target;
     ctx.files.push(file);
-  });
+  }
 }
 
-/** Walk outside git: every `.gitignore` applies to its own subtree; ignored folders are pruned. */
-async function walk(ctx: Context): Promise<string[]> {
+/**
+ * Walk outside git: every `.gitignore` applies to its own subtree; ignored folders are
+ * pruned. A folder a .gitignore re-includes (`!fixtures/**\/node_modules`) is kept with
+ * everything in it, default excludes or not.
+ */
+async function walk(ctx: Context): Promise<{ files: string[]; kept: Set<string> }> {
   const out: string[] = [];
+  const kept = new Set<string>();
   interface Level { base: string; ig: Ignore }
-  const visit = async (dirRel: string, levels: Level[]): Promise<void> => {
+  const visit = async (dirRel: string, levels: Level[], keptHere: boolean): Promise<void> => {
     const dirAbs = dirRel ? path.join(ctx.root, ...dirRel.split('/')) : ctx.root;
     let entries: Dirent[];
     try {
@@ -377,40 +422,43 @@ async function walk(ctx: Context): Promise<string[]> {
     }
     await yieldToEventLoop();
     entries.sort((a, b) => compareBytes(a.name, b.name));
-    const subdirs: string[] = [];
+    const subdirs: { rel: string; kept: boolean }[] = [];
     for (const e of entries) {
       const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
       const isDir = e.isDirectory();
-      if (isGitIgnoredBy(here, rel, isDir)) {
+      const verdict = gitignoreVerdict(here, rel, isDir);
+      if (verdict === 'ignored') {
         ctx.skip(isDir ? rel + '/' : rel, 'gitignored');
         continue;
       }
+      const keep = keptHere || verdict === 'kept';
       if (isDir) {
-        const reason = nameExclusion(ctx, rel + '/');
+        const reason = nameExclusion(ctx, rel + '/', keep);
         if (reason) ctx.skip(rel + '/', reason);
-        else subdirs.push(rel);
+        else subdirs.push({ rel, kept: keep });
       } else {
         // Files, symlinks (to files or folders) and specials are judged by filterCandidates;
         // symlinked folders are never descended, so nothing is reached twice or from outside.
         out.push(rel);
+        if (keep) kept.add(rel);
       }
     }
-    for (const d of subdirs) await visit(d, here);
+    for (const d of subdirs) await visit(d.rel, here, d.kept);
   };
-  await visit('', []);
-  return out;
+  await visit('', [], false);
+  return { files: out, kept };
 }
 
 /** git semantics: the deepest .gitignore with an opinion on the path wins. */
-function isGitIgnoredBy(levels: { base: string; ig: Ignore }[], rel: string, isDir: boolean): boolean {
+function gitignoreVerdict(levels: { base: string; ig: Ignore }[], rel: string, isDir: boolean): 'ignored' | 'kept' | undefined {
   for (let i = levels.length - 1; i >= 0; i--) {
     const { base, ig } = levels[i];
     const sub = base ? rel.slice(base.length + 1) : rel;
     const r = ig.test(isDir ? sub + '/' : sub);
-    if (r.ignored) return true;
-    if (r.unignored) return false;
+    if (r.ignored) return 'ignored';
+    if (r.unignored) return 'kept';
   }
-  return false;
+  return undefined;
 }
 
 /** Ignored entries as git reports them, folders collapsed to `dir/`. Only for the report. */
@@ -460,12 +508,4 @@ function splitNul(s: string): string[] {
 /** Byte-order comparison: the same order on every machine and locale. */
 export function compareBytes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -1,6 +1,6 @@
 // Reading uploaded archives: zip with yauzl, tar (optionally gzip-compressed) with tar-stream.
 import { createReadStream } from 'node:fs';
-import { open as openFile } from 'node:fs/promises';
+import { open as openFile, readFile, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -38,10 +38,27 @@ export async function listArchive(path: string, kind: ArchiveKind): Promise<stri
   return out;
 }
 
+/**
+ * Archives up to this size are read from memory: yauzl reading a file makes one small read
+ * per central-directory record, seconds for a repository of tens of thousands of files,
+ * which would make completing an upload (when the file list is taken) slower than any real
+ * service answers it.
+ */
+const IN_MEMORY_MAX = 256 * 1024 * 1024;
+
+async function openZip(path: string): Promise<yauzl.ZipFile> {
+  const options = { lazyEntries: true, autoClose: true, validateEntrySizes: true };
+  const size = (await stat(path)).size;
+  if (size <= IN_MEMORY_MAX) {
+    const data = await readFile(path);
+    return new Promise((resolve, reject) => yauzl.fromBuffer(data, options, (err, zip) => (err || !zip ? reject(err ?? new Error('cannot open zip')) : resolve(zip))));
+  }
+  return new Promise((resolve, reject) => yauzl.open(path, options, (err, zip) => (err || !zip ? reject(err ?? new Error('cannot open zip')) : resolve(zip))));
+}
+
 function walkZip(path: string, want: WantContent, onFile: OnFile): Promise<void> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true, validateEntrySizes: true }, (err, zip) => {
-      if (err || !zip) { reject(err ?? new Error('cannot open zip')); return; }
+    openZip(path).then((zip) => {
       let failed = false;
       const fail = (e: Error) => { if (!failed) { failed = true; zip.close(); reject(e); } };
       zip.on('error', fail);
@@ -64,7 +81,7 @@ function walkZip(path: string, want: WantContent, onFile: OnFile): Promise<void>
         });
       });
       zip.readEntry();
-    });
+    }, reject);
   });
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { relocateInReplacement, trackRange, trackRangeThrough, rangeForLine, type Range, type TextChange } from '../../../src/core/issues';
+import { editorLineOfServiceLine, relocateInReplacement, trackRange, trackRangeThrough, rangeForLine, type Range, type TextChange } from '../../../src/core/issues';
 
 const r = (sl: number, sc: number, el: number, ec: number): Range => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
 const change = (sl: number, sc: number, el: number, ec: number, text: string): TextChange => ({ range: r(sl, sc, el, ec), text });
@@ -86,4 +86,14 @@ test('relocation ignores blank lines and a first line that only completes anothe
   // The change starts mid-line: its first inserted line is the tail of line 2, not a whole line.
   assert.equal(relocateInReplacement(r(3, 0, 3, 7), 'except:', change(2, 5, 4, 0, 'except:\nfoo\n')), undefined);
   assert.deepEqual(relocateInReplacement(r(3, 0, 3, 7), 'except:', change(2, 5, 4, 0, 'x\nexcept:\n')), r(3, 0, 3, 7));
+});
+
+test('a lone CR: the service counts lines by LF, the editor also breaks at CR; the finding lands on its code', () => {
+  // Service lines: 1 "// a\r// b", 2 "const v = eval(x);". Editor lines: 0 "// a", 1 "// b", 2 "const v = eval(x);".
+  const text = '// a\r// b\nconst v = eval(x);\n';
+  assert.equal(editorLineOfServiceLine(text, 2), 2);
+  assert.deepEqual(rangeForLine(text, 2), r(2, 0, 2, 18));
+  const crlf = 'a\r\nb\r\nc\r\n';
+  assert.equal(editorLineOfServiceLine(crlf, 3), 2, 'CRLF counts once on both sides');
+  assert.equal(editorLineOfServiceLine('x\n', 1), 0);
 });

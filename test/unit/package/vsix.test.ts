@@ -13,7 +13,7 @@ import { Lexer, type Token } from 'marked';
 import * as yauzl from 'yauzl';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const LEFT_OUT = new Set(['node_modules', '.tools', '.git', 'dist', 'out']);
+const LEFT_OUT = new Set(['node_modules', '.tools', '.git', 'dist', 'out', '.bench', '.demo', '.service-data']);
 
 function entriesOf(file: string): Promise<string[]> {
   return new Promise((resolve, reject) => {

@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
 import { isCancellation } from '../../../src/core/async';
+import { rangeForLine } from '../../../src/core/issues';
+import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
 import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, type ScanFindings } from '../../../src/core/scan/pipeline';
 import { SCAN_STAGES, overallFraction, type ScanProgress } from '../../../src/core/scan/stages';
@@ -118,5 +120,38 @@ describe('scan pipeline', () => {
     assert.equal(result.kind, 'scanned');
     assert.equal(second.recorded[0].archived?.has('src/app.js'), true, 'the resumed scan still knows what it uploaded');
     assert.equal(await second.uploads.store.load(), undefined);
+  });
+
+  test('a re-scan copies the files unchanged since the last full scan from its kept archive', async () => {
+    const reuse = new ReuseCache(path.join(storage, 'reuse'));
+    const old = new Date(Date.now() - 60_000);
+    for (const f of ['src/app.js', 'src/util.py', 'README.md']) await fsp.utimes(path.join(root, f), old, old);
+    const lines: string[] = [];
+    const first = context({ log: (l) => lines.push(l) });
+    first.ctx.uploads.reuse = reuse;
+    assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, first.ctx)).kind, 'scanned');
+    assert.ok(reuse.load(6), 'the uploaded archive is kept');
+    await fsp.writeFile(path.join(root, 'README.md'), '# demo, edited\n');
+    const second = context({ log: (l) => lines.push(l) });
+    second.ctx.uploads.reuse = reuse;
+    assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, second.ctx)).kind, 'scanned');
+    assert.ok(lines.some((l) => /3 files packaged, 2 of them unchanged since the last scan/.test(l)), lines.join('\n'));
+  });
+
+  test('a file with a lone CR: the service\'s line number, mapped for the editor, points at the flagged code', async () => {
+    const rel = 'src/cr.js';
+    const text = '// one\r// two\nconst y = eval(input);\n';
+    await fsp.writeFile(path.join(root, rel), text);
+    try {
+      const { ctx, recorded } = context();
+      await scanFolder({ root, projectName: 'demo', partial: true, select: () => selectGivenFiles(root, [path.join(root, rel)]) }, ctx);
+      const found = recorded[0].issues.find((i) => i.path === rel && /eval/i.test(i.classificationName + i.classificationDescription));
+      assert.ok(found, JSON.stringify(recorded[0].issues.map((i) => [i.path, i.line, i.classificationName])));
+      assert.equal(found.line, 2, 'the service counts lines by LF');
+      const editorLines = text.split(/\r\n|\r|\n/);
+      assert.match(editorLines[rangeForLine(text, found.line).start.line], /eval\(input\)/);
+    } finally {
+      await fsp.rm(path.join(root, rel), { force: true });
+    }
   });
 });

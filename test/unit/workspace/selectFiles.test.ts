@@ -49,6 +49,9 @@ const TREE: Record<string, string | Buffer> = {
   'Makefile': 'all:\n',
 };
 
+/** Default-excluded paths of TREE, left untracked in the git variant. */
+const UNTRACKED_DEFAULTS = ['node_modules', 'web/node_modules', 'dist', 'build', '.venv', 'pkg/__pycache__', '.vscode', '.idea', 'src/app.js.map'];
+
 const INCLUDED = ['.gitignore', 'Makefile', 'README.md', 'keep.tmp', 'src/app.ts', 'src/lib/util.py', 'sub/.gitignore', 'sub/real.ts'];
 const opts = { excludeGlobs: ['docs/**'], maxFileSizeBytes: 4000 };
 
@@ -99,7 +102,8 @@ describe('selectWorkspaceFiles', () => {
       await fsp.writeFile(path.join(root, '.git/info/exclude'), 'local-only.txt\n');
       await fsp.writeFile(path.join(root, 'local-only.txt'), 'excluded through .git/info/exclude\n');
       await fsp.writeFile(path.join(root, 'gone.ts'), 'tracked, then deleted\n');
-      git(root, 'add', '-A');
+      // As in a real repository, dependencies, build output and editor state are not committed.
+      git(root, 'add', '-A', '--', '.', ...UNTRACKED_DEFAULTS.map((p) => `:(exclude)${p}`));
       git(root, 'commit', '-qm', 'init');
       await fsp.rm(path.join(root, 'gone.ts'));
       await fsp.writeFile(path.join(root, 'src/new.ts'), 'untracked\n');
@@ -134,6 +138,39 @@ describe('selectWorkspaceFiles', () => {
       assert.equal(reasonOf(sel, 'linkdir-out'), 'symlink-outside');
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('what the repository keeps on purpose is uploaded despite the default excludes: tracked files, and folders a .gitignore re-includes', async () => {
+    const tree = {
+      '.gitignore': 'node_modules\n!test/fixtures/**/node_modules\n',
+      'src/index.js': 'x\n',
+      'node_modules/dep/index.js': 'dependency\n',
+      'test/fixtures/a/node_modules/fake/index.js': 'fixture\n',
+      'dist/bundle.js': 'build output\n',
+    };
+    const inGit = await tempDir('kept-git-');
+    const plain = await tempDir('kept-plain-');
+    try {
+      await writeTree(inGit, tree);
+      git(inGit, 'init', '-q');
+      git(inGit, 'add', '-f', '.gitignore', 'src', 'test', 'dist/bundle.js');
+      git(inGit, 'commit', '-qm', 'init');
+      await writeTree(inGit, { 'dist/untracked.js': 'not committed\n' });
+      const sel = await selectWorkspaceFiles(inGit);
+      assert.deepEqual(paths(sel), ['.gitignore', 'dist/bundle.js', 'src/index.js', 'test/fixtures/a/node_modules/fake/index.js']);
+      assert.equal(reasonOfOrFolder(sel, 'dist/untracked.js'), 'default-exclude', 'untracked build output stays out');
+
+      await writeTree(plain, tree);
+      const walked = await selectWorkspaceFiles(plain);
+      assert.deepEqual(paths(walked), ['.gitignore', 'src/index.js', 'test/fixtures/a/node_modules/fake/index.js']);
+      assert.equal(reasonOfOrFolder(walked, 'node_modules/dep/index.js'), 'gitignored');
+      assert.equal(reasonOfOrFolder(walked, 'dist/bundle.js'), 'default-exclude');
+      // The user's own excludes still apply.
+      assert.deepEqual(paths(await selectWorkspaceFiles(inGit, { excludeGlobs: ['test/fixtures/**'] })), ['.gitignore', 'dist/bundle.js', 'src/index.js']);
+    } finally {
+      await fsp.rm(inGit, { recursive: true, force: true });
+      await fsp.rm(plain, { recursive: true, force: true });
     }
   });
 

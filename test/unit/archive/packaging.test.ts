@@ -1,0 +1,139 @@
+// The packager on what real trees hold: thousands of small files (deterministic whatever the
+// worker count), executable bits, non-ASCII names, more than 65,535 entries (ZIP64), and
+// re-scans that copy unchanged entries from the previous archive. Archives are checked with
+// yauzl and with Info-ZIP's own `unzip -t`.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import * as yauzl from 'yauzl';
+import { ReuseCache } from '../../../src/core/archive/reuseCache';
+import { buildZip } from '../../../src/core/archive/zip';
+import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
+import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
+import { readZip, tempDir, writeTree } from '../workspace/helpers';
+
+function smallTree(n: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    files[`pkg${i % 17}/test/fixtures/case${i}/input.js`] = `// case ${i}\nconst value${i} = require('./x');\nmodule.exports = value${i} + ${i % 7};\n`.repeat(1 + (i % 9));
+  }
+  return files;
+}
+
+function unzipTest(file: string): string {
+  return execFileSync('unzip', ['-tq', file], { encoding: 'utf8' });
+}
+
+describe('packaging real-shaped trees', () => {
+  test('thousands of small files: the same bytes on every run and with any number of workers; Info-ZIP agrees', async () => {
+    const root = await tempDir('pack-many-');
+    try {
+      const files = smallTree(3000);
+      await writeTree(root, files);
+      const sel = await selectWorkspaceFiles(root);
+      const a = await buildZip(sel, { workers: 1 });
+      const b = await buildZip(sel, { workers: 2 });
+      const c = await buildZip(sel, { workers: 3 });
+      try {
+        assert.equal(b.sha256, a.sha256);
+        assert.equal(c.sha256, a.sha256);
+        assert.match(unzipTest(a.path), /No errors detected/);
+        const entries = await readZip(a.path);
+        assert.equal(entries.length, 3000);
+        for (const e of entries) assert.equal(e.data.toString(), files[e.name], e.name);
+      } finally {
+        await Promise.all([a.dispose(), b.dispose(), c.dispose()]);
+      }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('executable bits and non-ASCII names are kept', async () => {
+    const root = await tempDir('pack-modes-');
+    try {
+      await writeTree(root, { 'bin/run.sh': '#!/bin/sh\necho hi\n', 'src/ünïcödé-名前.ts': 'export {};\n', 'README.md': '# x\n' });
+      await fsp.chmod(path.join(root, 'bin/run.sh'), 0o755);
+      const zip = await buildZip(await selectWorkspaceFiles(root));
+      try {
+        const byName = new Map((await readZip(zip.path)).map((e) => [e.name, e]));
+        assert.equal(byName.get('bin/run.sh')!.mode, 0o755);
+        assert.equal(byName.get('README.md')!.mode, 0o644);
+        assert.ok(byName.has('src/ünïcödé-名前.ts'));
+        assert.match(unzipTest(zip.path), /No errors detected/);
+        assert.match(execFileSync('zipinfo', [zip.path], { encoding: 'utf8' }), /-rwxr-xr-x.*bin\/run\.sh/);
+      } finally {
+        await zip.dispose();
+      }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('more than 65,535 entries are written as ZIP64 and read back', async () => {
+    const parts: Buffer[] = [];
+    const writer = new ZipWriter({ write: (b) => { parts.push(Buffer.from(b)); } });
+    const n = 70_000;
+    for (let i = 0; i < n; i++) await writer.add({ name: `f/${i}.txt`, method: METHOD_STORE, crc: 0, compressedSize: 0, size: 0, mode: 0o644 }, Buffer.alloc(0));
+    await writer.finish();
+    const zip = Buffer.concat(parts);
+    const count = await new Promise<number>((resolve, reject) => yauzl.fromBuffer(zip, { lazyEntries: true }, (err, z) => (err || !z ? reject(err) : resolve(z.entryCount))));
+    assert.equal(count, n);
+    const dir = await tempDir('pack-zip64-');
+    try {
+      await fsp.writeFile(path.join(dir, 'big.zip'), zip);
+      assert.match(unzipTest(path.join(dir, 'big.zip')), /No errors detected/);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a re-scan copies unchanged entries from the kept archive, reads changed ones, and gives the bytes of a cold build', async () => {
+    const root = await tempDir('pack-reuse-');
+    const store = await tempDir('pack-reuse-store-');
+    try {
+      const files = smallTree(400);
+      await writeTree(root, files);
+      // Old enough that the archive cannot be "racy" about them.
+      const old = new Date(Date.now() - 60_000);
+      for (const rel of Object.keys(files)) await fsp.utimes(path.join(root, rel), old, old);
+      const cache = new ReuseCache(path.join(store, 'reuse'));
+      const first = await buildZip(await selectWorkspaceFiles(root));
+      await cache.keep(first.path, first.index, first.level, first.madeAtMs);
+      await first.dispose();
+
+      const changed = 'pkg3/test/fixtures/case3/input.js';
+      await fsp.writeFile(path.join(root, changed), '// changed\n');
+      // Same size and modification time as before, other content: only the change time tells.
+      const sneaky = 'pkg5/test/fixtures/case5/input.js';
+      const sneakyText = files[sneaky].replace('case 5', 'case X');
+      await fsp.writeFile(path.join(root, sneaky), sneakyText);
+      await fsp.utimes(path.join(root, sneaky), old, old);
+
+      const sel = await selectWorkspaceFiles(root);
+      const previous = cache.load(6);
+      assert.ok(previous, 'the kept archive loads');
+      const again = await buildZip(sel, { previous });
+      const cold = await buildZip(sel);
+      try {
+        assert.equal(again.reused, 398, 'every file but the two changed ones is copied');
+        assert.equal(again.sha256, cold.sha256, 'reused entries are the bytes a cold build makes');
+        const byName = new Map((await readZip(again.path)).map((e) => [e.name, e.data.toString()]));
+        assert.equal(byName.get(changed), '// changed\n');
+        assert.equal(byName.get(sneaky), sneakyText);
+        assert.match(unzipTest(again.path), /No errors detected/);
+      } finally {
+        await again.dispose();
+        await cold.dispose();
+      }
+      assert.equal(cache.load(9), undefined, 'an archive made with another deflate level is not reused');
+      await fsp.truncate(path.join(store, 'reuse', 'last.zip'), 100);
+      assert.equal(cache.load(6), undefined, 'a damaged archive is not reused');
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(store, { recursive: true, force: true });
+    }
+  });
+});

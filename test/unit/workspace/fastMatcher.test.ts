@@ -1,0 +1,47 @@
+// The fast matcher gives exactly the answers of `ignore` for the fixed rule lists it serves,
+// on every path built from names those rules care about (and some they do not), up to
+// three levels deep, in any letter case the rules ignore.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import ignore from 'ignore';
+import { CREDENTIAL_FILE_PATTERNS } from '../../../src/core/workspace/credentials';
+import { DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES } from '../../../src/core/workspace/defaultExcludes';
+import { fastMatcher } from '../../../src/core/workspace/fastMatcher';
+
+const NAMES = [
+  'src', 'index.js', 'node_modules', 'NODE_MODULES', 'dist', 'Build', 'x.egg-info', 'app.js.map', 'a.min.js', '.DS_Store',
+  '.env', '.env.local', '.env.example', 'prod.env', 'id_rsa', 'server.pem', 'cert.PEM', '.ssh', '.aws', 'credentials', 'config',
+  '.docker', 'config.json', '.kube', 'kubeconfig', '.config', 'gcloud', 'secrets.yml', 'client_secret_1.json', 'x.tfstate.backup',
+];
+
+function* paths(depth: number, prefix = ''): Generator<string> {
+  for (const n of NAMES) {
+    const p = prefix ? `${prefix}/${n}` : n;
+    yield p;
+    yield `${p}/`;
+    if (depth > 1) yield* paths(depth - 1, p);
+  }
+}
+
+for (const [label, rules] of [
+  ['default excludes', [...DEFAULT_EXCLUDED_DIRS, ...DEFAULT_EXCLUDED_FILES]],
+  ['credential files', [...CREDENTIAL_FILE_PATTERNS]],
+] as const) {
+  test(`${label}: the same answer as ignore for every path`, () => {
+    const fast = fastMatcher(rules, { ignorecase: true });
+    const slow = ignore({ ignorecase: true }).add([...rules]);
+    let n = 0;
+    for (const p of paths(3)) {
+      assert.equal(fast(p), slow.ignores(p), p);
+      n++;
+    }
+    assert.ok(n > 50_000);
+  });
+}
+
+test('a negated rule with a path falls back to judging whole paths', () => {
+  const rules = ['*.log', '!keep/**/*.log'];
+  const fast = fastMatcher(rules, { ignorecase: false });
+  assert.equal(fast('a/b.log'), true);
+  assert.equal(fast('keep/x/b.log'), false);
+});
