@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import { SecretRedactor } from './core/text/redact';
 import type { SavedTransfer } from './core/upload/transferStore';
 import { TargetPolicies, registerAccountFeatures } from './editor/account';
@@ -49,7 +50,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const commands = own(new Commands(log, notifier));
   const network = own(new EditorNetwork(log, redactor));
   const session = own(new Session(context, log, notifier, redactor, network));
-  const store = own(new ResultsStore(context.workspaceState));
+  // Findings go to a file in the workspace's storage (written in slices); the Memento keeps the rest.
+  const resultsFile = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'results.jsonl') : undefined;
+  const store = own(new ResultsStore(context.workspaceState, resultsFile, (line) => log.warn(line)));
   const targets = own(new TargetPolicies(context.workspaceState));
   const uploads = new UploadStorage(context);
   const scans = own(new ScanController(targets, session, store, uploads, notifier, commands));

@@ -20,6 +20,18 @@ export function issueRange(issue: StoredIssue): vscode.Range {
   return issue.range ? toVsRange(issue.range) : new vscode.Range(issue.line - 1, 0, issue.line - 1, 0);
 }
 
+/** One URI per CWE page: tens of thousands of findings share a few dozen classifications. */
+const cweTargets = new Map<string, vscode.Uri | undefined>();
+
+function cweTarget(classificationId: string): vscode.Uri | undefined {
+  if (!cweTargets.has(classificationId)) {
+    const url = cweUrl(classificationId);
+    if (cweTargets.size > 1000) cweTargets.clear();
+    cweTargets.set(classificationId, url ? vscode.Uri.parse(url) : undefined);
+  }
+  return cweTargets.get(classificationId);
+}
+
 /**
  * Likely false positives (auto-triage) stay visible but quieter: Information severity and a
  * message prefix, so they are easy to tell apart without disappearing from Problems.
@@ -32,8 +44,8 @@ export function toDiagnostic(issue: StoredIssue): vscode.Diagnostic {
     `${prefix}${issue.classificationName} (${issue.urgency})${detail}`,
     issue.falsePositive ? vscode.DiagnosticSeverity.Information : SEVERITY[severityFromUrgency(issue.urgency)],
   );
-  const cwe = cweUrl(issue.classificationId);
-  d.code = cwe ? { value: issue.classificationId, target: vscode.Uri.parse(cwe) } : issue.classificationId;
+  const target = cweTarget(issue.classificationId);
+  d.code = target ? { value: issue.classificationId, target } : issue.classificationId;
   d.source = DIAGNOSTIC_SOURCE;
   return d;
 }
@@ -50,34 +62,69 @@ export function issueForDiagnostic(candidates: LocatedIssue[], d: vscode.Diagnos
   return candidates.find((c) => c.issue.classificationId === code && issueRange(c.issue).isEqual(d.range));
 }
 
+/**
+ * How long one slice of a full render may hold the extension host (ms), and how many
+ * diagnostics it may hand over: in a remote window (code-server, SSH) the extension host
+ * compresses what it sends, and a slice's worth of diagnostics took it 70 ms in one go.
+ */
+const SLICE_MS = 10;
+const SLICE_DIAGNOSTICS = 600;
+
 export function registerDiagnostics(context: vscode.ExtensionContext, store: ResultsStore): vscode.DiagnosticCollection {
   const collection = vscode.languages.createDiagnosticCollection('codeScanner');
+  let generation = 0;
+  // Files set one by one while a full render runs: the render's snapshot of them is older.
+  const setSinceFullRender = new Set<string>();
   // Problems and squiggles show every placed finding; view filters of the tree do not apply.
-  const render = (uris?: vscode.Uri[]) => {
+  const renderFiles = (uris: readonly vscode.Uri[]) => {
     const hideFp = hideFalsePositives();
-    if (uris) {
-      // Only the files that changed, from the per-file index.
-      for (const uri of uris) collection.set(uri, store.forFile(uri).filter((l) => store.isShown(l.issue, hideFp)).map((l) => toDiagnostic(l.issue)));
-      return;
+    // Only the files that changed, from the per-file index.
+    for (const uri of uris) {
+      setSinceFullRender.add(uri.toString());
+      collection.set(uri, store.forFile(uri).filter((l) => store.isShown(l.issue, hideFp)).map((l) => toDiagnostic(l.issue)));
     }
-    const byFile = new Map<string, { uri: vscode.Uri; diags: vscode.Diagnostic[] }>();
-    for (const l of store.all()) {
-      if (!store.isShown(l.issue, hideFp)) continue;
-      const key = l.uri.toString();
-      let entry = byFile.get(key);
-      if (!entry) byFile.set(key, (entry = { uri: l.uri, diags: [] }));
-      entry.diags.push(toDiagnostic(l.issue));
-    }
-    collection.clear();
-    for (const { uri, diags } of byFile.values()) collection.set(uri, diags);
   };
-  render();
+  /**
+   * Everything again, in slices: tens of thousands of diagnostics made at once held the
+   * extension host for a third of a second. A newer render makes an older one stop.
+   */
+  const renderAll = async () => {
+    const mine = ++generation;
+    setSinceFullRender.clear();
+    // Files that lost every finding (Clear Results, a new scan) are cleared at once: cheap, and expected without delay.
+    const files = [...store.files()];
+    const withFindings = new Set(files.map((f) => f.uri.toString()));
+    const stale: vscode.Uri[] = [];
+    collection.forEach((uri) => { if (!withFindings.has(uri.toString())) stale.push(uri); });
+    for (const uri of stale) collection.delete(uri);
+    // The rest never in the task that changed the store: its other listeners run there too.
+    await new Promise<void>((r) => setImmediate(r));
+    if (mine !== generation) return;
+    const hideFp = hideFalsePositives();
+    let sliceStart = performance.now();
+    let sent = 0;
+    for (const { uri, issues } of files) {
+      if (sent >= SLICE_DIAGNOSTICS || performance.now() - sliceStart > SLICE_MS) {
+        await new Promise<void>((r) => setTimeout(r, 0));
+        if (mine !== generation) return;
+        sliceStart = performance.now();
+        sent = 0;
+      }
+      if (setSinceFullRender.has(uri.toString())) continue;
+      const shown = issues.filter((i) => store.isShown(i, hideFp));
+      if (shown.length) collection.set(uri, shown.map(toDiagnostic));
+      else collection.delete(uri);
+      sent += shown.length;
+    }
+  };
+  void renderAll();
   context.subscriptions.push(
     collection,
-    store.onDidChange((e) => render(e.uris)),
+    store.onDidChange((e) => (e.uris ? renderFiles(e.uris) : void renderAll())),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('codeScanner.hideFalsePositives')) render();
+      if (e.affectsConfiguration('codeScanner.hideFalsePositives')) void renderAll();
     }),
+    { dispose: () => void ++generation },
   );
   return collection;
 }

@@ -3,14 +3,14 @@
 // locally dismissed findings in their own group.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { compareIssues, describeViewFilter, groupIssues, isFixable, isViewFiltered, matchesView, severityFromUrgency, type GroupBy, type StoredIssue, type ViewFilter } from '../core/issues';
+import { compareIssues, describeViewFilter, groupIssues, sortedIssues, isFixable, isViewFiltered, matchesView, severityFromUrgency, type GroupBy, type StoredIssue, type ViewFilter } from '../core/issues';
 import { groupByArg, issueRefArg, stringArg, stringListArg } from './commands/args';
 import type { Commands } from './commands/manager';
 import { issueRange } from './diagnostics';
 import { DisposableObject } from './disposable';
 import { DISMISS_LABELS, capitalize, currentLine, findingMarkdown, findingText } from './findingText';
 import type { Notifier } from './notifier';
-import { fileUri, type ResultsStore } from './resultsStore';
+import { fileUri, relativeTo, type ResultsStore } from './resultsStore';
 import { describeUser, type Session } from './session';
 import { hideFalsePositives } from './settings';
 
@@ -25,6 +25,8 @@ const URGENCY_FILTER_KEY = 'codeScanner.issues.urgencyFilter';
 const REACHABLE_KEY = 'codeScanner.issues.reachableOnly';
 const MINE_KEY = 'codeScanner.issues.assignedToMe';
 const DISMISSED_GROUP = '\u0000dismissed';
+/** Groups are expanded up to this many findings in a folder, collapsed beyond. */
+const EXPAND_UP_TO = 300;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -41,6 +43,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   private readonly changed = this.own(new vscode.EventEmitter<IssueTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private view: vscode.TreeView<IssueTreeNode> | undefined;
+  /** The group nodes last handed to the view, per folder (refreshFiles fires them by identity). */
+  private readonly shownGroups = new Map<string, IssueTreeNode[]>();
+  private expandGroups = true;
 
   constructor(
     private readonly store: ResultsStore,
@@ -122,6 +127,24 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     this.changed.fire(undefined);
   }
 
+  /**
+   * After typing moved findings in some files: only the groups holding their findings are
+   * refreshed (labels carry line numbers), not the whole tree of maybe thousands of items.
+   */
+  refreshFiles(uris: readonly vscode.Uri[]): void {
+    const touched = new Set<IssueTreeNode>();
+    for (const uri of uris) {
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (!folder) continue;
+      const folderUri = folder.uri.toString();
+      const rel = relativeTo(folder.uri, uri);
+      for (const node of this.shownGroups.get(folderUri) ?? []) {
+        if (node.kind === 'group' && node.issues.some((i) => i.path === rel)) touched.add(node);
+      }
+    }
+    for (const node of touched) this.changed.fire(node);
+  }
+
   /** The findings the tree lists (dismissed ones excluded): everything the view filters let through. */
   visible(folderUri?: string): { folderUri: string; issue: StoredIssue }[] {
     const f = this.filter;
@@ -147,7 +170,8 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       return folders.length ? this.groups(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.groups(node.folderUri);
-    if (node.kind === 'group') return node.issues.map((issue) => ({ kind: 'issue', folderUri: node.folderUri, issueId: issue.id, issue }));
+    // Sorted again: typing may have moved findings of a file past each other.
+    if (node.kind === 'group') return sortedIssues(node.issues).map((issue) => ({ kind: 'issue', folderUri: node.folderUri, issueId: issue.id, issue }));
     return [];
   }
 
@@ -158,6 +182,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     if (dismissed.length) {
       nodes.push({ kind: 'group', folderUri, key: DISMISSED_GROUP, label: 'Dismissed', count: dismissed.length, dismissed: true, issues: dismissed.sort(compareIssues) });
     }
+    // Groups start collapsed when there are many findings: the view then asks only for what is opened.
+    this.expandGroups = issues.length <= EXPAND_UP_TO;
+    this.shownGroups.set(folderUri, nodes);
     return nodes;
   }
 
@@ -184,7 +211,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       item.contextValue = 'group.dismissed';
       return item;
     }
-    const item = new vscode.TreeItem('', vscode.TreeItemCollapsibleState.Expanded);
+    const item = new vscode.TreeItem('', this.expandGroups ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `group:${node.folderUri}:${by}:${node.key}`;
     item.contextValue = 'group';
     if (by === 'file') {
@@ -222,7 +249,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     item.iconPath = dismissal ? new vscode.ThemeIcon('eye-closed')
       : issue.stale ? new vscode.ThemeIcon('history')
         : issue.falsePositive ? new vscode.ThemeIcon('circle-slash') : SEVERITY_ICON[severityFromUrgency(issue.urgency)];
-    item.tooltip = findingMarkdown(issue, { dismissal });
+    // The tooltip (a rendered summary) is made when the item is hovered: resolveTreeItem.
     item.accessibilityInformation = { label: `${capitalize(issue.urgency)} ${issue.classificationName}, ${issue.path} line ${line}${dismissal ? ', dismissed' : ''}` };
     item.contextValue = dismissal ? 'issue.dismissed' : isFixable(issue) ? 'issue.fixable' : 'issue';
     item.command = issue.stale
@@ -232,6 +259,11 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
         title: 'Open',
         arguments: [fileUri(node.folderUri, issue.path), { selection: issueRange(issue), preview: true } satisfies vscode.TextDocumentShowOptions],
       };
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: IssueTreeNode): vscode.TreeItem {
+    if (node.kind === 'issue' && item.tooltip === undefined) item.tooltip = findingMarkdown(node.issue, { dismissal: this.store.dismissalOf(node.issue) });
     return item;
   }
 
@@ -283,9 +315,16 @@ export function registerIssuesTree(
   context.subscriptions.push(
     provider,
     view,
-    store.onDidChange(() => { provider.refresh(); describe(); }),
+    store.onDidChange((e) => {
+      if (e.moved && e.uris) {
+        provider.refreshFiles(e.uris);
+        return;
+      }
+      provider.refresh();
+      describe();
+    }),
     session.onDidChangeSession(() => { provider.refresh(); describe(); }),
-    provider.onDidChangeTreeData(describe),
+    provider.onDidChangeTreeData((node) => { if (!node) describe(); }),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) describe(); }),
   );
   commands.register('codeScanner.groupBy', async (arg) => {

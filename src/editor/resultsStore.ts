@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { mapInSlices } from '../core/async';
 import { isInsideFolder } from '../core/fixes';
+import { readJsonLines, writeJsonLines, writeJsonLinesSync } from '../core/persist';
 import { rangeForLine, trackRangeThrough, type StoredIssue } from '../core/issues';
 import type { ScanRef } from '../core/scan/pipeline';
 import { readTextInside } from '../core/workspace/readInside';
@@ -35,8 +37,9 @@ interface FolderResults {
 }
 
 interface Persisted {
-  version: 1;
-  folders: FolderResults[];
+  /** 1: findings in the Memento; 2: findings in the results file, the rest here. */
+  version: 1 | 2;
+  folders?: FolderResults[];
   classificationFilter?: string;
   /** Local dismissals, by finding fingerprint (survives rescans, which give findings new ids). */
   dismissals?: Record<string, Dismissal>;
@@ -45,6 +48,17 @@ interface Persisted {
 export interface LocatedIssue { folderUri: string; uri: vscode.Uri; issue: StoredIssue }
 
 const STATE_KEY = 'codeScanner.results';
+/** Findings per line of the results file: small lines, so reading and writing can pause between them. */
+const ISSUES_PER_RECORD = 500;
+
+type FileRecord =
+  | ({ kind: 'folder' } & Omit<FolderResults, 'issues'>)
+  | { kind: 'issues'; folderUri: string; issues: StoredIssue[] };
+const PERSIST_SOON_MS = 500;
+const PERSIST_IDLE_MS = 3000;
+
+/** What changed: `uris` (undefined: anything may have); `moved`: only the places of findings in those files. */
+export interface StoreChange { uris?: vscode.Uri[]; moved?: boolean }
 /** Overlays kept per folder before the oldest partial scans are folded away. */
 const MAX_SCANS_PER_FOLDER = 20;
 
@@ -72,25 +86,73 @@ export class ResultsStore extends DisposableObject {
   private byFile = new Map<string, Map<string, StoredIssue[]>>();
   private dismissals = new Map<string, Dismissal>();
   private filter: string | undefined;
-  private readonly changed = this.own(new vscode.EventEmitter<{ uris?: vscode.Uri[] }>());
+  private readonly changed = this.own(new vscode.EventEmitter<StoreChange>());
   /** `uris` lists the files whose findings changed; undefined means anything may have. */
   readonly onDidChange = this.changed.event;
   private persistTimer: NodeJS.Timeout | undefined;
+  private persistDue = 0;
   private located: LocatedIssue[] | undefined;
+  /** shownCount per value of hideFalsePositives, until the next change that is more than a move. */
+  private shown = new Map<boolean, number>();
+  private readonly uris = new Map<string, vscode.Uri>();
 
-  constructor(private readonly state: vscode.Memento) {
+  /** Settles once the findings kept in the results file are loaded (at once without one). */
+  readonly ready: Promise<void>;
+  private writing: Promise<void> = Promise.resolve();
+
+  /**
+   * `resultsFile`: where findings are kept (JSON Lines in the workspace's storage); without
+   * one they go into the Memento with the rest. `log` hears of a results file that could
+   * not be read or written.
+   */
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly resultsFile?: string,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {
     super();
     const saved = state.get<Persisted>(STATE_KEY);
-    if (saved?.version === 1) {
-      for (const f of saved.folders) this.setFolder(f);
+    if (saved?.version === 1 || saved?.version === 2) {
+      // Version 1 kept findings here; the next write moves them to the results file.
+      for (const f of saved.folders ?? []) this.setFolder(f);
       this.filter = saved.classificationFilter;
       for (const [k, d] of Object.entries(saved.dismissals ?? {})) this.dismissals.set(k, d);
     }
+    this.ready = resultsFile && saved?.version === 2 ? this.load(resultsFile) : Promise.resolve();
+    if (resultsFile && saved?.version === 1 && saved.folders?.length) this.schedulePersist('idle');
     // Deletions made outside the editor too (git checkout, a terminal): a watcher, not onDidDeleteFiles.
     const deletions = this.own(vscode.workspace.createFileSystemWatcher('**/*', true, true, false));
     this.own(deletions.onDidDelete((uri) => this.dropFiles([uri])));
     this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)));
     void this.updateContext();
+  }
+
+  private async load(file: string): Promise<void> {
+    let records: unknown[] | undefined;
+    try {
+      records = await readJsonLines(file);
+    } catch (e) {
+      this.log(`Stored findings could not be read (${e instanceof Error ? e.message : String(e)}); scan again to see them.`);
+      return;
+    }
+    const loaded = new Map<string, FolderResults>();
+    for (const r of records ?? []) {
+      const rec = r as Partial<FileRecord> | null;
+      if (rec?.kind === 'folder' && typeof rec.folderUri === 'string') {
+        const { kind: _kind, ...folder } = rec;
+        loaded.set(rec.folderUri, { ...(folder as Omit<FolderResults, 'issues'>), issues: [] });
+      } else if (rec?.kind === 'issues' && Array.isArray(rec.issues)) {
+        loaded.get(String(rec.folderUri))?.issues.push(...rec.issues);
+      }
+    }
+    // Results recorded while the file was read are newer than the file's.
+    let any = false;
+    for (const f of loaded.values()) {
+      if (this.folders.has(f.folderUri)) continue;
+      this.setFolder(f);
+      any = true;
+    }
+    if (any) this.fireAll(false);
   }
 
   private setFolder(f: FolderResults): void {
@@ -111,7 +173,7 @@ export class ResultsStore extends DisposableObject {
   /** A view filter: the tree narrows to it; Problems and counts keep every finding. */
   async setClassificationFilter(value: string | undefined): Promise<void> {
     this.filter = value?.trim() || undefined;
-    this.schedulePersist();
+    this.schedulePersist('soon');
   }
 
   /** How many findings of the stored scans could not be read (left out of every view). */
@@ -141,15 +203,30 @@ export class ResultsStore extends DisposableObject {
     return new Set([...this.folders.values()].map((f) => f.account).filter((a): a is string => !!a));
   }
 
-  /** Every finding with its file's URI; cached until the next change (readers call it per keystroke). */
+  /** A file's URI, made once: tens of thousands of findings would make as many URIs on every change. */
+  private uriOf(folderUri: string, relPath: string): vscode.Uri {
+    const key = `${folderUri}\n${relPath}`;
+    let uri = this.uris.get(key);
+    if (!uri) this.uris.set(key, (uri = fileUri(folderUri, relPath)));
+    return uri;
+  }
+
+  /** Every finding with its file's URI; cached until findings come or go (moving with edits keeps it). */
   all(): LocatedIssue[] {
     if (!this.located) {
       this.located = [];
       for (const f of this.folders.values()) {
-        for (const issue of f.issues) this.located.push({ folderUri: f.folderUri, uri: fileUri(f.folderUri, issue.path), issue });
+        for (const issue of f.issues) this.located.push({ folderUri: f.folderUri, uri: this.uriOf(f.folderUri, issue.path), issue });
       }
     }
     return this.located;
+  }
+
+  /** Every file with findings and its findings, from the per-file index (the arrays are the store's: read only). */
+  *files(): Generator<{ uri: vscode.Uri; issues: readonly StoredIssue[] }> {
+    for (const [folderUri, index] of this.byFile) {
+      for (const [relPath, issues] of index) yield { uri: this.uriOf(folderUri, relPath), issues };
+    }
   }
 
   /** The findings of one file, from the per-file index. */
@@ -170,6 +247,7 @@ export class ResultsStore extends DisposableObject {
   // ---- what the editor shows
 
   dismissalOf(issue: StoredIssue): Dismissal | undefined {
+    if (!this.dismissals.size) return undefined;
     return this.dismissals.get(fingerprint(issue)) ?? this.dismissals.get(`id:${issue.id}`);
   }
 
@@ -183,8 +261,12 @@ export class ResultsStore extends DisposableObject {
 
   /** The number every count shows (status bar, view badge, Problems). */
   shownCount(hideFalsePositives: boolean): number {
-    let n = 0;
-    for (const l of this.all()) if (this.isShown(l.issue, hideFalsePositives)) n++;
+    let n = this.shown.get(hideFalsePositives);
+    if (n === undefined) {
+      n = 0;
+      for (const l of this.all()) if (this.isShown(l.issue, hideFalsePositives)) n++;
+      this.shown.set(hideFalsePositives, n);
+    }
     return n;
   }
 
@@ -238,7 +320,7 @@ export class ResultsStore extends DisposableObject {
       gone = (prev.gone ?? []).filter((id) => !coveredIds.has(id));
       fileDigests = Object.fromEntries(Object.entries(prev.fileDigests ?? {}).filter(([p]) => !covered.has(p)));
     }
-    const placed = await place(folderUri, markArchived(issues, archived), { trustLines: () => true, digests: fileDigests });
+    const placed = await place(folderUri, await markArchived(issues, archived), { trustLines: () => true, digests: fileDigests });
     const stillUnreadable = scan.partialFiles && prev ? (prev.unreadable ?? 0) : 0;
     this.setFolder({
       folderUri, scans, issues: [...kept, ...placed], unreadable: stillUnreadable + unreadable, gone, fileDigests,
@@ -264,10 +346,10 @@ export class ResultsStore extends DisposableObject {
       } else {
         issues = [];
       }
-      issues.push(...markArchived(found.filter((i) => !gone.has(i.id)), archived));
+      issues.push(...await markArchived(found.filter((i) => !gone.has(i.id)), archived));
     }
     const tracked = new Map((prev?.issues ?? []).map((i) => [i.id, i]));
-    issues = issues.map((i) => {
+    issues = await mapInSlices(issues, (i) => {
       const t = tracked.get(i.id);
       return t?.range && !t.stale ? { ...i, range: t.range, lineText: t.lineText } : i;
     });
@@ -374,7 +456,8 @@ export class ResultsStore extends DisposableObject {
       else lost.push(issue);
     }
     if (lost.length) this.forget(f, lost);
-    this.fire([e.document.uri]);
+    // Most keystrokes only move findings: readers refresh that file, counts stay as they are.
+    this.fire([e.document.uri], { moved: lost.length === 0 });
   }
 
   private dropFiles(uris: readonly vscode.Uri[]): void {
@@ -392,47 +475,100 @@ export class ResultsStore extends DisposableObject {
     if (any) this.fireAll();
   }
 
-  private fire(uris: vscode.Uri[]): void {
-    this.located = undefined;
-    this.changed.fire({ uris });
-    this.schedulePersist();
+  private fire(uris: vscode.Uri[], o: { moved?: boolean } = {}): void {
+    if (!o.moved) {
+      this.located = undefined;
+      this.shown.clear();
+    }
+    this.changed.fire({ uris, moved: o.moved });
+    this.schedulePersist(o.moved ? 'idle' : 'soon');
   }
 
-  private fireAll(): void {
+  private fireAll(persist = true): void {
     this.located = undefined;
+    this.shown.clear();
     this.changed.fire({});
     void this.updateContext();
-    this.schedulePersist();
+    if (persist) this.schedulePersist('soon');
   }
 
   private updateContext(): Thenable<unknown> {
     return setContext(CONTEXT_KEYS.hasResults, this.hasResults());
   }
 
-  private schedulePersist(): void {
-    // Typing moves ranges on every keystroke; write the state at most twice a second.
-    if (this.persistTimer) return;
-    this.persistTimer = setTimeout(() => { this.persistTimer = undefined; void this.persist(); }, 500);
+  /**
+   * Writes the state after a change: `soon` (findings came or went: within half a second),
+   * or `idle` (findings moved with typing: once the typing has paused for a few seconds,
+   * so the whole state is not rewritten while someone types).
+   */
+  private schedulePersist(when: 'soon' | 'idle'): void {
+    const now = Date.now();
+    const due = now + (when === 'soon' ? PERSIST_SOON_MS : PERSIST_IDLE_MS);
+    if (this.persistTimer) {
+      // A write of real changes already due soon stays; a pending write after typing moves on.
+      if (this.persistDue <= now + PERSIST_SOON_MS || (when === 'soon' && this.persistDue <= due)) return;
+      clearTimeout(this.persistTimer);
+    }
+    this.persistDue = due;
+    this.persistTimer = setTimeout(() => { this.persistTimer = undefined; void this.persist(); }, due - Date.now());
   }
 
-  persist(): Thenable<void> {
-    const data: Persisted = {
-      version: 1,
-      folders: [...this.folders.values()],
+  /** The small part of the state; findings go with it only when there is no results file. */
+  private persistedState(): Persisted {
+    return {
+      version: this.resultsFile ? 2 : 1,
+      folders: this.resultsFile ? undefined : [...this.folders.values()],
       classificationFilter: this.filter,
       dismissals: Object.fromEntries(this.dismissals),
     };
-    return this.state.update(STATE_KEY, data);
+  }
+
+  private *fileRecords(): Generator<FileRecord> {
+    for (const { issues, ...folder } of [...this.folders.values()]) {
+      yield { kind: 'folder', ...folder };
+      for (let i = 0; i < issues.length; i += ISSUES_PER_RECORD) {
+        yield { kind: 'issues', folderUri: folder.folderUri, issues: issues.slice(i, i + ISSUES_PER_RECORD) };
+      }
+    }
+  }
+
+  /** Writes the state now; writes never overlap, and the last one wins. */
+  persist(): Promise<void> {
+    const file = this.resultsFile;
+    const run = async () => {
+      if (file) {
+        // The findings before the state that points at them: a reload never finds version 2 without its file.
+        await this.ready;
+        await writeJsonLines(file, this.fileRecords()).catch((e: unknown) => {
+          this.log(`Findings could not be stored in ${file}: ${e instanceof Error ? e.message : String(e)}`);
+        });
+      }
+      await this.state.update(STATE_KEY, this.persistedState());
+    };
+    this.writing = this.writing.then(run, run);
+    return this.writing;
   }
 
   override dispose(): void {
-    if (this.persistTimer) { clearTimeout(this.persistTimer); this.persistTimer = undefined; void this.persist(); }
+    if (this.persistTimer) {
+      clearTimeout(this.persistTimer);
+      this.persistTimer = undefined;
+      // Shutting down: nothing waits for the event loop any more, and an async write could be cut off.
+      if (this.resultsFile) {
+        try {
+          writeJsonLinesSync(this.resultsFile, this.fileRecords());
+        } catch (e) {
+          this.log(`Findings could not be stored in ${this.resultsFile}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      void this.state.update(STATE_KEY, this.persistedState());
+    }
     super.dispose();
   }
 }
 
-function markArchived(issues: StoredIssue[], archived: ReadonlySet<string> | undefined): StoredIssue[] {
-  return issues.map((i) => ({ ...i, inArchive: !!archived?.has(i.path) }));
+function markArchived(issues: StoredIssue[], archived: ReadonlySet<string> | undefined): Promise<StoredIssue[]> {
+  return mapInSlices(issues, (i) => ({ ...i, inArchive: !!archived?.has(i.path) }));
 }
 
 export function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
@@ -457,7 +593,13 @@ async function place(folderUri: string, issues: StoredIssue[], o: PlaceOptions):
   const texts = new Map<string, string | undefined>();
   const lines = new Map<string, string[]>();
   const out: StoredIssue[] = [];
+  let last = performance.now();
   for (const issue of issues) {
+    // Tens of thousands of findings: let the editor breathe between slices.
+    if (performance.now() - last > 20) {
+      await new Promise<void>((r) => setImmediate(r));
+      last = performance.now();
+    }
     // The path comes from the service: never follow one out of the scanned folder.
     if (!isInsideFolder(issue.path)) continue;
     if (!texts.has(issue.path)) texts.set(issue.path, await readText(folderUri, issue.path));
@@ -471,11 +613,11 @@ async function place(folderUri: string, issues: StoredIssue[], o: PlaceOptions):
       out.push({ ...issue, range: undefined, stale: true });
       continue;
     }
-    const range = rangeForLine(text, issue.line);
     if (!lines.has(issue.path)) {
       lines.set(issue.path, text.split(/\r\n|\r|\n/));
       o.digests[issue.path] ??= digest(text);
     }
+    const range = rangeForLine(text, issue.line, lines.get(issue.path));
     // Remembered so the finding survives edits that rewrite its line unchanged (revert, formatter).
     out.push({ ...issue, range, stale: undefined, lineText: issue.lineText ?? lines.get(issue.path)![range.start.line] ?? '' });
   }

@@ -55,7 +55,7 @@ export function registerStatusBar(
   context.subscriptions.push(
     item,
     scans.onDidChangeState(update),
-    store.onDidChange(update),
+    store.onDidChange((e) => { if (!e.moved) update(); }),
     session.onDidChangeSession(update),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) update(); }),
     vscode.workspace.onDidGrantWorkspaceTrust(update),

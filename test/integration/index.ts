@@ -19,16 +19,18 @@ export function run(): Promise<void> {
   });
   Mocha.interfaces.bdd(mocha.suite);
 
+  // CODE_SCANNER_TEST_SUFFIX=.bench.js runs the benchmarks instead of the tests.
+  const suffix = process.env.CODE_SCANNER_TEST_SUFFIX || '.test.js';
   const files = fs
     .readdirSync(__dirname)
-    .filter((f) => f.endsWith('.test.js'))
+    .filter((f) => f.endsWith(suffix))
     .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
 
   return new Promise((resolve, reject) => {
     if (files.length === 0) {
       console.log(`${RESULT_PREFIX} passed=0 failed=1`);
-      reject(new Error(`No *.test.js files next to ${__filename}: was the suite bundled?`));
+      reject(new Error(`No *${suffix} files next to ${__filename}: was the suite bundled?`));
       return;
     }
     try {

@@ -1,7 +1,11 @@
-// Results survive a reload: the results store persists into the workspace's Memento, and a
-// new store over the same Memento (what activate() builds after a reload) restores every
-// finding, its scans, the classification filter and the ranges tracked through edits since.
+// Results survive a reload: the results store persists into the workspace's Memento (and its
+// findings into a results file when it has one), and a new store over the same state (what
+// activate() builds after a reload) restores every finding, its scans, the classification
+// filter and the ranges tracked through edits since.
 import * as assert from 'assert';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { toDiagnostic } from '../../src/editor/diagnostics';
 import { ResultsStore } from '../../src/editor/resultsStore';
@@ -12,6 +16,9 @@ class JsonMemento implements vscode.Memento {
   private readonly data = new Map<string, string>();
   keys(): readonly string[] {
     return [...this.data.keys()];
+  }
+  size(): number {
+    return [...this.data.values()].reduce((n, v) => n + v.length, 0);
   }
   get<T>(key: string, defaultValue?: T): T | undefined {
     const raw = this.data.get(key);
@@ -44,7 +51,8 @@ suite('editor: results survive a reload', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test('a new results store over the same workspace state restores findings, scans, filter and tracked ranges', async () => {
+  for (const mode of ['Memento only', 'results file'] as const) {
+  test(`${mode}: a new results store over the same workspace state restores findings, scans, filter and tracked ranges`, async () => {
     const a = await api();
     const scanId = await scan('codeScanner.scanWorkspace');
     const folderUri = folderUriOf(workspaceRoot());
@@ -52,7 +60,9 @@ suite('editor: results survive a reload', () => {
     assert.ok(found.some((i) => i.path === rel), `${rel} has findings`);
 
     const memento = new JsonMemento();
-    const first = new ResultsStore(memento);
+    const dir = mkdtempSync(path.join(tmpdir(), 'results-'));
+    const file = mode === 'results file' ? path.join(dir, 'results.jsonl') : undefined;
+    const first = new ResultsStore(memento, file);
     let second: ResultsStore | undefined;
     try {
       const scanRef = { scanId, projectId: 1, scannedAt: new Date().toISOString() };
@@ -70,7 +80,13 @@ suite('editor: results survive a reload', () => {
 
       // A reload: the old store is disposed (flushing its pending write), a new one reads the state.
       first.dispose();
-      second = new ResultsStore(memento);
+      if (file) {
+        // The findings are in the file, not in the Memento that VS Code copies whole on every write.
+        assert.ok(statSync(file).size > memento.size(), `results file ${statSync(file).size} bytes, Memento ${memento.size()}`);
+        assert.strictEqual(memento.get<{ folders?: unknown }>('codeScanner.results')?.folders, undefined, 'no finding in the Memento');
+      }
+      second = new ResultsStore(memento, file);
+      await second.ready;
       assert.deepStrictEqual(snapshot(second), before);
       assert.deepStrictEqual(second.scansOf(folderUri), [scanRef]);
       assert.strictEqual(second.classificationFilter, 'CWE-89');
@@ -79,8 +95,11 @@ suite('editor: results survive a reload', () => {
     } finally {
       first.dispose();
       second?.dispose();
+      rmSync(dir, { recursive: true, force: true });
+      await revert(fileUri(rel));
       // Each store sets the results context key; give it back to the extension's own store.
       await vscode.commands.executeCommand('setContext', 'codeScanner.hasResults', a.issues().length > 0);
     }
   });
+  }
 });

@@ -392,6 +392,8 @@ export async function prepareSuite() {
   };
   // Runs only the tests whose title matches (while working on one suite).
   if (process.env.CODE_SCANNER_TEST_GREP) env.CODE_SCANNER_TEST_GREP = process.env.CODE_SCANNER_TEST_GREP;
+  // Which bundled files run: the tests (default) or the benchmarks (.bench.js).
+  if (process.env.CODE_SCANNER_TEST_SUFFIX) env.CODE_SCANNER_TEST_SUFFIX = process.env.CODE_SCANNER_TEST_SUFFIX;
   const testsPath = join(repoRoot, 'out', 'test', 'integration', 'index.js');
   // The test CA as a company's IT would install it: in the system's store. SSL_CERT_FILE adds
   // it to OpenSSL's store, which Node reads as the system's ("http.systemCertificates").

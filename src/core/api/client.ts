@@ -37,6 +37,9 @@ export type { IntegrationUpdate } from './integration';
 export type { UploadFields, ChunkRequest, ChunkResult } from './chunk';
 export type { RequestLogEntry } from './transport';
 
+/** Pages of a list fetched at the same time once the first page says how many there are. */
+const PAGE_CONCURRENCY = 4;
+
 export interface ClientOptions {
   baseUrl: string;
   token: string;
@@ -284,18 +287,20 @@ export class ServiceClient {
    */
   async listAllQualityIssues(
     scanId: string,
-    q: { classification?: string; pageSize?: number; signal?: AbortSignal } = {},
-  ): Promise<{ issues: QualityIssue[]; totalIssues: number; unreadable: Unreadable[] }> {
+    q: { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number } = {},
+  ): Promise<{ issues: QualityIssue[]; totalIssues: number; unreadable: Unreadable[]; unchanged?: boolean }> {
     const pageSize = q.pageSize ?? LIMITS.qualityPageSize.max;
     checkPageSize('listQualityIssues', pageSize, LIMITS.qualityPageSize);
     let totalIssues: number | undefined;
     const unreadable: Unreadable[] = [];
-    const { items } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, async (page) => {
+    const { items, stoppedEarly } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, async (page) => {
       const r = await this.listQualityIssues(scanId, { ...q, page, pageSize });
-      totalIssues = r.total_issues ?? totalIssues;
+      if (page === 1 || r.total_issues !== undefined) totalIssues = r.total_issues ?? totalIssues;
       unreadable.push(...r.unreadable);
       return { items: r.issues, read: r.issues.length + r.unreadable.length, totalPages: r.total_pages };
-    });
+    }, q.unchangedIfTotal === undefined ? undefined : () => totalIssues === q.unchangedIfTotal);
+    // The same total as the caller's last complete read: the caller keeps what it has.
+    if (stoppedEarly) return { issues: [], totalIssues: totalIssues!, unreadable: [], unchanged: true };
     const seen = new Set<string>();
     const issues = items.filter((i) => (seen.has(i.id) ? false : (seen.add(i.id), true)));
     const unreadableIds = new Set<string>();
@@ -377,21 +382,48 @@ export class ServiceClient {
    * Reads pages until the last one: the page the service names as last, or, when it names
    * none, a page with fewer records than asked for.
    */
+  /**
+   * Every page of a list: the first, then the rest with up to PAGE_CONCURRENCY requests at
+   * a time when the first page says how many there are (one request after another
+   * otherwise). `enough` may end it after the first page (nothing changed since last time).
+   */
   private async collect<T>(
     endpoint: string,
     operation: string,
     pageSize: number,
     fetchPage: (page: number) => Promise<{ items: T[]; read: number; totalPages: number | undefined }>,
-  ): Promise<{ items: T[] }> {
-    const items: T[] = [];
-    for (let page = 1; ; page++) {
-      if (page > this.maxPages) {
-        throw new ServiceError({
-          kind: 'bad-response',
-          operation,
-          message: `${endpoint} returned an unexpected response: it was still announcing more pages after ${this.maxPages} pages. Stopped reading.`,
-        });
-      }
+    enough?: (first: { items: T[]; totalPages: number | undefined }) => boolean,
+  ): Promise<{ items: T[]; stoppedEarly?: boolean }> {
+    const tooMany = () => new ServiceError({
+      kind: 'bad-response',
+      operation,
+      message: `${endpoint} returned an unexpected response: it was still announcing more pages after ${this.maxPages} pages. Stopped reading.`,
+    });
+    const first = await fetchPage(1);
+    if (enough?.(first)) return { items: first.items, stoppedEarly: true };
+    const items: T[] = [...first.items];
+    if (first.read === 0) return { items };
+    if (first.totalPages !== undefined) {
+      if (first.totalPages > this.maxPages) throw tooMany();
+      const rest = Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, i) => i + 2);
+      const pages: { items: T[]; read: number; totalPages: number | undefined }[] = new Array(rest.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < rest.length) {
+          const i = next++;
+          pages[i] = await fetchPage(rest[i]);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, rest.length) }, worker));
+      for (const p of pages) items.push(...p.items);
+      // The list grew while it was read (a running scan): the last page announces more.
+      const last = pages.at(-1);
+      if (!last || last.read === 0 || last.totalPages === undefined || last.totalPages <= first.totalPages) return { items };
+    } else if (first.read < pageSize) {
+      return { items };
+    }
+    for (let page = (first.totalPages ?? 1) + 1; ; page++) {
+      if (page > this.maxPages) throw tooMany();
       const r = await fetchPage(page);
       items.push(...r.items);
       // An empty page before the announced end means the list shrank meanwhile: done.

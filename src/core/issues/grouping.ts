@@ -23,11 +23,15 @@ function currentLine(i: StoredIssue): number {
   return i.range ? i.range.start.line + 1 : i.line;
 }
 
+/** One collator for every comparison: `localeCompare` costs several times more per call, and a tree of 50,000 findings sorts them all. */
+const collator = new Intl.Collator(undefined, { numeric: true });
+const text = collator.compare;
+
 function compareGroups(by: GroupBy) {
   return (a: IssueGroup, b: IssueGroup): number => {
-    if (by === 'urgency') return urgencyRank(a.key) - urgencyRank(b.key) || a.key.localeCompare(b.key);
-    if (by === 'classification') return b.count - a.count || a.key.localeCompare(b.key);
-    return a.key.localeCompare(b.key);
+    if (by === 'urgency') return urgencyRank(a.key) - urgencyRank(b.key) || text(a.key, b.key);
+    if (by === 'classification') return b.count - a.count || text(a.key, b.key);
+    return text(a.key, b.key);
   };
 }
 
@@ -39,9 +43,18 @@ function reachRank(i: StoredIssue): number {
 /** Inside a group: most urgent first, then reachable, then by file and line (what to look at first). */
 export function compareIssues(a: StoredIssue, b: StoredIssue): number {
   return urgencyRank(a.urgency) - urgencyRank(b.urgency) || reachRank(a) - reachRank(b)
-    || a.path.localeCompare(b.path) || currentLine(a) - currentLine(b) || a.id.localeCompare(b.id);
+    || text(a.path, b.path) || currentLine(a) - currentLine(b) || byCodeUnits(a.id, b.id);
 }
 
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Groups in display order. A group's issues are in the order given: sorting them all up
+ * front cost 200-500 ms at 50,000 findings, so a group is sorted when it is opened
+ * (`sortedIssues`).
+ */
 export function groupIssues(issues: readonly StoredIssue[], by: GroupBy): IssueGroup[] {
   const groups = new Map<string, IssueGroup>();
   for (const issue of issues) {
@@ -51,9 +64,27 @@ export function groupIssues(issues: readonly StoredIssue[], by: GroupBy): IssueG
     g.issues.push(issue);
     g.count++;
   }
-  const out = [...groups.values()];
-  for (const g of out) g.issues.sort(compareIssues);
-  return out.sort(compareGroups(by));
+  return [...groups.values()].sort(compareGroups(by));
 }
 
-
+/**
+ * A group's issues in display order (compareIssues'). The few distinct paths are ranked
+ * once and each issue's whole key packed into one number, so the sort compares numbers:
+ * comparing text on every step took 106 ms for a group of 12,500.
+ */
+export function sortedIssues(issues: readonly StoredIssue[]): StoredIssue[] {
+  const paths = [...new Set(issues.map((i) => i.path))].sort(text);
+  const pathRank = new Map(paths.map((p, n) => [p, n]));
+  const lines = issues.map(currentLine);
+  const maxLine = Math.max(1, ...lines) + 1;
+  // urgency, then reachability, then path, then line: exact while the product stays below 2^53.
+  const packable = 16 * 3 * paths.length * maxLine < Number.MAX_SAFE_INTEGER;
+  if (!packable) return [...issues].sort(compareIssues);
+  const keys = new Float64Array(issues.length);
+  issues.forEach((issue, n) => {
+    keys[n] = ((Math.min(urgencyRank(issue.urgency), 15) * 3 + reachRank(issue)) * paths.length + pathRank.get(issue.path)!) * maxLine + lines[n]!;
+  });
+  const order = Array.from({ length: issues.length }, (_, n) => n);
+  order.sort((a, b) => keys[a]! - keys[b]! || byCodeUnits(issues[a]!.id, issues[b]!.id));
+  return order.map((n) => issues[n]!);
+}

@@ -124,8 +124,7 @@ export function editorLineOfServiceLine(text: string, line: number): number {
 }
 
 /** The range a finding on the service's `line` (1-based) covers in `text`: the line without its indentation. */
-export function rangeForLine(text: string, line: number): Range {
-  const lines = text.split(/\r\n|\r|\n/);
+export function rangeForLine(text: string, line: number, lines: readonly string[] = text.split(/\r\n|\r|\n/)): Range {
   const index = Math.min(Math.max(editorLineOfServiceLine(text, line), 0), Math.max(lines.length - 1, 0));
   const content = lines[index] ?? '';
   const indent = content.length - content.trimStart().length;

@@ -3,7 +3,7 @@
 // Everything here is editor-independent; the VS Code layer supplies the selection, where
 // archives and transfers live, and where results go, and shows the progress.
 import type { ServiceClient, UploadFields } from '../api';
-import { CancelledAfterUploadError, isCancellation, throwIfCancelled } from '../async';
+import { CancelledAfterUploadError, isCancellation, mapInSlices, throwIfCancelled } from '../async';
 import { DEFAULT_LEVEL, buildZip } from '../archive/zip';
 import type { ReuseCache } from '../archive/reuseCache';
 import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
@@ -210,8 +210,10 @@ async function afterUpload(
   let unreadable = 0;
   const maxPolls = ctx.polling?.maxPolls ?? DEFAULT_MAX_POLLS;
   try {
+    let last: FoundFindings | undefined;
     const res = await pollUntilSettled({
-      fetch: (signal) => fetchFindings(ctx, scan.scanId, signal),
+      // After the first complete read, a poll whose first page reports the same total is one request, not every page again.
+      fetch: async (signal) => (last = await fetchFindings(ctx, scan.scanId, signal, last)),
       intervalMs: ctx.polling?.intervalMs ?? DEFAULT_POLL_INTERVAL_MS,
       maxPolls,
       signal: ctx.signal,
@@ -233,14 +235,20 @@ async function afterUpload(
   }
 }
 
-/** A scan's readable findings; each unreadable one is logged with why, and counted. */
+export interface FoundFindings { issues: StoredIssue[]; totalIssues: number; unreadable: number }
+
+/**
+ * A scan's readable findings; each unreadable one is logged with why, and counted. With
+ * `previous` (the last complete read), a first page reporting the same total returns it.
+ */
 export async function fetchFindings(
-  ctx: Pick<PipelineContext, 'client' | 'log' | 'classification'>, scanId: string, signal?: AbortSignal,
-): Promise<{ issues: StoredIssue[]; totalIssues: number; unreadable: number }> {
-  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal });
+  ctx: Pick<PipelineContext, 'client' | 'log' | 'classification'>, scanId: string, signal?: AbortSignal, previous?: FoundFindings,
+): Promise<FoundFindings> {
+  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues });
+  if (res.unchanged && previous) return previous;
   for (const u of res.unreadable) {
     ctx.log(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);
   }
-  const issues = res.issues.map(toStoredIssue).filter((i): i is StoredIssue => !!i);
+  const issues = (await mapInSlices(res.issues, toStoredIssue)).filter((i): i is StoredIssue => !!i);
   return { issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.issues.length - issues.length };
 }

@@ -268,6 +268,30 @@ test('listAll* read every page and stop a server that never ends', async () => {
   assert.equal(stub.requests.length, 5);
 });
 
+test('a scan\'s pages are fetched a few at a time once the first page says how many; an unchanged total costs one request', async () => {
+  let inFlight = 0;
+  let most = 0;
+  stub.handle((r) => {
+    const page = Number(r.query.get('page'));
+    inFlight++;
+    most = Math.max(most, inFlight);
+    setTimeout(() => inFlight--, 30);
+    return { delayMs: 30, json: { status: 'ok', page, total_pages: 12, total_issues: 12, issues: [{ ...sampleIssue(), id: `id-${page}` }] } };
+  });
+  stub.requests.length = 0;
+  const { c } = client();
+  const all = await c.listAllQualityIssues('s');
+  assert.deepEqual(all.issues.map((i) => i.id), Array.from({ length: 12 }, (_, i) => `id-${i + 1}`), 'in page order');
+  assert.ok(most > 1 && most <= 4, `at most 4 requests at a time, and more than one (${most})`);
+  stub.requests.length = 0;
+  const again = await c.listAllQualityIssues('s', { unchangedIfTotal: 12 });
+  assert.equal(again.unchanged, true);
+  assert.equal(stub.requests.length, 1);
+  stub.requests.length = 0;
+  assert.equal((await c.listAllQualityIssues('s', { unchangedIfTotal: 11 })).issues.length, 12);
+  assert.equal(stub.requests.length, 12);
+});
+
 test('idempotent requests are retried on 5xx/429/reset; writes are not', async () => {
   let n = 0;
   stub.handle(() => (++n <= 2 ? { status: 503, json: { error: 'busy' } } : { json: { status: 'ok' } }));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeViewFilter, groupIssues, isViewFiltered, matchesView, type StoredIssue, type ViewFilter } from '../../../src/core/issues';
+import { compareIssues, describeViewFilter, groupIssues, isViewFiltered, matchesView, sortedIssues, type StoredIssue, type ViewFilter } from '../../../src/core/issues';
 
 function issue(id: string, path: string, line: number, urgency: string, cls: string, extra: Partial<StoredIssue> = {}): StoredIssue {
   return {
@@ -17,9 +17,9 @@ const issues = [
   issue('5', 'a.py', 7, 'high', 'CWE-3'),
 ];
 
-test('groups by file, sorted by path; inside a group most urgent first, with counts', () => {
+test('groups by file, sorted by path; inside a group (once opened) most urgent first, with counts', () => {
   const groups = groupIssues(issues, 'file');
-  assert.deepEqual(groups.map((g) => [g.key, g.count, g.issues.map((i) => i.id)]), [
+  assert.deepEqual(groups.map((g) => [g.key, g.count, sortedIssues(g.issues).map((i) => i.id)]), [
     ['a.py', 3, ['2', '5', '3']],
     ['b.py', 1, ['1']],
     ['c.py', 1, ['4']],
@@ -41,7 +41,7 @@ test('groups by classification, largest group first, labelled with id and name',
 
 test('a tracked range decides the order of equally urgent findings', () => {
   const moved = issue('6', 'a.py', 1, 'medium', 'CWE-9', { range: { start: { line: 99, character: 0 }, end: { line: 99, character: 3 } } });
-  const ids = groupIssues([...issues, moved], 'file')[0].issues.map((i) => i.id);
+  const ids = sortedIssues(groupIssues([...issues, moved], 'file')[0].issues).map((i) => i.id);
   assert.deepEqual(ids, ['2', '5', '3', '6']);
 });
 
@@ -52,7 +52,7 @@ test('inside a group: urgency, then reachable first, then file and line', () => 
     issue('n', 'a.py', 3, 'high', 'C'),
     issue('c', 'z.py', 1, 'critical', 'C'),
   ];
-  assert.deepEqual(groupIssues(same, 'classification')[0].issues.map((i) => i.id), ['c', 'r', 'n', 'u']);
+  assert.deepEqual(sortedIssues(groupIssues(same, 'classification')[0].issues).map((i) => i.id), ['c', 'r', 'n', 'u']);
 });
 
 test('view filters narrow by classification, status, urgency, reachability and assignee, combined', () => {
@@ -73,4 +73,13 @@ test('view filters narrow by classification, status, urgency, reachability and a
   assert.deepEqual(ids({ classification: 'sql', urgencies: ['low'] }), ['c']);
   assert.equal(isViewFiltered({}), false);
   assert.equal(describeViewFilter({ urgencies: ['critical'], reachableOnly: true }), 'urgency critical; reachable only');
+});
+
+test('a group opened is in the same order as compareIssues gives, over many paths, lines and urgencies', () => {
+  const many: StoredIssue[] = Array.from({ length: 3000 }, (_, n) => ({
+    ...issues[0]!, id: `id-${(n * 7919) % 3000}`, path: `src/f${n % 37}.ts`, urgency: ['low', 'critical', 'high', 'medium'][n % 4]!,
+    line: 1 + (n * 13) % 50, range: n % 5 ? undefined : { start: { line: n % 50, character: 0 }, end: { line: n % 50, character: 3 } },
+    reachable: n % 3 === 0 ? true : n % 3 === 1 ? undefined : false,
+  }));
+  assert.deepEqual(sortedIssues(many).map((i) => i.id), [...many].sort(compareIssues).map((i) => i.id));
 });

@@ -1,0 +1,1 @@
+export { readJsonLines, writeJsonLines, writeJsonLinesSync } from './jsonLines';

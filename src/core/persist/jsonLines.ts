@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, promises as fs, renameSync, writeFileSync, unlinkSync } from 'node:fs';
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * State too big for one JSON.stringify in the extension host (fifty thousand findings are
+ * about 26 MB of JSON: 115 ms for the string alone, and the workspace Memento copies it
+ * again over IPC) is kept as JSON Lines in a file: one small record per line, made and
+ * parsed a slice at a time so the event loop breathes in between. The file is replaced
+ * whole and atomically (a temporary file renamed over it), so a crash mid-write leaves the
+ * previous state, never half of the new one.
+ */
+
+const SLICE_MS = 10;
+
+const now = () => performance.now();
+const breathe = () => new Promise<void>((r) => setImmediate(r));
+
+function tempNameFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Writes `records` one per line, yielding to the event loop every few milliseconds. */
+export async function writeJsonLines(file: string, records: Iterable<unknown>): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temp = tempNameFor(file);
+  const handle = await fs.open(temp, 'w', 0o600);
+  try {
+    let parts: string[] = [];
+    let pending = 0;
+    let sliceStart = now();
+    for (const record of records) {
+      const line = JSON.stringify(record) + '\n';
+      parts.push(line);
+      pending += line.length;
+      if (pending > 1 << 20 || now() - sliceStart > SLICE_MS) {
+        await handle.write(parts.join(''));
+        parts = [];
+        pending = 0;
+        await breathe();
+        sliceStart = now();
+      }
+    }
+    if (parts.length) await handle.write(parts.join(''));
+    await handle.sync();
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    await fs.rm(temp, { force: true });
+    throw e;
+  }
+  await handle.close();
+  await fs.rename(temp, file);
+}
+
+/** The same file, written at once: for shutdown, when nothing else waits for the event loop. */
+export function writeJsonLinesSync(file: string, records: Iterable<unknown>): void {
+  const temp = tempNameFor(file);
+  const lines: string[] = [];
+  for (const record of records) lines.push(JSON.stringify(record) + '\n');
+  try {
+    writeFileSync(temp, lines.join(''), { mode: 0o600 });
+    renameSync(temp, file);
+  } catch (e) {
+    try { unlinkSync(temp); } catch { /* never written */ }
+    throw e;
+  }
+}
+
+/**
+ * Reads the records of a file written by writeJsonLines, yielding between slices.
+ * Undefined when there is no file; a line that is not JSON throws, naming its number.
+ */
+export async function readJsonLines(file: string): Promise<unknown[] | undefined> {
+  let stream;
+  try {
+    await fs.access(file);
+    stream = createReadStream(file, { encoding: 'utf8' });
+  } catch {
+    return undefined;
+  }
+  const records: unknown[] = [];
+  let lineNo = 0;
+  let sliceStart = now();
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      lineNo++;
+      if (!line) continue;
+      try {
+        records.push(JSON.parse(line));
+      } catch {
+        throw new Error(`${path.basename(file)} line ${lineNo} is not JSON`);
+      }
+      if (now() - sliceStart > SLICE_MS) {
+        await breathe();
+        sliceStart = now();
+      }
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+  return records;
+}
