@@ -7,6 +7,7 @@ import type { PoliciesSnapshot } from './editor/account/policiesView';
 import { followAccountChanges } from './editor/accountSwitch';
 import { Commands } from './editor/commands/manager';
 import { registerDiagnostics } from './editor/diagnostics';
+import { registerExportFindings } from './editor/exportFindings';
 import { registerFixes } from './editor/fixes';
 import { registerReview } from './editor/review';
 import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree';
@@ -64,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   registerScanCommands(commands, scans);
   registerDiagnostics(context, store);
   registerFixes(context, store, notifier, commands);
+  registerExportFindings(context, commands, store, notifier);
   const details = registerReview(context, store, commands, notifier);
   const issuesTree = registerIssuesTree(context, store, session, notifier, commands);
   const statusBar = registerStatusBar(context, session, store, scans);

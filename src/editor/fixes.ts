@@ -4,7 +4,7 @@
 // away again. The preview is a diff editor with Apply and Discard in its title bar.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { applyFix, checkFixTarget, composeFixes, type LineEdit } from '../core/fixes';
+import { appliedFixes, applyFix, checkFixTarget, composeFixes, type LineEdit } from '../core/fixes';
 import { isFixable } from '../core/issues';
 import { oneLine } from '../core/text/untrusted';
 import { issueRefArg, type IssueRef } from './commands/args';
@@ -13,6 +13,7 @@ import { issueForDiagnostic } from './diagnostics';
 import { DisposableObject } from './disposable';
 import type { Notifier } from './notifier';
 import type { LocatedIssue, ResultsStore } from './resultsStore';
+import { hideFalsePositives } from './settings';
 
 export const PREVIEW_SCHEME = 'code-scanner-fix';
 
@@ -49,13 +50,19 @@ async function fixTarget(located: LocatedIssue): Promise<{ ok: true; document: v
 }
 
 /** Replaces only the changed lines, so undo is one step and other findings' ranges survive. */
-function addLineEdits(edit: vscode.WorkspaceEdit, document: vscode.TextDocument, edits: readonly LineEdit[]): void {
+function addLineEdits(
+  edit: vscode.WorkspaceEdit, document: vscode.TextDocument, edits: readonly LineEdit[],
+  metadata: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label: 'Code Scanner fix' },
+): void {
   for (const e of edits) {
     const start = new vscode.Position(e.startLine, 0);
     const end = e.endLine >= document.lineCount ? document.lineAt(document.lineCount - 1).range.end : new vscode.Position(e.endLine, 0);
-    edit.replace(document.uri, new vscode.Range(start, end), e.text, { needsConfirmation: false, label: 'Code Scanner fix' });
+    edit.replace(document.uri, new vscode.Range(start, end), e.text, metadata);
   }
 }
+
+/** What Apply All Fixes… did: fixes offered in the preview, applied, and refused with reasons. */
+export interface ReviewedFixesResult { offered: number; applied: number; refused: { finding: string; reason: string }[] }
 
 /** A fix made in a file, so that undo and redo can put its findings back or take them out again. */
 interface AppliedFix {
@@ -185,6 +192,86 @@ export class FixController extends DisposableObject {
     return count;
   }
 
+  /**
+   * Every applicable fix of `located` in one WorkspaceEdit that VS Code's refactor preview
+   * shows before anything changes: each fix its own entry (ticked, labelled with its
+   * classification, so the preview can group by classification or by file), fixes that
+   * cannot be applied listed with why. Only the fixes the person kept take their findings
+   * out of view; the others stay.
+   */
+  async applyAllReviewed(located: LocatedIssue[]): Promise<ReviewedFixesResult> {
+    const where = (l: LocatedIssue) => `${l.issue.classificationName} (${l.issue.path}:${l.issue.range ? l.issue.range.start.line + 1 : l.issue.line})`;
+    const refused: ReviewedFixesResult['refused'] = [];
+    const byFile = new Map<string, LocatedIssue[]>();
+    for (const l of located) byFile.set(l.uri.toString(), [...(byFile.get(l.uri.toString()) ?? []), l]);
+    const edit = new vscode.WorkspaceEdit();
+    const files: { document: vscode.TextDocument; before: string; editsOf: Map<string, LineEdit[]>; usable: LocatedIssue[] }[] = [];
+    for (const group of byFile.values()) {
+      let document: vscode.TextDocument | undefined;
+      const usable: LocatedIssue[] = [];
+      for (const l of group) {
+        const target = await fixTarget(l);
+        if (!target.ok) { refused.push({ finding: where(l), reason: target.message }); continue; }
+        document = target.document;
+        usable.push(l);
+      }
+      if (!document || !usable.length) continue;
+      const before = document.getText();
+      const composed = composeFixes(before, usable.map((l) => ({ id: l.issue.id, diff: l.issue.fix!.diff, path: l.issue.path })));
+      for (const r of composed.refused) refused.push({ finding: where(usable.find((l) => l.issue.id === r.id)!), reason: r.message });
+      if (!composed.applied.length) continue;
+      for (const id of composed.applied) {
+        const l = usable.find((u) => u.issue.id === id)!;
+        const label = `${oneLine(l.issue.classificationName || l.issue.classificationId, 60)} (${oneLine(l.issue.classificationId, 30)})`;
+        const description = oneLine(l.issue.fix!.explanation || 'Suggested fix', 80);
+        addLineEdits(edit, document, composed.editsOf.get(id)!, { needsConfirmation: true, label, description });
+      }
+      files.push({ document, before, editsOf: composed.editsOf, usable: usable.filter((u) => composed.applied.includes(u.issue.id)) });
+    }
+    const offered = files.reduce((n, f) => n + f.editsOf.size, 0);
+    if (!offered) {
+      this.reportReviewed({ offered, applied: 0, refused });
+      return { offered, applied: 0, refused };
+    }
+    // Out of view before the edit (range tracking would count their rewritten lines as
+    // deleted code); those whose fix is left unticked come back right after.
+    const takenOut = files.map((f) => this.store.takeOut(f.usable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id }))));
+    let accepted = false;
+    try {
+      accepted = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    } finally {
+      if (!accepted) for (const t of takenOut) this.store.putBack(t);
+    }
+    let applied = 0;
+    if (accepted) {
+      files.forEach((f, i) => {
+        const after = f.document.getText();
+        const ids = appliedFixes(f.before, after, f.editsOf) ?? new Set<string>();
+        const back = takenOut[i].filter((l) => !ids.has(l.issue.id));
+        if (back.length) this.store.putBack(back);
+        const out = takenOut[i].filter((l) => ids.has(l.issue.id));
+        applied += out.length;
+        if (out.length) this.remember({ uri: f.document.uri.toString(), before: digest(f.before), after: digest(after), findings: out, undone: false });
+      });
+    }
+    const result = { offered, applied, refused };
+    this.reportReviewed(result);
+    return result;
+  }
+
+  private reportReviewed(r: ReviewedFixesResult): void {
+    const list = r.refused.map((x) => `${x.finding}: ${x.reason}`).join(' ');
+    if (!r.offered) {
+      void (r.refused.length ? this.notifier.error(`No fix could be applied. ${list}`) : this.notifier.info('No finding in view has a fix that can be applied.'));
+      return;
+    }
+    const head = r.applied
+      ? `Applied ${r.applied} of ${r.offered} fix${r.offered === 1 ? '' : 'es'}. Review and save the files when ready; Undo takes them back.`
+      : 'No fix was applied.';
+    if (r.refused.length) void this.notifier.warn(`${head} ${r.refused.length} could not be offered: ${list}`);
+    else void this.notifier.info(head);
+  }
+
   private remember(fix: AppliedFix): void {
     this.applied.push(fix);
     // Undo history is the editor's; a few dozen fixes back is plenty to follow it.
@@ -237,7 +324,26 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
     }
     return fixes.apply(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
   });
+  commands.register('codeScanner.applyAllFixes', async (arg) => {
+    // From a tree group: its findings; otherwise every finding in view in the workspace.
+    const group = groupNodeArg(arg);
+    const scope = group
+      ? group.issues.map((issue) => store.get({ folderUri: group.folderUri, issueId: issue.id })).filter((l): l is LocatedIssue => !!l)
+      : store.all();
+    const hideFp = hideFalsePositives();
+    const fixable = scope.filter((l) => isFixable(l.issue) && store.isShown(l.issue, hideFp));
+    return fixes.applyAllReviewed(fixable);
+  });
   return fixes;
+}
+
+/** A group node of the findings tree (its context menu passes it). */
+function groupNodeArg(v: unknown): { folderUri: string; issues: { id: string }[] } | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const n = v as Record<string, unknown>;
+  return n.kind === 'group' && typeof n.folderUri === 'string' && Array.isArray(n.issues) && !n.dismissed
+    ? { folderUri: n.folderUri, issues: n.issues.filter((i): i is { id: string } => typeof (i as { id?: unknown })?.id === 'string') }
+    : undefined;
 }
 
 class FixActions implements vscode.CodeActionProvider {

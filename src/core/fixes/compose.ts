@@ -19,6 +19,8 @@ export interface ComposedFixes {
   /** The line edits (against the input text) that make `text`, top to bottom. */
   edits: LineEdit[];
   applied: string[];
+  /** Each applied fix's own edits (against the input text), for a preview that lists them one by one. */
+  editsOf: Map<string, LineEdit[]>;
   refused: { id: string; reason: FixRefusal | 'overlaps'; message: string }[];
 }
 
@@ -35,6 +37,7 @@ function clash(a: LineEdit, b: LineEdit): boolean {
 export function composeFixes(text: string, fixes: readonly FixInput[]): ComposedFixes {
   const accepted: LineEdit[] = [];
   const applied: string[] = [];
+  const editsOf = new Map<string, LineEdit[]>();
   const refused: ComposedFixes['refused'] = [];
   for (const f of fixes) {
     const r = applyFix(f.diff, text, f.path);
@@ -52,9 +55,42 @@ export function composeFixes(text: string, fixes: readonly FixInput[]): Composed
     }
     accepted.push(...edits);
     applied.push(f.id);
+    editsOf.set(f.id, edits);
   }
   accepted.sort((a, b) => a.startLine - b.startLine);
   const lines = splitLines(text);
   for (const e of [...accepted].reverse()) lines.splice(e.startLine, e.endLine - e.startLine, ...splitLines(e.text));
-  return { text: lines.join(''), edits: accepted, applied, refused };
+  return { text: lines.join(''), edits: accepted, applied, editsOf, refused };
+}
+
+/**
+ * Which of the fixes made `after` out of `before`, when a person could leave out any of
+ * their edits (VS Code's refactor preview has a tick box per edit). The edits of all fixes
+ * do not overlap, so a walk from top to bottom tells for each edit whether the text there
+ * is its new lines or still the old ones. A fix counts as applied only when all of its
+ * edits are; undefined when the text is neither (changed by something else meanwhile).
+ */
+export function appliedFixes(before: string, after: string, editsOf: ReadonlyMap<string, readonly LineEdit[]>): Set<string> | undefined {
+  const old = splitLines(before);
+  const now = splitLines(after);
+  const all = [...editsOf].flatMap(([id, edits]) => edits.map((e) => ({ id, e }))).sort((a, b) => a.e.startLine - b.e.startLine);
+  const applied = new Set(editsOf.keys());
+  let delta = 0;
+  let checkedUpTo = 0;
+  const same = (from: number, lines: readonly string[]) => lines.every((l, i) => now[from + i] === l);
+  for (const { id, e } of all) {
+    // Lines between edits are unchanged by any of them.
+    if (!same(checkedUpTo + delta, old.slice(checkedUpTo, e.startLine))) return undefined;
+    const fresh = splitLines(e.text);
+    const original = old.slice(e.startLine, e.endLine);
+    // The longer alternative first: an empty one (a deletion, an insertion) always matches.
+    const at = e.startLine + delta;
+    const isNew = fresh.length >= original.length ? same(at, fresh) : !same(at, original) && same(at, fresh);
+    if (isNew) delta += fresh.length - original.length;
+    else if (same(at, original)) applied.delete(id);
+    else return undefined;
+    checkedUpTo = e.endLine;
+  }
+  if (!same(checkedUpTo + delta, old.slice(checkedUpTo)) || now.length !== old.length + delta) return undefined;
+  return applied;
 }

@@ -36,6 +36,8 @@ export const COMMANDS: { readonly [K in CommandId]: CommandReach } = {
   'codeScanner.previewFix': 'hidden',
   'codeScanner.applyFix': 'hidden',
   'codeScanner.applyAllFixesInFile': 'palette',
+  'codeScanner.applyAllFixes': 'palette',
+  'codeScanner.exportFindings': 'palette',
   'codeScanner.chooseTargetPolicies': 'palette',
   'codeScanner.showCompanyRoles': 'palette',
   'codeScanner.addTeamMembers': 'palette',

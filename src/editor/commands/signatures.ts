@@ -8,6 +8,8 @@ import type { AddMembersResult } from '../account/teamMembers';
 import type { TargetPoliciesResult } from '../account/targetPolicies';
 import type { UpdateIntegrationResult } from '../account/integrationUpdate';
 import type { Outcome } from '../account/common';
+import type { ExportResult } from '../exportFindings';
+import type { ReviewedFixesResult } from '../fixes';
 import type { ScanSummary } from '../scanController';
 import type { SignedInUser } from '../session';
 import type { ConnectionReport } from '../../core/network';
@@ -46,6 +48,8 @@ export interface CommandSignatures {
   'codeScanner.previewFix': (arg?: Arg) => Promise<boolean>;
   'codeScanner.applyFix': (arg?: Arg) => Promise<number>;
   'codeScanner.applyAllFixesInFile': (arg?: Arg) => Promise<number>;
+  'codeScanner.applyAllFixes': (arg?: Arg) => Promise<ReviewedFixesResult>;
+  'codeScanner.exportFindings': (arg?: Arg) => Promise<ExportResult | undefined>;
   'codeScanner.applyPreviewedFix': (arg?: Arg) => Promise<number>;
   'codeScanner.discardPreviewedFix': (arg?: Arg) => Promise<void>;
   // Account

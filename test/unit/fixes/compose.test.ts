@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTwoFilesPatch } from 'diff';
-import { applyFix, composeFixes } from '../../../src/core/fixes';
+import { appliedFixes, applyFix, composeFixes } from '../../../src/core/fixes';
 
 const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1};`);
 const original = `${lines.join('\n')}\n`;
@@ -40,4 +40,31 @@ test('a fix whose code was edited is refused as such; the others still apply', (
   assert.deepEqual(r.applied, ['b']);
   assert.equal(r.refused[0].reason, 'does-not-apply');
   assert.match(r.refused[0].message, /edited since the scan/);
+});
+
+test('appliedFixes tells which fixes a partly accepted preview applied, edits left out anywhere', () => {
+  const before = ['a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', ''].join('\n');
+  const editsOf = new Map([
+    ['replace', [{ startLine: 1, endLine: 2, text: 'B2\n' }]],
+    ['delete', [{ startLine: 3, endLine: 4, text: '' }]],
+    ['insert', [{ startLine: 5, endLine: 5, text: 'new\nlines\n' }]],
+    ['two', [{ startLine: 0, endLine: 1, text: 'A1\n' }, { startLine: 6, endLine: 7, text: 'G7\n' }]],
+  ]);
+  const lines = before.split(/(?<=\n)/);
+  const apply = (ids: string[]) => {
+    const edits = ids.flatMap((id) => editsOf.get(id)!).sort((x, y) => y.startLine - x.startLine);
+    const out = [...lines];
+    for (const e of edits) out.splice(e.startLine, e.endLine - e.startLine, ...(e.text ? e.text.split(/(?<=\n)/) : []));
+    return out.join('');
+  };
+  const ids = [...editsOf.keys()];
+  for (let mask = 0; mask < 1 << ids.length; mask++) {
+    const chosen = ids.filter((_, i) => mask & (1 << i));
+    assert.deepEqual([...appliedFixes(before, apply(chosen), editsOf)!].sort(), [...chosen].sort(), `chosen: ${chosen.join(',')}`);
+  }
+  // Half of a two-edit fix: not applied (its finding stays).
+  const half = apply(['replace']).replace('a1\n', 'A1\n');
+  assert.deepEqual([...appliedFixes(before, half, editsOf)!], ['replace']);
+  // Changed by something else meanwhile: unknown.
+  assert.equal(appliedFixes(before, apply(['replace']).replace('e5', 'typed'), editsOf), undefined);
 });

@@ -1,0 +1,126 @@
+// Apply All Fixes… puts every applicable fix into one WorkspaceEdit that VS Code's refactor
+// preview shows before anything changes; Apply there writes the kept fixes and takes their
+// findings out of view, Discard changes nothing and keeps every finding. Export Findings…
+// writes the findings as a SARIF 2.1.0 log (its schema is checked by the unit tests).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ReviewedFixesResult } from '../../src/editor/fixes';
+import { api, closeAllEditors, fileUri, scan, signIn, treeRootsOf, waitFor } from './helpers';
+
+const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js', 'src/format.ts', 'src/pricing.js'];
+
+/**
+ * Runs Apply All Fixes… and answers its refactor preview with `answer` (the preview's own
+ * Apply or Discard command, as its buttons run them) once the preview is showing.
+ */
+async function reviewAll(answer: 'refactorPreview.apply' | 'refactorPreview.discard', arg?: unknown, tickFocused = false): Promise<ReviewedFixesResult> {
+  let settled: ReviewedFixesResult | undefined;
+  const run = Promise.resolve(vscode.commands.executeCommand<ReviewedFixesResult>('codeScanner.applyAllFixes', arg)).then((r) => (settled = r));
+  if (tickFocused) {
+    // The preview's tick box of its focused entry, as Space in the preview toggles it.
+    await new Promise((r) => setTimeout(r, 1500));
+    await vscode.commands.executeCommand('refactorPreview.focus');
+    await vscode.commands.executeCommand('list.focusFirst');
+    await vscode.commands.executeCommand('refactorPreview.toggleCheckedState');
+  }
+  await waitFor('the refactor preview to take the answer', async () => {
+    if (settled) return true;
+    await vscode.commands.executeCommand(answer).then(undefined, () => undefined);
+    await new Promise((r) => setTimeout(r, 300));
+    return !!settled;
+  }, 30_000);
+  return run;
+}
+
+async function revertAllDirty(): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+}
+
+suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SARIF)', () => {
+  const originals = new Map<string, string>();
+
+  suiteSetup(async () => {
+    await api();
+    await signIn();
+    for (const rel of EDITED) if (fs.existsSync(fileUri(rel).fsPath)) originals.set(rel, fs.readFileSync(fileUri(rel).fsPath, 'utf8'));
+  });
+
+  suiteTeardown(async () => {
+    await revertAllDirty();
+    await closeAllEditors();
+    for (const [rel, text] of originals) fs.writeFileSync(fileUri(rel).fsPath, text);
+  });
+
+  test('Discard in the preview changes nothing and keeps every finding', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const before = a.issues().length;
+    const texts = [...originals].map(([rel]) => fs.readFileSync(fileUri(rel).fsPath, 'utf8'));
+    const r = await reviewAll('refactorPreview.discard');
+    assert.ok(r.offered >= 2, `several fixes offered (${JSON.stringify(r)})`);
+    assert.strictEqual(r.applied, 0);
+    assert.strictEqual(a.issues().length, before, 'every finding is still in view');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.scheme === 'file'), 'no file was changed');
+    assert.deepStrictEqual([...originals].map(([rel]) => fs.readFileSync(fileUri(rel).fsPath, 'utf8')), texts);
+  });
+
+  test('Apply in the preview writes the ticked fixes, takes exactly their findings out of view and keeps the rest', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const fixable = a.issues().filter((l) => l.issue.fix && l.issue.inArchive);
+    // VS Code's preview starts with every entry that needs confirmation unticked; the test
+    // ticks the first node (a file or a classification, with all of its fixes).
+    const r = await reviewAll('refactorPreview.apply', undefined, true);
+    assert.ok(r.offered >= 2 && r.applied > 0 && r.applied < r.offered, JSON.stringify(r));
+    assert.strictEqual(r.offered + r.refused.length, fixable.length, 'every fixable finding was offered or refused with a reason');
+    for (const x of r.refused) assert.ok(x.reason.length > 10, `a reason for ${x.finding}`);
+    const left = new Set(a.issues().map((l) => l.issue.id));
+    const gone = fixable.filter((l) => !left.has(l.issue.id));
+    assert.strictEqual(gone.length, r.applied, 'the findings of the ticked fixes left the view');
+    assert.strictEqual(fixable.length - gone.length, r.offered - r.applied + r.refused.length, 'the unticked ones stayed');
+    const changed = new Set(gone.map((l) => l.uri.toString()));
+    for (const uri of changed) {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+      assert.ok(doc?.isDirty, `${uri} was edited, not saved`);
+    }
+    await revertAllDirty();
+  });
+
+  test('from a tree group: only the fixes of that group are offered', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    await vscode.commands.executeCommand('codeScanner.groupBy', 'file');
+    const groups = treeRootsOf(a);
+    const group = groups.find((g) => g.kind === 'group' && g.issues.filter((i) => i.fix && i.inArchive).length >= 2);
+    assert.ok(group && group.kind === 'group', 'a file group with several fixes');
+    const r = await reviewAll('refactorPreview.discard', group);
+    assert.strictEqual(r.offered + r.refused.length, group.issues.filter((i) => i.fix && i.inArchive).length);
+  });
+
+  test('Export Findings… writes a SARIF 2.1.0 log of every finding, fixes and CWE rules included', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sarif-'));
+    const out = path.join(dir, 'findings.sarif');
+    try {
+      const r = await vscode.commands.executeCommand<{ findings: number; runs: number }>('codeScanner.exportFindings', { uri: vscode.Uri.file(out).toString() });
+      const log = JSON.parse(fs.readFileSync(out, 'utf8')) as { version: string; $schema: string; runs: { results: { ruleId: string; fixes?: unknown[]; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[]; tool: { driver: { rules: { id: string; helpUri?: string }[] } } }[] };
+      assert.strictEqual(log.version, '2.1.0');
+      assert.strictEqual(r.findings, a.issues().length);
+      assert.strictEqual(log.runs.reduce((n, run) => n + run.results.length, 0), a.issues().length);
+      const results = log.runs.flatMap((run) => run.results);
+      assert.ok(results.some((x) => x.fixes?.length), 'fixes are exported');
+      assert.ok(log.runs[0]!.tool.driver.rules.some((rule) => rule.helpUri?.startsWith('https://cwe.mitre.org/')), 'CWE rules link their pages');
+      const paths = new Set(a.issues().map((l) => encodeURI(l.issue.path)));
+      for (const x of results) assert.ok(paths.has(x.locations[0]!.physicalLocation.artifactLocation.uri));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
