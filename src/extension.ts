@@ -20,6 +20,8 @@ import { registerConnectionCheck } from './editor/connectionCheck';
 import { ScanController, registerScanCommands, type ScanOptions, type ScanSummary } from './editor/scanController';
 import { Session, registerSessionCommands } from './editor/session';
 import { registerStatusBar } from './editor/statusBar';
+import { UploadConsent } from './editor/uploadConsent';
+import { registerUploadPreview } from './editor/uploadPreview';
 import { UploadStorage } from './editor/uploadStorage';
 
 /** What activate() returns: read-only views for automation and the integration tests. */
@@ -40,6 +42,8 @@ export interface CodeScannerApi {
   details(): { ref: { folderUri: string; issueId: string }; html: string } | undefined;
   /** What the Policies view holds now, without loading anything. */
   policies(): PoliciesSnapshot;
+  /** The next scan asks before uploading again, as the first scan of a workspace does. */
+  forgetUploadConsent(): Thenable<void>;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
@@ -56,7 +60,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const store = own(new ResultsStore(context.workspaceState, resultsFile, (line) => log.warn(line)));
   const targets = own(new TargetPolicies(context.workspaceState));
   const uploads = new UploadStorage(context);
-  const scans = own(new ScanController(targets, session, store, uploads, notifier, commands));
+  const consent = new UploadConsent(context.workspaceState, notifier, commands);
+  const scans = own(new ScanController(targets, session, store, uploads, notifier, commands, consent));
   own(followAccountChanges(session, store, targets, notifier, log));
 
   registerSessionCommands(commands, session);
@@ -66,6 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   registerDiagnostics(context, store);
   registerFixes(context, store, notifier, commands);
   registerExportFindings(context, commands, store, notifier);
+  own(registerUploadPreview(commands, notifier));
   const details = registerReview(context, store, commands, notifier);
   const issuesTree = registerIssuesTree(context, store, session, notifier, commands);
   const statusBar = registerStatusBar(context, session, store, scans);
@@ -84,6 +90,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     notifications: (after) => notifier.shown(after),
     details: () => details.current,
     policies: () => policies.snapshot(),
+    forgetUploadConsent: () => consent.forget(),
   };
 }
 

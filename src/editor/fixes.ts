@@ -233,23 +233,18 @@ export class FixController extends DisposableObject {
       this.reportReviewed({ offered, applied: 0, refused });
       return { offered, applied: 0, refused };
     }
-    // Out of view before the edit (range tracking would count their rewritten lines as
-    // deleted code); those whose fix is left unticked come back right after.
-    const takenOut = files.map((f) => this.store.takeOut(f.usable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id }))));
-    let accepted = false;
-    try {
-      accepted = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
-    } finally {
-      if (!accepted) for (const t of takenOut) this.store.putBack(t);
-    }
+    // The findings stay in view while the preview is open: the person decides looking at
+    // them. Their places now are kept, so an undo can bring back those whose fix is applied.
+    const placedBefore = files.map((f) => f.usable.map((l) => ({ ...l, issue: structuredClone(l.issue) })));
+    const accepted = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
     let applied = 0;
     if (accepted) {
       files.forEach((f, i) => {
         const after = f.document.getText();
         const ids = appliedFixes(f.before, after, f.editsOf) ?? new Set<string>();
-        const back = takenOut[i].filter((l) => !ids.has(l.issue.id));
-        if (back.length) this.store.putBack(back);
-        const out = takenOut[i].filter((l) => ids.has(l.issue.id));
+        // A fix that rewrote its finding's line already took it out (range tracking); the others go now.
+        this.store.takeOut(f.usable.filter((l) => ids.has(l.issue.id)).map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+        const out = placedBefore[i].filter((l) => ids.has(l.issue.id));
         applied += out.length;
         if (out.length) this.remember({ uri: f.document.uri.toString(), before: digest(f.before), after: digest(after), findings: out, undone: false });
       });

@@ -75,6 +75,19 @@ export class Notifier {
     return choice === action;
   }
 
+  /** A modal question with several answers; undefined when dismissed. */
+  async choose(question: string, detail: string, actions: string[]): Promise<string | undefined> {
+    const plain = (t: string) => plainNotificationText(this.redactor.apply(t));
+    this.log.info(PREFIX + question);
+    try {
+      return await vscode.window.showInformationMessage(plain(question), { modal: true, detail: plain(detail) }, ...actions);
+    } catch (e) {
+      // A workbench that shows no dialogs (extension tests) refuses: no answer, so nothing happens.
+      this.log.warn(`The question could not be shown: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+
   /** A transient line in the status bar, made inert like a notification. */
   flash(message: string, ms = 5000): void {
     this.log.info(message);

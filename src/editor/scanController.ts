@@ -16,6 +16,7 @@ import { DisposableObject } from './disposable';
 import { inertProgress, progressTitle, type Notifier } from './notifier';
 import type { ResultsStore } from './resultsStore';
 import type { Session } from './session';
+import type { UploadConsent } from './uploadConsent';
 import { scanSettings } from './settings';
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
 
@@ -92,6 +93,7 @@ export class ScanController extends DisposableObject {
     private readonly uploads: UploadStorage,
     private readonly notifier: Notifier,
     private readonly commands: Commands,
+    private readonly consent: UploadConsent,
   ) {
     super();
   }
@@ -142,6 +144,7 @@ export class ScanController extends DisposableObject {
       }
       const client = await this.session.getClient();
       if (!client) return undefined;
+      if (!(await this.consent.ask(kind, options.confirmed))) return undefined;
       return this.withRun(TITLES[kind], async (run) => {
         const outcomes: FolderOutcome[] = [];
         for (const [i, step] of steps.entries()) {

@@ -8,8 +8,8 @@
 // `npm run demo -- --screenshot-set DIR` saves the README's set instead (tree, hover and
 // details in the dark, light and high-contrast themes; media/screenshots holds the last).
 // Options: --port N (code-server port; default a free one).
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { ensureDeps } from '../ensure-deps.mjs';
 import { provision, ProvisionError } from '../launch/provision.mjs';
 import {
@@ -57,6 +57,12 @@ async function main() {
 
   const service = await startService();
   const workspace = makeGitWorkspace(undefined, 'code-scanner-demo-', 'Sam Developer');
+  // A working copy as people have one: a local secrets file, a log, installed dependencies.
+  // None of them is uploaded; Preview Upload lists each under why.
+  writeFileSync(join(workspace, '.env'), 'ORDERS_DB_PASSWORD=local-only\n');
+  writeFileSync(join(workspace, 'orders.log'), 'started\n');
+  mkdirSync(join(workspace, 'node_modules', 'left-pad'), { recursive: true });
+  writeFileSync(join(workspace, 'node_modules', 'left-pad', 'index.js'), 'module.exports = (s) => s;\n');
   const server = await startCodeServer(tools, {
     port,
     installVsix: vsix,

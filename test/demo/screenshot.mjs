@@ -65,6 +65,16 @@ async function completedScans(adminUrl) {
   return Array.isArray(scans) ? scans : [];
 }
 
+const DIALOG = '.monaco-dialog-box';
+
+/** Waits for the workbench's modal dialog and presses the button with this label, as a person would. */
+async function answerDialog(page, label) {
+  const dialog = page.locator(DIALOG);
+  await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+  await dialog.locator('.monaco-button', { hasText: label }).first().click();
+  await dialog.waitFor({ state: 'hidden', timeout: 15_000 });
+}
+
 async function notifications(page) {
   return page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts().catch(() => []);
 }
@@ -92,8 +102,12 @@ async function arrangeLayout(page) {
   await page.mouse.up();
 }
 
-/** Opens the workbench, signs in, scans the workspace and shows the tree and Problems. */
-async function prepareWorkbench(page, { url, token, adminUrl, log }) {
+/**
+ * Opens the workbench, signs in, scans the workspace (answering the first-scan question;
+ * with `beforeUpload`, first choosing Preview Upload there and calling it with the preview
+ * showing) and shows the tree and Problems.
+ */
+async function prepareWorkbench(page, { url, token, adminUrl, log, beforeUpload }) {
   log('opening the workbench');
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 });
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
@@ -109,9 +123,17 @@ async function prepareWorkbench(page, { url, token, adminUrl, log }) {
   await page.keyboard.press('Enter');
   await waitFor('the sign-in box to close', async () => !(await password.isVisible()), { timeoutMs: 30_000 });
 
+  if (beforeUpload) {
+    log('the first scan asks before uploading: choosing "Preview Upload"');
+    await runCommand(page, 'Code Scanner: Scan Workspace');
+    await answerDialog(page, 'Preview Upload');
+    await page.locator('.pane-header[aria-label*="Upload Preview"]').waitFor({ state: 'visible', timeout: 60_000 });
+    await beforeUpload();
+  }
   log('scanning the workspace through "Code Scanner: Scan Workspace"');
   const before = (await completedScans(adminUrl)).length;
   await runCommand(page, 'Code Scanner: Scan Workspace');
+  await answerDialog(page, 'Upload and Scan');
   await waitFor(
     'the upload to reach the reference service',
     async () => {
@@ -180,8 +202,46 @@ async function chooseTheme(page, label) {
  * file; the hover on that finding; its details view. One session, one scan.
  */
 export async function takeScreenshotSet(page, { url, token, adminUrl, dir, log = (m) => console.log(`[demo] ${m}`) }) {
-  await prepareWorkbench(page, { url, token, adminUrl, log });
   const files = [];
+  // What leaves the machine, before anything does: the Upload Preview, a folder opened.
+  const previewShot = async () => {
+    await arrangeLayout(page);
+    // The preview gets the side bar: Quality Issues (empty before the first scan) folds away.
+    const issuesHeader = page.locator('.pane-header[aria-label*="Quality Issues"][aria-expanded="true"]');
+    if (await issuesHeader.count()) await issuesHeader.first().click();
+    const rows = page.locator('.pane:has(.pane-header[aria-label*="Upload Preview"]) .monaco-list-row[aria-expanded="false"]');
+    await waitFor('folders in the Upload Preview', async () => (await rows.count()) > 0, { timeoutMs: 60_000 });
+    // "Left out" and its reasons, opened.
+    for (let i = 0; i < 3; i++) {
+      const closed = page.locator('.pane:has(.pane-header[aria-label*="Upload Preview"]) .monaco-list-row[aria-expanded="false"]');
+      const labels = await closed.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+      const at = labels.findIndex((l) => /left out|ignored|credential/i.test(l));
+      if (at < 0) break;
+      await closed.nth(at).click();
+      await page.waitForTimeout(300);
+    }
+    await page.mouse.move(900, 700);
+    await page.waitForTimeout(1000);
+    const file = join(dir, 'dark-upload-preview.png');
+    await page.screenshot({ path: file });
+    files.push(file);
+    await runCommand(page, 'Code Scanner: Close Upload Preview');
+    const folded = page.locator('.pane-header[aria-label*="Quality Issues"][aria-expanded="false"]');
+    if (await folded.count()) await folded.first().click();
+  };
+  await prepareWorkbench(page, { url, token, adminUrl, log, beforeUpload: previewShot });
+  // Every fix of the workspace in VS Code's refactor preview, before anything changes.
+  log('opening "Code Scanner: Apply All Fixes…" in the refactor preview');
+  await runCommand(page, 'Code Scanner: Apply All Fixes…');
+  const preview = page.locator('.bulk-edit-panel, .pane:has(.pane-header[aria-label*="Refactor Preview"])').first();
+  await preview.waitFor({ state: 'visible', timeout: 60_000 });
+  await page.waitForTimeout(1500);
+  const refactorFile = join(dir, 'dark-refactor-preview.png');
+  await page.screenshot({ path: refactorFile });
+  files.push(refactorFile);
+  // Its Discard button, as a person would: nothing changes.
+  await page.locator('.bulk-edit-panel .monaco-button', { hasText: 'Discard' }).first().click();
+  await settle(page);
   for (const theme of SCREENSHOT_THEMES) {
     log(`taking the ${theme.label} screenshots`);
     await chooseTheme(page, theme.label);

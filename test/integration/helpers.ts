@@ -206,3 +206,13 @@ export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boo
   const text = await res.text();
   assert.strictEqual(res.status, 200, `answer mode ${JSON.stringify(mode)}: HTTP ${res.status} ${text}`);
 }
+
+/** Everything the extension's log files hold now (the Code Scanner output channel). */
+export async function logText(): Promise<string> {
+  const dir = (await api()).logUri;
+  let text = '';
+  for (const [name] of await vscode.workspace.fs.readDirectory(dir)) {
+    if (name.endsWith('.log')) text += Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, name))).toString('utf8');
+  }
+  return text;
+}

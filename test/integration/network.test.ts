@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ConnectionReport } from '../../src/core/network';
 import { TEST_HOST } from '../network/testCa';
 import { startTestProxy, type TestProxy } from '../network/testProxy';
-import { FAST, api, closeAllEditors, env, revert, scan, signIn, waitFor } from './helpers';
+import { FAST, api, closeAllEditors, env, logText, revert, scan, signIn, waitFor } from './helpers';
 import type { ScanSummary } from '../../src/editor/scanController';
 
 const PROXY_USER = 'alice';
@@ -19,17 +19,6 @@ const scanner = () => vscode.workspace.getConfiguration('codeScanner');
 
 async function setHttp(key: string, value: unknown): Promise<void> {
   await http().update(key, value, vscode.ConfigurationTarget.Global);
-}
-
-async function logText(): Promise<string> {
-  const a = await api();
-  const dir = a.logUri;
-  const files = await vscode.workspace.fs.readDirectory(dir);
-  let text = '';
-  for (const [name] of files) {
-    if (name.endsWith('.log')) text += Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, name))).toString('utf8');
-  }
-  return text;
 }
 
 suite('the user\'s network: proxy, private CA, editor settings only', () => {

@@ -41,7 +41,7 @@ async function main() {
   const { service, multiRoot, env, testsPath, systemStoreEnv } = await prepareSuite();
   const profile = tempDir('code-scanner-desktop-');
   const userDataDir = join(profile, 'user-data');
-  writeUserSettings(userDataDir, { 'codeScanner.customBaseUrl': service.baseUrl });
+  writeUserSettings(userDataDir, { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false });
 
   try {
     await runTests({

@@ -4,7 +4,7 @@
 // archives and transfers live, and where results go, and shows the progress.
 import type { ServiceClient, UploadFields } from '../api';
 import { CancelledAfterUploadError, isCancellation, mapInSlices, throwIfCancelled } from '../async';
-import { DEFAULT_LEVEL, buildZip } from '../archive/zip';
+import { DEFAULT_LEVEL, buildZip, type BuiltArchive } from '../archive/zip';
 import type { ReuseCache } from '../archive/reuseCache';
 import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
@@ -101,6 +101,16 @@ function progress(ctx: PipelineContext, stage: ScanStage, fraction: number, mess
   ctx.onProgress({ stage, fraction, message });
 }
 
+/**
+ * What the scan's metadata says about the upload, so the service's record of a scan can be
+ * matched with what left the machine (Preview Upload shows the same list): the archive's
+ * file count, its size and the SHA-256 of its bytes (the archive is deterministic, so an
+ * unchanged tree gives the same digest).
+ */
+export function archiveMetadata(archive: Pick<BuiltArchive, 'entries' | 'size' | 'sha256'>): Record<string, unknown> {
+  return { client: 'vscode', archive: { files: archive.entries.length, bytes: archive.size, sha256: archive.sha256 } };
+}
+
 /** Chooses, packages and uploads the folder's files, then waits for the scan's findings. */
 export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): Promise<FolderScanResult> {
   progress(ctx, 'select', 0, 'choosing files…');
@@ -139,6 +149,7 @@ export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): 
       scanConfigs: req.scanConfigs?.length ? req.scanConfigs : undefined,
       targetPolicies: req.targetPolicies?.length ? req.targetPolicies : undefined,
       partial: req.partial ? { files: archive.entries } : undefined,
+      metadata: archiveMetadata(archive),
     };
     const outcome = await upload(ctx, () => uploadArchive({
       client: ctx.client, archive, fields, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,

@@ -7,7 +7,11 @@ import type { GroupBy } from '../../core/issues';
 export interface IssueRef { folderUri: string; issueId: string }
 
 /** Knobs for automation and tests, passed as the scan commands' argument. */
-export interface ScanOptions { pollIntervalMs?: number; maxPolls?: number; maxRetries?: number; retryBaseDelayMs?: number }
+export interface ScanOptions {
+  pollIntervalMs?: number; maxPolls?: number; maxRetries?: number; retryBaseDelayMs?: number;
+  /** The first-scan question was answered by the caller (automation). */
+  confirmed?: boolean;
+}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,7 +35,7 @@ export function issueRefArg(v: unknown): IssueRef | undefined {
 export function scanOptionsArg(v: unknown): ScanOptions {
   if (!isRecord(v)) return {};
   const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : undefined);
-  return { pollIntervalMs: num(v.pollIntervalMs), maxPolls: num(v.maxPolls), maxRetries: num(v.maxRetries), retryBaseDelayMs: num(v.retryBaseDelayMs) };
+  return { pollIntervalMs: num(v.pollIntervalMs), maxPolls: num(v.maxPolls), maxRetries: num(v.maxRetries), retryBaseDelayMs: num(v.retryBaseDelayMs), confirmed: v.confirmed === true };
 }
 
 /** `{ token }` from automation; people get the password box. */

@@ -8,6 +8,8 @@ export const CONTEXT_KEYS = {
   scanning: 'codeScanner.scanning',
   /** Some folder has stored scan results. */
   hasResults: 'codeScanner.hasResults',
+  /** Preview Upload has been run: its view is shown. */
+  uploadPreviewShown: 'codeScanner.uploadPreviewShown',
   /** The Policies view has a filter set. */
   policiesFiltered: 'codeScanner.policiesFiltered',
 } as const;

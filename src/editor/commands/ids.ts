@@ -38,6 +38,8 @@ export const COMMANDS: { readonly [K in CommandId]: CommandReach } = {
   'codeScanner.applyAllFixesInFile': 'palette',
   'codeScanner.applyAllFixes': 'palette',
   'codeScanner.exportFindings': 'palette',
+  'codeScanner.previewUpload': 'palette',
+  'codeScanner.closeUploadPreview': 'palette',
   'codeScanner.chooseTargetPolicies': 'palette',
   'codeScanner.showCompanyRoles': 'palette',
   'codeScanner.addTeamMembers': 'palette',

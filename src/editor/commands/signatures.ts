@@ -12,6 +12,7 @@ import type { ExportResult } from '../exportFindings';
 import type { ReviewedFixesResult } from '../fixes';
 import type { ScanSummary } from '../scanController';
 import type { SignedInUser } from '../session';
+import type { UploadPreviewSummary } from '../uploadPreview';
 import type { ConnectionReport } from '../../core/network';
 
 type Arg = unknown;
@@ -50,6 +51,8 @@ export interface CommandSignatures {
   'codeScanner.applyAllFixesInFile': (arg?: Arg) => Promise<number>;
   'codeScanner.applyAllFixes': (arg?: Arg) => Promise<ReviewedFixesResult>;
   'codeScanner.exportFindings': (arg?: Arg) => Promise<ExportResult | undefined>;
+  'codeScanner.previewUpload': () => Promise<UploadPreviewSummary>;
+  'codeScanner.closeUploadPreview': () => Promise<void>;
   'codeScanner.applyPreviewedFix': (arg?: Arg) => Promise<number>;
   'codeScanner.discardPreviewedFix': (arg?: Arg) => Promise<void>;
   // Account

@@ -15,6 +15,7 @@ import { SCAN_STAGES, overallFraction, type ScanProgress } from '../../../src/co
 import { UploadInterruptedError } from '../../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { selectGivenFiles, selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
+import { createHash } from 'node:crypto';
 import { startReferenceService, type ReferenceService } from '../../service';
 import { git, tempDir, writeTree } from '../workspace/helpers';
 
@@ -80,6 +81,12 @@ describe('scan pipeline', () => {
     assert.deepEqual([...(f.archived ?? [])].sort(), ['README.md', 'src/app.js', 'src/util.py']);
     assert.equal(f.issues.length, result.kind === 'scanned' ? result.issues : -1);
     assert.equal(f.scan.partialFiles, undefined);
+    // The scan's metadata names what was uploaded: the archive's file count, size and digest.
+    const record = svc.scans().find((x) => x.id === f.scan.scanId)!;
+    const bytes = svc.transferBytes(record.transferId)!;
+    assert.deepEqual(record.metadata, {
+      client: 'vscode', archive: { files: 3, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') },
+    });
   });
 
   test('a partial scan sends the files it packaged and records them as its scope', async () => {
