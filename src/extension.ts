@@ -9,6 +9,7 @@ import { Commands } from './editor/commands/manager';
 import { registerDiagnostics } from './editor/diagnostics';
 import { registerExportFindings } from './editor/exportFindings';
 import { registerFixes } from './editor/fixes';
+import { registerLanguageModelTools, type AgentTools } from './editor/lmTools';
 import { registerReview } from './editor/review';
 import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree';
 import { Notifier, type ShownNotification } from './editor/notifier';
@@ -42,6 +43,8 @@ export interface CodeScannerApi {
   details(): { ref: { folderUri: string; issueId: string }; html: string } | undefined;
   /** What the Policies view holds now, without loading anything. */
   policies(): PoliciesSnapshot;
+  /** The agent tools' implementations, to run one as VS Code does once its confirmation is answered. */
+  readonly agentTools: AgentTools;
   /** The next scan asks before uploading again, as the first scan of a workspace does. */
   forgetUploadConsent(): Thenable<void>;
 }
@@ -69,7 +72,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const policies = registerAccountFeatures(context, session, commands, targets);
   registerScanCommands(commands, scans);
   registerDiagnostics(context, store);
-  registerFixes(context, store, notifier, commands);
+  const fixes = registerFixes(context, store, notifier, commands);
+  const agent = registerLanguageModelTools(store, scans, fixes, log);
+  for (const d of agent.disposables) own(d);
   registerExportFindings(context, commands, store, notifier);
   own(registerUploadPreview(commands, notifier));
   const details = registerReview(context, store, commands, notifier);
@@ -91,6 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     details: () => details.current,
     policies: () => policies.snapshot(),
     forgetUploadConsent: () => consent.forget(),
+    agentTools: agent.tools,
   };
 }
 

@@ -49,6 +49,21 @@ async function fixTarget(located: LocatedIssue): Promise<{ ok: true; document: v
   }
 }
 
+/**
+ * Whether a finding's fix can be applied now, with the same checks Apply Fix makes (a file
+ * the scan uploaded, inside the folder, not protected; the code not changed since the
+ * scan), and the fixed text. Changes nothing.
+ */
+export async function checkFix(located: LocatedIssue): Promise<{ ok: true; document: vscode.TextDocument; fixed: string } | { ok: false; message: string }> {
+  if (!isFixable(located.issue)) {
+    return { ok: false, message: located.issue.fix ? 'Its file was not part of the scan\'s upload, so no fix is offered for it.' : 'This issue has no suggested fix.' };
+  }
+  const target = await fixTarget(located);
+  if (!target.ok) return target;
+  const fixed = applyFix(located.issue.fix!.diff, target.document.getText(), located.issue.path);
+  return fixed.ok ? { ok: true, document: target.document, fixed: fixed.text } : { ok: false, message: fixed.message };
+}
+
 /** Replaces only the changed lines, so undo is one step and other findings' ranges survive. */
 function addLineEdits(
   edit: vscode.WorkspaceEdit, document: vscode.TextDocument, edits: readonly LineEdit[],

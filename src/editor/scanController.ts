@@ -17,6 +17,7 @@ import { inertProgress, progressTitle, type Notifier } from './notifier';
 import type { ResultsStore } from './resultsStore';
 import type { Session } from './session';
 import type { UploadConsent } from './uploadConsent';
+import { selectOptions } from './uploadPreview';
 import { scanSettings } from './settings';
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
 
@@ -116,28 +117,26 @@ export class ScanController extends DisposableObject {
     await this.notifier.info(this.current.state.message, { title: 'Cancel Scan', run: () => this.cancel() });
   }
 
-  private steps(kind: ScanKind): Step[] | string {
+  private steps(kind: ScanKind, given?: readonly vscode.Uri[]): Step[] | string {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (!folders.length) return 'Open a folder to scan it.';
-    const s = (f: vscode.WorkspaceFolder) => {
-      const st = scanSettings(f);
-      return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles };
-    };
+    const s = selectOptions;
     if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: () => selectWorkspaceFiles(folder.uri.fsPath, s(folder)) }));
     if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
     const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
-    for (const uri of openFileUris()) {
+    for (const uri of given ?? openFileUris()) {
       const folder = vscode.workspace.getWorkspaceFolder(uri);
       if (folder && folders.includes(folder)) byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri.fsPath]);
     }
-    if (!byFolder.size) return 'No files of this workspace are open in an editor.';
+    if (!byFolder.size) return given ? 'None of those files is in a folder of this workspace.' : 'No files of this workspace are open in an editor.';
     return [...byFolder].map(([folder, files]) => ({ folder, partial: true, select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
   }
 
-  scan(kind: ScanKind, arg?: unknown): Promise<ScanSummary | undefined> {
+  /** `given`: for a partial scan of these files instead of the open ones (the agent tool). */
+  scan(kind: ScanKind, arg?: unknown, given?: readonly vscode.Uri[]): Promise<ScanSummary | undefined> {
     const options = scanOptionsArg(arg);
     return this.exclusive(async () => {
-      const steps = this.steps(kind);
+      const steps = this.steps(kind, kind === 'openFiles' ? given : undefined);
       if (typeof steps === 'string') {
         void this.notifier.info(steps);
         return undefined;

@@ -3,7 +3,7 @@
 // selection a scan runs, with the same settings, so what this view shows is what leaves the
 // machine. Names come from the repository: they are labels, never Markdown or commands.
 import * as vscode from 'vscode';
-import { formatBytes, selectWorkspaceFiles, type Selection } from '../core/workspace/selectFiles';
+import { formatBytes, selectWorkspaceFiles, type SelectOptions, type Selection } from '../core/workspace/selectFiles';
 import { leftOutGroups, previewTree, type LeftOutGroup, type PreviewDir } from '../core/workspace/uploadPreview';
 import { CONTEXT_KEYS } from './commands/contextKeys';
 import { setContext, type Commands } from './commands/manager';
@@ -38,8 +38,13 @@ export function scannableFolders(): vscode.WorkspaceFolder[] {
 
 /** The files a full scan of `folder` would upload, chosen with the folder's settings. */
 export function selectForScan(folder: vscode.WorkspaceFolder): Promise<Selection> {
+  return selectWorkspaceFiles(folder.uri.fsPath, selectOptions(folder));
+}
+
+/** The selection settings of a folder's scans (exclude globs, size limit, credential files allowed). */
+export function selectOptions(folder: vscode.WorkspaceFolder): SelectOptions {
   const st = scanSettings(folder);
-  return selectWorkspaceFiles(folder.uri.fsPath, { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles });
+  return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles };
 }
 
 export class UploadPreviewView extends DisposableObject implements vscode.TreeDataProvider<Node> {
