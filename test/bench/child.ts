@@ -40,12 +40,31 @@ function resetPeakRss(): void {
   }
 }
 
-async function scanToScanId(root: string, client: ServiceClient, tmp: string, previous?: ReturnType<ReuseCache['load']>): Promise<{ ms: number; archive: BuiltArchive; scanId?: string }> {
+interface Phases { select: number; zip: number; upload: number }
+
+/**
+ * Waits until the reference service has finished scanning what it was sent. It runs on this
+ * machine (a real service does not): its scan of the cold upload would otherwise compete
+ * with the re-scan for the same two cores.
+ */
+async function serviceIdle(adminUrl: string | undefined): Promise<void> {
+  if (!adminUrl) return;
+  for (let i = 0; i < 1200; i++) {
+    const scans = await (await fetch(`${adminUrl}/scans`)).json() as { status?: string }[];
+    if (!scans.some((x) => x.status === 'running')) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function scanToScanId(root: string, client: ServiceClient, tmp: string, previous?: ReturnType<ReuseCache['load']>): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string }> {
   const t0 = performance.now();
   const sel = await selectWorkspaceFiles(root);
+  const t1 = performance.now();
   const archive = await buildZip(sel, { tmpRoot: tmp, previous });
+  const t2 = performance.now();
   const result = await uploadArchive({ client, archive, fields: { projectName: 'bench' }, store: new MemoryTransferStore() });
-  return { ms: performance.now() - t0, archive, scanId: result.kind === 'complete' ? result.scanId : undefined };
+  const t3 = performance.now();
+  return { ms: t3 - t0, phases: { select: t1 - t0, zip: t2 - t1, upload: t3 - t2 }, archive, scanId: result.kind === 'complete' ? result.scanId : undefined };
 }
 
 async function main(): Promise<void> {
@@ -75,9 +94,10 @@ async function main(): Promise<void> {
       await cache.keep(cold.archive.path, cold.archive.index, cold.archive.level, cold.archive.madeAtMs);
       await cold.archive.dispose();
       appendFileSync(changed, '\n// changed by the benchmark\n');
+      await serviceIdle(arg('admin-url'));
       const warm = await scanToScanId(root, client, tmp, cache.load(cold.archive.level));
       await warm.archive.dispose();
-      Object.assign(out, { coldMs: cold.ms, warmMs: warm.ms, reused: warm.archive.reused, files: warm.archive.entries.length, scanIds: [cold.scanId, warm.scanId] });
+      Object.assign(out, { coldMs: cold.ms, warmMs: warm.ms, coldPhases: cold.phases, warmPhases: warm.phases, reused: warm.archive.reused, files: warm.archive.entries.length, scanIds: [cold.scanId, warm.scanId] });
     } finally {
       truncateSync(changed, size);
       rmSync(tmp, { recursive: true, force: true });
