@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { relativeUri } from '../../src/core/export';
 import type { ReviewedFixesResult } from '../../src/editor/fixes';
 import { api, closeAllEditors, fileUri, scan, signIn, treeRootsOf, waitFor } from './helpers';
 
@@ -117,7 +118,7 @@ suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SAR
       const results = log.runs.flatMap((run) => run.results);
       assert.ok(results.some((x) => x.fixes?.length), 'fixes are exported');
       assert.ok(log.runs[0]!.tool.driver.rules.some((rule) => rule.helpUri?.startsWith('https://cwe.mitre.org/')), 'CWE rules link their pages');
-      const paths = new Set(a.issues().map((l) => encodeURI(l.issue.path)));
+      const paths = new Set(a.issues().map((l) => relativeUri(l.issue.path)));
       for (const x of results) assert.ok(paths.has(x.locations[0]!.physicalLocation.artifactLocation.uri));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,1 +1,1 @@
-export { SARIF_SCHEMA_URI, sarifFix, sarifText, toSarif, type ExportedFinding, type ExportedFolder, type ExportOptions } from './sarif';
+export { SARIF_SCHEMA_URI, relativeUri, sarifFix, sarifText, toSarif, type ExportedFinding, type ExportedFolder, type ExportOptions } from './sarif';

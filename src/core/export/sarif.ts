@@ -57,6 +57,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - start + 1 };
 }
 
+/** A relative URI reference for a path: each segment encoded, so `#`, `?` and `%` in a name stay part of it. */
+export function relativeUri(relPath: string): string {
+  return relPath.split('/').map(encodeURIComponent).join('/');
+}
+
 function lineOffsets(text: string): number[] {
   const out = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) out.push(i + 1);
@@ -137,9 +142,9 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
     if (aIndex === undefined) {
       aIndex = artifacts.length;
       artifactIndex.set(issue.path, aIndex);
-      artifacts.push({ location: { uri: encodeURI(issue.path), uriBaseId: 'SRCROOT' } });
+      artifacts.push({ location: { uri: relativeUri(issue.path), uriBaseId: 'SRCROOT' } });
     }
-    const artifactLocation: Sarif.ArtifactLocation = { uri: encodeURI(issue.path), uriBaseId: 'SRCROOT', index: aIndex };
+    const artifactLocation: Sarif.ArtifactLocation = { uri: relativeUri(issue.path), uriBaseId: 'SRCROOT', index: aIndex };
     if (!texts.has(issue.path)) texts.set(issue.path, folder.readText(issue.path));
     const text = texts.get(issue.path);
     const fix = text === undefined || issue.inArchive === false ? undefined : sarifFix(issue, text, artifactLocation);

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import type * as Sarif from 'sarif';
-import { sarifText, toSarif, type ExportedFolder } from '../../../src/core/export';
+import { relativeUri, sarifText, toSarif, type ExportedFolder } from '../../../src/core/export';
 import type { StoredIssue } from '../../../src/core/issues';
 
 const schema = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/sarif/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
@@ -102,6 +102,12 @@ test('server text cannot make links in a viewer: brackets are escaped in every m
   const r = log.runs[0]!.results![0]!;
   assert.ok(r.message.text!.includes('\\[the guide\\]'));
   assert.equal(r.locations![0]!.physicalLocation!.artifactLocation!.uri, 'src/%5Bx%5D(y).js');
+});
+
+test('paths become relative URI references segment by segment: # ? % and spaces stay part of the name', () => {
+  assert.equal(relativeUri('docs/a b#1?.md'), 'docs/a%20b%231%3F.md');
+  assert.equal(relativeUri('src/100%/é.ts'), 'src/100%25/%C3%A9.ts');
+  assert.equal(decodeURIComponent(relativeUri('x/#y').split('/')[1]!), '#y');
 });
 
 test('the validator rejects what the schema forbids (the check can fail)', () => {
