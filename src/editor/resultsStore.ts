@@ -596,7 +596,7 @@ async function place(folderUri: string, issues: StoredIssue[], o: PlaceOptions):
   let last = performance.now();
   for (const issue of issues) {
     // Tens of thousands of findings: let the editor breathe between slices.
-    if (performance.now() - last > 20) {
+    if (performance.now() - last > 10) {
       await new Promise<void>((r) => setImmediate(r));
       last = performance.now();
     }

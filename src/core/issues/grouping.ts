@@ -10,13 +10,12 @@ export interface IssueGroup {
   issues: StoredIssue[];
 }
 
-function keyOf(issue: StoredIssue, by: GroupBy): { key: string; label: string } {
-  switch (by) {
-    case 'file': return { key: issue.path, label: issue.path };
-    case 'urgency': return { key: issue.urgency, label: issue.urgency };
-    case 'classification':
-      return { key: issue.classificationId, label: `${issue.classificationId}: ${issue.classificationName}` };
-  }
+function keyOf(issue: StoredIssue, by: GroupBy): string {
+  return by === 'file' ? issue.path : by === 'urgency' ? issue.urgency : issue.classificationId;
+}
+
+function labelOf(issue: StoredIssue, by: GroupBy): string {
+  return by === 'classification' ? `${issue.classificationId}: ${issue.classificationName}` : keyOf(issue, by);
 }
 
 function currentLine(i: StoredIssue): number {
@@ -56,14 +55,15 @@ function byCodeUnits(a: string, b: string): number {
  * (`sortedIssues`).
  */
 export function groupIssues(issues: readonly StoredIssue[], by: GroupBy): IssueGroup[] {
+  // One pass, no object per issue: 50,000 findings are grouped on every refresh of the tree.
   const groups = new Map<string, IssueGroup>();
   for (const issue of issues) {
-    const { key, label } = keyOf(issue, by);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { key, label, count: 0, issues: [] }));
-    g.issues.push(issue);
-    g.count++;
+    const key = keyOf(issue, by);
+    const g = groups.get(key);
+    if (g) g.issues.push(issue);
+    else groups.set(key, { key, label: labelOf(issue, by), count: 0, issues: [issue] });
   }
+  for (const g of groups.values()) g.count = g.issues.length;
   return [...groups.values()].sort(compareGroups(by));
 }
 

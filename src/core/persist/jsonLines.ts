@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
  * previous state, never half of the new one.
  */
 
-const SLICE_MS = 10;
+const SLICE_MS = 5;
 
 const now = () => performance.now();
 const breathe = () => new Promise<void>((r) => setImmediate(r));
