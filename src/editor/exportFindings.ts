@@ -8,7 +8,7 @@ import { readTextInside } from '../core/workspace/readInside';
 import { plainObjectArg } from './commands/args';
 import type { Commands } from './commands/manager';
 import type { Notifier } from './notifier';
-import type { LocatedIssue, ResultsStore } from './resultsStore';
+import { folderNameOf, type LocatedIssue, type ResultsStore } from './resultsStore';
 
 export interface ExportResult { uri: string; findings: number; runs: number }
 
@@ -25,10 +25,9 @@ async function exportedFolders(store: ResultsStore): Promise<ExportedFolder[]> {
     // Only files with a fix are read: their fix is placed against the current text.
     const texts = new Map<string, string | undefined>();
     for (const l of located) if (isFixable(l.issue) && !texts.has(l.issue.path)) texts.set(l.issue.path, await currentText(l));
-    const uri = vscode.Uri.parse(folderUri);
     folders.push({
       folderUri,
-      name: vscode.workspace.getWorkspaceFolder(uri)?.name ?? uri.path.split('/').pop() ?? folderUri,
+      name: folderNameOf(folderUri),
       findings: located.map((l) => ({ issue: l.issue, dismissal: store.dismissalOf(l.issue) })),
       readText: (p) => texts.get(p),
       scanIds: store.scansOf(folderUri).map((s) => s.scanId),

@@ -4,7 +4,7 @@
 // away again. The preview is a diff editor with Apply and Discard in its title bar.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { appliedFixes, applyFix, checkFixTarget, composeFixes, type LineEdit } from '../core/fixes';
+import { appliedFixes, applyFix, checkFixTarget, composeFixes, type ComposedFixes, type LineEdit } from '../core/fixes';
 import { isFixable } from '../core/issues';
 import { oneLine } from '../core/text/untrusted';
 import { issueRefArg, type IssueRef } from './commands/args';
@@ -78,6 +78,40 @@ function addLineEdits(
 
 /** What Apply All Fixes… did: fixes offered in the preview, applied, and refused with reasons. */
 export interface ReviewedFixesResult { offered: number; applied: number; refused: { finding: string; reason: string }[] }
+
+/** The fixes of one file composed on its current text. */
+interface ComposedFile { document: vscode.TextDocument; before: string; composed: ComposedFixes; applied: LocatedIssue[] }
+
+function describeFinding(l: LocatedIssue): string {
+  return `${l.issue.classificationName} (${l.issue.path}:${l.issue.range ? l.issue.range.start.line + 1 : l.issue.line})`;
+}
+
+/**
+ * The fixes of `located`, file by file: each file's fixes checked (fixTarget) and composed
+ * on its current text. Refusals say which finding and why.
+ */
+async function composeByFile(located: readonly LocatedIssue[]): Promise<{ files: ComposedFile[]; refused: { finding: string; reason: string }[] }> {
+  const byFile = new Map<string, LocatedIssue[]>();
+  for (const l of located) byFile.set(l.uri.toString(), [...(byFile.get(l.uri.toString()) ?? []), l]);
+  const files: ComposedFile[] = [];
+  const refused: { finding: string; reason: string }[] = [];
+  for (const group of byFile.values()) {
+    let document: vscode.TextDocument | undefined;
+    const usable: LocatedIssue[] = [];
+    for (const l of group) {
+      const target = await fixTarget(l);
+      if (!target.ok) { refused.push({ finding: describeFinding(l), reason: target.message }); continue; }
+      document = target.document;
+      usable.push(l);
+    }
+    if (!document || !usable.length) continue;
+    const before = document.getText();
+    const composed = composeFixes(before, usable.map((l) => ({ id: l.issue.id, diff: l.issue.fix!.diff, path: l.issue.path })));
+    for (const r of composed.refused) refused.push({ finding: describeFinding(usable.find((l) => l.issue.id === r.id)!), reason: r.message });
+    if (composed.applied.length) files.push({ document, before, composed, applied: usable.filter((u) => composed.applied.includes(u.issue.id)) });
+  }
+  return { files, refused };
+}
 
 /** A fix made in a file, so that undo and redo can put its findings back or take them out again. */
 interface AppliedFix {
@@ -162,29 +196,13 @@ export class FixController extends DisposableObject {
       void this.notifier.warn('Those issues are no longer in the results. Refresh or rescan.');
       return 0;
     }
-    const byFile = new Map<string, LocatedIssue[]>();
-    for (const l of located) byFile.set(l.uri.toString(), [...(byFile.get(l.uri.toString()) ?? []), l]);
+    const { files, refused: refusals } = await composeByFile(located);
+    const refused = refusals.map((r) => `${r.finding}: ${r.reason}`);
     const edit = new vscode.WorkspaceEdit();
-    const refused: string[] = [];
-    const made: { document: vscode.TextDocument; before: string; after: string; refs: IssueRef[] }[] = [];
-    const where = (l: LocatedIssue) => `${l.issue.classificationName} (${l.issue.path}:${l.issue.range ? l.issue.range.start.line + 1 : l.issue.line})`;
-    for (const group of byFile.values()) {
-      let document: vscode.TextDocument | undefined;
-      const usable: LocatedIssue[] = [];
-      for (const l of group) {
-        const target = await fixTarget(l);
-        if (!target.ok) { refused.push(`${where(l)}: ${target.message}`); continue; }
-        document = target.document;
-        usable.push(l);
-      }
-      if (!document || !usable.length) continue;
-      const before = document.getText();
-      const composed = composeFixes(before, usable.map((l) => ({ id: l.issue.id, diff: l.issue.fix!.diff, path: l.issue.path })));
-      for (const r of composed.refused) refused.push(`${where(usable.find((l) => l.issue.id === r.id)!)}: ${r.message}`);
-      if (!composed.applied.length) continue;
-      addLineEdits(edit, document, composed.edits);
-      made.push({ document, before, after: composed.text, refs: composed.applied.map((issueId) => ({ folderUri: usable[0].folderUri, issueId })) });
-    }
+    const made = files.map((f) => {
+      addLineEdits(edit, f.document, f.composed.edits);
+      return { document: f.document, before: f.before, refs: f.applied.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })) };
+    });
     // Out of the store before the edit: the edit rewrites their lines, and range tracking
     // would otherwise count them as deleted code instead of keeping them for an undo.
     const takenOut = made.map((m) => this.store.takeOut(m.refs));
@@ -215,50 +233,31 @@ export class FixController extends DisposableObject {
    * out of view; the others stay.
    */
   async applyAllReviewed(located: LocatedIssue[]): Promise<ReviewedFixesResult> {
-    const where = (l: LocatedIssue) => `${l.issue.classificationName} (${l.issue.path}:${l.issue.range ? l.issue.range.start.line + 1 : l.issue.line})`;
-    const refused: ReviewedFixesResult['refused'] = [];
-    const byFile = new Map<string, LocatedIssue[]>();
-    for (const l of located) byFile.set(l.uri.toString(), [...(byFile.get(l.uri.toString()) ?? []), l]);
+    const { files, refused } = await composeByFile(located);
     const edit = new vscode.WorkspaceEdit();
-    const files: { document: vscode.TextDocument; before: string; editsOf: Map<string, LineEdit[]>; usable: LocatedIssue[] }[] = [];
-    for (const group of byFile.values()) {
-      let document: vscode.TextDocument | undefined;
-      const usable: LocatedIssue[] = [];
-      for (const l of group) {
-        const target = await fixTarget(l);
-        if (!target.ok) { refused.push({ finding: where(l), reason: target.message }); continue; }
-        document = target.document;
-        usable.push(l);
-      }
-      if (!document || !usable.length) continue;
-      const before = document.getText();
-      const composed = composeFixes(before, usable.map((l) => ({ id: l.issue.id, diff: l.issue.fix!.diff, path: l.issue.path })));
-      for (const r of composed.refused) refused.push({ finding: where(usable.find((l) => l.issue.id === r.id)!), reason: r.message });
-      if (!composed.applied.length) continue;
-      for (const id of composed.applied) {
-        const l = usable.find((u) => u.issue.id === id)!;
+    for (const f of files) {
+      for (const l of f.applied) {
         const label = `${oneLine(l.issue.classificationName || l.issue.classificationId, 60)} (${oneLine(l.issue.classificationId, 30)})`;
         const description = oneLine(l.issue.fix!.explanation || 'Suggested fix', 80);
-        addLineEdits(edit, document, composed.editsOf.get(id)!, { needsConfirmation: true, label, description });
+        addLineEdits(edit, f.document, f.composed.editsOf.get(l.issue.id)!, { needsConfirmation: true, label, description });
       }
-      files.push({ document, before, editsOf: composed.editsOf, usable: usable.filter((u) => composed.applied.includes(u.issue.id)) });
     }
-    const offered = files.reduce((n, f) => n + f.editsOf.size, 0);
+    const offered = files.reduce((n, f) => n + f.applied.length, 0);
     if (!offered) {
       this.reportReviewed({ offered, applied: 0, refused });
       return { offered, applied: 0, refused };
     }
     // The findings stay in view while the preview is open: the person decides looking at
     // them. Their places now are kept, so an undo can bring back those whose fix is applied.
-    const placedBefore = files.map((f) => f.usable.map((l) => ({ ...l, issue: structuredClone(l.issue) })));
+    const placedBefore = files.map((f) => f.applied.map((l) => ({ ...l, issue: structuredClone(l.issue) })));
     const accepted = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
     let applied = 0;
     if (accepted) {
       files.forEach((f, i) => {
         const after = f.document.getText();
-        const ids = appliedFixes(f.before, after, f.editsOf) ?? new Set<string>();
+        const ids = appliedFixes(f.before, after, f.composed.editsOf) ?? new Set<string>();
         // A fix that rewrote its finding's line already took it out (range tracking); the others go now.
-        this.store.takeOut(f.usable.filter((l) => ids.has(l.issue.id)).map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+        this.store.takeOut(f.applied.filter((l) => ids.has(l.issue.id)).map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
         const out = placedBefore[i].filter((l) => ids.has(l.issue.id));
         applied += out.length;
         if (out.length) this.remember({ uri: f.document.uri.toString(), before: digest(f.before), after: digest(after), findings: out, undone: false });

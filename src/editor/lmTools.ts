@@ -9,9 +9,9 @@ import { compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type Fin
 import { escapeMarkdown, oneLine } from '../core/text/untrusted';
 import { selectChangedFiles, selectGivenFiles, skipReasonLabel, type Selection } from '../core/workspace/selectFiles';
 import { checkFix, type FixController } from './fixes';
-import type { LocatedIssue, ResultsStore } from './resultsStore';
+import { folderNameOf, type LocatedIssue, type ResultsStore } from './resultsStore';
 import type { ScanController } from './scanController';
-import { baseUrl } from './settings';
+import { serviceHost } from './settings';
 import { scannableFolders, selectOptions } from './uploadPreview';
 
 export const TOOL_NAMES = {
@@ -26,13 +26,8 @@ const DEFAULT_LIST = 50;
 
 const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
 
-function folderName(folderUri: string): string {
-  const uri = vscode.Uri.parse(folderUri);
-  return vscode.workspace.getWorkspaceFolder(uri)?.name ?? uri.path.split('/').pop() ?? folderUri;
-}
-
 function rows(store: ResultsStore): (FindingRow & { located: LocatedIssue })[] {
-  return store.all().map((located) => ({ finding: located.issue, folder: folderName(located.folderUri), dismissed: !!store.dismissalOf(located.issue), located }));
+  return store.all().map((located) => ({ finding: located.issue, folder: folderNameOf(located.folderUri), dismissed: !!store.dismissalOf(located.issue), located }));
 }
 
 function findRow(store: ResultsStore, input: { id?: unknown; folder?: unknown }) {
@@ -48,13 +43,6 @@ function fenced(body: string): string {
   return `${fence}diff\n${body}\n${fence}`;
 }
 
-function serviceHost(): string {
-  try {
-    return new URL(baseUrl()).host;
-  } catch {
-    return 'the code scanning service';
-  }
-}
 
 interface ListInput extends FindingFilter { limit?: number }
 interface FindingInput { id: string; folder?: string }

@@ -62,6 +62,12 @@ export interface StoreChange { uris?: vscode.Uri[]; moved?: boolean }
 /** Overlays kept per folder before the oldest partial scans are folded away. */
 const MAX_SCANS_PER_FOLDER = 20;
 
+/** A results folder's name as the workspace shows it (its last path segment when it left the workspace). */
+export function folderNameOf(folderUri: string): string {
+  const uri = vscode.Uri.parse(folderUri);
+  return vscode.workspace.getWorkspaceFolder(uri)?.name ?? uri.path.split('/').pop() ?? folderUri;
+}
+
 export function fileUri(folderUri: string, relPath: string): vscode.Uri {
   return vscode.Uri.joinPath(vscode.Uri.parse(folderUri), ...relPath.split('/'));
 }

@@ -13,6 +13,15 @@ export function baseUrl(): string {
   return resolveBaseUrl({ region: c.get<Region>('region', 'production'), customUrl: c.get<string>('customBaseUrl', '') });
 }
 
+/** The service's host (and port) as the person configured it, for questions that say where code goes. */
+export function serviceHost(): string {
+  try {
+    return new URL(baseUrl()).host;
+  } catch {
+    return 'the code scanning service';
+  }
+}
+
 export interface ScanSettings {
   excludeGlobs: string[];
   allowCredentialFiles: string[];

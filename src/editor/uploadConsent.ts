@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { formatBytes } from '../core/workspace/selectFiles';
 import type { Commands } from './commands/manager';
 import type { Notifier } from './notifier';
-import { baseUrl } from './settings';
+import { serviceHost } from './settings';
 import { scannableFolders, selectForScan } from './uploadPreview';
 
 const CONSENT_KEY = 'codeScanner.uploadConsent';
@@ -19,13 +19,6 @@ function questionTurnedOff(): boolean {
   return vscode.workspace.getConfiguration('codeScanner').inspect<boolean>('confirmFirstUpload')?.globalValue === false;
 }
 
-function serviceHost(): string {
-  try {
-    return new URL(baseUrl()).host;
-  } catch {
-    return 'the code scanning service';
-  }
-}
 
 export class UploadConsent {
   constructor(private readonly state: vscode.Memento, private readonly notifier: Notifier, private readonly commands: Commands) {}
