@@ -37,10 +37,12 @@ export class UploadConsent {
     }
     let what: string;
     if (scope === 'workspace') {
-      const selections = await Promise.all(scannableFolders().map(selectForScan));
-      const files = selections.reduce((n, s) => n + s.files.length, 0);
-      const bytes = selections.reduce((n, s) => n + s.totalBytes, 0);
-      what = `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})`;
+      // A folder whose files cannot be chosen (a bad exclude setting) fails the scan itself
+      // with the reason; the question then names no count.
+      const selections = await Promise.all(scannableFolders().map(selectForScan)).catch(() => undefined);
+      const files = selections?.reduce((n, s) => n + s.files.length, 0) ?? 0;
+      const bytes = selections?.reduce((n, s) => n + s.totalBytes, 0) ?? 0;
+      what = selections ? `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})` : 'the files';
     } else {
       what = scope === 'openFiles' ? 'the files open in editors' : 'the files git reports as changed';
     }
