@@ -90,6 +90,11 @@ suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SAR
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
       assert.ok(doc?.isDirty, `${uri} was edited, not saved`);
     }
+    // The ticked node is one file: Undo there takes its fixes back, and their findings return.
+    assert.strictEqual(changed.size, 1, `the ticked fixes are in one file (${[...changed].join(', ')})`);
+    await vscode.window.showTextDocument(vscode.Uri.parse([...changed][0]!));
+    await vscode.commands.executeCommand('undo');
+    await waitFor('the fixed findings to come back', () => gone.every((l) => a.issues().some((x) => x.issue.id === l.issue.id)));
     await revertAllDirty();
   });
 
