@@ -140,7 +140,7 @@ export function registerLanguageModelTools(store: ResultsStore, scans: ScanContr
         return text(`Nothing was scanned: no file would be uploaded.${left.length ? ` Left out: ${left.join(', ')}.` : ''}`);
       }
       // The person confirmed this upload in the tool's confirmation: that is the first-scan question's answer too.
-      const summary = await scans.scan(input.changed ? 'changedFiles' : 'openFiles', { confirmed: true }, input.changed ? undefined : plan.uris);
+      const summary = await scans.scan(input.changed ? 'changedFiles' : 'givenFiles', { confirmed: true }, plan.uris);
       if (!summary) return text('Nothing was scanned (no sign-in, or another scan is running). Sign in with Code Scanner: Sign In and try again.');
       if (summary.error) return text(`The scan stopped: ${summary.error.message}`);
       const scanned = new Set(plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.uri.toString()}\n${f.path}`)));

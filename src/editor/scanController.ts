@@ -23,7 +23,8 @@ import type { FolderTransferStore, UploadStorage } from './uploadStorage';
 
 export type { ScanOptions } from './commands/args';
 
-export type ScanKind = 'workspace' | 'openFiles' | 'changedFiles';
+/** `givenFiles`: files named by the caller (the agent's Scan Files tool), a partial scan like open files. */
+export type ScanKind = 'workspace' | 'openFiles' | 'changedFiles' | 'givenFiles';
 
 export interface ScanState { message: string; percent?: number }
 
@@ -52,6 +53,7 @@ interface Step { folder: vscode.WorkspaceFolder; select: () => Promise<Selection
 const TITLES: Record<ScanKind, string> = {
   workspace: 'Scanning the workspace',
   openFiles: 'Scanning open files',
+  givenFiles: 'Scanning the chosen files',
   changedFiles: 'Scanning changed files',
 };
 
@@ -124,19 +126,19 @@ export class ScanController extends DisposableObject {
     if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: () => selectWorkspaceFiles(folder.uri.fsPath, s(folder)) }));
     if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
     const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
-    for (const uri of given ?? openFileUris()) {
+    for (const uri of kind === 'givenFiles' ? given ?? [] : openFileUris()) {
       const folder = vscode.workspace.getWorkspaceFolder(uri);
       if (folder && folders.includes(folder)) byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri.fsPath]);
     }
-    if (!byFolder.size) return given ? 'None of those files is in a folder of this workspace.' : 'No files of this workspace are open in an editor.';
+    if (!byFolder.size) return kind === 'givenFiles' ? 'None of those files is in a folder of this workspace.' : 'No files of this workspace are open in an editor.';
     return [...byFolder].map(([folder, files]) => ({ folder, partial: true, select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
   }
 
-  /** `given`: for a partial scan of these files instead of the open ones (the agent tool). */
+  /** `given`: the files of a `givenFiles` scan. */
   scan(kind: ScanKind, arg?: unknown, given?: readonly vscode.Uri[]): Promise<ScanSummary | undefined> {
     const options = scanOptionsArg(arg);
     return this.exclusive(async () => {
-      const steps = this.steps(kind, kind === 'openFiles' ? given : undefined);
+      const steps = this.steps(kind, given);
       if (typeof steps === 'string') {
         void this.notifier.info(steps);
         return undefined;

@@ -13,7 +13,7 @@ const CONSENT_KEY = 'codeScanner.uploadConsent';
 const UPLOAD = 'Upload and Scan';
 const PREVIEW = 'Preview Upload';
 
-export type ConsentScope = 'workspace' | 'openFiles' | 'changedFiles';
+export type ConsentScope = 'workspace' | 'openFiles' | 'changedFiles' | 'givenFiles';
 
 function questionTurnedOff(): boolean {
   return vscode.workspace.getConfiguration('codeScanner').inspect<boolean>('confirmFirstUpload')?.globalValue === false;
@@ -44,7 +44,7 @@ export class UploadConsent {
       const bytes = selections?.reduce((n, s) => n + s.totalBytes, 0) ?? 0;
       what = selections ? `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})` : 'the files';
     } else {
-      what = scope === 'openFiles' ? 'the files open in editors' : 'the files git reports as changed';
+      what = scope === 'openFiles' ? 'the files open in editors' : scope === 'givenFiles' ? 'the chosen files' : 'the files git reports as changed';
     }
     const choice = await this.notifier.choose(
       `Upload ${what} of this workspace to ${serviceHost()} for scanning?`,
