@@ -144,6 +144,12 @@ export class Store {
     await this.persist();
   }
 
+  /** The archive's file list, once the scan run has read it. */
+  async setFiles(scan: ScanRecord, files: string[]): Promise<void> {
+    await writeAtomic(this.filesPath(scan.id), JSON.stringify(files));
+    scan.files = files;
+  }
+
   issuesOf(scanId: string): QualityIssue[] {
     return this.issues.get(scanId) ?? [];
   }

@@ -1,10 +1,12 @@
 // The PATCH that completes an archive: the scan record is created here, with every form
-// part, the client header and the archive's file list.
+// part and the client header. The archive itself is read by the scan run, which records its
+// file list first: the upload is answered at once, as by a service that queues its scans
+// (reading 27,674 entries took ~180 ms, all of it in the client's wait for its scan id).
 import { randomUUID } from 'node:crypto';
 import type { ServiceCore } from '../core';
 import type { ScanRecord, TransferState } from '../types';
 import { normalizeArchivePath, parseDirty, parseMetadata, parseTargetPolicies, splitList } from '../uploads/validate';
-import { archiveKind, listArchive } from './archive';
+
 
 function defaultProjectName(archiveName: string): string {
   return archiveName.replace(/\.(zip|tar|json|fpr|sarif|xml)$/i, '') || 'project';
@@ -17,14 +19,6 @@ export async function completeTransfer(
 ): Promise<ScanRecord> {
   const f = req.fields;
   const archivePath = core.store.transferPath(t.id);
-  const kind = archiveKind(t.archiveName);
-  let files: string[] = [];
-  let error: string | null = null;
-  try {
-    files = kind === 'report' ? [] : await listArchive(archivePath, kind);
-  } catch (e) {
-    error = `archive could not be read: ${(e as Error).message}`;
-  }
   const projectName = f.project_name?.trim() || defaultProjectName(t.archiveName);
   const partial = (f.partial_scan ?? '') !== '';
   const scan: ScanRecord = {
@@ -49,11 +43,11 @@ export async function completeTransfer(
     targetPolicies: parseTargetPolicies(f.target_policies, new Set(core.policiesOf(t.company).map((p) => p.id))),
     partial,
     filesToScan: partial ? splitList(f.files_to_scan).map(normalizeArchivePath) : [],
-    files,
-    status: error ? 'failed' : 'running',
-    error,
+    files: [],
+    status: 'running',
+    error: null,
     createdAt: new Date().toISOString(),
-    completedAt: error ? new Date().toISOString() : null,
+    completedAt: null,
     issueCount: 0,
   };
   await core.store.addScan(scan, () => {

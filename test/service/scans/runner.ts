@@ -1,5 +1,6 @@
-// Runs a scan: reads the archive, applies the rule engine to its text files and records
-// the issues progressively over scanDurationMs, so a poll during the run sees fewer.
+// Runs a scan: reads the archive (recording its file list), applies the rule engine to its
+// text files and records the issues progressively over scanDurationMs, so a poll during the
+// run sees fewer. An archive that cannot be read fails the scan.
 import type { ServiceCore } from '../core';
 import { scanSource, wantsFile } from '../rules';
 import type { Finding } from '../rules/types';
@@ -21,9 +22,11 @@ function safeArchivePath(raw: string): string | undefined {
   return p;
 }
 
+class ArchiveUnreadableError extends Error {}
+
 export class ScanRunner {
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly running = new Set<string>();
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
+  private readonly running = new Map<string, Promise<void>>();
   private closed = false;
 
   constructor(private readonly core: ServiceCore) {}
@@ -35,36 +38,44 @@ export class ScanRunner {
 
   start(scanId: string): void {
     if (this.running.has(scanId) || this.closed) return;
-    this.running.add(scanId);
-    void this.run(scanId).finally(() => this.running.delete(scanId));
+    this.running.set(scanId, this.run(scanId).finally(() => this.running.delete(scanId)));
   }
 
+  /** Resolves after `ms`, or at once when the runner closes (the run then stops). */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const t = setTimeout(() => { this.timers.delete(t); resolve(); }, ms);
-      this.timers.add(t);
+      this.timers.set(t, resolve);
     });
   }
 
   private async findings(scan: ScanRecord): Promise<Finding[]> {
     const only = scan.partial ? new Set(scan.filesToScan) : undefined;
     const out: Finding[] = [];
+    const files: string[] = [];
     let scanned = 0;
     let inflated = 0;
     await walkArchive(scan.archivePath, archiveKind(scan.archiveName), (f) => {
+      files.push(f.path);
       const p = safeArchivePath(f.path);
       // Sizes are checked by the readers (yauzl validates them), so this bounds what is inflated.
-      const want = !!p && (!only || only.has(p)) && wantsFile(p, f.size) && scanned < MAX_SCANNED_FILES
+      const want = !this.closed && !!p && (!only || only.has(p)) && wantsFile(p, f.size) && scanned < MAX_SCANNED_FILES
         && inflated + f.size <= this.core.opts.maxScannedBytes;
       if (want) { scanned++; inflated += f.size; }
       return want;
     }, (f, content) => {
+      // A service closing stops reading: nothing may be written into its data directory after close().
+      if (this.closed) return Promise.reject(new Error('the service is closing'));
       const p = safeArchivePath(f.path);
       if (!content || !p || out.length >= MAX_ISSUES) return undefined;
       out.push(...scanSource(p, content));
       // Let requests in between files: scanning must not stall uploads.
       return new Promise<void>((resolve) => setImmediate(resolve));
+    }).catch((e: unknown) => {
+      throw new ArchiveUnreadableError(`archive could not be read: ${(e as Error).message}`);
     });
+    if (this.closed) return [];
+    await this.core.store.setFiles(scan, files);
     return out.slice(0, MAX_ISSUES);
   }
 
@@ -90,16 +101,21 @@ export class ScanRunner {
     } catch (e) {
       if (this.closed) return;
       scan.status = 'failed';
-      scan.error = `scan failed: ${(e as Error).message}`;
+      scan.error = e instanceof ArchiveUnreadableError ? e.message : `scan failed: ${(e as Error).message}`;
     }
     scan.completedAt = new Date().toISOString();
     scan.issueCount = store.issuesOf(scanId).length;
     await store.persist();
   }
 
+  /** Stops every run; resolves once none can write any more. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const [t, wake] of this.timers) {
+      clearTimeout(t);
+      wake();
+    }
     this.timers.clear();
+    await Promise.all([...this.running.values()].map((p) => p.catch(() => undefined)));
   }
 }

@@ -25,6 +25,16 @@ const chunkOf = (buf: Buffer, offset: number, size: number) => {
   return { body: () => Readable.from([slice]), bodyLength: slice.length };
 };
 
+/** A scan once the service's run has read its archive (its file list) and finished. */
+async function settledScan(scanId: string) {
+  for (let i = 0; i < 200; i++) {
+    const scan = svc.scans().find((s) => s.id === scanId);
+    if (scan && scan.status !== 'running') return scan;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error('scan did not settle');
+}
+
 /** Reads every issue of a scan once the service has finished it. */
 async function settledIssues(c: ReturnType<typeof clientFor>, scanId: string) {
   let last = -1;
@@ -103,7 +113,7 @@ test('transfer state machine: start, HEAD, intermediate chunk, completing chunk,
   assert.deepEqual(scan.metadata, fields.metadata);
   assert.deepEqual(scan.scanConfigs, ['base', 'secrets']);
   assert.deepEqual(scan.targetPolicies, fields.targetPolicies);
-  assert.deepEqual(scan.files.slice().sort(), Object.keys(FIXTURE_FILES).sort());
+  assert.deepEqual((await settledScan(scan.id)).files.slice().sort(), Object.keys(FIXTURE_FILES).sort());
   assert.equal(scan.archiveSize, zip.length);
   assert.equal(String(scan.projectId), String(done.projectId));
 });
@@ -116,7 +126,7 @@ test('a tar archive in many small chunks, and an unknown transfer', async () => 
   assert.ok(results.slice(0, -1).every((r) => r.kind === 'continue'));
   const last = results.at(-1)!;
   assert.equal(last.kind, 'complete');
-  const scan = svc.scans().find((s) => s.transferId === transferId)!;
+  const scan = await settledScan(svc.scans().find((s) => s.transferId === transferId)!.id);
   assert.deepEqual(scan.files.slice().sort(), Object.keys(FIXTURE_FILES).sort());
   assert.ok(!('dirty' in scan.formParts) && scan.dirty === null, 'dirty omitted when unknown');
   assert.ok(!('partial_scan' in scan.formParts));

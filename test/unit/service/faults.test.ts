@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { SAMPLE_FILES, buildArchive, call, chunkForm, sendChunk, startTransfer } from './wire';
+import { SAMPLE_FILES, buildArchive, call, chunkForm, sendChunk, startTransfer, waitForScan } from './wire';
 
 let svc: ReferenceService;
 
@@ -117,6 +117,8 @@ describe('reference service admin endpoints', () => {
 
     const id = await startTransfer(svc);
     const done = await sendChunk(svc, id, { offset: 0, length: archive.length, bytes: archive });
+    // The scan run reads the archive and records its files.
+    await waitForScan(svc, done.json.scan_id);
     const scans = await call(svc, 'GET', '/__admin/scans', { token: null });
     assert.equal(scans.status, 200);
     const rec = scans.json.find((s: { id: string }) => s.id === done.json.scan_id);

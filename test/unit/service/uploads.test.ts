@@ -149,7 +149,8 @@ describe('reference service: HEAD and PATCH /start-scan/{id}/', () => {
     assert.deepEqual(scan.scanConfigs, ['base', 'secrets']);
     assert.equal(scan.dirty, true);
     assert.equal(scan.partial, false);
-    assert.deepEqual(scan.files.sort(), Object.keys(SAMPLE_FILES).sort());
+    await waitForScan(svc, scan.id);
+    assert.deepEqual(svc.scans().find((s) => s.id === scan.id)!.files.sort(), Object.keys(SAMPLE_FILES).sort());
     assert.deepEqual(svc.transferBytes(id), archive);
 
     const again = await uploadAll(svc, archive, { project_name: 'state-machine' });
@@ -261,6 +262,8 @@ describe('reference service: scans and quality issues', () => {
   it('an unreadable archive completes the upload and marks the scan failed', async () => {
     const junk = Buffer.from('definitely not a zip file');
     const { last } = await uploadAll(svc, junk);
+    // Answered at once; the scan run then finds the archive unreadable.
+    await waitForScan(svc, last.json.scan_id);
     const scan = svc.scans().find((s) => s.id === last.json.scan_id)!;
     assert.equal(scan.status, 'failed');
     assert.match(scan.error ?? '', /archive could not be read/);
