@@ -39,7 +39,7 @@ export class UploadConsent {
     if (scope === 'workspace') {
       // A folder whose files cannot be chosen (a bad exclude setting) fails the scan itself
       // with the reason; the question then names no count.
-      const selections = await Promise.all(scannableFolders().map(selectForScan)).catch(() => undefined);
+      const selections = await Promise.all(scannableFolders().map((f) => selectForScan(f))).catch(() => undefined);
       const files = selections?.reduce((n, s) => n + s.files.length, 0) ?? 0;
       const bytes = selections?.reduce((n, s) => n + s.totalBytes, 0) ?? 0;
       what = selections ? `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})` : 'the files';

@@ -36,9 +36,12 @@ export function scannableFolders(): vscode.WorkspaceFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
 }
 
-/** The files a full scan of `folder` would upload, chosen with the folder's settings. */
-export function selectForScan(folder: vscode.WorkspaceFolder): Promise<Selection> {
-  return selectWorkspaceFiles(folder.uri.fsPath, selectOptions(folder));
+/**
+ * The files a full scan of `folder` would upload, chosen with the folder's settings; with
+ * `listIgnored`, what git ignores is listed too (the preview shows it, a scan need not know).
+ */
+export function selectForScan(folder: vscode.WorkspaceFolder, listIgnored = false): Promise<Selection> {
+  return selectWorkspaceFiles(folder.uri.fsPath, { ...selectOptions(folder), listIgnored });
 }
 
 /** The selection settings of a folder's scans (exclude globs, size limit, credential files allowed). */
@@ -64,7 +67,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     this.previews = await vscode.window.withProgress({ location: { viewId: UPLOAD_PREVIEW_VIEW_ID }, title: 'Choosing files' }, async () => {
       const out: FolderPreview[] = [];
       for (const folder of folders) {
-        const selection = await selectForScan(folder);
+        const selection = await selectForScan(folder, true);
         out.push({ folder, selection, tree: previewTree(selection.files), leftOut: leftOutGroups(selection.skipped) });
       }
       return out;

@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       await serviceIdle(arg('admin-url'));
       const warm = await scanToScanId(root, client, tmp, cache.load(cold.archive.level));
       await warm.archive.dispose();
-      Object.assign(out, { coldMs: cold.ms, warmMs: warm.ms, coldPhases: cold.phases, warmPhases: warm.phases, reused: warm.archive.reused, files: warm.archive.entries.length, scanIds: [cold.scanId, warm.scanId] });
+      Object.assign(out, { coldMs: cold.ms, warmMs: warm.ms, coldPhases: cold.phases, warmPhases: warm.phases, reused: warm.archive.reused, files: warm.archive.index.length, scanIds: [cold.scanId, warm.scanId] });
     } finally {
       truncateSync(changed, size);
       rmSync(tmp, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // writes (headers) are copied into a block and cost no I/O; only a full block (while the
 // previous one is still being written) makes the writer wait.
 import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { ByteSink } from './zipFormat';
 
@@ -37,6 +38,23 @@ export class HashingFileSink implements ByteSink {
       this.block.set(bytes.subarray(from, from + n), this.used);
       this.used += n;
       from += n;
+    }
+  }
+
+  /**
+   * Appends `length` bytes of another file from `position`, read straight into the block
+   * being filled (entries a re-scan copies from the previous archive: megabytes in a few
+   * reads, no buffer of their own).
+   */
+  async copyFrom(fd: number, position: number, length: number): Promise<void> {
+    if (this.failed) throw this.failed;
+    while (length > 0) {
+      if (this.used === this.block.length) await this.flush();
+      const n = readSync(fd, this.block, this.used, Math.min(length, this.block.length - this.used), position);
+      if (n === 0) throw new Error('the previous archive ended before the entries to copy');
+      this.used += n;
+      position += n;
+      length -= n;
     }
   }
 

@@ -1,18 +1,22 @@
 // Packaging a selection into a zip archive. The main thread opens and reads each file (with
-// the checks of safeOpen.ts) into batches; worker threads compute CRCs and deflate (a
-// fresh zlib state per file, so the same files always give the same bytes); the main
-// thread writes the entries in the selection's order. Files unchanged since the folder's
-// last full scan are not read at all: their compressed bytes are copied from that archive.
+// the checks of safeOpen.ts) into batches; worker threads compute CRCs and deflate (a fresh
+// zlib state per file, so the same files always give the same bytes), and the main thread
+// deflates a batch itself whenever the workers have enough; it writes the entries in the
+// selection's order. Files unchanged since the
+// folder's last full scan are not read at all: runs of them are copied from that archive as
+// they are stored there (headers, data and descriptors), a few reads for thousands of files.
 import { closeSync, promises as fsp, openSync, readSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { comparePaths, pathStart } from '../workspace/fileList';
 import { openRegularFileSync } from '../workspace/safeOpen';
-import { absolutePathOf, type SelectedFile, type Selection, type SkippedFile } from '../workspace/selectFiles';
+import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
+import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
 import { looksIncompressible } from './compressibility';
 import { DeflatePool, deflateBatch, defaultWorkerCount, type BatchResult } from './deflatePool';
 import { HashingFileSink } from './fileSink';
-import { mayReuse, type IndexedEntry, type ReusableArchive } from './reuseCache';
+import { mayReuse, type ReusableArchive } from './reuseCache';
 import { METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
 import { takeScratch } from '../scratch';
 
@@ -22,16 +26,14 @@ export interface BuiltArchive {
   name: string;
   size: number;
   sha256: string;
-  /** Archive paths actually written, in archive order. */
-  entries: string[];
+  /** Every entry written, in archive order: its path, where its bytes are, the file it was made from (ReuseCache.keep). */
+  index: ArchiveIndex;
   /** Files that vanished or became unreadable between selection and packaging. */
   skipped: SkippedFile[];
-  /** Where every entry's bytes are, for the next scan to reuse (ReuseCache.keep). */
-  index: IndexedEntry[];
   /** When packaging started (ms since the epoch). */
   madeAtMs: number;
   level: number;
-  /** How many entries were copied from the previous archive instead of read and deflated. */
+  /** How many entries were copied from the previous archive instead of deflated. */
   reused: number;
   /** Deletes the archive and its private directory. Safe to call more than once. */
   dispose(): Promise<void>;
@@ -50,14 +52,13 @@ export interface BuildZipOptions {
   workers?: number;
 }
 
-/** Files up to a batch's size are read whole and deflated in one piece; bigger ones are streamed. */
 /** Info-ZIP's default level: about its ratio and speed. */
 export const DEFAULT_LEVEL = 6;
 /** Above this, a quick look at the first bytes decides whether deflating is worth trying. */
 const SAMPLE_ABOVE = 64 * 1024;
 /** Batches handed to the workers and not yet written, per worker: enough to keep them busy. */
 const IN_FLIGHT_PER_WORKER = 2;
-/** Files are handed to the deflate workers in batches of this many bytes; bigger files are streamed. */
+/** Files are handed to the deflate workers in batches of this many bytes; bigger files are deflated on their own. */
 const BATCH_BYTES = 256 * 1024;
 /**
  * The first bytes to deflate are deflated on the main thread: starting workers takes longer
@@ -67,6 +68,8 @@ const INLINE_BYTES = 1024 * 1024;
 /** The main thread yields to the event loop at least this often (ms) while packaging. */
 const YIELD_MS = 10;
 const BLOCK = 2 * 1024 * 1024;
+/** Files bigger than a batch being deflated at once (each holds its compressed bytes until written). */
+const MAX_BIG_IN_FLIGHT = 2;
 
 /**
  * Zips the selected files into a temporary file in a private (0700) directory. Entries are
@@ -89,7 +92,15 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
     await fsp.rm(dir, { recursive: true, force: true });
   };
   try {
-    const r = await writeZip(selection, archivePath, level, opts);
+    let r: Awaited<ReturnType<typeof writeZip>>;
+    try {
+      r = await writeZip(selection, archivePath, level, opts);
+    } catch (e) {
+      if (!(e instanceof PreviousArchiveMismatch)) throw e;
+      // The kept archive was replaced or damaged since its index was written: package from scratch.
+      await fsp.rm(archivePath, { force: true });
+      r = await writeZip(selection, archivePath, level, { ...opts, previous: undefined });
+    }
     const size = (await fsp.stat(archivePath)).size;
     return { path: archivePath, name, size, ...r, madeAtMs, level, dispose };
   } catch (e) {
@@ -98,20 +109,42 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
   }
 }
 
-/** One file's place in a batch. */
-interface Member { path: string; mode: number; length: number; stat: { size: number; mtimeMs: number; ctimeMs: number; ino: number } }
+/** One file read for the archive: which file of the selection, and what it was when opened. */
+interface Member { file: number; path: string; mode: number; length: number; mtimeMs: number; ctimeMs: number; ino: number }
 
 type Job =
   | { kind: 'batch'; members: Member[]; result: Promise<BatchResult> }
-  | { kind: 'reused'; members: Member[]; from: IndexedEntry[]; bytes: Buffer }
-  | { kind: 'stream'; member: Member; fd: number; store: boolean };
+  /** Entries `from`.. of the previous archive for files `file`.. of the selection; `member` when the file was read (same content, other times). */
+  | { kind: 'copy'; from: number; file: number; count: number; member?: Member }
+  /** A file bigger than a batch, deflated on the thread pool while later files are read. */
+  | { kind: 'big'; member: Member; done: Promise<Deflated> }
+  /** A file bigger than a batch that does not compress: read and stored when its turn comes. */
+  | { kind: 'stored'; member: Member; fd: number };
 
 function modeOf(statMode: number): number {
   return statMode & 0o111 ? 0o755 : 0o644;
 }
 
+/**
+ * Whether `data` is exactly the content entry `j` of the previous archive was made from:
+ * same size and CRC-32, and the same bytes once the entry is inflated (done only for files
+ * whose times changed, which are few: a branch switched back, a tool rewriting a file).
+ */
+function sameContent(fd: number, p: ArchiveIndex, j: number, data: Buffer): boolean {
+  const c = p.columns;
+  if (c.size[j] !== data.length || c.crc[j] !== zlib.crc32(data)) return false;
+  const stored = Buffer.allocUnsafe(c.compressedSize[j]);
+  if (!readFully(fd, stored, 0, stored.length, c.dataAt[j])) return false;
+  try {
+    return (c.method[j] === METHOD_STORE ? stored : zlib.inflateRawSync(stored, { maxOutputLength: Math.max(1, data.length) })).equals(data);
+  } catch {
+    return false;
+  }
+}
+
 async function writeZip(selection: Selection, archivePath: string, level: number, opts: BuildZipOptions) {
   const { signal, previous } = opts;
+  const files = selection.files;
   const scratch = takeScratch(2 * BLOCK);
   let fh: fsp.FileHandle;
   try {
@@ -122,28 +155,55 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   }
   const sink = new HashingFileSink(fh, scratch.buffer.subarray(0, BLOCK), scratch.buffer.subarray(BLOCK, 2 * BLOCK));
   const zip = new ZipWriter(sink);
-  // Started on the first file that has to be read: a re-scan of an unchanged tree needs no worker.
+  // A re-scan starts workers once it has read a megabyte that must be deflated (an unchanged
+  // tree needs none); a first scan of more than that starts them at once, so they are ready
+  // (~40 ms) while the main thread deflates the first files itself.
   const workerCount = opts.workers ?? defaultWorkerCount();
   let started: DeflatePool | undefined;
   const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES));
+  if (!previous && selection.totalBytes > INLINE_BYTES) pool();
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;
   const prevFd = previous ? tryOpen(previous.path) : undefined;
-  const prevReader = prevFd === undefined ? undefined : new WindowedReader(prevFd);
-  const entries: string[] = [];
+  const prev = prevFd === undefined ? undefined : previous!.index;
+  const index = new ArchiveIndexBuilder(files.length);
   const skipped: SkippedFile[] = [];
-  const index: IndexedEntry[] = [];
   let reused = 0;
   const jobs: Job[] = [];
-  const streamBuffer = Buffer.allocUnsafe(256 * 1024);
+  const storeBuffer = Buffer.allocUnsafe(256 * 1024);
   let lastYield = performance.now();
 
-  const record = (m: Member, e: { crc: number; method: number; compressedSize: number }, dataAt: number) => {
-    entries.push(m.path);
-    const st = m.stat;
-    index.push({
-      path: m.path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, mode: m.mode,
-      crc: e.crc, method: e.method, compressedSize: e.compressedSize, dataAt,
+  const record = (m: Member, e: { crc: number; method: number; compressedSize: number; flags: number }, headerAt: number, dataAt: number) => {
+    index.add(files, m.file, {
+      size: m.length, mtimeMs: m.mtimeMs, ctimeMs: m.ctimeMs, ino: m.ino, mode: m.mode,
+      crc: e.crc, method: e.method, compressedSize: e.compressedSize, flags: e.flags, headerAt, dataAt, endAt: zip.offset,
     });
+  };
+
+  /** Entries of the previous archive, appended as they are stored there. */
+  const copyEntries = async (job: Extract<Job, { kind: 'copy' }>) => {
+    const p = prev!;
+    const c = p.columns;
+    const first = job.from;
+    const last = job.from + job.count - 1;
+    const start = c.headerAt[first];
+    checkLocalHeader(prevFd!, p, first);
+    if (last !== first) checkLocalHeader(prevFd!, p, last);
+    const base = zip.offset;
+    await zip.copyRaw(prevFd!, start, c.endAt[last] - start);
+    for (let k = 0; k < job.count; k++) {
+      const j = first + k;
+      const i = job.file + k;
+      const m = job.member;
+      const mode = m ? m.mode : c.mode[j];
+      const at = base + (c.headerAt[j] - start);
+      zip.recordCopied(p.names.subarray(pathStart(p, j), p.ends[j]), { method: c.method[j], crc: c.crc[j], compressedSize: c.compressedSize[j], size: c.size[j], mode }, c.flags[j], at);
+      index.add(files, i, {
+        size: c.size[j], mtimeMs: m ? m.mtimeMs : files.mtimeMs(i), ctimeMs: m ? m.ctimeMs : files.ctimeMs(i), ino: m ? m.ino : files.ino(i), mode,
+        crc: c.crc[j], method: c.method[j], compressedSize: c.compressedSize[j], flags: c.flags[j],
+        headerAt: at, dataAt: base + (c.dataAt[j] - start), endAt: base + (c.endAt[j] - start),
+      });
+    }
+    reused += job.count;
   };
 
   /** Writes finished jobs in order until at most `keep` are outstanding. */
@@ -156,24 +216,23 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         for (let i = 0; i < job.members.length; i++) {
           const m = job.members[i];
           const e = { name: m.path, method: r.method[i], crc: r.crc[i], compressedSize: r.compressedSize[i], size: m.length, mode: m.mode };
+          const headerAt = zip.offset;
           const dataAt = await zip.add(e, r.output.subarray(at, at + e.compressedSize));
-          record(m, e, dataAt);
+          record(m, { ...e, flags: zip.lastFlags }, headerAt, dataAt);
           at += e.compressedSize;
         }
         r.recycle();
-      } else if (job.kind === 'reused') {
-        let at = 0;
-        for (let i = 0; i < job.members.length; i++) {
-          const m = job.members[i];
-          const f = job.from[i];
-          const e = { name: m.path, method: f.method, crc: f.crc, compressedSize: f.compressedSize, size: f.size, mode: m.mode };
-          const dataAt = await zip.add(e, job.bytes.subarray(at, at + f.compressedSize));
-          record(m, e, dataAt);
-          at += f.compressedSize;
-        }
-        reused += job.members.length;
+      } else if (job.kind === 'copy') {
+        await copyEntries(job);
+      } else if (job.kind === 'big') {
+        const d = await job.done;
+        job.member.length = d.size;
+        const e = { name: job.member.path, method: METHOD_DEFLATE, crc: d.crc, compressedSize: d.compressedSize, size: d.size, mode: job.member.mode };
+        const headerAt = zip.offset;
+        const dataAt = await zip.add(e, d.chunks.length === 1 ? d.chunks[0] : Buffer.concat(d.chunks, d.compressedSize));
+        record(job.member, { ...e, flags: zip.lastFlags }, headerAt, dataAt);
       } else {
-        await writeStreamed(zip, job, level, streamBuffer, record);
+        await writeStored(zip, job, storeBuffer, record);
       }
     }
   };
@@ -185,96 +244,99 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   let members: Member[] = [];
   let store: boolean[] = [];
   let inlined = 0;
-  const dispatch = () => {
-    if (!members.length) return;
-    const lengths = members.map((m) => m.length);
-    if (!started && inlined + used <= INLINE_BYTES) {
-      inlined += used;
-      const output = Buffer.allocUnsafe(used);
-      const r = deflateBatch(zlib, level, input, output, lengths, store);
-      jobs.push({ kind: 'batch', members, result: Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle: () => undefined }) });
-      // The input was only read from: the next batch fills it again.
-      used = 0;
-      members = [];
-      store = [];
-      return;
+  const finishBatch = (result: Promise<BatchResult>, keepInput: boolean) => {
+    jobs.push({ kind: 'batch', members, result });
+    if (!keepInput) {
+      buffers = undefined;
+      input = Buffer.alloc(0);
     }
-    // A batch read before the workers started has no output buffer yet.
-    const sent = buffers!.output.byteLength >= BATCH_BYTES ? buffers! : { input: buffers!.input, output: new ArrayBuffer(BATCH_BYTES) };
-    jobs.push({ kind: 'batch', members, result: pool().run(sent, lengths, store) });
-    buffers = undefined;
-    input = Buffer.alloc(0);
     used = 0;
     members = [];
     store = [];
   };
-  // Reused entries are copied from the previous archive into a buffer of their own.
-  let reuseBytes = Buffer.allocUnsafe(BATCH_BYTES);
-  let reuseUsed = 0;
-  let reuseMembers: Member[] = [];
-  let reuseFrom: IndexedEntry[] = [];
-  const dispatchReused = () => {
-    if (!reuseMembers.length) return;
-    jobs.push({ kind: 'reused', members: reuseMembers, from: reuseFrom, bytes: reuseBytes.subarray(0, reuseUsed) });
-    reuseBytes = Buffer.allocUnsafe(BATCH_BYTES);
-    reuseUsed = 0;
-    reuseMembers = [];
-    reuseFrom = [];
+  const deflateHere = (output: Buffer, recycle: () => void) => {
+    const r = deflateBatch(zlib, level, input, output, members.map((m) => m.length), store);
+    return Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle });
   };
-  /** Keeps the archive's order: what is pending of the other kind goes first. */
-  const flushBoth = (next: 'batch' | 'reused') => {
-    if (next === 'batch') dispatchReused();
-    else dispatch();
+  const dispatch = () => {
+    if (!members.length) return;
+    if (!started && inlined + used <= INLINE_BYTES) {
+      inlined += used;
+      // The input was only read from: the next batch fills it again.
+      finishBatch(deflateHere(Buffer.allocUnsafe(used), () => undefined), true);
+      return;
+    }
+    // Every worker already has a batch waiting: this thread deflates this one itself.
+    if (started && started.backlog > 0 && buffers!.output.byteLength >= used) {
+      const taken = buffers!;
+      const pool = started;
+      finishBatch(deflateHere(Buffer.from(taken.output), () => pool.giveBack(taken)), false);
+      return;
+    }
+    // A batch read before the workers started has no output buffer yet.
+    const sent = buffers!.output.byteLength >= BATCH_BYTES ? buffers! : { input: buffers!.input, output: new ArrayBuffer(BATCH_BYTES) };
+    finishBatch(pool().run(sent, members.map((m) => m.length), store), false);
+  };
+  // A run of files unchanged since the previous archive: copied as one range when written.
+  let run: Extract<Job, { kind: 'copy' }> | undefined;
+  const endRun = () => {
+    if (run) jobs.push(run);
+    run = undefined;
   };
 
   try {
-    for (let n = 0; n < selection.files.length; n++) {
-      const f = selection.files[n];
+    let j = 0;
+    for (let n = 0; n < files.length; n++) {
       if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
       if ((n & 63) === 0 && performance.now() - lastYield > YIELD_MS) {
         await new Promise<void>((r) => setImmediate(r));
         lastYield = performance.now();
       }
-      const before = previous?.entries.get(f.path);
-      if (prevReader && mayReuse(before, f, previous!.madeAtMs)) {
-        flushBoth('reused');
-        if (reuseUsed + before.compressedSize > reuseBytes.length) dispatchReused();
-        // A big entry gets a buffer of its own for the moment it is copied.
-        if (before.compressedSize > reuseBytes.length) reuseBytes = Buffer.allocUnsafe(before.compressedSize);
-        if (prevReader.copy(before.dataAt, before.compressedSize, reuseBytes, reuseUsed)) {
-          reuseUsed += before.compressedSize;
-          reuseMembers.push({ path: f.path, mode: before.mode, length: before.size, stat: statOf(f) });
-          reuseFrom.push(before);
-          await drain(maxInFlight);
-          continue;
-        }
+      // Both lists are in ascending byte order: the previous entry of this path, if any, is found walking forward.
+      let before = -1;
+      if (prev) {
+        while (j < prev.length && comparePaths(prev, j, files, n) < 0) j++;
+        if (j < prev.length && comparePaths(prev, j, files, n) === 0) before = j;
       }
-      const opened = openRegularFileSync(absolutePathOf(selection.root, f), { ino: f.ino });
+      if (before >= 0 && mayReuse(previous!, before, files, n)) {
+        dispatch();
+        if (run && run.from + run.count === before && run.file + run.count === n) {
+          run.count++;
+        } else {
+          endRun();
+          run = { kind: 'copy', from: before, file: n, count: 1 };
+        }
+        continue;
+      }
+      endRun();
+      const rel = files.path(n);
+      const opened = openRegularFileSync(absolutePathOf(selection.root, files.target(n) ?? rel), { ino: files.ino(n) });
       if (typeof opened === 'string') {
-        skipped.push({ path: f.path, reason: opened });
+        skipped.push({ path: rel, reason: opened });
         continue;
       }
       const { fd, stats } = opened;
-      const member: Member = {
-        path: f.path, mode: modeOf(stats.mode), length: 0,
-        stat: { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino },
-      };
+      const member: Member = { file: n, path: rel, mode: modeOf(stats.mode), length: 0, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
       if (stats.size > BATCH_BYTES) {
-        flushBoth('batch');
-        dispatch();
         let sample: Buffer;
         try {
           sample = readSample(fd);
         } catch {
           closeSync(fd);
-          skipped.push({ path: f.path, reason: 'unreadable' });
+          skipped.push({ path: rel, reason: 'unreadable' });
           continue;
         }
-        jobs.push({ kind: 'stream', member, fd, store: looksIncompressible(sample) });
-        await drain(0);
+        dispatch();
+        if (looksIncompressible(sample)) {
+          jobs.push({ kind: 'stored', member, fd });
+        } else {
+          // At most a few at once: each holds its compressed bytes until written.
+          while (jobs.filter((x) => x.kind === 'big').length >= MAX_BIG_IN_FLIGHT) await drain(jobs.length - 1);
+          jobs.push({ kind: 'big', member, done: deflateFile(fd, level) });
+        }
+        await drain(maxInFlight);
         continue;
       }
-      flushBoth('batch');
       if (buffers && used + stats.size > input.length) dispatch();
       if (!buffers) {
         // Before the workers start, batches are read into one buffer of our own.
@@ -287,28 +349,37 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       try {
         length = readInto(fd, input, offset, stats.size);
       } catch {
-        skipped.push({ path: f.path, reason: 'unreadable' });
+        skipped.push({ path: rel, reason: 'unreadable' });
         continue;
       } finally {
         closeSync(fd);
       }
       member.length = length;
-      const storeIt = length > SAMPLE_ABOVE && looksIncompressible(input.subarray(offset, offset + Math.min(length, 4096)));
+      const data = input.subarray(offset, offset + length);
+      // Touched but not changed (a branch switched back, a tool rewriting the same bytes): the old entry still holds.
+      if (before >= 0 && sameContent(prevFd!, prev!, before, data)) {
+        dispatch();
+        jobs.push({ kind: 'copy', from: before, file: n, count: 1, member });
+        await drain(maxInFlight);
+        continue;
+      }
+      const storeIt = length > SAMPLE_ABOVE && looksIncompressible(data.subarray(0, Math.min(length, 4096)));
       members.push(member);
       store.push(storeIt);
       used += length;
       await drain(maxInFlight);
     }
     dispatch();
-    dispatchReused();
+    endRun();
     await drain(0);
     await zip.finish();
     const sha256 = await sink.end();
-    return { sha256, entries, skipped, index, reused };
+    return { sha256, index: index.build(), skipped, reused };
   } catch (e) {
-    for (const j of jobs) {
-      if (j.kind === 'stream') closeSync(j.fd);
-      if (j.kind === 'batch') j.result.catch(() => undefined);
+    for (const job of jobs) {
+      if (job.kind === 'stored') closeSync(job.fd);
+      if (job.kind === 'big') job.done.catch(() => undefined);
+      if (job.kind === 'batch') job.result.catch(() => undefined);
     }
     await sink.abort();
     throw e;
@@ -319,8 +390,22 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   }
 }
 
-function statOf(f: SelectedFile): Member['stat'] {
-  return { size: f.size, mtimeMs: f.mtimeMs ?? 0, ctimeMs: f.ctimeMs ?? 0, ino: f.ino ?? 0 };
+/** The kept archive does not hold what its index says: nothing may be copied from it. */
+class PreviousArchiveMismatch extends Error {}
+
+/**
+ * The previous archive must hold, where its index says, a local header of the entry with
+ * that name: otherwise the index and the archive do not belong together and nothing is copied.
+ */
+function checkLocalHeader(fd: number, p: ArchiveIndex, j: number): void {
+  const nameStart = pathStart(p, j);
+  const nameLen = p.ends[j] - nameStart;
+  const head = Buffer.allocUnsafe(30 + nameLen);
+  const at = p.columns.headerAt[j];
+  if (!readFully(fd, head, 0, head.length, at) || head.readUInt32LE(0) !== 0x04034b50 || head.readUInt16LE(26) !== nameLen
+    || head.compare(p.names, nameStart, p.ends[j], 30, 30 + nameLen) !== 0 || at + 30 + nameLen + head.readUInt16LE(28) !== p.columns.dataAt[j]) {
+    throw new PreviousArchiveMismatch();
+  }
 }
 
 function tryOpen(p: string): number | undefined {
@@ -329,44 +414,6 @@ function tryOpen(p: string): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Reads ranges of the previous archive through a window of a megabyte: entries come in the
- * same order in both archives, so one read serves hundreds of small entries instead of a
- * system call each.
- */
-class WindowedReader {
-  private readonly window = Buffer.allocUnsafe(1024 * 1024);
-  private start = 0;
-  private end = 0;
-
-  constructor(private readonly fd: number) {}
-
-  copy(position: number, length: number, into: Buffer, at: number): boolean {
-    try {
-      if (length > this.window.length) return readFully(this.fd, into, at, length, position);
-      if (position < this.start || position + length > this.end) {
-        this.start = position;
-        this.end = position + readAvailable(this.fd, this.window, position);
-        if (position + length > this.end) return false;
-      }
-      this.window.copy(into, at, position - this.start, position - this.start + length);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
-function readAvailable(fd: number, buf: Buffer, position: number): number {
-  let got = 0;
-  while (got < buf.length) {
-    const n = readSync(fd, buf, got, buf.length - got, position + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got;
 }
 
 function readFully(fd: number, buf: Buffer, at: number, length: number, position: number): boolean {
@@ -396,19 +443,59 @@ function readSample(fd: number): Buffer {
   return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
 }
 
-/** A file bigger than a batch: streamed through zlib on the thread pool, sizes in a data descriptor. */
-async function writeStreamed(
+/** A big file deflated: its bytes, CRC, sizes. */
+interface Deflated { chunks: Buffer[]; compressedSize: number; crc: number; size: number }
+
+/**
+ * Deflates a file bigger than a batch through zlib on the thread pool, reading it in pieces
+ * into one reused buffer (each piece is taken in by zlib before the next is read), while the
+ * main thread goes on with the files after it. The descriptor is closed when done.
+ */
+async function deflateFile(fd: number, level: number): Promise<Deflated> {
+  const piece = Buffer.allocUnsafe(256 * 1024);
+  const deflate = zlib.createDeflateRaw({ level, chunkSize: 64 * 1024 });
+  const chunks: Buffer[] = [];
+  let compressedSize = 0;
+  let crc = 0;
+  let size = 0;
+  deflate.on('data', (c: Buffer) => {
+    chunks.push(c);
+    compressedSize += c.length;
+  });
+  const failed = new Promise<never>((_, reject) => deflate.once('error', reject));
+  failed.catch(() => undefined);
+  try {
+    for (;;) {
+      const n = readSync(fd, piece, 0, piece.length, size);
+      if (n === 0) break;
+      const data = piece.subarray(0, n);
+      crc = zlib.crc32(data, crc);
+      size += n;
+      await Promise.race([failed, new Promise<void>((resolve, reject) => deflate.write(data, (e) => (e ? reject(e) : resolve())))]);
+    }
+    // 'end', not end()'s callback: the last compressed bytes come after the input is taken in.
+    const ended = new Promise<void>((resolve) => deflate.once('end', resolve));
+    deflate.end();
+    await Promise.race([failed, ended]);
+    return { chunks, compressedSize, crc, size };
+  } finally {
+    closeSync(fd);
+    deflate.destroy();
+  }
+}
+
+/** A big file that does not compress: stored, read piece by piece into the archive, sizes in a data descriptor. */
+async function writeStored(
   zip: ZipWriter,
-  job: { member: Member; fd: number; store: boolean },
-  level: number,
+  job: { member: Member; fd: number },
   readBuffer: Buffer,
-  record: (m: Member, e: { crc: number; method: number; compressedSize: number }, dataAt: number) => void,
+  record: (m: Member, e: { crc: number; method: number; compressedSize: number; flags: number }, headerAt: number, dataAt: number) => void,
 ): Promise<void> {
   const { member, fd } = job;
   let crc = 0;
   let size = 0;
-  // One reused read buffer: a stream would allocate a fresh one per read (garbage the size of the file).
-  const pieces = (function* () {
+  // One reused read buffer: each piece is copied into the archive's block before the next read.
+  const pieces = (async function* () {
     try {
       for (;;) {
         const n = readSync(fd, readBuffer, 0, readBuffer.length, size);
@@ -422,40 +509,8 @@ async function writeStreamed(
       closeSync(fd);
     }
   })();
-  const method = job.store ? METHOD_STORE : METHOD_DEFLATE;
-  const data: AsyncIterable<Uint8Array> = job.store ? toAsync(pieces) : deflatePieces(pieces, level);
-  const { dataAt, compressedSize } = await zip.addStreamed({ name: member.path, method, mode: member.mode }, data, () => ({ crc, size }));
+  const headerAt = zip.offset;
+  const { dataAt, compressedSize } = await zip.addStreamed({ name: member.path, method: METHOD_STORE, mode: member.mode }, pieces, () => ({ crc, size }));
   member.length = size;
-  record(member, { crc, method, compressedSize }, dataAt);
-}
-
-async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
-}
-
-/**
- * Deflates pieces of a reused buffer: each piece is handed to zlib and fully consumed
- * (its write callback) before the next is read into the same memory.
- */
-async function* deflatePieces(pieces: Iterable<Buffer>, level: number): AsyncGenerator<Uint8Array> {
-  const deflate = zlib.createDeflateRaw({ level, chunkSize: 64 * 1024 });
-  const out: Buffer[] = [];
-  let error: Error | undefined;
-  deflate.on('data', (c: Buffer) => out.push(c));
-  deflate.on('error', (e: Error) => { error = e; });
-  try {
-    for (const piece of pieces) {
-      await new Promise<void>((resolve, reject) => deflate.write(piece, (e) => (e ? reject(e) : resolve())));
-      while (out.length) yield out.shift()!;
-    }
-    await new Promise<void>((resolve, reject) => {
-      deflate.once('end', resolve);
-      deflate.once('error', reject);
-      deflate.end();
-    });
-    if (error) throw error;
-    while (out.length) yield out.shift()!;
-  } finally {
-    deflate.destroy();
-  }
+  record(member, { crc, method: METHOD_STORE, compressedSize, flags: zip.lastFlags }, headerAt, dataAt);
 }

@@ -32,6 +32,13 @@ export interface EntryInfo {
 /** Where the writer's bytes go, in order. `write` may wait (a full buffer being written out). */
 export interface ByteSink {
   write(bytes: Uint8Array): void | Promise<void>;
+  /** Appends `length` bytes read from `fd` at `position` (entries copied from another archive). */
+  copyFrom?(fd: number, position: number, length: number): Promise<void>;
+}
+
+/** The general purpose flags an entry gets: UTF-8 names, and a data descriptor when its sizes follow its data. */
+export function entryFlags(name: string, streamed: boolean): number {
+  return (streamed ? FLAG_DATA_DESCRIPTOR : 0) | (/[^\x20-\x7e]/.test(name) ? FLAG_UTF8 : 0);
 }
 
 function u16(b: Buffer, o: number, v: number): number { b.writeUInt16LE(v, o); return o + 2; }
@@ -68,6 +75,8 @@ export class ZipWriter {
   private readonly nameEnd = new Growable(new Uint32Array(1024), (n) => new Uint32Array(n));
   private names = Buffer.allocUnsafe(64 * 1024);
   private namesUsed = 0;
+  /** The flags of the entry written last. */
+  lastFlags = 0;
   private header = Buffer.allocUnsafe(4096);
   private nameScratch = Buffer.allocUnsafe(4096);
 
@@ -89,7 +98,7 @@ export class ZipWriter {
     return this.sink.write(bytes);
   }
 
-  private remember(e: EntryInfo, name: Buffer, flags: number, headerAt: number): void {
+  private remember(e: Omit<EntryInfo, 'name'>, name: Uint8Array, flags: number, headerAt: number): void {
     const i = this.count++;
     this.crc.set(i, e.crc);
     this.csize.set(i, e.compressedSize);
@@ -103,9 +112,26 @@ export class ZipWriter {
       this.names.copy(next, 0, 0, this.namesUsed);
       this.names = next;
     }
-    name.copy(this.names, this.namesUsed);
+    this.names.set(name, this.namesUsed);
     this.namesUsed += name.length;
     this.nameEnd.set(i, this.namesUsed);
+    this.lastFlags = flags;
+  }
+
+  /**
+   * Appends entries exactly as another archive holds them, local headers, data and data
+   * descriptors: `length` bytes of `fd` from `position`. Each entry is then described with
+   * recordCopied, its header's offset given in the copied range.
+   */
+  async copyRaw(fd: number, position: number, length: number): Promise<void> {
+    if (!this.sink.copyFrom) throw new Error('this sink cannot copy entries');
+    this.offset += length;
+    await this.sink.copyFrom(fd, position, length);
+  }
+
+  /** The central directory's record of an entry appended by copyRaw; `headerAt` is its offset in this archive. */
+  recordCopied(name: Uint8Array, e: Omit<EntryInfo, 'name'>, flags: number, headerAt: number): void {
+    this.remember(e, name, flags, headerAt);
   }
 
   /**
@@ -146,7 +172,7 @@ export class ZipWriter {
    */
   add(e: EntryInfo, data: Uint8Array): number | Promise<number> {
     const name = this.encodeName(e.name);
-    const flags = /[^\x20-\x7e]/.test(e.name) ? FLAG_UTF8 : 0;
+    const flags = entryFlags(e.name, false);
     const headerAt = this.offset;
     const header = this.localHeader(e, name, flags, true);
     this.remember(e, name, flags, headerAt);
@@ -174,7 +200,7 @@ export class ZipWriter {
   ): Promise<{ dataAt: number; compressedSize: number }> {
     // Its own copy: the name is needed again after the data, when other entries may have used the scratch.
     const name = Buffer.from(e.name, 'utf8');
-    const flags = FLAG_DATA_DESCRIPTOR | (/[^\x20-\x7e]/.test(e.name) ? FLAG_UTF8 : 0);
+    const flags = entryFlags(e.name, true);
     const headerAt = this.offset;
     await this.put(this.localHeader({ ...e, crc: 0, compressedSize: 0, size: 0 }, name, flags, false));
     const dataAt = this.offset;
@@ -200,56 +226,61 @@ export class ZipWriter {
   /** The central directory and the end records. */
   async finish(): Promise<void> {
     const cdStart = this.offset;
-    const batch: Buffer[] = [];
-    let batchBytes = 0;
-    const flush = async () => {
-      if (!batch.length) return;
-      await this.put(batch.length === 1 ? batch[0] : Buffer.concat(batch, batchBytes));
-      batch.length = 0;
-      batchBytes = 0;
-    };
+    // Records are written into one buffer, handed over whenever it is nearly full: a buffer
+    // per record was tens of thousands of small allocations for a large repository.
+    const CHUNK = 256 * 1024;
+    const out = Buffer.allocUnsafe(CHUNK + 46 + 28 + 0xffff);
+    let used = 0;
     let nameStart = 0;
     for (let i = 0; i < this.count; i++) {
       const nameEnd = this.nameEnd.data[i];
       const usize = this.usize.data[i];
       const csize = this.csize.data[i];
       const at = this.headerAt.data[i];
-      const big = [usize >= MAX32, csize >= MAX32, at >= MAX32];
-      const extra = big.some(Boolean) ? 4 + 8 * big.filter(Boolean).length : 0;
+      const bigU = usize >= MAX32;
+      const bigC = csize >= MAX32;
+      const bigAt = at >= MAX32;
+      const extra = bigU || bigC || bigAt ? 4 + 8 * (+bigU + +bigC + +bigAt) : 0;
       const nameLen = nameEnd - nameStart;
-      const h = Buffer.allocUnsafe(46 + nameLen + extra);
-      let o = u32(h, 0, 0x02014b50);
-      o = u16(h, o, MADE_BY_UNIX | (extra ? 45 : 20));
-      o = u16(h, o, extra ? 45 : 20);
-      o = u16(h, o, this.flags.data[i]);
-      o = u16(h, o, this.method.data[i]);
-      o = u16(h, o, DOS_TIME);
-      o = u16(h, o, DOS_DATE);
-      o = u32(h, o, this.crc.data[i]);
-      o = u32(h, o, big[1] ? MAX32 : csize);
-      o = u32(h, o, big[0] ? MAX32 : usize);
-      o = u16(h, o, nameLen);
-      o = u16(h, o, extra);
-      o = u16(h, o, 0); // comment
-      o = u16(h, o, 0); // disk
-      o = u16(h, o, 0); // internal attributes
-      o = u32(h, o, ((S_IFREG | this.modes.data[i]) << 16) >>> 0);
-      o = u32(h, o, big[2] ? MAX32 : at);
-      this.names.copy(h, o, nameStart, nameEnd);
+      if (used + 46 + nameLen + extra > out.length) {
+        // The sink has copied the bytes once put is done (see localHeader), so the buffer is reused.
+        await this.put(out.subarray(0, used));
+        used = 0;
+      }
+      let o = u32(out, used, 0x02014b50);
+      o = u16(out, o, MADE_BY_UNIX | (extra ? 45 : 20));
+      o = u16(out, o, extra ? 45 : 20);
+      o = u16(out, o, this.flags.data[i]);
+      o = u16(out, o, this.method.data[i]);
+      o = u16(out, o, DOS_TIME);
+      o = u16(out, o, DOS_DATE);
+      o = u32(out, o, this.crc.data[i]);
+      o = u32(out, o, bigC ? MAX32 : csize);
+      o = u32(out, o, bigU ? MAX32 : usize);
+      o = u16(out, o, nameLen);
+      o = u16(out, o, extra);
+      o = u16(out, o, 0); // comment
+      o = u16(out, o, 0); // disk
+      o = u16(out, o, 0); // internal attributes
+      o = u32(out, o, ((S_IFREG | this.modes.data[i]) << 16) >>> 0);
+      o = u32(out, o, bigAt ? MAX32 : at);
+      this.names.copy(out, o, nameStart, nameEnd);
       o += nameLen;
       if (extra) {
-        o = u16(h, o, 0x0001);
-        o = u16(h, o, extra - 4);
-        if (big[0]) o = u64(h, o, usize);
-        if (big[1]) o = u64(h, o, csize);
-        if (big[2]) o = u64(h, o, at);
+        o = u16(out, o, 0x0001);
+        o = u16(out, o, extra - 4);
+        if (bigU) o = u64(out, o, usize);
+        if (bigC) o = u64(out, o, csize);
+        if (bigAt) o = u64(out, o, at);
       }
+      used = o;
       nameStart = nameEnd;
-      batch.push(h);
-      batchBytes += h.length;
-      if (batchBytes >= 256 * 1024) await flush();
+      if (used >= CHUNK) {
+        await this.put(out.subarray(0, used));
+        used = 0;
+      }
     }
-    await flush();
+    if (used) await this.put(out.subarray(0, used));
     const cdSize = this.offset - cdStart;
     const zip64 = this.count >= MAX16 || cdStart >= MAX32 || cdSize >= MAX32;
     if (zip64) {

@@ -7,6 +7,35 @@ import * as path from 'node:path';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+/** Paths by position, made as strings one at a time (an archive's index). */
+export interface PathList {
+  readonly length: number;
+  path(i: number): string;
+}
+
+/**
+ * The JSON text of the paths, written into one growing buffer a path at a time: for a large
+ * repository an array of strings and its text would both be alive at once, and long enough
+ * to outlive V8's young generation.
+ */
+function jsonArray(entries: readonly string[] | PathList): Buffer {
+  const at = Array.isArray(entries) ? (i: number) => (entries as readonly string[])[i] : (i: number) => (entries as PathList).path(i);
+  let out = Buffer.allocUnsafe(Math.max(64, entries.length * 64));
+  let used = 0;
+  const put = (text: string) => {
+    if (used + text.length * 3 > out.length) {
+      const next = Buffer.allocUnsafe(Math.max(out.length * 2, used + text.length * 3));
+      out.copy(next, 0, 0, used);
+      out = next;
+    }
+    used += out.write(text, used, 'utf8');
+  };
+  put('[');
+  for (let i = 0; i < entries.length; i++) put(i ? `,${JSON.stringify(at(i))}` : JSON.stringify(at(i)));
+  put(']');
+  return out.subarray(0, used);
+}
+
 export class ArchivedFiles {
   constructor(private readonly dir: string) {}
 
@@ -15,11 +44,12 @@ export class ArchivedFiles {
     return path.join(this.dir, `${sha256}.json`);
   }
 
-  async save(sha256: string, entries: readonly string[]): Promise<void> {
+  /** Keeps the archive's paths (an array, or an archive's index) as a JSON array. */
+  async save(sha256: string, entries: readonly string[] | PathList): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const target = this.file(sha256);
     const tmp = `${target}.${process.pid}.tmp`;
-    await fsp.writeFile(tmp, JSON.stringify(entries), { mode: 0o600 });
+    await fsp.writeFile(tmp, jsonArray(entries), { mode: 0o600 });
     await fsp.rename(tmp, target);
   }
 

@@ -107,8 +107,8 @@ function progress(ctx: PipelineContext, stage: ScanStage, fraction: number, mess
  * file count, its size and the SHA-256 of its bytes (the archive is deterministic, so an
  * unchanged tree gives the same digest).
  */
-export function archiveMetadata(archive: Pick<BuiltArchive, 'entries' | 'size' | 'sha256'>): Record<string, unknown> {
-  return { client: 'vscode', archive: { files: archive.entries.length, bytes: archive.size, sha256: archive.sha256 } };
+export function archiveMetadata(archive: Pick<BuiltArchive, 'index' | 'size' | 'sha256'>): Record<string, unknown> {
+  return { client: 'vscode', archive: { files: archive.index.length, bytes: archive.size, sha256: archive.sha256 } };
 }
 
 /** Chooses, packages and uploads the folder's files, then waits for the scan's findings. */
@@ -130,25 +130,27 @@ export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): 
   }
   progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
   await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
+  // git's details only go into the upload's form: read while packaging runs, not after it.
+  const gitInfo = readGitInfo(req.root).catch(() => undefined);
   const previous = ctx.uploads.reuse?.load(DEFAULT_LEVEL);
   const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous });
-  if (previous) ctx.log(`${archive.entries.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied, not read).`);
+  if (previous) ctx.log(`${archive.index.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
   const skipped = [...selection.skipped, ...archive.skipped];
-  if (!archive.entries.length) {
+  if (!archive.index.length) {
     await archive.dispose();
     return { kind: 'nothing', note: 'every chosen file changed or vanished while packaging', skipped };
   }
   let keepArchive = false;
   try {
     // Kept before the upload starts, so a resumed upload still knows what it uploaded.
-    await ctx.uploads.archivedFiles.save(archive.sha256, archive.entries);
-    const git = await readGitInfo(req.root).catch(() => undefined);
+    await ctx.uploads.archivedFiles.save(archive.sha256, archive.index);
+    const git = await gitInfo;
     const fields: UploadFields = {
       projectName: req.projectName,
       branch: git?.branch, repoUrl: git?.repoUrl, sha: git?.sha, dirty: git?.dirty,
       scanConfigs: req.scanConfigs?.length ? req.scanConfigs : undefined,
       targetPolicies: req.targetPolicies?.length ? req.targetPolicies : undefined,
-      partial: req.partial ? { files: archive.entries } : undefined,
+      partial: req.partial ? { files: archive.index.paths() } : undefined,
       metadata: archiveMetadata(archive),
     };
     const outcome = await upload(ctx, () => uploadArchive({
@@ -161,7 +163,7 @@ export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): 
       await ctx.uploads.reuse.keep(archive.path, archive.index, archive.level, archive.madeAtMs)
         .catch((e: unknown) => ctx.log(`The archive could not be kept for the next scan: ${e instanceof Error ? e.message : String(e)}`));
     }
-    return { ...(await afterUpload(ctx, outcome, fields, archive.sha256, archive.entries.length)), skipped };
+    return { ...(await afterUpload(ctx, outcome, fields, archive.sha256, archive.index.length)), skipped };
   } finally {
     // Kept only when an interruption left a transfer worth resuming; cancelling discards it.
     if (!keepArchive) {

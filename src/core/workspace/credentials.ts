@@ -1,5 +1,4 @@
-import ignore, { type Ignore } from 'ignore';
-import { fastMatcher } from './fastMatcher';
+import { fastMatcher, type PathMatcher } from './fastMatcher';
 
 /**
  * Files that hold credentials by convention: environment files, package-registry and
@@ -23,9 +22,10 @@ export const CREDENTIAL_FILE_PATTERNS: readonly string[] = [
   'secrets.yml', 'secrets.yaml', 'secrets.json', '.secrets', '.secrets.*',
 ];
 
-/** Matches credential files, except those the user chose to upload (`allow`, gitignore syntax). */
-export function credentialMatcher(allow: readonly string[] = []): (relPath: string) => boolean {
-  const credentials = fastMatcher(CREDENTIAL_FILE_PATTERNS, { ignorecase: true });
-  const allowed: Ignore | undefined = allow.length ? ignore({ ignorecase: true }).add([...allow]) : undefined;
-  return (relPath) => credentials(relPath) && !allowed?.ignores(relPath);
+/**
+ * Matches credential files. The user's own choice of files to upload anyway
+ * (`codeScanner.uploadCredentialFiles`) is applied by the selection on top of this.
+ */
+export function credentialMatcher(): PathMatcher {
+  return fastMatcher(CREDENTIAL_FILE_PATTERNS, { ignorecase: true });
 }

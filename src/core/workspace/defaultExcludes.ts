@@ -1,4 +1,4 @@
-import { fastMatcher } from './fastMatcher';
+import { fastMatcher, type PathMatcher } from './fastMatcher';
 
 /**
  * Folders that hold dependencies, build output, virtualenvs or editor state. Scanning them
@@ -51,6 +51,6 @@ export function isBinaryAssetName(relPath: string): boolean {
  * remembers its answer for every name it has seen, so a matcher kept for the life of the
  * extension host would hold the names of every workspace ever scanned.
  */
-export function defaultExcludeMatcher(): (relPath: string) => boolean {
+export function defaultExcludeMatcher(): PathMatcher {
   return fastMatcher([...DEFAULT_EXCLUDED_DIRS, ...DEFAULT_EXCLUDED_FILES], { ignorecase: true });
 }

@@ -1,12 +1,36 @@
 // gitignore-style matching for fixed rule lists tested against tens of thousands of paths
 // (default excludes, credential files). `ignore` tests every rule against the path and each
-// of its folders: tens of microseconds a path, most of a large selection's time. A rule
-// without a slash inside (`node_modules/`, `*.pem`, `!.env.example`) only ever looks at one
-// name, so such rules are judged once per distinct name (most names repeat: index.js,
-// package.json) and the answer is kept; rules with a path in them go to `ignore` as a whole,
-// and only for paths that hold every name such a rule spells out. Same answers as `ignore` (a test
-// compares them).
+// of its folders: microseconds a path, and it keeps every path it was asked about. Here:
+// - a rule without a slash inside (`node_modules/`, `*.pem`, `!.env.example`) only ever
+//   looks at one name; a folder's verdict is worked out once from its parent's and its own
+//   name (a selection walks sorted paths, so each folder is entered once), and a name is
+//   first put through a cheap necessary condition (its literal text, its suffix): only a
+//   name that could match some rule is judged by `ignore`, so nothing is kept per name;
+// - rules with a path in them (`**/.aws/credentials`) go to `ignore` as a whole, and only
+//   for paths that hold, as whole segments, every name such a rule spells out.
+// Same answers as `ignore` (a test compares them on every path built from the rules' names).
 import ignore, { type Ignore } from 'ignore';
+
+/** What a folder's path says for the paths inside it. */
+export interface FolderVerdict {
+  /** The folder, or one above it, matches: so does everything inside. */
+  readonly excluded: boolean;
+  /** Which names of the path rules the folder's path holds as segments (a bit each). */
+  readonly seen: number;
+}
+
+export interface PathMatcher {
+  /** Whether a path matches (a folder given with its trailing slash). */
+  (relPath: string): boolean;
+  /** The verdict of the folder all paths are relative to. */
+  readonly top: FolderVerdict;
+  /** The verdict of the folder `name` inside the folder `parent`; `relPath` is its path (no trailing slash). */
+  folder(parent: FolderVerdict, name: string, relPath: string): FolderVerdict;
+  /** Whether the file `name` in the folder `folder` matches; `relPath` is its whole path. */
+  file(folder: FolderVerdict, name: string, relPath: string): boolean;
+}
+
+const GLOB = /[*?[\]\\]/;
 
 function isNameRule(rule: string): boolean {
   const body = rule.replace(/^!/, '').replace(/\/$/, '');
@@ -15,47 +39,137 @@ function isNameRule(rule: string): boolean {
 
 /** The literal folder or file names a path rule mentions: a path without any of them cannot match it. */
 function literalNames(rule: string): string[] {
-  return rule.replace(/^!/, '').split('/').filter((s) => s && !/[*?[\]\\]/.test(s));
+  return rule.replace(/^!/, '').split('/').filter((s) => s && !GLOB.test(s));
 }
 
-export function fastMatcher(rules: readonly string[], opts: { ignorecase: boolean }): (relPath: string) => boolean {
+/**
+ * A necessary condition for a name to match some positive name rule: exact names, suffixes
+ * (`*.pem`), and for anything else the literal pieces in order, anchored where the pattern
+ * is. False means no rule can match; true means `ignore` must judge.
+ */
+class NamePrefilter {
+  private readonly exact = new Set<string>();
+  private readonly exactFolder = new Set<string>();
+  /** Suffix rules by the text after the suffix's last dot: `.min.js` under `js`. */
+  private readonly suffixes = new Map<string, { suffix: string; folderOnly: boolean }[]>();
+  private readonly others: { pieces: string[]; anchoredStart: boolean; anchoredEnd: boolean; folderOnly: boolean }[] = [];
+
+  constructor(rules: readonly string[], private readonly lower: boolean) {
+    for (const raw of rules) {
+      if (raw.startsWith('!') || raw.startsWith('#') || !raw.trim()) continue; // negations only ever un-match
+      const folderOnly = raw.endsWith('/');
+      let body = raw.replace(/\/$/, '').replace(/^\//, '');
+      if (lower) body = body.toLowerCase();
+      if (!GLOB.test(body)) {
+        (folderOnly ? this.exactFolder : this.exact).add(body);
+      } else if (body.startsWith('*') && !GLOB.test(body.slice(1)) && body.slice(1).includes('.')) {
+        const suffix = body.slice(1);
+        const key = suffix.slice(suffix.lastIndexOf('.') + 1);
+        const list = this.suffixes.get(key) ?? [];
+        list.push({ suffix, folderOnly });
+        this.suffixes.set(key, list);
+      } else {
+        // An escape or a class makes the text around it unreliable as literal pieces: break there.
+        const pieces = body.split(/\*+|\?|\[[^\]]*\]?|\\./).filter((p) => p.length > 0);
+        this.others.push({ pieces, anchoredStart: !/^[*?[\\]/.test(body), anchoredEnd: !/[*?\]]$/.test(body) || body.endsWith('\\]'), folderOnly });
+      }
+    }
+  }
+
+  mayMatch(nameIn: string, isFolder: boolean): boolean {
+    const name = this.lower ? nameIn.toLowerCase() : nameIn;
+    if (this.exact.has(name) || (isFolder && this.exactFolder.has(name))) return true;
+    const dot = name.lastIndexOf('.');
+    if (dot >= 0 && this.suffixes.size) {
+      const list = this.suffixes.get(name.slice(dot + 1));
+      if (list) for (const s of list) if ((isFolder || !s.folderOnly) && name.endsWith(s.suffix)) return true;
+    }
+    for (const o of this.others) {
+      if ((isFolder || !o.folderOnly) && piecesFit(name, o)) return true;
+    }
+    return false;
+  }
+}
+
+/** Whether the pieces occur in `name` in order, at its start or end where the pattern is anchored. */
+function piecesFit(name: string, o: { pieces: string[]; anchoredStart: boolean; anchoredEnd: boolean }): boolean {
+  let at = 0;
+  const last = o.pieces.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const p = o.pieces[i];
+    if (i === 0 && o.anchoredStart) {
+      if (!name.startsWith(p)) return false;
+      at = p.length;
+    } else if (i === last && o.anchoredEnd) {
+      if (name.length - p.length < at || !name.endsWith(p)) return false;
+    } else {
+      const found = name.indexOf(p, at);
+      if (found < 0) return false;
+      at = found + p.length;
+    }
+  }
+  return true;
+}
+
+export function fastMatcher(rules: readonly string[], opts: { ignorecase: boolean }): PathMatcher {
+  const top: FolderVerdict = { excluded: false, seen: 0 };
   const nameRules = rules.filter(isNameRule);
   const pathRules = rules.filter((r) => !isNameRule(r));
   // A negated path rule could re-include what a name rule excluded: judge everything whole then.
   if (pathRules.some((r) => r.startsWith('!'))) {
     const whole = ignore({ ignorecase: opts.ignorecase }).add(rules as string[]);
-    return (relPath) => whole.ignores(relPath);
+    const m = ((relPath: string) => whole.ignores(relPath)) as PathMatcher;
+    return Object.assign(m, {
+      top,
+      folder: (parent: FolderVerdict, _name: string, relPath: string) => (parent.excluded || whole.ignores(`${relPath}/`) ? { excluded: true, seen: 0 } : top),
+      file: (folder: FolderVerdict, _name: string, relPath: string) => folder.excluded || whole.ignores(relPath),
+    });
   }
   const names: Ignore = ignore({ ignorecase: opts.ignorecase }).add(nameRules);
+  const prefilter = new NamePrefilter(nameRules, opts.ignorecase);
   const paths: Ignore | undefined = pathRules.length ? ignore({ ignorecase: opts.ignorecase }).add(rules as string[]) : undefined;
   // Each path rule names folders or files literally (`.aws`, `credentials`): a path lacking
   // any of one rule's names as a whole segment cannot match that rule.
-  const needs = pathRules.map((r) => literalNames(r).map((n) => (opts.ignorecase ? n.toLowerCase() : n)));
-  const memo = new Map<string, boolean>();
-  const nameMatches = (segment: string): boolean => {
-    let hit = memo.get(segment);
-    if (hit === undefined) {
-      hit = names.ignores(segment);
-      // The cache is per matcher, and a matcher lives for one selection.
-      memo.set(segment, hit);
+  const bits = new Map<string, number>();
+  const needs = pathRules.map((r) => {
+    let mask = 0;
+    for (const n of literalNames(r)) {
+      const key = opts.ignorecase ? n.toLowerCase() : n;
+      if (!bits.has(key)) bits.set(key, bits.size < 31 ? 1 << bits.size : 0);
+      mask |= bits.get(key)!;
     }
-    return hit;
+    return mask;
+  });
+  // More distinct names than bits: the path rules are judged on every path instead.
+  const alwaysWhole = [...bits.values()].includes(0);
+  const bitOf = (name: string): number => (bits.size ? bits.get(opts.ignorecase ? name.toLowerCase() : name) ?? 0 : 0);
+  const pathMayMatch = (seen: number): boolean => alwaysWhole || needs.some((mask) => (mask & seen) === mask);
+
+  const folder = (parent: FolderVerdict, name: string, relPath: string): FolderVerdict => {
+    if (parent.excluded) return parent;
+    const seen = parent.seen | bitOf(name);
+    // A folder, with the trailing slash: that is how gitignore judges folders.
+    if (prefilter.mayMatch(name, true) && names.ignores(`${name}/`)) return { excluded: true, seen };
+    if (paths && pathMayMatch(seen) && paths.ignores(`${relPath}/`)) return { excluded: true, seen };
+    return seen === parent.seen ? parent : { excluded: false, seen };
   };
-  return (relPath) => {
+  const file = (dir: FolderVerdict, name: string, relPath: string): boolean => {
+    if (dir.excluded) return true;
+    if (prefilter.mayMatch(name, false) && names.ignores(name)) return true;
+    return !!paths && pathMayMatch(dir.seen | bitOf(name)) && paths.ignores(relPath);
+  };
+  const whole = (relPath: string): boolean => {
+    let dir = top;
     let start = 0;
     for (;;) {
       const slash = relPath.indexOf('/', start);
-      if (slash < 0) {
-        // A folder path given with its trailing slash has no name after it.
-        if (start < relPath.length && nameMatches(relPath.slice(start))) return true;
-        break;
-      }
-      // A folder: its name with the trailing slash, as gitignore judges folders.
-      if (nameMatches(relPath.slice(start, slash + 1))) return true;
+      if (slash < 0) break;
+      dir = folder(dir, relPath.slice(start, slash), relPath.slice(0, slash));
+      if (dir.excluded) return true;
       start = slash + 1;
     }
-    if (!paths) return false;
-    const probe = `/${opts.ignorecase ? relPath.toLowerCase() : relPath}/`;
-    return needs.some((names) => names.every((n) => probe.includes(`/${n}/`))) && paths.ignores(relPath);
+    // A folder path given with its trailing slash has no name after it.
+    return start < relPath.length && file(dir, relPath.slice(start), relPath);
   };
+  return Object.assign(whole, { top, folder, file });
 }

@@ -3,8 +3,12 @@ import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { credentialMatcher } from './credentials';
 import { defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
-import { gitRaw, isInsideGitWorkTree } from './git';
+import type { FolderVerdict, PathMatcher } from './fastMatcher';
+import { FileList, FileListBuilder, pathStart, type PathBytes } from './fileList';
+import { gitBytes, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
+
+export { FileList, type SelectedFile } from './fileList';
 
 export type SkipReason =
   | 'gitignored'
@@ -25,26 +29,13 @@ export type SkipReason =
   /** Replaced (by a link, a FIFO, another file) between selection and packaging. */
   | 'changed';
 
-export interface SelectedFile {
-  /** Relative to the root, `/`-separated, never containing `..`. This is the archive path. */
-  path: string;
-  size: number;
-  /** Inode when chosen: packaging skips the file if another one stands there by then. */
-  ino?: number;
-  /** Modification and status-change times when chosen: with size and inode, whether the file changed since the last archive. */
-  mtimeMs?: number;
-  ctimeMs?: number;
-  /** For a symlink to a file inside the folder: the real file, relative to the real root. */
-  target?: string;
-}
-
 /**
  * Where a selected file is on disk (a symlink's resolved target, so it can be opened
- * without following links). Not stored in each SelectedFile: for a large workspace a
- * second, longer string per file was ~1.5 MB that stayed alive through the whole scan.
+ * without following links). `rel` is a safe relative path (no `..`, no empty segment), so
+ * joining needs no normalising: most platforms' file APIs take `/` as a separator.
  */
-export function absolutePathOf(root: string, file: SelectedFile): string {
-  return path.join(root, ...(file.target ?? file.path).split('/'));
+export function absolutePathOf(root: string, rel: string): string {
+  return path.sep === '/' ? `${root}/${rel}` : path.join(root, ...rel.split('/'));
 }
 
 export interface SkippedFile {
@@ -54,7 +45,8 @@ export interface SkippedFile {
 
 export interface Selection {
   root: string;
-  files: SelectedFile[];
+  /** Sorted by path bytes (git's order), which is the archive's order. */
+  files: FileList;
   skipped: SkippedFile[];
   totalBytes: number;
   /** Things the user should know about how files were chosen (patterns simplified, ...). */
@@ -68,6 +60,11 @@ export interface SelectOptions {
   maxFileSizeBytes?: number;
   /** Credential files (see credentials.ts) to upload anyway, gitignore-style. */
   allowCredentialFiles?: string[];
+  /**
+   * Also list what git ignores (as `gitignored`), for a preview of what is left out. A scan
+   * does not ask: it is a second walk of the whole tree that only feeds a report.
+   */
+  listIgnored?: boolean;
 }
 
 /** More exclude patterns than this is refused (each costs a test on every path). */
@@ -76,7 +73,6 @@ export const MAX_EXCLUDE_GLOBS = 1000;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
-
 
 /**
  * All files of a workspace folder worth scanning. In a git work tree: tracked plus
@@ -87,26 +83,31 @@ export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
 export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
   const ctx = await makeContext(root, opts);
   if (await isInsideGitWorkTree(ctx.root)) {
-    // Three listings at once (each is a git process): tracked, untracked but not ignored,
-    // and the ignored ones (only for the report). The tracked list comes back first (git
-    // reads it from its index) and is checked while git still walks the tree for the
-    // others: on the babel shape that overlap saves about a third of the selection.
-    const trackedP = gitRaw(ctx.root, ['ls-files', '-z', '--cached']).then(splitNul);
-    const untrackedP = gitRaw(ctx.root, ['ls-files', '-z', '--others', '--exclude-standard']).then(splitNul);
-    const ignoredP = listGitIgnored(ctx.root);
+    // The tracked list comes back first (git reads it from its index) and is checked while
+    // git still walks the tree for the untracked files: on the babel shape that overlap
+    // saves about a third of the selection.
+    const trackedP = gitBytes(ctx.root, ['ls-files', '-z', '--cached']);
+    const untrackedP = gitBytes(ctx.root, ['ls-files', '-z', '--others', '--exclude-standard']);
+    const ignoredP = opts.listIgnored ? listGitIgnored(ctx.root) : Promise.resolve([]);
+    const quiet = () => { void untrackedP.catch(() => undefined); void ignoredP.catch(() => undefined); };
+    const trackedOut = await trackedP.catch((e: unknown) => { quiet(); throw e; });
     // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.
-    const trackedSet = new Set(await trackedP.catch((e: unknown) => { void untrackedP.catch(() => undefined); void ignoredP.catch(() => undefined); throw e; }));
-    await filterCandidates(ctx, [...trackedSet], { dropMissing: true, kept: () => true });
-    const untracked = (await untrackedP).filter((p) => !trackedSet.has(p));
-    await filterCandidates(ctx, [...new Set(untracked)], { dropMissing: true, kept: () => false });
+    const tracked = new FileListBuilder(1024);
+    await filterCandidates(ctx, nulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true });
+    const trackedList = tracked.build();
+    // A path git lists both ways (the index changed between the two listings) counts as tracked.
+    const untracked = new FileListBuilder(64);
+    const alsoTracked = sortedMembership(trackedList);
+    await filterCandidates(ctx, nulSeparated(await untrackedP, alsoTracked), untracked, { dropMissing: true, kept: () => false });
     for (const p of await ignoredP) ctx.skip(p, 'gitignored');
-  } else {
-    const { files, kept } = await walk(ctx);
-    await filterCandidates(ctx, files, { dropMissing: true, kept: (rel) => kept.has(rel) });
+    return ctx.finish(FileList.merge(trackedList, untracked.build()));
   }
-  return ctx.finish();
+  const { files, kept } = await walk(ctx);
+  const out = new FileListBuilder(files.length);
+  await filterCandidates(ctx, files, out, { dropMissing: true, kept: (rel) => kept.has(rel) });
+  return ctx.finish(out.build());
 }
 
 /** A partial selection from explicit absolute paths (typically the open editors). */
@@ -127,15 +128,16 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
     }
     candidates.push(rel);
   }
+  const out = new FileListBuilder(candidates.length);
   if (await isInsideGitWorkTree(ctx.root)) {
     const ignored = await gitCheckIgnored(ctx.root, candidates);
     for (const p of ignored) ctx.skip(p, 'gitignored');
-    const tracked = new Set(splitNul(await gitRaw(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]).catch(() => '')));
-    await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), { dropMissing: false, kept: (rel) => tracked.has(rel) });
+    const tracked = new Set(splitNul((await gitBytes(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]).catch(() => Buffer.alloc(0))).toString('utf8')));
+    await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), out, { dropMissing: false, kept: (rel) => tracked.has(rel) });
   } else {
-    await filterCandidates(ctx, candidates, { dropMissing: false });
+    await filterCandidates(ctx, candidates, out, { dropMissing: false });
   }
-  return ctx.finish();
+  return ctx.finish(out.build());
 }
 
 /**
@@ -147,8 +149,8 @@ export async function selectChangedFiles(root: string, opts: SelectOptions = {})
   if (!(await isInsideGitWorkTree(ctx.root))) {
     throw new Error(`"${root}" is not inside a git repository, so there are no git changes to scan. Scan the workspace or the open files instead.`);
   }
-  const top = (await gitRaw(ctx.root, ['rev-parse', '--show-toplevel'])).trim();
-  const out = await gitRaw(ctx.root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.']);
+  const top = (await gitBytes(ctx.root, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
+  const out = (await gitBytes(ctx.root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.'])).toString('utf8');
   const fields = splitNul(out);
   const candidates: string[] = [];
   for (const f of fields) {
@@ -160,9 +162,10 @@ export async function selectChangedFiles(root: string, opts: SelectOptions = {})
     if (rel !== undefined) candidates.push(rel);
   }
   const unique = [...new Set(candidates)];
-  const tracked = new Set(splitNul(await gitRaw(ctx.root, ['ls-files', '-z', '--cached']).catch(() => '')));
-  await filterCandidates(ctx, unique, { dropMissing: true, kept: (rel) => tracked.has(rel) });
-  return ctx.finish();
+  const tracked = new Set(splitNul((await gitBytes(ctx.root, ['ls-files', '-z', '--cached']).catch(() => Buffer.alloc(0))).toString('utf8')));
+  const list = new FileListBuilder(unique.length);
+  await filterCandidates(ctx, unique, list, { dropMissing: true, kept: (rel) => tracked.has(rel) });
+  return ctx.finish(list.build());
 }
 
 export interface SelectionSummary {
@@ -224,14 +227,15 @@ interface Context {
   realRoot: string;
   maxSize: number;
   partial: boolean;
-  defaults: (relPath: string) => boolean;
+  defaults: PathMatcher;
   user: Ignore | undefined;
-  isCredential: (rel: string) => boolean;
-  files: SelectedFile[];
+  credentials: PathMatcher;
+  /** The user's choice of credential files to upload anyway. */
+  allowed: Ignore | undefined;
   skipped: SkippedFile[];
   notes: string[];
   skip(p: string, reason: SkipReason): void;
-  finish(): Selection;
+  finish(files: FileList): Selection;
 }
 
 async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: boolean } = {}): Promise<Context> {
@@ -250,7 +254,7 @@ async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: b
   const globs = boundPatterns(raw, 'codeScanner.excludeGlobs');
   const maxSize = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
   if (!(maxSize > 0)) throw new Error(`The maximum file size must be a positive number of bytes (got ${maxSize}).`);
-  const files: SelectedFile[] = [];
+  const allow = boundPatterns(opts.allowCredentialFiles ?? [], 'codeScanner.uploadCredentialFiles').patterns;
   const skipped: SkippedFile[] = [];
   const notes = [...globs.notes];
   return {
@@ -260,15 +264,14 @@ async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: b
     partial: o.partial === true,
     defaults: defaultExcludeMatcher(),
     user: globs.patterns.length ? ignore().add(globs.patterns) : undefined,
-    isCredential: credentialMatcher(boundPatterns(opts.allowCredentialFiles ?? [], 'codeScanner.uploadCredentialFiles').patterns),
-    files,
+    credentials: credentialMatcher(),
+    allowed: allow.length ? ignore({ ignorecase: true }).add([...allow]) : undefined,
     skipped,
     notes,
     skip: (p, reason) => skipped.push({ path: p, reason }),
-    finish: () => {
-      files.sort((a, b) => compareBytes(a.path, b.path));
+    finish: (files) => {
       skipped.sort((a, b) => compareBytes(a.path, b.path));
-      return { root, files, skipped, totalBytes: files.reduce((n, f) => n + f.size, 0), notes };
+      return { root, files, skipped, totalBytes: files.totalBytes, notes };
     },
   };
 }
@@ -282,6 +285,14 @@ export function zipWouldRename(rel: string): boolean {
   return /^\w+:/.test(rel) || rel.startsWith('/') || rel.startsWith('../') || rel.includes('\\') || rel.includes('//');
 }
 
+/** What a folder's path decides for the files in it. */
+interface FolderState {
+  defaults: FolderVerdict;
+  credentials: FolderVerdict;
+  /** False when the folder, or one above it, is a symlink leading out of the workspace. */
+  inside: boolean;
+}
+
 /**
  * Name-based exclusion, cheapest first; undefined when the path may be included. `kept`:
  * the repository keeps the path on purpose (git tracks it, or a .gitignore re-includes it),
@@ -290,11 +301,79 @@ export function zipWouldRename(rel: string): boolean {
 function nameExclusion(ctx: Context, rel: string, kept = false): SkipReason | undefined {
   if (!kept && ctx.defaults(rel)) return 'default-exclude';
   if (isBinaryAssetName(rel)) return 'binary';
-  if (ctx.isCredential(rel)) return 'credentials';
+  if (ctx.credentials(rel) && !ctx.allowed?.ignores(rel)) return 'credentials';
+  return userOrNameExclusion(ctx, rel);
+}
+
+/** nameExclusion for a file whose folder was judged already. */
+function fileExclusion(ctx: Context, folder: FolderState, name: string, rel: string, kept: boolean): SkipReason | undefined {
+  if (!kept && ctx.defaults.file(folder.defaults, name, rel)) return 'default-exclude';
+  if (isBinaryAssetName(name)) return 'binary';
+  if (ctx.credentials.file(folder.credentials, name, rel) && !ctx.allowed?.ignores(rel)) return 'credentials';
+  return userOrNameExclusion(ctx, rel);
+}
+
+function userOrNameExclusion(ctx: Context, rel: string): SkipReason | undefined {
   if (ctx.user?.ignores(rel)) return 'user-exclude';
   if (zipWouldRename(rel)) return 'unsafe-name';
   if (ctx.partial && rel.includes(',')) return 'comma-in-name';
   return undefined;
+}
+
+/**
+ * The states of the folders on the way to the last path asked about. Paths come sorted
+ * (git's listings) or folder by folder (the walk), so each folder is judged once, and only
+ * the current chain is kept, not every folder of the tree.
+ */
+class FolderChain {
+  private readonly rels: string[] = [''];
+  private readonly states: FolderState[];
+
+  constructor(private readonly ctx: Context) {
+    this.states = [{ defaults: ctx.defaults.top, credentials: ctx.credentials.top, inside: true }];
+  }
+
+  state(dirRel: string): FolderState {
+    const rels = this.rels;
+    let depth = rels.length - 1;
+    if (rels[depth] === dirRel) return this.states[depth];
+    // Back up to the deepest folder that holds this one.
+    while (depth > 0 && !(dirRel.startsWith(rels[depth]) && dirRel.charCodeAt(rels[depth].length) === 47 /* / */)) depth--;
+    rels.length = depth + 1;
+    this.states.length = depth + 1;
+    let at = depth === 0 ? 0 : rels[depth].length + 1;
+    while (at < dirRel.length) {
+      let slash = dirRel.indexOf('/', at);
+      if (slash < 0) slash = dirRel.length;
+      const rel = dirRel.slice(0, slash);
+      const name = dirRel.slice(at, slash);
+      const parent = this.states[this.states.length - 1];
+      rels.push(rel);
+      this.states.push({
+        defaults: this.ctx.defaults.folder(parent.defaults, name, rel),
+        credentials: this.ctx.credentials.folder(parent.credentials, name, rel),
+        inside: parent.inside && this.staysInside(rel),
+      });
+      at = slash + 1;
+    }
+    return this.states[this.states.length - 1];
+  }
+
+  /**
+   * A folder on the way may be a symlink leading out of the workspace (git lists the paths
+   * it once tracked there): it is resolved only when it is a link.
+   */
+  private staysInside(dirRel: string): boolean {
+    const abs = absolutePathOf(this.ctx.root, dirRel);
+    const st = lstatQuiet(abs);
+    if (st instanceof Error || !st.isSymbolicLink()) return true;
+    try {
+      const real = realpathSync(abs);
+      return real === this.ctx.realRoot || isInside(this.ctx.realRoot, real);
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** How long the selection may hold the event loop before it yields (ms). */
@@ -309,39 +388,43 @@ function lstatQuiet(p: string): Stats | NodeJS.ErrnoException {
 }
 
 /**
- * Checks each candidate on disk. Synchronous calls in slices of a few milliseconds: from
- * the page cache an lstat takes a few microseconds, while the promise API costs tens of
- * microseconds a call in round trips to the thread pool (most of a large selection's time).
+ * git's NUL-separated listing as paths, one string at a time (the listing itself stays one
+ * buffer). `skip` drops paths by their bytes before a string is made for them.
  */
-async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: boolean; kept?: (rel: string) => boolean }): Promise<void> {
-  // A folder on the way may be a symlink leading out of the workspace (git lists the paths
-  // it once tracked there): every folder is looked at once, and resolved only when it is a link.
-  const folderInside = new Map<string, boolean>();
-  const insideFolder = (dirRel: string): boolean => {
-    if (dirRel === '') return true;
-    let inside = folderInside.get(dirRel);
-    if (inside === undefined) {
-      const slash = dirRel.lastIndexOf('/');
-      inside = insideFolder(slash < 0 ? '' : dirRel.slice(0, slash));
-      if (inside) {
-        const abs = path.join(ctx.root, ...dirRel.split('/'));
-        const st = lstatQuiet(abs);
-        if (!(st instanceof Error) && st.isSymbolicLink()) {
-          try {
-            const real = realpathSync(abs);
-            inside = real === ctx.realRoot || isInside(ctx.realRoot, real);
-          } catch {
-            inside = false;
-          }
-        }
-      }
-      folderInside.set(dirRel, inside);
+function* nulSeparated(out: Buffer, skip?: (buf: Buffer, start: number, end: number) => boolean): Generator<string> {
+  let start = 0;
+  while (start < out.length) {
+    let end = out.indexOf(0, start);
+    if (end < 0) end = out.length;
+    if (end > start && !skip?.(out, start, end)) yield out.toString('utf8', start, end);
+    start = end + 1;
+  }
+}
+
+/** For paths asked about in ascending byte order: whether each is in `list` (one pass over it). */
+function sortedMembership(list: PathBytes): (buf: Buffer, start: number, end: number) => boolean {
+  let i = 0;
+  return (buf, start, end) => {
+    for (; i < list.length; i++) {
+      const c = buf.compare(list.names, pathStart(list, i), list.ends[i], start, end);
+      if (c === 0) return true;
+      if (c < 0) return false;
     }
-    return inside;
+    return false;
   };
+}
+
+/**
+ * Checks each candidate on disk and adds the ones to upload to `out`. Synchronous calls in
+ * slices of a few milliseconds: from the page cache an lstat takes a few microseconds, while
+ * the promise API costs tens of microseconds a call in round trips to the thread pool.
+ */
+async function filterCandidates(ctx: Context, rels: Iterable<string>, out: FileListBuilder, o: { dropMissing: boolean; kept?: (rel: string) => boolean }): Promise<void> {
+  const folders = new FolderChain(ctx);
   let last = performance.now();
+  let n = 0;
   for (const rel of rels) {
-    if (performance.now() - last > YIELD_MS) {
+    if ((++n & 31) === 0 && performance.now() - last > YIELD_MS) {
       await yieldToEventLoop();
       last = performance.now();
     }
@@ -349,17 +432,18 @@ async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: 
       ctx.skip(rel, 'outside-folder');
       continue;
     }
-    const reason = nameExclusion(ctx, rel, o.kept?.(rel));
+    const slash = rel.lastIndexOf('/');
+    const folder = folders.state(slash < 0 ? '' : rel.slice(0, slash));
+    const reason = fileExclusion(ctx, folder, slash < 0 ? rel : rel.slice(slash + 1), rel, o.kept?.(rel) ?? false);
     if (reason) {
       ctx.skip(rel, reason);
       continue;
     }
-    const slash = rel.lastIndexOf('/');
-    if (!insideFolder(slash < 0 ? '' : rel.slice(0, slash))) {
+    if (!folder.inside) {
       ctx.skip(rel, 'symlink-outside');
       continue;
     }
-    const abs = path.join(ctx.root, ...rel.split('/'));
+    const abs = absolutePathOf(ctx.root, rel);
     let st = lstatQuiet(abs);
     if (st instanceof Error) {
       if (!o.dropMissing || !isNotFound(st)) ctx.skip(rel, isNotFound(st) ? 'missing' : 'unreadable');
@@ -390,9 +474,7 @@ async function filterCandidates(ctx: Context, rels: string[], o: { dropMissing: 
       ctx.skip(rel, 'too-large');
       continue;
     }
-    const file: SelectedFile = { path: rel, size: st.size, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
-    if (target !== undefined) file.target = target;
-    ctx.files.push(file);
+    out.add(rel, st.size, st.ino, st.mtimeMs, st.ctimeMs, target);
   }
 }
 
@@ -464,16 +546,16 @@ function gitignoreVerdict(levels: { base: string; ig: Ignore }[], rel: string, i
 
 /** Ignored entries as git reports them, folders collapsed to `dir/`. Only for the report. */
 async function listGitIgnored(root: string): Promise<string[]> {
-  const out = await gitRaw(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).catch(() => '');
-  return splitNul(out);
+  const out = await gitBytes(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).catch(() => Buffer.alloc(0));
+  return splitNul(out.toString('utf8'));
 }
 
 async function gitCheckIgnored(root: string, rels: string[]): Promise<Set<string>> {
   if (rels.length === 0) return new Set();
   // Untracked files among `rels` that git ignores; tracked files never count as ignored,
   // exactly as git sees them. Literal pathspecs: a name with * or [ is just a name.
-  const out = await gitRaw(root, ['--literal-pathspecs', 'ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', ...rels]);
-  return new Set(splitNul(out));
+  const out = await gitBytes(root, ['--literal-pathspecs', 'ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', ...rels]);
+  return new Set(splitNul(out.toString('utf8')));
 }
 
 function toRelative(ctx: Context, abs: string): string | undefined {
@@ -489,7 +571,15 @@ function toRelative(ctx: Context, abs: string): string | undefined {
 function isSafeRelative(rel: string): boolean {
   // A drive letter makes a path absolute only on Windows; elsewhere `C:x.js` is a name (see zipWouldRename).
   if (!rel || rel.startsWith('/') || (path.sep === '\\' && /^[a-zA-Z]:/.test(rel)) || rel.includes('\\')) return false;
-  return rel.split('/').every((seg) => seg !== '..' && seg !== '.' && seg !== '');
+  // No empty, `.` or `..` segment, looked at without splitting (this runs for every file).
+  for (let start = 0; start <= rel.length;) {
+    let end = rel.indexOf('/', start);
+    if (end < 0) end = rel.length;
+    const len = end - start;
+    if (len === 0 || (rel.charCodeAt(start) === 46 /* . */ && (len === 1 || (len === 2 && rel.charCodeAt(start + 1) === 46)))) return false;
+    start = end + 1;
+  }
+  return true;
 }
 
 function isInside(realRoot: string, real: string): boolean {

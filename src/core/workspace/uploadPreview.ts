@@ -21,7 +21,7 @@ export interface LeftOutGroup { reason: SkipReason; label: string; items: Skippe
 const collator = new Intl.Collator(undefined, { numeric: true });
 
 /** The selected files as a directory tree, each level sorted (directories first). */
-export function previewTree(files: readonly SelectedFile[]): PreviewDir {
+export function previewTree(files: Iterable<SelectedFile>): PreviewDir {
   const root: PreviewDir = { name: '', path: '', dirs: [], files: [], count: 0, bytes: 0 };
   const index = new Map<string, PreviewDir>([['', root]]);
   const dirOf = (p: string): PreviewDir => {

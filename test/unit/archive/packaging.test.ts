@@ -117,6 +117,7 @@ describe('packaging real-shaped trees', () => {
       assert.ok(previous, 'the kept archive loads');
       const again = await buildZip(sel, { previous });
       const cold = await buildZip(sel);
+      const coldSha = cold.sha256;
       try {
         assert.equal(again.reused, 398, 'every file but the two changed ones is copied');
         assert.equal(again.sha256, cold.sha256, 'reused entries are the bytes a cold build makes');
@@ -128,8 +129,36 @@ describe('packaging real-shaped trees', () => {
         await again.dispose();
         await cold.dispose();
       }
+      // Touched, not changed (a branch switched back, a formatter that rewrote the same bytes):
+      // read again, recognised by size, CRC and content, and still copied.
+      const touched = 'pkg7/test/fixtures/case7/input.js';
+      await fsp.writeFile(path.join(root, touched), files[touched]);
+      const third = await buildZip(await selectWorkspaceFiles(root), { previous });
+      try {
+        assert.equal(third.reused, 398, 'the touched file is copied too; only the two changed ones are deflated');
+        assert.equal(third.sha256, coldSha);
+        assert.equal(third.index.columns.mtimeMs[third.index.paths().indexOf(touched)], (await fsp.stat(path.join(root, touched))).mtimeMs,
+          'the index records the file as it is now, so the next scan copies it without reading');
+      } finally {
+        await third.dispose();
+      }
       assert.equal(cache.load(9), undefined, 'an archive made with another deflate level is not reused');
-      await fsp.truncate(path.join(store, 'reuse', 'last.zip'), 100);
+      // Another archive of the same size in its place: the index no longer fits it, and the
+      // scan packages from scratch instead of copying wrong bytes.
+      const kept = path.join(store, 'reuse', 'last.zip');
+      const bytes = await fsp.readFile(kept);
+      bytes.fill(0x20, 0, Math.floor(bytes.length / 2));
+      await fsp.writeFile(kept, bytes);
+      const replaced = cache.load(6);
+      assert.ok(replaced, 'its size still matches, so it loads');
+      const fresh = await buildZip(await selectWorkspaceFiles(root), { previous: replaced });
+      try {
+        assert.equal(fresh.reused, 0);
+        assert.equal(fresh.sha256, coldSha, 'packaged from scratch');
+      } finally {
+        await fresh.dispose();
+      }
+      await fsp.truncate(kept, 100);
       assert.equal(cache.load(6), undefined, 'a damaged archive is not reused');
     } finally {
       await fsp.rm(root, { recursive: true, force: true });

@@ -12,6 +12,9 @@ const NAMES = [
   'src', 'index.js', 'node_modules', 'NODE_MODULES', 'dist', 'Build', 'x.egg-info', 'app.js.map', 'a.min.js', '.DS_Store',
   '.env', '.env.local', '.env.example', 'prod.env', 'id_rsa', 'server.pem', 'cert.PEM', '.ssh', '.aws', 'credentials', 'config',
   '.docker', 'config.json', '.kube', 'kubeconfig', '.config', 'gcloud', 'secrets.yml', 'client_secret_1.json', 'x.tfstate.backup',
+  // Near misses of the cheap checks: suffixes, prefixes and pieces that must not be enough.
+  'X.MIN.JS', 'min.js', 'a.tfvars.json', 'tfvars.json', '.secrets.x', '.secretsx', 'service-account-1.json', 'service-account.yaml',
+  '.env.production', 'env', 'my.env.d', 'a.keystore', 'keystore', 'x.egg-info.txt', 'client_secret.JSON',
 ];
 
 function* paths(depth: number, prefix = ''): Generator<string> {
@@ -36,6 +39,18 @@ for (const [label, rules] of [
       n++;
     }
     assert.ok(n > 50_000);
+  });
+
+  test(`${label}: folder by folder (as a selection walks sorted paths) gives the same answers`, () => {
+    const fast = fastMatcher(rules, { ignorecase: true });
+    const slow = ignore({ ignorecase: true }).add([...rules]);
+    for (const p of paths(3)) {
+      if (p.endsWith('/')) continue;
+      const names = p.split('/');
+      let folder = fast.top;
+      for (let i = 0; i < names.length - 1; i++) folder = fast.folder(folder, names[i], names.slice(0, i + 1).join('/'));
+      assert.equal(fast.file(folder, names[names.length - 1], p), slow.ignores(p), p);
+    }
   });
 }
 

@@ -91,7 +91,7 @@ function assertCommonRules(sel: Selection): void {
     assert.ok(!f.path.startsWith('linkdir-out/'), 'followed a symlinked folder out of the workspace');
   }
   assert.deepEqual(paths(sel), [...paths(sel)].sort(), 'files are sorted');
-  assert.equal(sel.totalBytes, sel.files.reduce((n, f) => n + f.size, 0));
+  assert.equal(sel.totalBytes, [...sel.files].reduce((n, f) => n + f.size, 0));
 }
 
 describe('selectWorkspaceFiles', () => {
@@ -108,9 +108,13 @@ describe('selectWorkspaceFiles', () => {
       await fsp.rm(path.join(root, 'gone.ts'));
       await fsp.writeFile(path.join(root, 'src/new.ts'), 'untracked\n');
 
-      const sel = await selectWorkspaceFiles(root, opts);
+      const sel = await selectWorkspaceFiles(root, { ...opts, listIgnored: true });
       assert.deepEqual(paths(sel), [...INCLUDED, 'link-in.ts', 'src/new.ts'].sort());
       assertCommonRules(sel);
+      // A scan does not ask for what git ignores (a second walk of the tree, only for a report).
+      const forScan = await selectWorkspaceFiles(root, opts);
+      assert.deepEqual(paths(forScan), paths(sel));
+      assert.deepEqual(forScan.skipped, sel.skipped.filter((s) => s.reason !== 'gitignored'));
       assert.equal(reasonOf(sel, 'secret.env'), 'gitignored');
       assert.equal(reasonOf(sel, 'logs/'), 'gitignored');
       assert.equal(reasonOf(sel, 'local-only.txt'), 'gitignored');

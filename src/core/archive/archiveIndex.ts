@@ -1,0 +1,223 @@
+// Where every entry of an archive is and what file it was made from, kept compact (typed
+// arrays and one buffer of path bytes) because it lives through the scan and is what the
+// next scan of the folder reads back: an object per entry was megabytes for a large
+// repository, and parsing it back from JSON cost more than copying the entries it describes.
+import { comparePaths, growTo, pathStart, withRoom, type PathBytes } from '../workspace/fileList';
+
+interface Columns {
+  size: Float64Array;
+  mtimeMs: Float64Array;
+  ctimeMs: Float64Array;
+  ino: Float64Array;
+  headerAt: Float64Array;
+  dataAt: Float64Array;
+  /** The offset just past the entry (its data descriptor included). */
+  endAt: Float64Array;
+  compressedSize: Float64Array;
+  crc: Uint32Array;
+  flags: Uint16Array;
+  mode: Uint16Array;
+  method: Uint8Array;
+}
+
+const FLOAT_COLUMNS = ['size', 'mtimeMs', 'ctimeMs', 'ino', 'headerAt', 'dataAt', 'endAt', 'compressedSize'] as const;
+
+/** The values of one entry, for ArchiveIndexBuilder.add. */
+export interface IndexRow {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  headerAt: number;
+  dataAt: number;
+  endAt: number;
+  compressedSize: number;
+  crc: number;
+  flags: number;
+  mode: number;
+  method: number;
+}
+
+export class ArchiveIndex implements PathBytes {
+  /** @internal built by ArchiveIndexBuilder or read by ReuseCache */
+  constructor(
+    readonly names: Buffer,
+    readonly ends: Uint32Array,
+    readonly columns: Readonly<Columns>,
+    readonly length: number,
+  ) {}
+
+  path(i: number): string {
+    return this.names.toString('utf8', pathStart(this, i), this.ends[i]);
+  }
+
+  /** Every path, in archive order (strings made now). */
+  paths(): string[] {
+    const out = new Array<string>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = this.path(i);
+    return out;
+  }
+
+  /** Whether entries are in strictly ascending byte order of their paths (the archive's order). */
+  isSorted(): boolean {
+    for (let i = 1; i < this.length; i++) if (comparePaths(this, i - 1, this, i) >= 0) return false;
+    return true;
+  }
+}
+
+export class ArchiveIndexBuilder {
+  private names: Buffer;
+  private used = 0;
+  private ends: Uint32Array;
+  private c: Columns;
+  private n = 0;
+
+  constructor(capacity = 1024) {
+    const cap = Math.max(1, capacity);
+    this.names = Buffer.allocUnsafe(cap * 48);
+    this.ends = new Uint32Array(cap);
+    this.c = {
+      size: new Float64Array(cap), mtimeMs: new Float64Array(cap), ctimeMs: new Float64Array(cap), ino: new Float64Array(cap),
+      headerAt: new Float64Array(cap), dataAt: new Float64Array(cap), endAt: new Float64Array(cap), compressedSize: new Float64Array(cap),
+      crc: new Uint32Array(cap), flags: new Uint16Array(cap), mode: new Uint16Array(cap), method: new Uint8Array(cap),
+    };
+  }
+
+  get length(): number {
+    return this.n;
+  }
+
+  private room(nameBytes: number): void {
+    if (this.n === this.ends.length) {
+      const cap = this.ends.length * 2;
+      this.ends = growTo(this.ends, cap);
+      const c = this.c;
+      this.c = {
+        size: growTo(c.size, cap), mtimeMs: growTo(c.mtimeMs, cap), ctimeMs: growTo(c.ctimeMs, cap), ino: growTo(c.ino, cap),
+        headerAt: growTo(c.headerAt, cap), dataAt: growTo(c.dataAt, cap), endAt: growTo(c.endAt, cap), compressedSize: growTo(c.compressedSize, cap),
+        crc: growTo(c.crc, cap), flags: growTo(c.flags, cap), mode: growTo(c.mode, cap), method: growTo(c.method, cap),
+      };
+    }
+    this.names = withRoom(this.names, this.used, nameBytes);
+  }
+
+  /** An entry whose path is path `i` of `from` (its bytes are copied, no string is made). */
+  add(from: PathBytes, i: number, row: IndexRow): void {
+    const start = pathStart(from, i);
+    const end = from.ends[i];
+    this.room(end - start);
+    this.used += from.names.copy(this.names, this.used, start, end);
+    const k = this.n++;
+    this.ends[k] = this.used;
+    const c = this.c;
+    c.size[k] = row.size;
+    c.mtimeMs[k] = row.mtimeMs;
+    c.ctimeMs[k] = row.ctimeMs;
+    c.ino[k] = row.ino;
+    c.headerAt[k] = row.headerAt;
+    c.dataAt[k] = row.dataAt;
+    c.endAt[k] = row.endAt;
+    c.compressedSize[k] = row.compressedSize;
+    c.crc[k] = row.crc;
+    c.flags[k] = row.flags;
+    c.mode[k] = row.mode;
+    c.method[k] = row.method;
+  }
+
+  build(): ArchiveIndex {
+    return new ArchiveIndex(this.names, this.ends, this.c, this.n);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// On disk: a magic, a JSON header, then each column's bytes in a fixed order, 8-byte aligned.
+
+const MAGIC = Buffer.from('CSRIDX01');
+
+export interface IndexHeader {
+  level: number;
+  madeAtMs: number;
+  /** Size of the archive the index describes. */
+  archiveSize: number;
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+function columnBytes(index: ArchiveIndex): Uint8Array[] {
+  const n = index.length;
+  const c = index.columns;
+  const view = (a: Float64Array | Uint32Array | Uint16Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, n * a.BYTES_PER_ELEMENT);
+  return [
+    view(index.ends), ...FLOAT_COLUMNS.map((k) => view(c[k])), view(c.crc), view(c.flags), view(c.mode), view(c.method),
+    index.names.subarray(0, n ? index.ends[n - 1] : 0),
+  ];
+}
+
+export function serializeIndex(index: ArchiveIndex, header: IndexHeader): Buffer {
+  const parts = columnBytes(index);
+  const json = Buffer.from(JSON.stringify({ ...header, count: index.length, namesBytes: parts[parts.length - 1].length }));
+  const headLen = align8(MAGIC.length + 4 + json.length);
+  const total = headLen + parts.reduce((n, p) => n + align8(p.length), 0);
+  const out = Buffer.alloc(total);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(json.length, MAGIC.length);
+  json.copy(out, MAGIC.length + 4);
+  let at = headLen;
+  for (const p of parts) {
+    out.set(p, at);
+    at += align8(p.length);
+  }
+  return out;
+}
+
+/** The index in `data`, or undefined when it is not one this version wrote, whole and consistent. */
+export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHeader } | undefined {
+  if (data.length < MAGIC.length + 4 || !data.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const jsonLen = data.readUInt32LE(MAGIC.length);
+  let head: { level?: unknown; madeAtMs?: unknown; archiveSize?: unknown; count?: unknown; namesBytes?: unknown };
+  try {
+    head = JSON.parse(data.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + jsonLen)) as typeof head;
+  } catch {
+    return undefined;
+  }
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+  const level = num(head.level);
+  const madeAtMs = num(head.madeAtMs);
+  const archiveSize = num(head.archiveSize);
+  const n = num(head.count);
+  const namesBytes = num(head.namesBytes);
+  if (level === undefined || madeAtMs === undefined || archiveSize === undefined || n === undefined || namesBytes === undefined || !Number.isInteger(n)) return undefined;
+  let at = align8(MAGIC.length + 4 + jsonLen);
+  /** A fresh, aligned copy of the next column (the file's bytes need not be aligned in memory). */
+  const take = <T>(bytes: number, make: (buf: ArrayBuffer) => T): T | undefined => {
+    if (at + bytes > data.length) return undefined;
+    const buf = new ArrayBuffer(bytes);
+    new Uint8Array(buf).set(data.subarray(at, at + bytes));
+    at += align8(bytes);
+    return make(buf);
+  };
+  const ends = take(n * 4, (b) => new Uint32Array(b));
+  const floats = FLOAT_COLUMNS.map(() => take(n * 8, (b) => new Float64Array(b)));
+  const crc = take(n * 4, (b) => new Uint32Array(b));
+  const flags = take(n * 2, (b) => new Uint16Array(b));
+  const mode = take(n * 2, (b) => new Uint16Array(b));
+  const method = take(n, (b) => new Uint8Array(b));
+  const names = take(namesBytes, (b) => Buffer.from(b));
+  if (!ends || floats.some((f) => !f) || !crc || !flags || !mode || !method || !names) return undefined;
+  const [size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize] = floats as Float64Array[];
+  const index = new ArchiveIndex(names, ends, { size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize, crc, flags, mode, method }, n);
+  // Every entry inside the archive, one after the other, described consistently.
+  let prevEnd = 0;
+  let prevName = 0;
+  for (let i = 0; i < n; i++) {
+    if (ends[i] < prevName || ends[i] > namesBytes || headerAt[i] < prevEnd || dataAt[i] < headerAt[i] + 30 || endAt[i] < dataAt[i] + compressedSize[i] || endAt[i] > archiveSize) return undefined;
+    if (method[i] !== 0 && method[i] !== 8) return undefined;
+    prevEnd = endAt[i];
+    prevName = ends[i];
+  }
+  if (n && ends[n - 1] !== namesBytes) return undefined;
+  if (!index.isSorted()) return undefined;
+  return { index, header: { level, madeAtMs, archiveSize } };
+}

@@ -1,0 +1,61 @@
+// The index a re-scan reads back: the same entries after a round trip, and anything that
+// does not describe a consistent, sorted archive refused rather than trusted.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ArchiveIndexBuilder, parseIndex, serializeIndex, type ArchiveIndex, type IndexRow } from '../../../src/core/archive/archiveIndex';
+import { FileList } from '../../../src/core/workspace/fileList';
+
+function sample(n: number): { index: ArchiveIndex; size: number } {
+  const files = FileList.of(Array.from({ length: n }, (_, i) => ({ path: `src/f${String(i).padStart(4, '0')}-ü.ts`, size: i * 3 })));
+  const b = new ArchiveIndexBuilder(2);
+  let at = 0;
+  for (let i = 0; i < files.length; i++) {
+    const nameLen = Buffer.byteLength(files.path(i));
+    const row: IndexRow = {
+      size: files.size(i), mtimeMs: 1_700_000_000_000.5 + i, ctimeMs: 1_700_000_000_001 + i, ino: 2 ** 40 + i, mode: i % 2 ? 0o755 : 0o644,
+      crc: (0xdeadbeef + i) >>> 0, method: i % 3 ? 8 : 0, compressedSize: i, flags: 0x0800, headerAt: at, dataAt: at + 30 + nameLen, endAt: at + 30 + nameLen + i,
+    };
+    b.add(files, i, row);
+    at = row.endAt;
+  }
+  return { index: b.build(), size: at + 22 };
+}
+
+test('an index reads back as written', () => {
+  const { index, size } = sample(500);
+  const back = parseIndex(serializeIndex(index, { level: 6, madeAtMs: 1234.5, archiveSize: size }));
+  assert.ok(back);
+  assert.deepEqual(back.header, { level: 6, madeAtMs: 1234.5, archiveSize: size });
+  assert.deepEqual(back.index.paths(), index.paths());
+  for (const k of Object.keys(index.columns) as (keyof ArchiveIndex['columns'])[]) {
+    assert.deepEqual([...back.index.columns[k].subarray(0, 500)], [...index.columns[k].subarray(0, 500)], k);
+  }
+  const empty = parseIndex(serializeIndex(new ArchiveIndexBuilder().build(), { level: 6, madeAtMs: 1, archiveSize: 22 }));
+  assert.equal(empty?.index.length, 0);
+});
+
+test('a damaged, truncated or inconsistent index is refused', () => {
+  const { index, size } = sample(50);
+  const good = serializeIndex(index, { level: 6, madeAtMs: 1, archiveSize: size });
+  assert.ok(parseIndex(good));
+  assert.equal(parseIndex(good.subarray(0, good.length - 40)), undefined, 'truncated');
+  assert.equal(parseIndex(Buffer.from('{"rows":[]}')), undefined, 'the JSON index of an older version');
+  assert.equal(parseIndex(serializeIndex(index, { level: 6, madeAtMs: 1, archiveSize: size - 100 })), undefined, 'entries past the end of the archive');
+  const c = index.columns;
+  const swapped = c.headerAt[10];
+  c.headerAt[10] = c.headerAt[30];
+  assert.equal(parseIndex(serializeIndex(index, { level: 6, madeAtMs: 1, archiveSize: size })), undefined, 'entries out of order');
+  c.headerAt[10] = swapped;
+  c.method[3] = 12;
+  assert.equal(parseIndex(serializeIndex(index, { level: 6, madeAtMs: 1, archiveSize: size })), undefined, 'an unknown method');
+  c.method[3] = 8;
+  const bytes = serializeIndex(index, { level: 6, madeAtMs: 1, archiveSize: size });
+  // Swap two names' bytes: same lengths, no longer sorted.
+  const names = index.names.subarray(0, index.ends[index.length - 1]).toString('utf8');
+  const a = index.path(1);
+  const b = index.path(2);
+  const at = bytes.lastIndexOf(Buffer.from(names));
+  bytes.write(b, at + (index.ends[0]), 'utf8');
+  bytes.write(a, at + (index.ends[1]), 'utf8');
+  assert.equal(parseIndex(bytes), undefined, 'paths out of order');
+});
