@@ -17,7 +17,7 @@ type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync'>;
  * the main thread calls it for the batches it deflates itself.
  */
 export function deflateBatch(
-  zlib: ZlibModule, level: number, input: Buffer, output: Buffer, lengths: readonly number[], store: readonly boolean[],
+  zlib: ZlibModule, level: number, input: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number | boolean>,
 ): { crc: Uint32Array; csize: Float64Array; method: Uint8Array } {
   const n = lengths.length;
   const crc = new Uint32Array(n);
@@ -97,7 +97,9 @@ export class DeflatePool {
     for (let i = 0; i < size; i++) {
       // A small young generation: each deflate leaves a stream object behind, and a worker's
       // default nursery let megabytes of them pile up before a collection.
-      const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { level }, resourceLimits: { maxYoungGenerationSizeMb: 1 } });
+      // No inherited execArgv: the program needs no loader or flag of the host's (a
+      // TypeScript loader alone took ~20 ms of each worker's start, an inspector port would clash).
+      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level }, resourceLimits: { maxYoungGenerationSizeMb: 1 } });
       w.on('message', (m: { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
@@ -145,7 +147,7 @@ export class DeflatePool {
    * its next batch from its own message queue, so it never waits for this thread (busy
    * reading or deflating) to hand it one.
    */
-  run(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: number[], store: boolean[]): Promise<BatchResult> {
+  run(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise<BatchResult>((resolve, reject) => {
       const id = this.nextId++;

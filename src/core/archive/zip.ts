@@ -9,7 +9,7 @@ import { closeSync, promises as fsp, openSync, readSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { comparePaths, pathStart } from '../workspace/fileList';
+import { comparePaths, pathStart, type FileList } from '../workspace/fileList';
 import { openRegularFileSync } from '../workspace/safeOpen';
 import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
@@ -17,7 +17,7 @@ import { looksIncompressible } from './compressibility';
 import { DeflatePool, deflateBatch, defaultWorkerCount, type BatchResult } from './deflatePool';
 import { HashingFileSink } from './fileSink';
 import { mayReuse, type ReusableArchive } from './reuseCache';
-import { METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
+import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
 import { takeScratch } from '../scratch';
 
 export interface BuiltArchive {
@@ -48,7 +48,7 @@ export interface BuildZipOptions {
   signal?: AbortSignal;
   /** The folder's last archive, whose entries may be copied (ReuseCache.load). */
   previous?: ReusableArchive;
-  /** Threads deflating besides the main thread; default one per further core (1-4). */
+  /** Threads deflating besides the main thread; default one per further core (1-3). */
   workers?: number;
 }
 
@@ -109,11 +109,45 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
   }
 }
 
-/** One file read for the archive: which file of the selection, and what it was when opened. */
-interface Member { file: number; path: string; mode: number; length: number; mtimeMs: number; ctimeMs: number; ino: number }
+/** One file read for the archive (a big one, on its own): which file of the selection, and what it was when opened. */
+interface Member { file: number; mode: number; mtimeMs: number; ctimeMs: number; ino: number }
+
+/** At most this many files in one batch (empty and tiny files fill no bytes). */
+const MAX_BATCH_FILES = 1024;
+
+/**
+ * The files of a batch, in typed arrays: the files in flight (a few batches of hundreds)
+ * live through young-generation collections, and as objects they made V8 grow it.
+ */
+class BatchFiles {
+  readonly file = new Uint32Array(MAX_BATCH_FILES);
+  readonly length = new Float64Array(MAX_BATCH_FILES);
+  readonly mode = new Uint16Array(MAX_BATCH_FILES);
+  readonly mtimeMs = new Float64Array(MAX_BATCH_FILES);
+  readonly ctimeMs = new Float64Array(MAX_BATCH_FILES);
+  readonly ino = new Float64Array(MAX_BATCH_FILES);
+  /** 1 when the file is stored as it is (it does not look compressible). */
+  readonly store = new Uint8Array(MAX_BATCH_FILES);
+  count = 0;
+
+  push(file: number, length: number, mode: number, st: { mtimeMs: number; ctimeMs: number; ino: number }, store: boolean): void {
+    const k = this.count++;
+    this.file[k] = file;
+    this.length[k] = length;
+    this.mode[k] = mode;
+    this.mtimeMs[k] = st.mtimeMs;
+    this.ctimeMs[k] = st.ctimeMs;
+    this.ino[k] = st.ino;
+    this.store[k] = store ? 1 : 0;
+  }
+
+  get full(): boolean {
+    return this.count === MAX_BATCH_FILES;
+  }
+}
 
 type Job =
-  | { kind: 'batch'; members: Member[]; result: Promise<BatchResult> }
+  | { kind: 'batch'; files: BatchFiles; result: Promise<BatchResult> }
   /** Entries `from`.. of the previous archive for files `file`.. of the selection; `member` when the file was read (same content, other times). */
   | { kind: 'copy'; from: number; file: number; count: number; member?: Member }
   /** A file bigger than a batch, deflated on the thread pool while later files are read. */
@@ -170,13 +204,18 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   let reused = 0;
   const jobs: Job[] = [];
   const storeBuffer = Buffer.allocUnsafe(256 * 1024);
+  const spareFiles: BatchFiles[] = [];
   let lastYield = performance.now();
 
-  const record = (m: Member, e: { crc: number; method: number; compressedSize: number; flags: number }, headerAt: number, dataAt: number) => {
-    index.add(files, m.file, {
-      size: m.length, mtimeMs: m.mtimeMs, ctimeMs: m.ctimeMs, ino: m.ino, mode: m.mode,
-      crc: e.crc, method: e.method, compressedSize: e.compressedSize, flags: e.flags, headerAt, dataAt, endAt: zip.offset,
-    });
+  /** The index row of an entry just written (its data ends at the writer's offset). */
+  const record = (file: number, size: number, mode: number, st: { mtimeMs: number; ctimeMs: number; ino: number }, e: { crc: number; method: number; compressedSize: number; flags: number }, headerAt: number) => {
+    const nameLen = files.ends[file] - pathStart(files, file);
+    const endAt = zip.offset;
+    // A header with known sizes of 4 GiB or more carries them in a ZIP64 extra field (a streamed one never does).
+    const streamed = (e.flags & FLAG_DATA_DESCRIPTOR) !== 0;
+    const zip64Extra = !streamed && (size >= 0xffffffff || e.compressedSize >= 0xffffffff) ? 20 : 0;
+    const dataAt = headerAt + 30 + nameLen + zip64Extra;
+    index.add(files, file, { size, mode, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, crc: e.crc, method: e.method, compressedSize: e.compressedSize, flags: e.flags, headerAt, dataAt, endAt });
   };
 
   /** Entries of the previous archive, appended as they are stored there. */
@@ -194,13 +233,10 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       const j = first + k;
       const i = job.file + k;
       const m = job.member;
-      const mode = m ? m.mode : c.mode[j];
-      const at = base + (c.headerAt[j] - start);
-      zip.recordCopied(p.names.subarray(pathStart(p, j), p.ends[j]), { method: c.method[j], crc: c.crc[j], compressedSize: c.compressedSize[j], size: c.size[j], mode }, c.flags[j], at);
       index.add(files, i, {
-        size: c.size[j], mtimeMs: m ? m.mtimeMs : files.mtimeMs(i), ctimeMs: m ? m.ctimeMs : files.ctimeMs(i), ino: m ? m.ino : files.ino(i), mode,
+        size: c.size[j], mtimeMs: m ? m.mtimeMs : files.mtimeMs(i), ctimeMs: m ? m.ctimeMs : files.ctimeMs(i), ino: m ? m.ino : files.ino(i), mode: m ? m.mode : c.mode[j],
         crc: c.crc[j], method: c.method[j], compressedSize: c.compressedSize[j], flags: c.flags[j],
-        headerAt: at, dataAt: base + (c.dataAt[j] - start), endAt: base + (c.endAt[j] - start),
+        headerAt: base + (c.headerAt[j] - start), dataAt: base + (c.dataAt[j] - start), endAt: base + (c.endAt[j] - start),
       });
     }
     reused += job.count;
@@ -212,27 +248,31 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       const job = jobs.shift()!;
       if (job.kind === 'batch') {
         const r = await job.result;
+        const b = job.files;
         let at = 0;
-        for (let i = 0; i < job.members.length; i++) {
-          const m = job.members[i];
-          const e = { name: m.path, method: r.method[i], crc: r.crc[i], compressedSize: r.compressedSize[i], size: m.length, mode: m.mode };
+        for (let k = 0; k < b.count; k++) {
+          const e = { method: r.method[k], crc: r.crc[k], compressedSize: r.compressedSize[k], size: b.length[k] };
           const headerAt = zip.offset;
-          const dataAt = await zip.add(e, r.output.subarray(at, at + e.compressedSize));
-          record(m, { ...e, flags: zip.lastFlags }, headerAt, dataAt);
+          const flags = await zip.write(files, b.file[k], e, r.output.subarray(at, at + e.compressedSize));
+          record(b.file[k], b.length[k], b.mode[k], { mtimeMs: b.mtimeMs[k], ctimeMs: b.ctimeMs[k], ino: b.ino[k] }, { ...e, flags }, headerAt);
           at += e.compressedSize;
         }
         r.recycle();
+        b.count = 0;
+        spareFiles.push(b);
       } else if (job.kind === 'copy') {
         await copyEntries(job);
       } else if (job.kind === 'big') {
         const d = await job.done;
-        job.member.length = d.size;
-        const e = { name: job.member.path, method: METHOD_DEFLATE, crc: d.crc, compressedSize: d.compressedSize, size: d.size, mode: job.member.mode };
+        const m = job.member;
+        const e = { method: METHOD_DEFLATE, crc: d.crc, compressedSize: d.compressedSize, size: d.size };
         const headerAt = zip.offset;
-        const dataAt = await zip.add(e, d.chunks.length === 1 ? d.chunks[0] : Buffer.concat(d.chunks, d.compressedSize));
-        record(job.member, { ...e, flags: zip.lastFlags }, headerAt, dataAt);
+        const flags = await zip.write(files, m.file, e, d.chunks);
+        record(m.file, d.size, m.mode, m, { ...e, flags }, headerAt);
       } else {
-        await writeStored(zip, job, storeBuffer, record);
+        const headerAt = zip.offset;
+        const w = await writeStored(zip, files, job, storeBuffer);
+        record(job.member.file, w.size, job.member.mode, job.member, { crc: w.crc, method: METHOD_STORE, compressedSize: w.compressedSize, flags: w.flags }, headerAt);
       }
     }
   };
@@ -241,25 +281,23 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   let buffers: { input: ArrayBuffer; output: ArrayBuffer } | undefined;
   let input = Buffer.alloc(0);
   let used = 0;
-  let members: Member[] = [];
-  let store: boolean[] = [];
+  let batch = new BatchFiles();
   let inlined = 0;
   const finishBatch = (result: Promise<BatchResult>, keepInput: boolean) => {
-    jobs.push({ kind: 'batch', members, result });
+    jobs.push({ kind: 'batch', files: batch, result });
     if (!keepInput) {
       buffers = undefined;
       input = Buffer.alloc(0);
     }
     used = 0;
-    members = [];
-    store = [];
+    batch = spareFiles.pop() ?? new BatchFiles();
   };
   const deflateHere = (output: Buffer, recycle: () => void) => {
-    const r = deflateBatch(zlib, level, input, output, members.map((m) => m.length), store);
+    const r = deflateBatch(zlib, level, input, output, batch.length.subarray(0, batch.count), batch.store.subarray(0, batch.count));
     return Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle });
   };
   const dispatch = () => {
-    if (!members.length) return;
+    if (!batch.count) return;
     if (!started && inlined + used <= INLINE_BYTES) {
       inlined += used;
       // The input was only read from: the next batch fills it again.
@@ -269,13 +307,14 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     // Every worker already has a batch waiting: this thread deflates this one itself.
     if (started && started.backlog > 0 && buffers!.output.byteLength >= used) {
       const taken = buffers!;
-      const pool = started;
-      finishBatch(deflateHere(Buffer.from(taken.output), () => pool.giveBack(taken)), false);
+      const p = started;
+      finishBatch(deflateHere(Buffer.from(taken.output), () => p.giveBack(taken)), false);
       return;
     }
     // A batch read before the workers started has no output buffer yet.
     const sent = buffers!.output.byteLength >= BATCH_BYTES ? buffers! : { input: buffers!.input, output: new ArrayBuffer(BATCH_BYTES) };
-    finishBatch(pool().run(sent, members.map((m) => m.length), store), false);
+    // Copies of just the batch's part (a view would carry its whole buffer to the worker).
+    finishBatch(pool().run(sent, batch.length.slice(0, batch.count), batch.store.slice(0, batch.count)), false);
   };
   // A run of files unchanged since the previous archive: copied as one range when written.
   let run: Extract<Job, { kind: 'copy' }> | undefined;
@@ -295,8 +334,9 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       // Both lists are in ascending byte order: the previous entry of this path, if any, is found walking forward.
       let before = -1;
       if (prev) {
-        while (j < prev.length && comparePaths(prev, j, files, n) < 0) j++;
-        if (j < prev.length && comparePaths(prev, j, files, n) === 0) before = j;
+        let c = -1;
+        while (j < prev.length && (c = comparePaths(prev, j, files, n)) < 0) j++;
+        if (c === 0) before = j;
       }
       if (before >= 0 && mayReuse(previous!, before, files, n)) {
         dispatch();
@@ -309,24 +349,23 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         continue;
       }
       endRun();
-      const rel = files.path(n);
-      const opened = openRegularFileSync(absolutePathOf(selection.root, files.target(n) ?? rel), { ino: files.ino(n) });
+      const opened = openRegularFileSync(absolutePathOf(selection.root, files.target(n) ?? files.path(n)), { ino: files.ino(n) });
       if (typeof opened === 'string') {
-        skipped.push({ path: rel, reason: opened });
+        skipped.push({ path: files.path(n), reason: opened });
         continue;
       }
       const { fd, stats } = opened;
-      const member: Member = { file: n, path: rel, mode: modeOf(stats.mode), length: 0, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
       if (stats.size > BATCH_BYTES) {
         let sample: Buffer;
         try {
           sample = readSample(fd);
         } catch {
           closeSync(fd);
-          skipped.push({ path: rel, reason: 'unreadable' });
+          skipped.push({ path: files.path(n), reason: 'unreadable' });
           continue;
         }
         dispatch();
+        const member: Member = { file: n, mode: modeOf(stats.mode), mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
         if (looksIncompressible(sample)) {
           jobs.push({ kind: 'stored', member, fd });
         } else {
@@ -337,7 +376,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         await drain(maxInFlight);
         continue;
       }
-      if (buffers && used + stats.size > input.length) dispatch();
+      if (buffers && (used + stats.size > input.length || batch.full)) dispatch();
       if (!buffers) {
         // Before the workers start, batches are read into one buffer of our own.
         buffers = started || inlined >= INLINE_BYTES ? pool().inputBuffer(0) : { input: new ArrayBuffer(BATCH_BYTES), output: new ArrayBuffer(0) };
@@ -349,32 +388,30 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       try {
         length = readInto(fd, input, offset, stats.size);
       } catch {
-        skipped.push({ path: rel, reason: 'unreadable' });
+        skipped.push({ path: files.path(n), reason: 'unreadable' });
         continue;
       } finally {
         closeSync(fd);
       }
-      member.length = length;
       const data = input.subarray(offset, offset + length);
       // Touched but not changed (a branch switched back, a tool rewriting the same bytes): the old entry still holds.
       if (before >= 0 && sameContent(prevFd!, prev!, before, data)) {
         dispatch();
-        jobs.push({ kind: 'copy', from: before, file: n, count: 1, member });
+        jobs.push({ kind: 'copy', from: before, file: n, count: 1, member: { file: n, mode: modeOf(stats.mode), mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino } });
         await drain(maxInFlight);
         continue;
       }
-      const storeIt = length > SAMPLE_ABOVE && looksIncompressible(data.subarray(0, Math.min(length, 4096)));
-      members.push(member);
-      store.push(storeIt);
+      batch.push(n, length, modeOf(stats.mode), stats, length > SAMPLE_ABOVE && looksIncompressible(data.subarray(0, Math.min(length, 4096))));
       used += length;
       await drain(maxInFlight);
     }
     dispatch();
     endRun();
     await drain(0);
-    await zip.finish();
+    const built = index.build();
+    await zip.finish(built);
     const sha256 = await sink.end();
-    return { sha256, index: index.build(), skipped, reused };
+    return { sha256, index: built, skipped, reused };
   } catch (e) {
     for (const job of jobs) {
       if (job.kind === 'stored') closeSync(job.fd);
@@ -485,12 +522,7 @@ async function deflateFile(fd: number, level: number): Promise<Deflated> {
 }
 
 /** A big file that does not compress: stored, read piece by piece into the archive, sizes in a data descriptor. */
-async function writeStored(
-  zip: ZipWriter,
-  job: { member: Member; fd: number },
-  readBuffer: Buffer,
-  record: (m: Member, e: { crc: number; method: number; compressedSize: number; flags: number }, headerAt: number, dataAt: number) => void,
-): Promise<void> {
+async function writeStored(zip: ZipWriter, files: FileList, job: { member: Member; fd: number }, readBuffer: Buffer): Promise<{ crc: number; size: number; compressedSize: number; flags: number }> {
   const { member, fd } = job;
   let crc = 0;
   let size = 0;
@@ -509,8 +541,6 @@ async function writeStored(
       closeSync(fd);
     }
   })();
-  const headerAt = zip.offset;
-  const { dataAt, compressedSize } = await zip.addStreamed({ name: member.path, method: METHOD_STORE, mode: member.mode }, pieces, () => ({ crc, size }));
-  member.length = size;
-  record(member, { crc, method: METHOD_STORE, compressedSize, flags: zip.lastFlags }, headerAt, dataAt);
+  const { flags, compressedSize } = await zip.writeStreamed(files, member.file, METHOD_STORE, pieces, () => ({ crc, size }));
+  return { crc, size, compressedSize, flags };
 }

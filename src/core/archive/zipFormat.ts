@@ -1,16 +1,18 @@
 // The zip container (PKWARE APPNOTE 6.3): local headers, optional data descriptors, the
 // central directory and its end records, with ZIP64 when an archive outgrows 65,535
 // entries or 4 GiB. Entries are written with a fixed date and the Unix mode (so the
-// executable bit survives), and names as UTF-8. The central directory is kept compact
-// (typed arrays and one name buffer) because it lives until the end: an object per entry
-// was megabytes for a large repository.
+// executable bit survives), and names as UTF-8. Names are given as bytes (a path of a
+// selection's file list) and the central directory is written from the archive's index,
+// so no entry costs a string or an object, and nothing is kept twice.
+import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
+import { pathStart, type PathBytes } from '../workspace/fileList';
 
 /** 2000-01-01 00:00:00 in MS-DOS form; every entry carries it, so the same files give the same bytes. */
 const DOS_DATE = ((2000 - 1980) << 9) | (1 << 5) | 1;
 const DOS_TIME = 0;
 const MAX16 = 0xffff;
 const MAX32 = 0xffffffff;
-const FLAG_DATA_DESCRIPTOR = 0x0008;
+export const FLAG_DATA_DESCRIPTOR = 0x0008;
 const FLAG_UTF8 = 0x0800;
 /** Version made by: Unix (3), spec 2.0 / 4.5 (ZIP64). */
 const MADE_BY_UNIX = 3 << 8;
@@ -29,6 +31,9 @@ export interface EntryInfo {
   mode: number;
 }
 
+/** An entry's data and sizes, its name given apart (as bytes). */
+export type EntryData = Omit<EntryInfo, 'name' | 'mode'>;
+
 /** Where the writer's bytes go, in order. `write` may wait (a full buffer being written out). */
 export interface ByteSink {
   write(bytes: Uint8Array): void | Promise<void>;
@@ -36,9 +41,18 @@ export interface ByteSink {
   copyFrom?(fd: number, position: number, length: number): Promise<void>;
 }
 
-/** The general purpose flags an entry gets: UTF-8 names, and a data descriptor when its sizes follow its data. */
-export function entryFlags(name: string, streamed: boolean): number {
-  return (streamed ? FLAG_DATA_DESCRIPTOR : 0) | (/[^\x20-\x7e]/.test(name) ? FLAG_UTF8 : 0);
+/** The entries the central directory lists: an archive's index. */
+export type Directory = Pick<ArchiveIndex, 'length' | 'names' | 'ends'> & {
+  readonly columns: Pick<ArchiveIndex['columns'], 'crc' | 'compressedSize' | 'size' | 'headerAt' | 'method' | 'flags' | 'mode'>;
+};
+
+/** UTF-8 flag for names outside printable ASCII (as Info-ZIP and other readers expect it). */
+function nameFlags(names: Buffer, start: number, end: number): number {
+  for (let k = start; k < end; k++) {
+    const b = names[k];
+    if (b < 0x20 || b > 0x7e) return FLAG_UTF8;
+  }
+  return 0;
 }
 
 function u16(b: Buffer, o: number, v: number): number { b.writeUInt16LE(v, o); return o + 2; }
@@ -49,99 +63,29 @@ function u64(b: Buffer, o: number, v: number): number {
   return o + 8;
 }
 
-class Growable<T extends Uint32Array | Float64Array | Uint16Array | Uint8Array> {
-  constructor(public data: T, private readonly make: (n: number) => T) {}
-  set(i: number, v: number): void {
-    if (i >= this.data.length) {
-      const next = this.make(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[i] = v;
-  }
-}
-
 export class ZipWriter {
   /** Bytes written so far: the offset of whatever comes next. */
   offset = 0;
-  private count = 0;
-  private readonly crc = new Growable(new Uint32Array(1024), (n) => new Uint32Array(n));
-  private readonly csize = new Growable(new Float64Array(1024), (n) => new Float64Array(n));
-  private readonly usize = new Growable(new Float64Array(1024), (n) => new Float64Array(n));
-  private readonly headerAt = new Growable(new Float64Array(1024), (n) => new Float64Array(n));
-  private readonly method = new Growable(new Uint8Array(1024), (n) => new Uint8Array(n));
-  private readonly flags = new Growable(new Uint16Array(1024), (n) => new Uint16Array(n));
-  private readonly modes = new Growable(new Uint16Array(1024), (n) => new Uint16Array(n));
-  private readonly nameEnd = new Growable(new Uint32Array(1024), (n) => new Uint32Array(n));
-  private names = Buffer.allocUnsafe(64 * 1024);
-  private namesUsed = 0;
-  /** The flags of the entry written last. */
-  lastFlags = 0;
   private header = Buffer.allocUnsafe(4096);
-  private nameScratch = Buffer.allocUnsafe(4096);
-
-  /** The name's UTF-8 bytes in a reused buffer (valid until the next call). */
-  private encodeName(name: string): Buffer {
-    const max = name.length * 3;
-    if (this.nameScratch.length < max) this.nameScratch = Buffer.allocUnsafe(max * 2);
-    return this.nameScratch.subarray(0, this.nameScratch.write(name, 'utf8'));
-  }
+  /** Entries written with add(), for finish() without an index of the caller's. */
+  private own: ArchiveIndexBuilder | undefined;
 
   constructor(private readonly sink: ByteSink) {}
-
-  get entries(): number {
-    return this.count;
-  }
 
   private put(bytes: Uint8Array): void | Promise<void> {
     this.offset += bytes.length;
     return this.sink.write(bytes);
   }
 
-  private remember(e: Omit<EntryInfo, 'name'>, name: Uint8Array, flags: number, headerAt: number): void {
-    const i = this.count++;
-    this.crc.set(i, e.crc);
-    this.csize.set(i, e.compressedSize);
-    this.usize.set(i, e.size);
-    this.headerAt.set(i, headerAt);
-    this.method.set(i, e.method);
-    this.flags.set(i, flags);
-    this.modes.set(i, e.mode & 0o7777);
-    if (this.namesUsed + name.length > this.names.length) {
-      const next = Buffer.allocUnsafe(Math.max(this.names.length * 2, this.namesUsed + name.length));
-      this.names.copy(next, 0, 0, this.namesUsed);
-      this.names = next;
-    }
-    this.names.set(name, this.namesUsed);
-    this.namesUsed += name.length;
-    this.nameEnd.set(i, this.namesUsed);
-    this.lastFlags = flags;
-  }
-
-  /**
-   * Appends entries exactly as another archive holds them, local headers, data and data
-   * descriptors: `length` bytes of `fd` from `position`. Each entry is then described with
-   * recordCopied, its header's offset given in the copied range.
-   */
-  async copyRaw(fd: number, position: number, length: number): Promise<void> {
-    if (!this.sink.copyFrom) throw new Error('this sink cannot copy entries');
-    this.offset += length;
-    await this.sink.copyFrom(fd, position, length);
-  }
-
-  /** The central directory's record of an entry appended by copyRaw; `headerAt` is its offset in this archive. */
-  recordCopied(name: Uint8Array, e: Omit<EntryInfo, 'name'>, flags: number, headerAt: number): void {
-    this.remember(e, name, flags, headerAt);
-  }
-
   /**
    * The local header, built in a buffer reused for every entry (the sink copies it before
    * `put` returns): tens of thousands of entries otherwise leave as many small buffers.
    */
-  private localHeader(e: EntryInfo, name: Buffer, flags: number, known: boolean): Buffer {
+  private localHeader(names: Buffer, start: number, end: number, e: EntryData, flags: number, known: boolean): Buffer {
+    const nameLen = end - start;
     const zip64 = known && (e.size >= MAX32 || e.compressedSize >= MAX32);
     const extra = zip64 ? 20 : 0;
-    const length = 30 + name.length + extra;
+    const length = 30 + nameLen + extra;
     if (this.header.length < length) this.header = Buffer.allocUnsafe(length * 2);
     const h = this.header.subarray(0, length);
     let o = u32(h, 0, 0x04034b50);
@@ -153,10 +97,10 @@ export class ZipWriter {
     o = u32(h, o, known ? e.crc : 0);
     o = u32(h, o, !known ? 0 : zip64 ? MAX32 : e.compressedSize);
     o = u32(h, o, !known ? 0 : zip64 ? MAX32 : e.size);
-    o = u16(h, o, name.length);
+    o = u16(h, o, nameLen);
     o = u16(h, o, extra);
-    name.copy(h, o);
-    o += name.length;
+    names.copy(h, o, start, end);
+    o += nameLen;
     if (zip64) {
       o = u16(h, o, 0x0001);
       o = u16(h, o, 16);
@@ -167,42 +111,44 @@ export class ZipWriter {
   }
 
   /**
-   * One entry whose data is ready (deflated or stored, CRC known). Returns the offset of its
-   * data in the archive, so the bytes can be found again (the re-scan cache copies them).
+   * One entry whose data is ready (deflated or stored, CRC known), named by path `i` of
+   * `names`; the data may come in pieces. Returns the entry's flags (for the index); its
+   * header is at the offset before the call, its data ends at the offset after it.
    */
-  add(e: EntryInfo, data: Uint8Array): number | Promise<number> {
-    const name = this.encodeName(e.name);
-    const flags = entryFlags(e.name, false);
-    const headerAt = this.offset;
-    const header = this.localHeader(e, name, flags, true);
-    this.remember(e, name, flags, headerAt);
+  write(names: PathBytes, i: number, e: EntryData, data: Uint8Array | readonly Uint8Array[]): number | Promise<number> {
+    const start = pathStart(names, i);
+    const end = names.ends[i];
+    const flags = nameFlags(names.names, start, end);
+    const wrote = this.put(this.localHeader(names.names, start, end, e, flags, true));
     // Synchronous while the sink has room: an entry costs no promise unless a block is being written out.
-    const wrote = this.put(header);
-    const dataAt = this.offset;
-    if (wrote) return wrote.then(() => this.putThen(data, dataAt));
-    return this.putThen(data, dataAt);
+    if (wrote) return wrote.then(() => this.putData(data, flags));
+    return this.putData(data, flags);
   }
 
-  private putThen(data: Uint8Array, dataAt: number): number | Promise<number> {
-    if (!data.length) return dataAt;
-    const wrote = this.put(data);
-    return wrote ? wrote.then(() => dataAt) : dataAt;
+  private putData(data: Uint8Array | readonly Uint8Array[], flags: number): number | Promise<number> {
+    if (!Array.isArray(data)) {
+      const wrote = (data as Uint8Array).length ? this.put(data as Uint8Array) : undefined;
+      return wrote ? wrote.then(() => flags) : flags;
+    }
+    return (async () => {
+      for (const piece of data as readonly Uint8Array[]) await this.put(piece);
+      return flags;
+    })();
   }
 
   /**
-   * One entry whose data is streamed (a big file): the header goes first without sizes, the
-   * data follows, and a data descriptor after it carries the CRC and sizes.
+   * One entry whose data is streamed (a big file that is stored): the header goes first
+   * without sizes, the data follows, and a data descriptor after it carries the CRC and sizes.
    */
-  async addStreamed(
-    e: Omit<EntryInfo, 'crc' | 'compressedSize' | 'size'>,
+  async writeStreamed(
+    names: PathBytes, i: number, method: number,
     chunks: AsyncIterable<Uint8Array>,
     finish: () => { crc: number; size: number },
-  ): Promise<{ dataAt: number; compressedSize: number }> {
-    // Its own copy: the name is needed again after the data, when other entries may have used the scratch.
-    const name = Buffer.from(e.name, 'utf8');
-    const flags = entryFlags(e.name, true);
-    const headerAt = this.offset;
-    await this.put(this.localHeader({ ...e, crc: 0, compressedSize: 0, size: 0 }, name, flags, false));
+  ): Promise<{ flags: number; compressedSize: number }> {
+    const start = pathStart(names, i);
+    const end = names.ends[i];
+    const flags = FLAG_DATA_DESCRIPTOR | nameFlags(names.names, start, end);
+    await this.put(this.localHeader(names.names, start, end, { method, crc: 0, compressedSize: 0, size: 0 }, flags, false));
     const dataAt = this.offset;
     for await (const c of chunks) if (c.length) await this.put(c);
     const compressedSize = this.offset - dataAt;
@@ -219,29 +165,51 @@ export class ZipWriter {
       u32(d, o, size);
     }
     await this.put(d);
-    this.remember({ ...e, crc, compressedSize, size }, name, flags, headerAt);
-    return { dataAt, compressedSize };
+    return { flags, compressedSize };
   }
 
-  /** The central directory and the end records. */
-  async finish(): Promise<void> {
+  /**
+   * Appends entries exactly as another archive holds them, local headers, data and data
+   * descriptors: `length` bytes of `fd` from `position`.
+   */
+  async copyRaw(fd: number, position: number, length: number): Promise<void> {
+    if (!this.sink.copyFrom) throw new Error('this sink cannot copy entries');
+    this.offset += length;
+    await this.sink.copyFrom(fd, position, length);
+  }
+
+  /** An entry with a name given as text, listed by finish() without a directory (for small uses and tests). */
+  async add(e: EntryInfo, data: Uint8Array): Promise<void> {
+    const name = Buffer.from(e.name, 'utf8');
+    const one: PathBytes = { names: name, ends: Uint32Array.of(name.length), length: 1 };
+    const headerAt = this.offset;
+    const flags = await this.write(one, 0, e, data);
+    (this.own ??= new ArchiveIndexBuilder()).add(one, 0, {
+      size: e.size, mtimeMs: 0, ctimeMs: 0, ino: 0, mode: e.mode, crc: e.crc, method: e.method, compressedSize: e.compressedSize,
+      flags, headerAt, dataAt: headerAt + 30 + name.length, endAt: this.offset,
+    });
+  }
+
+  /** The central directory of `dir` (or of the entries add() wrote) and the end records. */
+  async finish(dir: Directory = (this.own ?? new ArchiveIndexBuilder()).build()): Promise<void> {
     const cdStart = this.offset;
+    const c = dir.columns;
+    const count = dir.length;
     // Records are written into one buffer, handed over whenever it is nearly full: a buffer
     // per record was tens of thousands of small allocations for a large repository.
     const CHUNK = 256 * 1024;
     const out = Buffer.allocUnsafe(CHUNK + 46 + 28 + 0xffff);
     let used = 0;
-    let nameStart = 0;
-    for (let i = 0; i < this.count; i++) {
-      const nameEnd = this.nameEnd.data[i];
-      const usize = this.usize.data[i];
-      const csize = this.csize.data[i];
-      const at = this.headerAt.data[i];
+    for (let i = 0; i < count; i++) {
+      const nameStart = pathStart(dir, i);
+      const nameLen = dir.ends[i] - nameStart;
+      const usize = c.size[i];
+      const csize = c.compressedSize[i];
+      const at = c.headerAt[i];
       const bigU = usize >= MAX32;
       const bigC = csize >= MAX32;
       const bigAt = at >= MAX32;
       const extra = bigU || bigC || bigAt ? 4 + 8 * (+bigU + +bigC + +bigAt) : 0;
-      const nameLen = nameEnd - nameStart;
       if (used + 46 + nameLen + extra > out.length) {
         // The sink has copied the bytes once put is done (see localHeader), so the buffer is reused.
         await this.put(out.subarray(0, used));
@@ -250,11 +218,11 @@ export class ZipWriter {
       let o = u32(out, used, 0x02014b50);
       o = u16(out, o, MADE_BY_UNIX | (extra ? 45 : 20));
       o = u16(out, o, extra ? 45 : 20);
-      o = u16(out, o, this.flags.data[i]);
-      o = u16(out, o, this.method.data[i]);
+      o = u16(out, o, c.flags[i]);
+      o = u16(out, o, c.method[i]);
       o = u16(out, o, DOS_TIME);
       o = u16(out, o, DOS_DATE);
-      o = u32(out, o, this.crc.data[i]);
+      o = u32(out, o, c.crc[i]);
       o = u32(out, o, bigC ? MAX32 : csize);
       o = u32(out, o, bigU ? MAX32 : usize);
       o = u16(out, o, nameLen);
@@ -262,9 +230,9 @@ export class ZipWriter {
       o = u16(out, o, 0); // comment
       o = u16(out, o, 0); // disk
       o = u16(out, o, 0); // internal attributes
-      o = u32(out, o, ((S_IFREG | this.modes.data[i]) << 16) >>> 0);
+      o = u32(out, o, ((S_IFREG | (c.mode[i] & 0o7777)) << 16) >>> 0);
       o = u32(out, o, bigAt ? MAX32 : at);
-      this.names.copy(out, o, nameStart, nameEnd);
+      dir.names.copy(out, o, nameStart, dir.ends[i]);
       o += nameLen;
       if (extra) {
         o = u16(out, o, 0x0001);
@@ -274,7 +242,6 @@ export class ZipWriter {
         if (bigAt) o = u64(out, o, at);
       }
       used = o;
-      nameStart = nameEnd;
       if (used >= CHUNK) {
         await this.put(out.subarray(0, used));
         used = 0;
@@ -282,7 +249,7 @@ export class ZipWriter {
     }
     if (used) await this.put(out.subarray(0, used));
     const cdSize = this.offset - cdStart;
-    const zip64 = this.count >= MAX16 || cdStart >= MAX32 || cdSize >= MAX32;
+    const zip64 = count >= MAX16 || cdStart >= MAX32 || cdSize >= MAX32;
     if (zip64) {
       const eocd64At = this.offset;
       const r = Buffer.allocUnsafe(56 + 20);
@@ -292,8 +259,8 @@ export class ZipWriter {
       o = u16(r, o, 45);
       o = u32(r, o, 0);
       o = u32(r, o, 0);
-      o = u64(r, o, this.count);
-      o = u64(r, o, this.count);
+      o = u64(r, o, count);
+      o = u64(r, o, count);
       o = u64(r, o, cdSize);
       o = u64(r, o, cdStart);
       o = u32(r, o, 0x07064b50);
@@ -306,8 +273,8 @@ export class ZipWriter {
     let o = u32(end, 0, 0x06054b50);
     o = u16(end, o, 0);
     o = u16(end, o, 0);
-    o = u16(end, o, zip64 ? MAX16 : this.count);
-    o = u16(end, o, zip64 ? MAX16 : this.count);
+    o = u16(end, o, zip64 ? MAX16 : count);
+    o = u16(end, o, zip64 ? MAX16 : count);
     o = u32(end, o, zip64 ? MAX32 : cdSize);
     o = u32(end, o, zip64 ? MAX32 : cdStart);
     u16(end, o, 0);
