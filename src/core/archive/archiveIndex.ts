@@ -87,17 +87,22 @@ export class ArchiveIndexBuilder {
     return this.n;
   }
 
+  /** Room for at least `capacity` entries. */
+  private grow(capacity: number): void {
+    if (capacity <= this.ends.length) return;
+    let cap = this.ends.length * 2;
+    while (cap < capacity) cap *= 2;
+    this.ends = growTo(this.ends, cap);
+    const c = this.c;
+    this.c = {
+      size: growTo(c.size, cap), mtimeMs: growTo(c.mtimeMs, cap), ctimeMs: growTo(c.ctimeMs, cap), ino: growTo(c.ino, cap),
+      headerAt: growTo(c.headerAt, cap), dataAt: growTo(c.dataAt, cap), endAt: growTo(c.endAt, cap), compressedSize: growTo(c.compressedSize, cap),
+      crc: growTo(c.crc, cap), flags: growTo(c.flags, cap), mode: growTo(c.mode, cap), method: growTo(c.method, cap),
+    };
+  }
+
   private room(nameBytes: number): void {
-    if (this.n === this.ends.length) {
-      const cap = this.ends.length * 2;
-      this.ends = growTo(this.ends, cap);
-      const c = this.c;
-      this.c = {
-        size: growTo(c.size, cap), mtimeMs: growTo(c.mtimeMs, cap), ctimeMs: growTo(c.ctimeMs, cap), ino: growTo(c.ino, cap),
-        headerAt: growTo(c.headerAt, cap), dataAt: growTo(c.dataAt, cap), endAt: growTo(c.endAt, cap), compressedSize: growTo(c.compressedSize, cap),
-        crc: growTo(c.crc, cap), flags: growTo(c.flags, cap), mode: growTo(c.mode, cap), method: growTo(c.method, cap),
-      };
-    }
+    this.grow(this.n + 1);
     this.names = withRoom(this.names, this.used, nameBytes);
   }
 
@@ -122,6 +127,35 @@ export class ArchiveIndexBuilder {
     c.flags[k] = row.flags;
     c.mode[k] = row.mode;
     c.method[k] = row.method;
+  }
+
+  /**
+   * Entries `from`..`from + count - 1` of another index as they are (same paths, same
+   * files), their offsets moved by `shift`: a run a re-scan copied from the previous
+   * archive, taken over in a few bulk copies instead of entry by entry.
+   */
+  addRun(other: ArchiveIndex, from: number, count: number, shift: number): void {
+    if (count <= 0) return;
+    const nameStart = pathStart(other, from);
+    const nameEnd = other.ends[from + count - 1];
+    this.grow(this.n + count);
+    this.names = withRoom(this.names, this.used, nameEnd - nameStart);
+    other.names.copy(this.names, this.used, nameStart, nameEnd);
+    const nameShift = this.used - nameStart;
+    const k0 = this.n;
+    const oc = other.columns;
+    const c = this.c;
+    for (let k = 0; k < count; k++) this.ends[k0 + k] = other.ends[from + k] + nameShift;
+    for (const col of ['size', 'mtimeMs', 'ctimeMs', 'ino', 'compressedSize', 'crc', 'flags', 'mode', 'method'] as const) {
+      (c[col] as Float64Array).set((oc[col] as Float64Array).subarray(from, from + count), k0);
+    }
+    for (let k = 0; k < count; k++) {
+      c.headerAt[k0 + k] = oc.headerAt[from + k] + shift;
+      c.dataAt[k0 + k] = oc.dataAt[from + k] + shift;
+      c.endAt[k0 + k] = oc.endAt[from + k] + shift;
+    }
+    this.used += nameEnd - nameStart;
+    this.n += count;
   }
 
   build(): ArchiveIndex {

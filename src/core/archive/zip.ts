@@ -229,6 +229,12 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     if (last !== first) checkLocalHeader(prevFd!, p, last);
     const base = zip.offset;
     await zip.copyRaw(prevFd!, start, c.endAt[last] - start);
+    reused += job.count;
+    // Unchanged files: the same paths and numbers as before, only where they are moved.
+    if (!job.member) {
+      index.addRun(p, first, job.count, base - start);
+      return;
+    }
     for (let k = 0; k < job.count; k++) {
       const j = first + k;
       const i = job.file + k;
@@ -239,7 +245,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         headerAt: base + (c.headerAt[j] - start), dataAt: base + (c.dataAt[j] - start), endAt: base + (c.endAt[j] - start),
       });
     }
-    reused += job.count;
   };
 
   /** Writes finished jobs in order until at most `keep` are outstanding. */

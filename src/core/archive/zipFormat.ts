@@ -199,6 +199,7 @@ export class ZipWriter {
     // per record was tens of thousands of small allocations for a large repository.
     const CHUNK = 256 * 1024;
     const out = Buffer.allocUnsafe(CHUNK + 46 + 28 + 0xffff);
+    const view = new DataView(out.buffer, out.byteOffset, out.length);
     let used = 0;
     for (let i = 0; i < count; i++) {
       const nameStart = pathStart(dir, i);
@@ -215,23 +216,25 @@ export class ZipWriter {
         await this.put(out.subarray(0, used));
         used = 0;
       }
-      let o = u32(out, used, 0x02014b50);
-      o = u16(out, o, MADE_BY_UNIX | (extra ? 45 : 20));
-      o = u16(out, o, extra ? 45 : 20);
-      o = u16(out, o, c.flags[i]);
-      o = u16(out, o, c.method[i]);
-      o = u16(out, o, DOS_TIME);
-      o = u16(out, o, DOS_DATE);
-      o = u32(out, o, c.crc[i]);
-      o = u32(out, o, bigC ? MAX32 : csize);
-      o = u32(out, o, bigU ? MAX32 : usize);
-      o = u16(out, o, nameLen);
-      o = u16(out, o, extra);
-      o = u16(out, o, 0); // comment
-      o = u16(out, o, 0); // disk
-      o = u16(out, o, 0); // internal attributes
-      o = u32(out, o, ((S_IFREG | (c.mode[i] & 0o7777)) << 16) >>> 0);
-      o = u32(out, o, bigAt ? MAX32 : at);
+      // DataView stores compile to plain memory writes: ~17 fields for each of tens of thousands of records.
+      let o = used;
+      view.setUint32(o, 0x02014b50, true);
+      view.setUint16(o + 4, MADE_BY_UNIX | (extra ? 45 : 20), true);
+      view.setUint16(o + 6, extra ? 45 : 20, true);
+      view.setUint16(o + 8, c.flags[i], true);
+      view.setUint16(o + 10, c.method[i], true);
+      view.setUint16(o + 12, DOS_TIME, true);
+      view.setUint16(o + 14, DOS_DATE, true);
+      view.setUint32(o + 16, c.crc[i], true);
+      view.setUint32(o + 20, bigC ? MAX32 : csize, true);
+      view.setUint32(o + 24, bigU ? MAX32 : usize, true);
+      view.setUint16(o + 28, nameLen, true);
+      view.setUint16(o + 30, extra, true);
+      view.setUint32(o + 32, 0, true); // comment length, disk number
+      view.setUint16(o + 36, 0, true); // internal attributes
+      view.setUint32(o + 38, ((S_IFREG | (c.mode[i] & 0o7777)) << 16) >>> 0, true);
+      view.setUint32(o + 42, bigAt ? MAX32 : at, true);
+      o += 46;
       dir.names.copy(out, o, nameStart, dir.ends[i]);
       o += nameLen;
       if (extra) {

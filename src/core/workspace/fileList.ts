@@ -203,6 +203,13 @@ export class FileListBuilder {
     this.push(size, ino, mtimeMs, ctimeMs, target);
   }
 
+  /** A file whose path is the UTF-8 bytes `buf[start, end)`. */
+  addBytes(buf: Buffer, start: number, end: number, size: number, ino: number, mtimeMs: number, ctimeMs: number, target?: string): void {
+    this.room(end - start);
+    this.used += buf.copy(this.names, this.used, start, end);
+    this.push(size, ino, mtimeMs, ctimeMs, target);
+  }
+
   /** File i of another list, its path bytes copied as they are. */
   copyFrom(list: FileList, i: number): void {
     const start = pathStart(list, i);

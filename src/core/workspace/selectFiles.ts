@@ -95,12 +95,12 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.
     const tracked = new FileListBuilder(1024);
-    await filterCandidates(ctx, nulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true });
+    await filterCandidates(ctx, new NulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true });
     const trackedList = tracked.build();
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
     const untracked = new FileListBuilder(64);
     const alsoTracked = sortedMembership(trackedList);
-    await filterCandidates(ctx, nulSeparated(await untrackedP, alsoTracked), untracked, { dropMissing: true, kept: () => false });
+    await filterCandidates(ctx, new NulSeparated(await untrackedP, alsoTracked), untracked, { dropMissing: true, kept: () => false });
     for (const p of await ignoredP) ctx.skip(p, 'gitignored');
     return ctx.finish(FileList.merge(trackedList, untracked.build()));
   }
@@ -389,15 +389,29 @@ function lstatQuiet(p: string): Stats | NodeJS.ErrnoException {
 
 /**
  * git's NUL-separated listing as paths, one string at a time (the listing itself stays one
- * buffer). `skip` drops paths by their bytes before a string is made for them.
+ * buffer); the bytes of the path last given stay known, so a chosen path is copied into the
+ * file list as it is rather than encoded again. `skip` drops paths by their bytes before a
+ * string is made for them.
  */
-function* nulSeparated(out: Buffer, skip?: (buf: Buffer, start: number, end: number) => boolean): Generator<string> {
-  let start = 0;
-  while (start < out.length) {
-    let end = out.indexOf(0, start);
-    if (end < 0) end = out.length;
-    if (end > start && !skip?.(out, start, end)) yield out.toString('utf8', start, end);
-    start = end + 1;
+class NulSeparated implements Iterable<string> {
+  start = 0;
+  end = 0;
+
+  constructor(readonly buf: Buffer, private readonly skip?: (buf: Buffer, start: number, end: number) => boolean) {}
+
+  *[Symbol.iterator](): Iterator<string> {
+    const out = this.buf;
+    let start = 0;
+    while (start < out.length) {
+      let end = out.indexOf(0, start);
+      if (end < 0) end = out.length;
+      if (end > start && !this.skip?.(out, start, end)) {
+        this.start = start;
+        this.end = end;
+        yield out.toString('utf8', start, end);
+      }
+      start = end + 1;
+    }
   }
 }
 
@@ -421,6 +435,7 @@ function sortedMembership(list: PathBytes): (buf: Buffer, start: number, end: nu
  */
 async function filterCandidates(ctx: Context, rels: Iterable<string>, out: FileListBuilder, o: { dropMissing: boolean; kept?: (rel: string) => boolean }): Promise<void> {
   const folders = new FolderChain(ctx);
+  const listing = rels instanceof NulSeparated ? rels : undefined;
   let last = performance.now();
   let n = 0;
   for (const rel of rels) {
@@ -474,7 +489,8 @@ async function filterCandidates(ctx: Context, rels: Iterable<string>, out: FileL
       ctx.skip(rel, 'too-large');
       continue;
     }
-    out.add(rel, st.size, st.ino, st.mtimeMs, st.ctimeMs, target);
+    if (listing) out.addBytes(listing.buf, listing.start, listing.end, st.size, st.ino, st.mtimeMs, st.ctimeMs, target);
+    else out.add(rel, st.size, st.ino, st.mtimeMs, st.ctimeMs, target);
   }
 }
 

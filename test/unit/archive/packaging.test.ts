@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import * as yauzl from 'yauzl';
+import { serializeIndex } from '../../../src/core/archive/archiveIndex';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { buildZip } from '../../../src/core/archive/zip';
 import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
@@ -121,6 +122,8 @@ describe('packaging real-shaped trees', () => {
       try {
         assert.equal(again.reused, 398, 'every file but the two changed ones is copied');
         assert.equal(again.sha256, cold.sha256, 'reused entries are the bytes a cold build makes');
+        const header = { level: 6, madeAtMs: 0, archiveSize: cold.size };
+        assert.ok(serializeIndex(again.index, header).equals(serializeIndex(cold.index, header)), 'and its index describes them as a cold build does');
         const byName = new Map((await readZip(again.path)).map((e) => [e.name, e.data.toString()]));
         assert.equal(byName.get(changed), '// changed\n');
         assert.equal(byName.get(sneaky), sneakyText);
