@@ -93,7 +93,7 @@ export class DeflatePool {
   private nextId = 0;
   private failed: Error | undefined;
 
-  constructor(level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024) {
+  constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024) {
     for (let i = 0; i < size; i++) {
       // A small young generation: each deflate leaves a stream object behind, and a worker's
       // default nursery let megabytes of them pile up before a collection.

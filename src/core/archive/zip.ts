@@ -50,10 +50,26 @@ export interface BuildZipOptions {
   previous?: ReusableArchive;
   /** Threads deflating besides the main thread; default one per further core (1-3). */
   workers?: number;
+  /**
+   * Deflate workers started ahead (startDeflateWorkers), typically when the selection
+   * started: packaging takes them over and stops them when it is done, or at once when
+   * they do not fit (another level).
+   */
+  workersStarted?: DeflatePool;
 }
 
 /** Info-ZIP's default level: about its ratio and speed. */
 export const DEFAULT_LEVEL = 6;
+
+/**
+ * Starts the deflate workers of a packaging that is about to come: a worker takes ~45 ms
+ * to start (Node 24, 2 cores), time the selection before packaging hides when they start
+ * with it; packaging without them deflates its first megabyte on the main thread alone.
+ * Hand them to buildZip (`workersStarted`), or close() them when there is nothing to package.
+ */
+export function startDeflateWorkers(level = DEFAULT_LEVEL, workers = defaultWorkerCount()): DeflatePool {
+  return new DeflatePool(level, workers, BATCH_BYTES);
+}
 /** Above this, a quick look at the first bytes decides whether deflating is worth trying. */
 const SAMPLE_ABOVE = 64 * 1024;
 /** Batches handed to the workers and not yet written, per worker: enough to keep them busy. */
@@ -82,8 +98,14 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
   }
   const level = opts.level ?? DEFAULT_LEVEL;
   const madeAtMs = Date.now();
-  const dir = await fsp.mkdtemp(path.join(opts.tmpRoot ?? os.tmpdir(), 'code-scanner-'));
-  await fsp.chmod(dir, 0o700);
+  let dir: string;
+  try {
+    dir = await fsp.mkdtemp(path.join(opts.tmpRoot ?? os.tmpdir(), 'code-scanner-'));
+    await fsp.chmod(dir, 0o700);
+  } catch (e) {
+    await opts.workersStarted?.close();
+    throw e;
+  }
   const archivePath = path.join(dir, name);
   let disposed = false;
   const dispose = async () => {
@@ -97,9 +119,10 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
       r = await writeZip(selection, archivePath, level, opts);
     } catch (e) {
       if (!(e instanceof PreviousArchiveMismatch)) throw e;
-      // The kept archive was replaced or damaged since its index was written: package from scratch.
+      // The kept archive was replaced or damaged since its index was written: package from
+      // scratch (the workers handed over were stopped with the first attempt).
       await fsp.rm(archivePath, { force: true });
-      r = await writeZip(selection, archivePath, level, { ...opts, previous: undefined });
+      r = await writeZip(selection, archivePath, level, { ...opts, previous: undefined, workersStarted: undefined });
     }
     const size = (await fsp.stat(archivePath)).size;
     return { path: archivePath, name, size, ...r, madeAtMs, level, dispose };
@@ -185,6 +208,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     fh = await fsp.open(archivePath, 'wx', 0o600);
   } catch (e) {
     scratch.release();
+    await opts.workersStarted?.close();
     throw e;
   }
   const sink = new HashingFileSink(fh, scratch.buffer.subarray(0, BLOCK), scratch.buffer.subarray(BLOCK, 2 * BLOCK));
@@ -192,8 +216,12 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   // A re-scan starts workers once it has read a megabyte that must be deflated (an unchanged
   // tree needs none); a first scan of more than that starts them at once, so they are ready
   // (~40 ms) while the main thread deflates the first files itself.
-  const workerCount = opts.workers ?? defaultWorkerCount();
-  let started: DeflatePool | undefined;
+  let started: DeflatePool | undefined = opts.workersStarted;
+  if (started && started.level !== level) {
+    void started.close();
+    started = undefined;
+  }
+  const workerCount = started?.size ?? opts.workers ?? defaultWorkerCount();
   const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES));
   if (!previous && selection.totalBytes > INLINE_BYTES) pool();
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;

@@ -4,12 +4,12 @@
 // archives and transfers live, and where results go, and shows the progress.
 import type { ServiceClient, UploadFields } from '../api';
 import { CancelledAfterUploadError, isCancellation, mapInSlices, throwIfCancelled } from '../async';
-import { DEFAULT_LEVEL, buildZip, type BuiltArchive } from '../archive/zip';
+import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../archive/zip';
 import type { ReuseCache } from '../archive/reuseCache';
 import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
-import { readGitInfo } from '../workspace/gitInfo';
+import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
 import type { Selection, SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
 import { type ScanProgress, type ScanStage } from './stages';
@@ -111,30 +111,52 @@ export function archiveMetadata(archive: Pick<BuiltArchive, 'index' | 'size' | '
   return { client: 'vscode', archive: { files: archive.index.length, bytes: archive.size, sha256: archive.sha256 } };
 }
 
+/**
+ * The folder's files chosen and packaged, or why there is nothing to upload. A full scan
+ * with no previous archive to copy from deflates every file: its deflate workers start
+ * with the selection, which hides their start (startDeflateWorkers), and are stopped on
+ * every way out that does not hand them to packaging.
+ */
+async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): Promise<
+  | { kind: 'nothing'; result: FolderScanResult }
+  | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined> }
+> {
+  const previous = ctx.uploads.reuse?.load(DEFAULT_LEVEL);
+  const workers = !req.partial && !previous ? startDeflateWorkers() : undefined;
+  try {
+    progress(ctx, 'select', 0, 'choosing files…');
+    let selection: Selection;
+    try {
+      selection = await req.select();
+    } catch (err) {
+      // e.g. Scan Changed Files in a folder that is not a git repository: nothing to scan there.
+      if (!req.partial) throw err;
+      return { kind: 'nothing', result: { kind: 'nothing', note: err instanceof Error ? err.message : String(err), skipped: [] } };
+    }
+    throwIfCancelled(ctx.signal);
+    for (const note of selection.notes) ctx.log(note);
+    if (!selection.files.length) {
+      const note = req.partial ? 'no changed or open files to scan' : 'no files to scan (everything is excluded)';
+      return { kind: 'nothing', result: { kind: 'nothing', note, skipped: selection.skipped } };
+    }
+    progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
+    await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
+    // git's details only go into the upload's form: read while packaging runs, not after it.
+    const gitInfo = readGitInfo(req.root).catch(() => undefined);
+    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous, workersStarted: workers });
+    if (previous) ctx.log(`${archive.index.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
+    return { kind: 'packaged', selection, archive, gitInfo };
+  } finally {
+    // Packaging has stopped them already when it had them; stopping twice is harmless.
+    await workers?.close();
+  }
+}
+
 /** Chooses, packages and uploads the folder's files, then waits for the scan's findings. */
 export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): Promise<FolderScanResult> {
-  progress(ctx, 'select', 0, 'choosing files…');
-  let selection: Selection;
-  try {
-    selection = await req.select();
-  } catch (err) {
-    // e.g. Scan Changed Files in a folder that is not a git repository: nothing to scan there.
-    if (!req.partial) throw err;
-    return { kind: 'nothing', note: err instanceof Error ? err.message : String(err), skipped: [] };
-  }
-  throwIfCancelled(ctx.signal);
-  for (const note of selection.notes) ctx.log(note);
-  if (!selection.files.length) {
-    const note = req.partial ? 'no changed or open files to scan' : 'no files to scan (everything is excluded)';
-    return { kind: 'nothing', note, skipped: selection.skipped };
-  }
-  progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
-  await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
-  // git's details only go into the upload's form: read while packaging runs, not after it.
-  const gitInfo = readGitInfo(req.root).catch(() => undefined);
-  const previous = ctx.uploads.reuse?.load(DEFAULT_LEVEL);
-  const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous });
-  if (previous) ctx.log(`${archive.index.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
+  const packaged = await selectAndPackage(req, ctx);
+  if (packaged.kind === 'nothing') return packaged.result;
+  const { selection, archive, gitInfo } = packaged;
   const skipped = [...selection.skipped, ...archive.skipped];
   if (!archive.index.length) {
     await archive.dispose();

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import * as yauzl from 'yauzl';
 import { serializeIndex } from '../../../src/core/archive/archiveIndex';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
-import { buildZip } from '../../../src/core/archive/zip';
+import { buildZip, startDeflateWorkers } from '../../../src/core/archive/zip';
 import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
 import { readZip, tempDir, writeTree } from '../workspace/helpers';
@@ -44,6 +44,32 @@ describe('packaging real-shaped trees', () => {
         const entries = await readZip(a.path);
         assert.equal(entries.length, 3000);
         for (const e of entries) assert.equal(e.data.toString(), files[e.name], e.name);
+      } finally {
+        await Promise.all([a.dispose(), b.dispose(), c.dispose()]);
+      }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('workers started with the selection give the same bytes and are stopped by packaging; workers of another level are stopped unused', async () => {
+    const root = await tempDir('pack-prestart-');
+    try {
+      await writeTree(root, smallTree(4000));
+      const started = startDeflateWorkers();
+      const sel = await selectWorkspaceFiles(root);
+      assert.ok(sel.totalBytes > 1024 * 1024, 'more than the megabyte packaging deflates on its own');
+      const a = await buildZip(sel, { workersStarted: started });
+      const otherLevel = startDeflateWorkers(9);
+      const b = await buildZip(sel, { workersStarted: otherLevel });
+      const c = await buildZip(sel);
+      try {
+        assert.equal(a.sha256, c.sha256);
+        assert.equal(b.sha256, c.sha256, 'level 6 as asked, not the level-9 workers');
+        for (const pool of [started, otherLevel]) {
+          const buffers = pool.inputBuffer(0);
+          await assert.rejects(pool.run(buffers, new Float64Array([1]), new Uint8Array([0])), /stopped/);
+        }
       } finally {
         await Promise.all([a.dispose(), b.dispose(), c.dispose()]);
       }

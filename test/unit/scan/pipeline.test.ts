@@ -2,7 +2,7 @@
 // upload -> scan id -> findings, its progress stages, partial scans, cancellation and a
 // resumed upload.
 import assert from 'node:assert/strict';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
@@ -104,6 +104,21 @@ describe('scan pipeline', () => {
     const { ctx } = context();
     const result = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root, { excludeGlobs: ['**'] }) }, ctx);
     assert.equal(result.kind, 'nothing');
+  });
+
+  test('the deflate workers a full scan starts with its selection stop when there is nothing to package', { skip: process.platform !== 'linux' && 'counts threads in /proc' }, async () => {
+    // A worker left running is a thread of this process until it ends.
+    const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    const settled = async (want: number) => {
+      for (let i = 0; i < 100 && threads() > want; i++) await new Promise((r) => setTimeout(r, 20));
+      return threads();
+    };
+    const before = threads();
+    const { ctx } = context();
+    assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root, { excludeGlobs: ['**'] }) }, ctx)).kind, 'nothing');
+    assert.equal(await settled(before), before, 'nothing to scan');
+    await assert.rejects(scanFolder({ root, projectName: 'demo', partial: false, select: () => Promise.reject(new Error('the folder is gone')) }, ctx), /the folder is gone/);
+    assert.equal(await settled(before), before, 'the selection failed');
   });
 
   test('a cancel while uploading is a cancellation, and leaves nothing to resume', async () => {
