@@ -22,6 +22,14 @@ interface Columns {
 
 const FLOAT_COLUMNS = ['size', 'mtimeMs', 'ctimeMs', 'ino', 'headerAt', 'dataAt', 'endAt', 'compressedSize'] as const;
 
+function newColumns(cap: number): Columns {
+  return {
+    size: new Float64Array(cap), mtimeMs: new Float64Array(cap), ctimeMs: new Float64Array(cap), ino: new Float64Array(cap),
+    headerAt: new Float64Array(cap), dataAt: new Float64Array(cap), endAt: new Float64Array(cap), compressedSize: new Float64Array(cap),
+    crc: new Uint32Array(cap), flags: new Uint16Array(cap), mode: new Uint16Array(cap), method: new Uint8Array(cap),
+  };
+}
+
 /** The values of one entry, for ArchiveIndexBuilder.add. */
 export interface IndexRow {
   size: number;
@@ -76,11 +84,7 @@ export class ArchiveIndexBuilder {
     const cap = Math.max(1, capacity);
     this.names = Buffer.allocUnsafe(cap * 48);
     this.ends = new Uint32Array(cap);
-    this.c = {
-      size: new Float64Array(cap), mtimeMs: new Float64Array(cap), ctimeMs: new Float64Array(cap), ino: new Float64Array(cap),
-      headerAt: new Float64Array(cap), dataAt: new Float64Array(cap), endAt: new Float64Array(cap), compressedSize: new Float64Array(cap),
-      crc: new Uint32Array(cap), flags: new Uint16Array(cap), mode: new Uint16Array(cap), method: new Uint8Array(cap),
-    };
+    this.c = newColumns(cap);
   }
 
   get length(): number {
@@ -93,12 +97,9 @@ export class ArchiveIndexBuilder {
     let cap = this.ends.length * 2;
     while (cap < capacity) cap *= 2;
     this.ends = growTo(this.ends, cap);
-    const c = this.c;
-    this.c = {
-      size: growTo(c.size, cap), mtimeMs: growTo(c.mtimeMs, cap), ctimeMs: growTo(c.ctimeMs, cap), ino: growTo(c.ino, cap),
-      headerAt: growTo(c.headerAt, cap), dataAt: growTo(c.dataAt, cap), endAt: growTo(c.endAt, cap), compressedSize: growTo(c.compressedSize, cap),
-      crc: growTo(c.crc, cap), flags: growTo(c.flags, cap), mode: growTo(c.mode, cap), method: growTo(c.method, cap),
-    };
+    const next = newColumns(cap);
+    for (const k of Object.keys(next) as (keyof Columns)[]) next[k].set(this.c[k]);
+    this.c = next;
   }
 
   private room(nameBytes: number): void {

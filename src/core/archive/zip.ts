@@ -52,8 +52,8 @@ export interface BuildZipOptions {
   workers?: number;
   /**
    * Deflate workers started ahead (startDeflateWorkers), typically when the selection
-   * started: packaging takes them over and stops them when it is done, or at once when
-   * they do not fit (another level).
+   * started: packaging takes them over (unless they deflate at another level) and stops
+   * them when it is done, whether it succeeded or not.
    */
   workersStarted?: DeflatePool;
 }
@@ -70,6 +70,7 @@ export const DEFAULT_LEVEL = 6;
 export function startDeflateWorkers(level = DEFAULT_LEVEL, workers = defaultWorkerCount()): DeflatePool {
   return new DeflatePool(level, workers, BATCH_BYTES);
 }
+
 /** Above this, a quick look at the first bytes decides whether deflating is worth trying. */
 const SAMPLE_ABOVE = 64 * 1024;
 /** Batches handed to the workers and not yet written, per worker: enough to keep them busy. */
@@ -92,20 +93,23 @@ const MAX_BIG_IN_FLIGHT = 2;
  * in the selection's sorted order with a fixed date, so the same files give the same bytes.
  */
 export async function buildZip(selection: Selection, opts: BuildZipOptions = {}): Promise<BuiltArchive> {
+  try {
+    return await packageSelection(selection, opts);
+  } finally {
+    // Workers handed over stop here whatever happened (writeZip stops them already when it used them).
+    await opts.workersStarted?.close();
+  }
+}
+
+async function packageSelection(selection: Selection, opts: BuildZipOptions): Promise<BuiltArchive> {
   const name = opts.name ?? 'project.zip';
   if (!/\.zip$/i.test(name) || name.includes('/') || name.includes('\\')) {
     throw new Error(`The archive name "${name}" must be a plain file name ending in .zip.`);
   }
   const level = opts.level ?? DEFAULT_LEVEL;
   const madeAtMs = Date.now();
-  let dir: string;
-  try {
-    dir = await fsp.mkdtemp(path.join(opts.tmpRoot ?? os.tmpdir(), 'code-scanner-'));
-    await fsp.chmod(dir, 0o700);
-  } catch (e) {
-    await opts.workersStarted?.close();
-    throw e;
-  }
+  const dir = await fsp.mkdtemp(path.join(opts.tmpRoot ?? os.tmpdir(), 'code-scanner-'));
+  await fsp.chmod(dir, 0o700);
   const archivePath = path.join(dir, name);
   let disposed = false;
   const dispose = async () => {
@@ -208,7 +212,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     fh = await fsp.open(archivePath, 'wx', 0o600);
   } catch (e) {
     scratch.release();
-    await opts.workersStarted?.close();
     throw e;
   }
   const sink = new HashingFileSink(fh, scratch.buffer.subarray(0, BLOCK), scratch.buffer.subarray(BLOCK, 2 * BLOCK));
@@ -216,11 +219,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   // A re-scan starts workers once it has read a megabyte that must be deflated (an unchanged
   // tree needs none); a first scan of more than that starts them at once, so they are ready
   // (~40 ms) while the main thread deflates the first files itself.
-  let started: DeflatePool | undefined = opts.workersStarted;
-  if (started && started.level !== level) {
-    void started.close();
-    started = undefined;
-  }
+  let started = opts.workersStarted?.level === level ? opts.workersStarted : undefined;
   const workerCount = started?.size ?? opts.workers ?? defaultWorkerCount();
   const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES));
   if (!previous && selection.totalBytes > INLINE_BYTES) pool();
