@@ -12,13 +12,20 @@ type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync'>;
 /**
  * Compresses the files laid out one after the other in `input` into `output`: each file's
  * CRC, and its deflated bytes (a fresh zlib state per file, so the same file always gives
- * the same bytes) or, when deflating does not make it smaller or `store[i]` says so, the
- * bytes as they are. Self-contained: it becomes part of the worker's program as text, and
- * the main thread calls it for the batches it deflates itself.
+ * the same bytes) or, when the file is under 128 bytes, deflating does not make it
+ * smaller or `store[i]` says so, the bytes as they are. Self-contained: it becomes part of
+ * the worker's program as text, and the main thread calls it for the batches it deflates
+ * itself.
  */
 export function deflateBatch(
   zlib: ZlibModule, level: number, input: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number | boolean>,
 ): { crc: Uint32Array; csize: Float64Array; method: Uint8Array } {
+  // Files this small are stored: deflating one saved ~3 bytes on average on the babel-shaped
+  // bench tree (at most its size), against the ~180 bytes of headers its entry has anyway,
+  // and each zlib call has a fixed cost in time and in memory held until V8's next full
+  // collection. Half of a real JavaScript repository's files can be this small (babel:
+  // 14,500 of 27,674 are fixtures under 128 bytes). A literal: this function runs as text.
+  const minDeflateBytes = 128;
   const n = lengths.length;
   const crc = new Uint32Array(n);
   const csize = new Float64Array(n);
@@ -30,14 +37,17 @@ export function deflateBatch(
     at += data.length;
     crc[i] = zlib.crc32(data);
     let deflated: Buffer | undefined;
-    if (data.length > 0 && !store[i]) {
-      // An output chunk the size of the input, not zlib's 16 KB default: the per-file
-      // buffer is garbage at once, and 16 KB of it per small file was most of a worker's growth.
+    if (data.length >= minDeflateBytes && !store[i]) {
+      // An output chunk about the size source code deflates to (a quarter), not zlib's 16 KB
+      // default nor the input's size: the stream object keeps its first chunk until V8's
+      // next full collection, whatever we copy out (12,000 files of 2-18 KB on Node 24: +38
+      // MB of RSS with a quarter, +81 MB with the input's size, as fast). A bigger output
+      // takes more chunks, garbage at once.
       // A window just big enough for the file (matches can never reach further back than
       // its start): the same bytes as the default 32 KB window, and ~25 % faster on small
       // files, which no longer allocate and touch the whole window.
       const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(data.length + 262))));
-      deflated = zlib.deflateRawSync(data, { level, windowBits, chunkSize: Math.min(65536, Math.max(1024, data.length + 64)) });
+      deflated = zlib.deflateRawSync(data, { level, windowBits, chunkSize: Math.min(65536, Math.max(1024, (data.length >> 2) + 256)) });
       if (deflated.length >= data.length) deflated = undefined;
     }
     const bytes = deflated ?? data;
@@ -73,9 +83,27 @@ export interface BatchResult {
 interface Pending { resolve(r: BatchResult): void; reject(e: Error): void }
 
 /**
+ * A worker's old generation, in MB. Each deflate leaves a zlib stream object that only a
+ * full collection frees, with ~1.7 KB of native memory behind it on Node 24; a worker with
+ * V8's default limit collected so rarely that they piled up (babel-shaped bench tree: peak
+ * RSS growth 60-65 MB with the default, 52-54 MB with 12, no slower). The worker's live
+ * heap is its bootstrap and one batch's small arrays: it runs out at 4-6 MB (a catchable
+ * error, and packaging starts again without a limit), never at 8. Far from the ~2 MB under
+ * which Node 24 aborts the whole process while a worker's heap is deserialized.
+ */
+export const WORKER_OLD_GENERATION_MB = 12;
+
+/** A deflate worker reached its heap limit: packaging again without the limit will do. */
+export class DeflateWorkerOutOfMemory extends Error {
+  constructor(cause: Error) {
+    super(`a deflate worker ran out of memory (${cause.message})`, { cause });
+  }
+}
+
+/**
  * Threads that deflate besides the main thread: one per further core, at most three. The
- * main thread reads the files and deflates a batch itself whenever every worker already
- * has one waiting, so all cores work without a worker per core: a busy worker costs
+ * main thread reads the files and deflates a batch itself whenever every worker's queue is
+ * full, so all cores work without a worker per core: a busy worker costs
  * 15-19 MB of resident memory (its isolate, zlib's buffers), and on 2 cores one worker and
  * the main thread packaged the babel-shaped bench tree as fast as two workers.
  */
@@ -93,13 +121,18 @@ export class DeflatePool {
   private nextId = 0;
   private failed: Error | undefined;
 
-  constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024) {
+  /**
+   * `oldGenerationMb`: the workers' old generation limit (WORKER_OLD_GENERATION_MB);
+   * undefined leaves V8's default.
+   */
+  constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024, readonly oldGenerationMb: number | undefined = WORKER_OLD_GENERATION_MB) {
     for (let i = 0; i < size; i++) {
       // A small young generation: each deflate leaves a stream object behind, and a worker's
       // default nursery let megabytes of them pile up before a collection.
       // No inherited execArgv: the program needs no loader or flag of the host's (a
       // TypeScript loader alone took ~20 ms of each worker's start, an inspector port would clash).
-      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level }, resourceLimits: { maxYoungGenerationSizeMb: 1 } });
+      const resourceLimits = { maxYoungGenerationSizeMb: 1, ...(oldGenerationMb !== undefined ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) };
+      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level }, resourceLimits });
       w.on('message', (m: { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
@@ -112,7 +145,7 @@ export class DeflatePool {
           recycle: () => { if (m.input.byteLength === this.batchBytes) this.spares.push({ input: m.input, output: m.output }); },
         });
       });
-      w.on('error', (e) => this.fail(e));
+      w.on('error', (e: Error & { code?: string }) => this.fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new DeflateWorkerOutOfMemory(e) : e));
       this.workers.push(w);
       this.outstanding.push(0);
     }

@@ -78,6 +78,55 @@ describe('packaging real-shaped trees', () => {
     }
   });
 
+
+  test('files under 128 bytes are stored, bigger ones deflated whether the main thread or a worker packs them', async () => {
+    const root = await tempDir('pack-tiny-');
+    try {
+      const files = smallTree(4000);
+      files['tiny/a.js'] = 'a = 1;\n'.repeat(18); // 126 bytes, compresses well
+      files['tiny/b.js'] = 'b = 2;\n'.repeat(19); // 133 bytes
+      await writeTree(root, files);
+      const sel = await selectWorkspaceFiles(root);
+      for (const workers of [0, 1]) {
+        const archive = await buildZip(sel, { workers });
+        try {
+          const entries = await readZip(archive.path);
+          const method = (name: string) => entries.find((e) => e.name === name)?.method;
+          assert.equal(method('tiny/a.js'), 0, `workers: ${workers}`);
+          assert.equal(method('tiny/b.js'), 8, `workers: ${workers}`);
+          for (const e of entries) {
+            assert.equal(e.data.toString(), files[e.name], e.name);
+            if (e.data.length < 128) assert.equal(e.method, 0, e.name);
+          }
+          assert.ok(entries.some((e) => e.data.length >= 128 && e.method === 8));
+        } finally {
+          await archive.dispose();
+        }
+      }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a deflate worker that runs out of memory: packaging starts again without the limit and gives the same bytes', async () => {
+    const root = await tempDir('pack-oom-');
+    try {
+      await writeTree(root, smallTree(4000));
+      const sel = await selectWorkspaceFiles(root);
+      const reference = await buildZip(sel);
+      // 4 MB is less than a worker needs (Node 20 and 24): it runs out at its first batch.
+      // (Not lower: under ~2 MB, Node 24 aborts the whole process while the worker starts.)
+      const starved = await buildZip(sel, { workerOldGenerationMb: 4, workers: 1 });
+      try {
+        assert.equal(starved.sha256, reference.sha256);
+        assert.match(unzipTest(starved.path), /No errors detected/);
+      } finally {
+        await Promise.all([reference.dispose(), starved.dispose()]);
+      }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
   test('executable bits and non-ASCII names are kept', async () => {
     const root = await tempDir('pack-modes-');
     try {
