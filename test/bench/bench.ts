@@ -55,7 +55,7 @@ function run(cmd: string, argv: string[], opts: { cwd?: string; env?: Record<str
 const timed = (cmd: string, argv: string[], cwd?: string) => run(cmd, argv, { cwd });
 
 interface Phases { select: number; zip: number; upload: number }
-interface ChildResult { packMsEach?: number[]; warmRss?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string; coldMs?: number; warmMs?: number; coldPhases?: Phases; warmPhases?: Phases; reused?: number }
+interface ChildResult { packMsEach?: number[]; warmRss?: number; rssUncommitted?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string; coldMs?: number; warmMs?: number; coldPhases?: Phases; warmPhases?: Phases; reused?: number }
 
 async function child(argv: string[], env: Record<string, string> = {}): Promise<ChildResult> {
   const r = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, 'child.ts'), ...argv], { cwd: REPO, env });
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
       await infozip();
       await child(['--mode', 'pack', '--root', ws.dir, '--tmp', tmp]);
 
-      const zipMs: number[] = [], packMs: number[] = [], selectMs: number[] = [], upMs: number[] = [], curlMs: number[] = [], peaks: number[] = [], starts: number[] = [], idles: number[] = [];
+      const zipMs: number[] = [], packMs: number[] = [], selectMs: number[] = [], upMs: number[] = [], curlMs: number[] = [], peaks: number[] = [], starts: number[] = [], uncommitted: number[] = [], idles: number[] = [];
       for (let r = 0; r < rounds; r++) {
         svc = await freshService();
         zipMs.push(await infozip());
@@ -170,6 +170,7 @@ async function main(): Promise<void> {
         upMs.push(one.uploadMs!);
         peaks.push(one.peakRss);
         starts.push(one.warmRss!);
+        uncommitted.push(one.rssUncommitted!);
         curlMs.push(await curlUpload());
         idles.push((await child(['--mode', 'idle', '--warm-base-url', svc.baseUrl], env)).peakRss);
         console.log(`  round ${r + 1}: zip ${secs(zipMs.at(-1)!)}, ours ${secs(packMs.at(-1)!)} (selection ${secs(selectMs.at(-1)!)}); upload ours ${secs(upMs.at(-1)!)}, curl ${secs(curlMs.at(-1)!)}; peak RSS ${(one.peakRss / MiB).toFixed(0)} MB (+${((one.peakRss - one.warmRss!) / MiB).toFixed(0)} MB)`);
@@ -184,10 +185,13 @@ async function main(): Promise<void> {
       const growths = peaks.map((pk, i) => pk - starts[i]);
       const worst = growths.indexOf(Math.max(...growths));
       const growth = growths[worst] / MiB;
+      // The same peak over the RSS before V8's young generation was committed again (as an
+      // idle host has it): what the process grows by when the scan is its first work in a while.
+      const fromIdle = median(peaks.map((pk, i) => pk - uncommitted[i])) / MiB;
       const lines = [
         `${ws.key} packaging: ${p.toFixed(2)}x (median of ${rounds} paired rounds; ours ${secs(median(packMs))} for selection ${secs(median(selectMs))} + zip -> ${(reference.size / MiB).toFixed(1)} MiB, deterministic; zip -q -6 -@ over the same list ${secs(median(zipMs))} -> ${(zipSize / MiB).toFixed(1)} MiB; target <= ${TARGETS.packaging}x: ${p <= TARGETS.packaging ? 'met' : 'NOT met'})`,
         `${ws.key} upload: ${u.toFixed(2)}x (ours ${secs(median(upMs))} in ${(DEFAULT_CHUNK_SIZE / MiB).toFixed(0)} MiB chunks; one raw curl POST + PATCH ${secs(median(curlMs))}; target <= ${TARGETS.upload}x: ${u <= TARGETS.upload ? 'met' : 'NOT met'})`,
-        `${ws.key} peak RSS growth (selection + packaging + upload): ${growth.toFixed(0)} MB (worst of ${rounds}: peak ${(peaks[worst] / MiB).toFixed(0)} MB - ${(starts[worst] / MiB).toFixed(0)} MB just before; median ${(median(growths) / MiB).toFixed(0)} MB; an idle child peaks at ${(median(idles) / MiB).toFixed(0)} MB; target < ${TARGETS.rssMb} MB: ${growth < TARGETS.rssMb ? 'met' : 'NOT met'})`,
+        `${ws.key} peak RSS growth (selection + packaging + upload): ${growth.toFixed(0)} MB (worst of ${rounds}: peak ${(peaks[worst] / MiB).toFixed(0)} MB - ${(starts[worst] / MiB).toFixed(0)} MB just before; median ${(median(growths) / MiB).toFixed(0)} MB; an idle child peaks at ${(median(idles) / MiB).toFixed(0)} MB; median ${fromIdle.toFixed(0)} MB counting the young generation V8 commits again after a full collection, the cost of the first second of any work in a host that was idle; target < ${TARGETS.rssMb} MB: ${growth < TARGETS.rssMb ? 'met' : 'NOT met'})`,
       ];
       if (ws.key !== 'synthetic') {
         // Context for the figure above, not a target: the same packaging in a process that has
