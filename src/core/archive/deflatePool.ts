@@ -121,17 +121,14 @@ export class DeflatePool {
   private nextId = 0;
   private failed: Error | undefined;
 
-  /**
-   * `oldGenerationMb`: the workers' old generation limit (WORKER_OLD_GENERATION_MB);
-   * undefined leaves V8's default.
-   */
-  constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024, readonly oldGenerationMb: number | undefined = WORKER_OLD_GENERATION_MB) {
+  /** `oldGenerationMb`: the workers' old generation limit (WORKER_OLD_GENERATION_MB); 0 leaves V8's default. */
+  constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024, oldGenerationMb = WORKER_OLD_GENERATION_MB) {
     for (let i = 0; i < size; i++) {
       // A small young generation: each deflate leaves a stream object behind, and a worker's
       // default nursery let megabytes of them pile up before a collection.
       // No inherited execArgv: the program needs no loader or flag of the host's (a
       // TypeScript loader alone took ~20 ms of each worker's start, an inspector port would clash).
-      const resourceLimits = { maxYoungGenerationSizeMb: 1, ...(oldGenerationMb !== undefined ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) };
+      const resourceLimits = { maxYoungGenerationSizeMb: 1, ...(oldGenerationMb > 0 ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) };
       const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level }, resourceLimits });
       w.on('message', (m: { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array }) => {
         const p = this.pending.get(m.id);

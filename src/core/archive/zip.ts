@@ -230,8 +230,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   // (~40 ms) while the main thread deflates the first files itself.
   let started = opts.workersStarted?.level === level ? opts.workersStarted : undefined;
   const workerCount = started?.size ?? opts.workers ?? defaultWorkerCount();
-  const oldGenerationMb = opts.workerOldGenerationMb ?? WORKER_OLD_GENERATION_MB;
-  const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES, oldGenerationMb || undefined));
+  const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES, opts.workerOldGenerationMb ?? WORKER_OLD_GENERATION_MB));
   if (!previous && selection.totalBytes > INLINE_BYTES) pool();
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;
   const prevFd = previous ? tryOpen(previous.path) : undefined;
