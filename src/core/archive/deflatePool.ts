@@ -178,7 +178,15 @@ export class DeflatePool {
    * reading or deflating) to hand it one.
    */
   run(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
-    if (this.failed) return Promise.reject(this.failed);
+    const result = this.failed ? Promise.reject(this.failed) : this.post(buffers, lengths, store);
+    // A failed worker rejects every batch at once, while the caller awaits one of them or
+    // none (it may be writing an entry): the rest must not count as unhandled rejections,
+    // which end the process. Each still rejects where it is awaited.
+    result.catch(() => undefined);
+    return result;
+  }
+
+  private post(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
     return new Promise<BatchResult>((resolve, reject) => {
       const id = this.nextId++;
       let k = 0;

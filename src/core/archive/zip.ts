@@ -415,7 +415,10 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         } else {
           // At most a few at once: each holds its compressed bytes until written.
           while (jobs.filter((x) => x.kind === 'big').length >= MAX_BIG_IN_FLIGHT) await drain(jobs.length - 1);
-          jobs.push({ kind: 'big', member, done: deflateFile(fd, level) });
+          const done = deflateFile(fd, level);
+          // Awaited when its turn to be written comes: a read error before then must wait for it.
+          done.catch(() => undefined);
+          jobs.push({ kind: 'big', member, done });
         }
         await drain(maxInFlight);
         continue;
@@ -457,11 +460,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     const sha256 = await sink.end();
     return { sha256, index: built, skipped, reused };
   } catch (e) {
-    for (const job of jobs) {
-      if (job.kind === 'stored') closeSync(job.fd);
-      if (job.kind === 'big') job.done.catch(() => undefined);
-      if (job.kind === 'batch') job.result.catch(() => undefined);
-    }
+    for (const job of jobs) if (job.kind === 'stored') closeSync(job.fd);
     await sink.abort();
     throw e;
   } finally {
