@@ -1,11 +1,10 @@
 import { promises as fsp } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { takeScratch, type ScratchLease } from '../scratch';
 import { ServiceError, isRetryable, type ServiceClient, type UploadFields } from '../api';
 import { uploadFieldParts } from '../api/chunk';
 import { sha256File } from '../archive/hash';
 import { backoffDelay, sleep } from '../async';
+import { ChunkReader } from './chunkReader';
 import type { SavedTransfer, TransferStore } from './transferStore';
 
 export interface UploadProgress {
@@ -67,9 +66,6 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 5 * 60_000;
 export const MAX_BYTES_FACTOR = 4;
 export const MAX_REQUESTS_PER_CHUNK = 4;
 const REQUEST_MARGIN = 32;
-
-/** The chunk goes out in slices of this size; progress moves with each slice the socket takes. */
-const SLICE_BYTES = 256 * 1024;
 
 /** The upload stopped but the service keeps what it received: `resumeUpload` continues it. */
 export class UploadInterruptedError extends Error {
@@ -277,7 +273,6 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         }
         const len = Math.min(chunkSize, total - offset);
         const chunkStart = offset;
-        const bytes = await chunks.read(chunkStart, len);
         spend(len);
         lastChunkInFlight = chunkStart + len === total;
         const result = await client.sendChunk(t.transferId, {
@@ -292,7 +287,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           // service for the transfer's outcome. Object mode: a byte-mode Readable hands its
           // consumer all it has buffered as one concatenated copy, which measured +30 MB of
           // ArrayBuffers per upload; in object mode each slice goes out as the view it is.
-          body: len === 0 ? Buffer.alloc(0) : () => Readable.from(slices(bytes, (sent) => progress(chunkStart + sent)), { objectMode: true }),
+          body: len === 0 ? Buffer.alloc(0) : () => Readable.from(chunks.slices(chunkStart, len, (sent) => progress(chunkStart + sent)), { objectMode: true }),
         });
         lastChunkInFlight = false;
         if (result.kind === 'complete') {
@@ -315,6 +310,8 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         }
       } catch (e) {
         if (e instanceof UploadInterruptedError) throw e;
+        // The archive could not be read: the request failed for it, not for the network.
+        if (chunks.failure) throw chunks.failure;
         if (signal?.aborted) throw interrupted(e);
         if (!(e instanceof ServiceError)) throw e; // local trouble (archive unreadable): not the network's fault
         if (e.kind === 'conflict') {
@@ -352,58 +349,5 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
     }
   } finally {
     await chunks.close();
-  }
-}
-
-/**
- * Reads chunks of the archive into one buffer reused for the whole upload. Streaming each
- * chunk with fresh read buffers leaves ~the archive's size in garbage that V8 frees only
- * lazily (measured: +65 MB peak RSS for a 150 MB upload); one reused buffer keeps the
- * upload at chunkSize bytes, and it is the scratch memory packaging has just given back.
- * The buffer is refilled only after the previous request is over, and a retry of the same
- * chunk reuses what is already there.
- */
-class ChunkReader {
-  private readonly scratch: ScratchLease;
-  private readonly buf: Buffer;
-  private fh: FileHandle | undefined;
-  private start = -1;
-  private len = 0;
-
-  constructor(private readonly filePath: string, capacity: number) {
-    this.scratch = takeScratch(capacity);
-    this.buf = this.scratch.buffer;
-  }
-
-  async read(start: number, len: number): Promise<Buffer> {
-    if (len === 0) return Buffer.alloc(0);
-    if (start === this.start && len === this.len) return this.buf.subarray(0, len);
-    this.start = -1;
-    this.fh ??= await fsp.open(this.filePath, 'r');
-    let got = 0;
-    while (got < len) {
-      const { bytesRead } = await this.fh.read(this.buf, got, len - got, start + got);
-      if (bytesRead === 0) throw new Error(`The archive ${this.filePath} is shorter than expected; package the workspace again.`);
-      got += bytesRead;
-    }
-    this.start = start;
-    this.len = len;
-    return this.buf.subarray(0, len);
-  }
-
-  /** Call once no request uses the buffer any more. */
-  async close(): Promise<void> {
-    await this.fh?.close().catch(() => undefined);
-    this.fh = undefined;
-    this.scratch.release();
-  }
-}
-
-/** Views of `bytes` (no copies), reporting how much the consumer has taken so far. */
-function* slices(bytes: Buffer, onSent: (sent: number) => void): Generator<Buffer> {
-  for (let off = 0; off < bytes.length; off += SLICE_BYTES) {
-    const end = Math.min(bytes.length, off + SLICE_BYTES);
-    yield bytes.subarray(off, end);
-    onSent(end);
   }
 }

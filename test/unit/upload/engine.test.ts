@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -102,6 +103,25 @@ describe('upload engine: the service holds a byte-identical archive after each f
     assert.equal(out.kind, 'complete');
     assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
     assert.equal(chunks, Math.ceil(archive.size / SMALL_CHUNK) + 1, 'exactly one chunk should have been sent twice');
+  });
+
+  test('connection reset in the middle of a chunk of several slices: the retry sends the same bytes', async () => {
+    // A chunk of 1 MiB goes out in 256 KiB slices read as the request takes them; the retry
+    // sends them again from the reader's buffer (chunkReader.test.ts covers a retry of a chunk read in part).
+    const big = await makeArchive({ 'data/more.dat': randomBytes(1536 * 1024) });
+    try {
+      const chunkSize = 1024 * 1024;
+      service.faults.resetNext('patchChunk', 1, { afterBodyBytes: 400_000 });
+      let chunks = 0;
+      const client = new HookedClient(service, async () => void chunks++);
+      const out = await uploadArchive({ client, archive: big.archive, fields: {}, store: new MemoryTransferStore(), chunkSize, baseDelayMs: 5 });
+      assert.equal(out.kind, 'complete');
+      const { sha256: stored } = storedScan(service, out.kind === 'complete' ? out.scanId : '');
+      assert.equal(stored, big.archive.sha256);
+      assert.equal(chunks, Math.ceil(big.archive.size / chunkSize) + 1, 'exactly one chunk should have been sent twice');
+    } finally {
+      await big.cleanup();
+    }
   });
 
   test('HTTP 409: a chunk sent from a stale offset continues from the server offset', async () => {
@@ -266,6 +286,22 @@ describe('upload engine: interruption and resume', () => {
     const log = service.requests().slice(before);
     assert.ok(log.some((r) => r.method === 'PATCH' && r.status === 404), 'the stale transfer was not tried');
     assert.equal(log.filter((r) => r.method === 'POST').length, 1);
+  });
+
+  test('an archive cut short while it is uploaded stops the upload with what to do, without retrying', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'shortened-'));
+    const copy = path.join(dir, archive.name);
+    await fsp.copyFile(archive.path, copy);
+    try {
+      // Before the third chunk, the archive loses its end from the middle of that chunk on.
+      const client = new HookedClient(service, async (n) => { if (n === 3) await fsp.truncate(copy, 2 * SMALL_CHUNK + 1000); });
+      const err = await uploadArchive({ client, archive: { ...archive, path: copy }, fields: {}, store: new MemoryTransferStore(), ...fast }).catch((e: unknown) => e);
+      assert.ok(err instanceof Error && !(err instanceof UploadInterruptedError), `expected a plain error, got ${String(err)}`);
+      assert.match(err.message, /is shorter than expected; package the workspace again/);
+      assert.equal(client.calls, 3, 'a chunk that cannot be read is not sent again');
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('resume with nothing saved says so', async () => {
