@@ -154,11 +154,15 @@ async function main(): Promise<void> {
         return performance.now() - t0;
       };
 
-      // Warm the page cache and both code paths once, untimed, and the service's upload path:
-      // its first multipart upload runs cold (busboy and its writes not yet optimized), and
-      // whichever upload came first paid it (8 MiB chunks took 40-50 ms instead of ~20).
+      // Warm the page cache and both code paths once, untimed, and the service's upload
+      // paths with one upload of each kind: code the service runs per request or per byte
+      // is compiled, optimized, once it has run often enough, and whichever upload came
+      // first paid for it (8 MiB chunks took 40-50 ms instead of ~20; our 19 requests in
+      // round 1 took 0.57 s, in round 3 0.42 s, with one curl upload as the only warm-up).
       await infozip();
       await child(['--mode', 'pack', '--root', ws.dir, '--tmp', tmp]);
+      await scansIdle();
+      await child(['--mode', 'upload', '--archive', reference.path, '--base-url', svc.baseUrl], env);
       await curlUpload();
 
       const zipMs: number[] = [], packMs: number[] = [], selectMs: number[] = [], upMs: number[] = [], curlMs: number[] = [], peaks: number[] = [], starts: number[] = [], uncommitted: number[] = [], idles: number[] = [];
@@ -212,7 +216,7 @@ async function main(): Promise<void> {
         }
         const ratio = median(res.map((x) => x.warmMs / x.coldMs));
         const phase = (pick: (x: (typeof res)[number]) => Phases) => (['select', 'zip', 'upload'] as const).map((k) => `${k} ${secs(median(res.map((x) => pick(x)[k])))}`).join(' + ');
-        lines.push(`${ws.key} re-scan with one file changed: ${ratio.toFixed(2)}x of a cold scan, to scan_id (median of ${rounds}; cold ${secs(median(res.map((x) => x.coldMs)))}, re-scan ${secs(median(res.map((x) => x.warmMs)))} with ${res[0].reused} of ${res[0].files} entries copied from the last archive; cold ${phase((x) => x.coldPhases)}, re-scan ${phase((x) => x.warmPhases)}; target <= ${TARGETS.rescan}x: ${ratio <= TARGETS.rescan ? 'met' : 'NOT met'})`);
+        lines.push(`${ws.key} re-scan with one file changed: ${ratio.toFixed(2)}x of a cold scan, to scan_id (median of ${rounds}; cold ${secs(median(res.map((x) => x.coldMs)))}, re-scan ${secs(median(res.map((x) => x.warmMs)))} with ${res[0].reused} of ${res[0].files} entries copied from the last archive; cold ${phase((x) => x.coldPhases)}, re-scan ${phase((x) => x.warmPhases)}; ${ws.key === 'babel' ? `target <= ${TARGETS.rescan}x: ${ratio <= TARGETS.rescan ? 'met' : 'NOT met'}` : `no target of its own: the issue sets ${TARGETS.rescan}x on the babel shape`})`);
       }
       for (const l of lines) console.log(l);
       summary.push(...lines);
