@@ -324,6 +324,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   let used = 0;
   let batch = new BatchFiles();
   let inlined = 0;
+  /** Bytes of the selection's files the loop has passed, whatever it did with them. */
+  let bytesSeen = 0;
   const finishBatch = (result: Promise<BatchResult>, keepInput: boolean) => {
     jobs.push({ kind: 'batch', files: batch, result });
     if (!keepInput) {
@@ -349,7 +351,10 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     // itself rather than wait. Not sooner: each deflate here leaves memory behind until the
     // host's next full collection, and the babel-shaped bench tree packaged as fast with
     // this thread deflating only then (peak RSS growth 44-50 MB instead of 52-57).
-    if (started && started.backlog >= IN_FLIGHT_PER_WORKER && buffers!.output.byteLength >= used) {
+    // Near the end too: once what is left to read fits in what the workers have waiting,
+    // a batch posted now would be deflated after them while this thread sat idle.
+    const tail = () => started!.backlog >= 1 && selection.totalBytes - bytesSeen <= started!.backlog * BATCH_BYTES;
+    if (started && (started.backlog >= IN_FLIGHT_PER_WORKER || tail()) && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;
       finishBatch(deflateHere(Buffer.from(taken.output), () => p.giveBack(taken)), false);
@@ -369,7 +374,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
 
   try {
     let j = 0;
-    for (let n = 0; n < files.length; n++) {
+    for (let n = 0; n < files.length; bytesSeen += files.size(n++)) {
       if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
       if ((n & 63) === 0 && performance.now() - lastYield > YIELD_MS) {
         await new Promise<void>((r) => setImmediate(r));
