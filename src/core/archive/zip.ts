@@ -353,8 +353,9 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     // this thread deflating only then (peak RSS growth 44-50 MB instead of 52-57).
     // Near the end too: once what is left to read fits in what the workers have waiting,
     // a batch posted now would be deflated after them while this thread sat idle.
-    const tail = () => started!.backlog >= 1 && selection.totalBytes - bytesSeen <= started!.backlog * BATCH_BYTES;
-    if (started && (started.backlog >= IN_FLIGHT_PER_WORKER || tail()) && buffers!.output.byteLength >= used) {
+    const backlog = started ? started.backlog : 0;
+    const deflateHereNow = backlog >= IN_FLIGHT_PER_WORKER || (backlog >= 1 && selection.totalBytes - bytesSeen <= backlog * BATCH_BYTES);
+    if (started && deflateHereNow && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;
       finishBatch(deflateHere(Buffer.from(taken.output), () => p.giveBack(taken)), false);

@@ -313,7 +313,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         // The archive could not be read: the request failed for it, not for the network.
         if (chunks.failure) throw chunks.failure;
         if (signal?.aborted) throw interrupted(e);
-        if (!(e instanceof ServiceError)) throw e; // local trouble (archive unreadable): not the network's fault
+        if (!(e instanceof ServiceError)) throw e; // local trouble: not the network's fault
         if (e.kind === 'conflict') {
           // 409: the service holds another offset; continue from there (or ask, if not said).
           if (++failures > maxRetries) throw interrupted(e);
