@@ -145,20 +145,34 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     for (const node of touched) this.changed.fire(node);
   }
 
-  /** The findings the tree lists (dismissed ones excluded): everything the view filters let through. */
-  visible(folderUri?: string): { folderUri: string; issue: StoredIssue }[] {
+  /** The findings the tree lists in a folder (dismissed ones excluded): everything the view filters let through. */
+  visibleIssues(folderUri: string): StoredIssue[] {
     const f = this.filter;
-    const out: { folderUri: string; issue: StoredIssue }[] = [];
-    for (const l of this.store.all()) {
-      if (folderUri && l.folderUri !== folderUri) continue;
-      if (this.store.dismissalOf(l.issue) || !matchesView(l.issue, f)) continue;
-      out.push({ folderUri: l.folderUri, issue: l.issue });
+    return this.store.issuesIn(folderUri).filter((issue) => !this.store.dismissalOf(issue) && matchesView(issue, f));
+  }
+
+  /**
+   * The view's counts in one pass, allocating nothing per finding: it runs on every change
+   * of the store, in the same task as the other listeners, over maybe 50,000 findings.
+   */
+  tally(): { listed: number; undismissed: number; stale: number } {
+    const f = this.filter;
+    let listed = 0;
+    let undismissed = 0;
+    let stale = 0;
+    for (const folderUri of this.store.folderUris()) {
+      for (const issue of this.store.issuesIn(folderUri)) {
+        if (issue.stale) stale++;
+        if (this.store.dismissalOf(issue)) continue;
+        undismissed++;
+        if (matchesView(issue, f)) listed++;
+      }
     }
-    return out;
+    return { listed, undismissed, stale };
   }
 
   private dismissed(folderUri: string): StoredIssue[] {
-    return this.store.all().filter((l) => l.folderUri === folderUri && this.store.dismissalOf(l.issue)).map((l) => l.issue);
+    return this.store.issuesIn(folderUri).filter((issue) => this.store.dismissalOf(issue));
   }
 
   getChildren(node?: IssueTreeNode): IssueTreeNode[] {
@@ -176,7 +190,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   }
 
   private groups(folderUri: string): IssueTreeNode[] {
-    const issues = this.visible(folderUri).map((v) => v.issue);
+    const issues = this.visibleIssues(folderUri);
     const nodes: IssueTreeNode[] = groupIssues(issues, this.groupBy).map((g) => ({ kind: 'group', folderUri, ...g }));
     const dismissed = this.dismissed(folderUri);
     if (dismissed.length) {
@@ -192,7 +206,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     if (node.kind === 'folder') {
       const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = vscode.ThemeIcon.Folder;
-      item.description = plural(this.visible(node.folderUri).length, 'issue');
+      item.description = plural(this.visibleIssues(node.folderUri).length, 'issue');
       item.id = `folder:${node.folderUri}`;
       return item;
     }
@@ -300,11 +314,10 @@ export function registerIssuesTree(
     const shown = store.shownCount(hideFalsePositives());
     view.badge = shown ? { value: shown, tooltip: plural(shown, 'quality issue') } : undefined;
     const f = provider.filter;
-    const listed = provider.visible().length;
+    const { listed, undismissed, stale } = provider.tally();
     const parts: string[] = [];
-    if (isViewFiltered(f)) parts.push(`Showing ${listed} of ${store.all().filter((l) => !store.dismissalOf(l.issue)).length}: ${describeViewFilter(f)}.${listed ? '' : ' No issue matches.'}`);
+    if (isViewFiltered(f)) parts.push(`Showing ${listed} of ${undismissed}: ${describeViewFilter(f)}.${listed ? '' : ' No issue matches.'}`);
     else if (store.hasResults() && !listed) parts.push('No quality issues found in the last scan.');
-    const stale = store.all().filter((l) => l.issue.stale).length;
     if (stale) parts.push(`${plural(stale, 'finding')} could not be placed because the code changed since the scan; rescan to place ${stale === 1 ? 'it' : 'them'}.`);
     const unreadable = store.unreadableCount();
     if (unreadable) parts.push(`${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);
@@ -320,10 +333,10 @@ export function registerIssuesTree(
         provider.refreshFiles(e.uris);
         return;
       }
+      // The view's description follows from the refresh (onDidChangeTreeData below): once.
       provider.refresh();
-      describe();
     }),
-    session.onDidChangeSession(() => { provider.refresh(); describe(); }),
+    session.onDidChangeSession(() => provider.refresh()),
     provider.onDidChangeTreeData((node) => { if (!node) describe(); }),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) describe(); }),
   );

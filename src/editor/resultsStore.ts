@@ -100,7 +100,8 @@ export class ResultsStore extends DisposableObject {
   private located: LocatedIssue[] | undefined;
   /** shownCount per value of hideFalsePositives, until the next change that is more than a move. */
   private shown = new Map<boolean, number>();
-  private readonly uris = new Map<string, vscode.Uri>();
+  /** File URIs per folder, keyed by relative path: made once per file, looked up per finding. */
+  private readonly uris = new Map<string, Map<string, vscode.Uri>>();
 
   /** Settles once the findings kept in the results file are loaded (at once without one). */
   readonly ready: Promise<void>;
@@ -195,6 +196,11 @@ export class ResultsStore extends DisposableObject {
     return this.folders.get(folderUri)?.scans ?? [];
   }
 
+  /** Every folder the store holds findings or scans of. */
+  folderUris(): string[] {
+    return [...this.folders.keys()];
+  }
+
   foldersWithResults(): string[] {
     return [...this.folders.values()].filter((f) => f.scans.length).map((f) => f.folderUri);
   }
@@ -209,11 +215,20 @@ export class ResultsStore extends DisposableObject {
     return new Set([...this.folders.values()].map((f) => f.account).filter((a): a is string => !!a));
   }
 
-  /** A file's URI, made once: tens of thousands of findings would make as many URIs on every change. */
-  private uriOf(folderUri: string, relPath: string): vscode.Uri {
-    const key = `${folderUri}\n${relPath}`;
-    let uri = this.uris.get(key);
-    if (!uri) this.uris.set(key, (uri = fileUri(folderUri, relPath)));
+  /**
+   * A folder's file URIs, each made once: tens of thousands of findings would make as many
+   * URIs on every change. Keyed by the path alone, whose hash V8 keeps with the string (a
+   * key joined from folder and path was hashed anew for every finding).
+   */
+  private urisOf(folderUri: string): Map<string, vscode.Uri> {
+    let uris = this.uris.get(folderUri);
+    if (!uris) this.uris.set(folderUri, (uris = new Map()));
+    return uris;
+  }
+
+  private uriOf(folderUri: string, relPath: string, uris = this.urisOf(folderUri)): vscode.Uri {
+    let uri = uris.get(relPath);
+    if (!uri) uris.set(relPath, (uri = fileUri(folderUri, relPath)));
     return uri;
   }
 
@@ -222,16 +237,23 @@ export class ResultsStore extends DisposableObject {
     if (!this.located) {
       this.located = [];
       for (const f of this.folders.values()) {
-        for (const issue of f.issues) this.located.push({ folderUri: f.folderUri, uri: this.uriOf(f.folderUri, issue.path), issue });
+        const uris = this.urisOf(f.folderUri);
+        for (const issue of f.issues) this.located.push({ folderUri: f.folderUri, uri: this.uriOf(f.folderUri, issue.path, uris), issue });
       }
     }
     return this.located;
   }
 
+  /** A folder's findings as stored (read only): for counts and lists that need no URIs. */
+  issuesIn(folderUri: string): readonly StoredIssue[] {
+    return this.folders.get(folderUri)?.issues ?? [];
+  }
+
   /** Every file with findings and its findings, from the per-file index (the arrays are the store's: read only). */
   *files(): Generator<{ uri: vscode.Uri; issues: readonly StoredIssue[] }> {
     for (const [folderUri, index] of this.byFile) {
-      for (const [relPath, issues] of index) yield { uri: this.uriOf(folderUri, relPath), issues };
+      const uris = this.urisOf(folderUri);
+      for (const [relPath, issues] of index) yield { uri: this.uriOf(folderUri, relPath, uris), issues };
     }
   }
 
@@ -270,7 +292,7 @@ export class ResultsStore extends DisposableObject {
     let n = this.shown.get(hideFalsePositives);
     if (n === undefined) {
       n = 0;
-      for (const l of this.all()) if (this.isShown(l.issue, hideFalsePositives)) n++;
+      for (const f of this.folders.values()) for (const issue of f.issues) if (this.isShown(issue, hideFalsePositives)) n++;
       this.shown.set(hideFalsePositives, n);
     }
     return n;
@@ -355,9 +377,14 @@ export class ResultsStore extends DisposableObject {
       issues.push(...await markArchived(found.filter((i) => !gone.has(i.id)), archived));
     }
     const tracked = new Map((prev?.issues ?? []).map((i) => [i.id, i]));
-    issues = await mapInSlices(issues, (i) => {
+    // In place: these are the fetch's own objects, and every copy of 50,000 findings is
+    // garbage the young generation copies before it dies (the extension host's longest stalls).
+    await mapInSlices(issues, (i) => {
       const t = tracked.get(i.id);
-      return t?.range && !t.stale ? { ...i, range: t.range, lineText: t.lineText } : i;
+      if (t?.range && !t.stale) {
+        i.range = t.range;
+        i.lineText = t.lineText;
+      }
     });
     const digests = prev?.fileDigests ?? {};
     const unreadable = perScan.reduce((n, p) => n + (p.unreadable ?? 0), 0);
@@ -573,8 +600,10 @@ export class ResultsStore extends DisposableObject {
   }
 }
 
-function markArchived(issues: StoredIssue[], archived: ReadonlySet<string> | undefined): Promise<StoredIssue[]> {
-  return mapInSlices(issues, (i) => ({ ...i, inArchive: !!archived?.has(i.path) }));
+/** Marks the findings in place: they are a fetch's own objects, not yet the store's (see replaceFolder). */
+async function markArchived(issues: StoredIssue[], archived: ReadonlySet<string> | undefined): Promise<StoredIssue[]> {
+  await mapInSlices(issues, (i) => { i.inArchive = !!archived?.has(i.path); });
+  return issues;
 }
 
 export function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {

@@ -286,7 +286,9 @@ async function keystrokeBench(): Promise<string[]> {
   const out: string[] = [];
   for (const m of r.stdout.matchAll(/^BENCH keystroke (\d+) findings: ([\d.]+) ms .*?difference ([\d.]+) ms\); (.*)$/gm)) {
     const target = Number(m[1]) >= 50_000 ? 50 : 16;
-    const line = `vscode keystroke ${m[1]} findings: ${m[2]} ms of extension-host CPU (target < ${target} ms: ${Number(m[2]) < target ? 'met' : 'NOT met'}; ${m[3]} ms more than in a file with none); ${m[4]}`;
+    // Results arriving may hold the extension host 50 ms at a time, at either size.
+    const rest = m[4].replace(/(blocked meanwhile: (\d+) ms)/, (_, text: string, ms: string) => `${text} (target < 50 ms: ${Number(ms) < 50 ? 'met' : 'NOT met'})`);
+    const line = `vscode keystroke ${m[1]} findings: ${m[2]} ms of extension-host CPU (target < ${target} ms: ${Number(m[2]) < target ? 'met' : 'NOT met'}; ${m[3]} ms more than in a file with none); ${rest}`;
     console.log(line);
     out.push(line);
   }

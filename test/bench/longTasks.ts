@@ -1,8 +1,9 @@
-// Reads a V8 CPU profile (from node:inspector) as a list of tasks: runs of samples with no
-// idle time between them and the same outermost frame. A task "is ours" when any of its
-// samples has a frame of the extension's bundle. Slices split by setImmediate can still
-// merge into one task here (no idle sample between them), so a task's length is an upper
-// bound of how long it held the event loop.
+// Reads a V8 CPU profile (from node:inspector) two ways: as a list of tasks (runs of
+// samples with no idle time between them and the same outermost frame), and as what ran
+// during a given stretch of time (the longest stall a timer saw). A task "is ours" when any
+// of its samples has a frame of the extension's bundle. Slices split by setImmediate can
+// still merge into one task (no idle sample between them), so a task's length is an upper
+// bound of how long it held the event loop; the stall's own stretch is the exact account.
 
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
@@ -13,23 +14,40 @@ export interface CpuProfile {
 
 export interface ProfiledTask { ms: number; ours: boolean; top: string[] }
 
-export function longTasks(p: CpuProfile, ourUrl: (url: string) => boolean): ProfiledTask[] {
+type Frame = CpuProfile['nodes'][number]['callFrame'];
+
+function indexed(p: CpuProfile) {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // times[i] is when sample i was taken; it stands for the time until sample i + 1.
   const times: number[] = [];
   let t = p.startTime;
   for (const d of p.timeDeltas) times.push((t += d));
+  const stack = (id: number) => {
+    const out: Frame[] = [];
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) out.push(byId.get(cur)!.callFrame);
+    return out;
+  };
   const outermost = (id: number) => {
     let prev = id;
     for (let cur: number | undefined = id; cur !== undefined && parent.get(cur) !== undefined; cur = parent.get(cur)) prev = cur;
     return prev;
   };
-  const stack = (id: number) => {
-    const out: typeof p.nodes[number]['callFrame'][] = [];
-    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) out.push(byId.get(cur)!.callFrame);
-    return out;
-  };
+  return { byId, times, stack, outermost };
+}
+
+/** The innermost frame of ours in a sample's stack, or else its leaf (with its file's name). */
+function sampleName(frames: Frame[], ourUrl: (url: string) => boolean): string {
+  const mine = frames.find((f) => ourUrl(f.url)) ?? frames[0]!;
+  return `${mine.functionName || '(anonymous)'}${ourUrl(mine.url) ? '' : ` [${mine.url.split('/').pop() || 'native'}]`}`;
+}
+
+const topOf = (self: Map<string, number>, n = 3) =>
+  [...self].sort((m, k) => k[1] - m[1]).slice(0, n).map(([k, v]) => `${k} ${v.toFixed(0)} ms`);
+
+export function longTasks(p: CpuProfile, ourUrl: (url: string) => boolean): ProfiledTask[] {
+  const { byId, times, stack, outermost } = indexed(p);
   const tasks: { root: number; a: number; b: number; ours: boolean; self: Map<string, number> }[] = [];
   let cur: (typeof tasks)[number] | undefined;
   for (let i = 0; i + 1 < p.samples.length; i++) {
@@ -41,11 +59,55 @@ export function longTasks(p: CpuProfile, ourUrl: (url: string) => boolean): Prof
     cur.b = i + 1;
     const frames = stack(id);
     if (frames.some((f) => ourUrl(f.url))) cur.ours = true;
-    const mine = frames.find((f) => ourUrl(f.url)) ?? frames[0]!;
-    const name = `${mine.functionName || '(anonymous)'}${ourUrl(mine.url) ? '' : ` [${mine.url.split('/').pop() || 'native'}]`}`;
+    const name = sampleName(frames, ourUrl);
     cur.self.set(name, (cur.self.get(name) ?? 0) + (times[i + 1]! - times[i]!) / 1000);
   }
   return tasks
-    .map((x) => ({ ms: (times[x.b]! - times[x.a]!) / 1000, ours: x.ours, top: [...x.self].sort((m, n) => n[1] - m[1]).slice(0, 3).map(([k, v]) => `${k} ${v.toFixed(0)} ms`) }))
+    .map((x) => ({ ms: (times[x.b]! - times[x.a]!) / 1000, ours: x.ours, top: topOf(x.self) }))
     .sort((x, y) => y.ms - x.ms);
+}
+
+/**
+ * What ran between two instants on the profile's clock (microseconds of the monotonic
+ * clock, as `process.hrtime` counts them): the biggest shares, idle time left out.
+ */
+export function ranBetween(p: CpuProfile, fromUs: number, toUs: number, ourUrl: (url: string) => boolean, n = 4): string[] {
+  const { byId, times, stack } = indexed(p);
+  const self = new Map<string, number>();
+  for (let i = 0; i + 1 < p.samples.length; i++) {
+    const a = Math.max(times[i]!, fromUs);
+    const b = Math.min(times[i + 1]!, toUs);
+    if (b <= a) continue;
+    const id = p.samples[i]!;
+    if (byId.get(id)!.callFrame.functionName === '(idle)') continue;
+    const frames = stack(id);
+    let name = sampleName(frames, ourUrl);
+    // What our function was calling (VS Code's API code, say) when it is not ours.
+    const leaf = frames[0]!;
+    if (frames.some((f) => ourUrl(f.url)) && !ourUrl(leaf.url)) name += ` > ${leaf.functionName || '(anonymous)'} [${leaf.url.split('/').pop() || 'native'}]`;
+    self.set(name, (self.get(name) ?? 0) + (b - a) / 1000);
+  }
+  return topOf(self, n);
+}
+
+/**
+ * The longest stretches a 1 ms timer could not run (the event loop was held), with when
+ * they were on the monotonic clock, so a profile can say what held it.
+ */
+export function stallRecorder(count = 3) {
+  const worst: { ms: number; fromUs: number; toUs: number }[] = [];
+  const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+  let last = nowUs();
+  const timer = setInterval(() => {
+    const now = nowUs();
+    // The timer's own millisecond is not a stall.
+    const ms = (now - last) / 1000 - 1;
+    if (worst.length < count || ms > worst[worst.length - 1]!.ms) {
+      worst.push({ ms, fromUs: last, toUs: now });
+      worst.sort((x, y) => y.ms - x.ms);
+      worst.length = Math.min(worst.length, count);
+    }
+    last = now;
+  }, 1);
+  return { worst, stop: () => clearInterval(timer) };
 }

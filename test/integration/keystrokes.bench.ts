@@ -7,9 +7,9 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Session } from 'inspector';
-import { monitorEventLoopDelay } from 'perf_hooks';
+import { PerformanceObserver, constants as perf } from 'perf_hooks';
 import * as vscode from 'vscode';
-import { longTasks, type CpuProfile } from '../bench/longTasks';
+import { longTasks, ranBetween, stallRecorder, type CpuProfile } from '../bench/longTasks';
 import { api, injectIssues, scan, signIn, waitFor, workspaceRoot } from './helpers';
 
 const FILES = 100;
@@ -52,6 +52,60 @@ async function cpuPerKeystroke(doc: vscode.TextDocument): Promise<number> {
   return (used.user + used.system) / 1000 / KEYSTROKES;
 }
 
+const REFRESHES = 3;
+
+interface Refresh {
+  loadMs: number;
+  /** The longest stalls, longest first, each with what ran during it. */
+  stalls: { ms: number; text: string }[];
+  ours: string;
+  others: string;
+  gcs: string;
+}
+
+/**
+ * Runs Refresh Results under a CPU profile and a 1 ms timer, and says how long the
+ * extension host was held at a time and by what.
+ */
+async function refreshResults(): Promise<Refresh> {
+  let stalls: ReturnType<typeof stallRecorder> | undefined;
+  // Which collections the stalls hold: a young-generation one costs what survives it, a full one the heap.
+  const gcs: { ms: number; kind: string }[] = [];
+  const gcKinds: Record<number, string> = { [perf.NODE_PERFORMANCE_GC_MINOR]: 'young', [perf.NODE_PERFORMANCE_GC_MAJOR]: 'full', [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks' };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push({ ms: e.duration, kind: gcKinds[(e as unknown as { detail: { kind: number } }).detail.kind] ?? 'other' });
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  let loadMs = 0;
+  const profile = await profiled(async () => {
+    // Started and stopped within the profile: starting and stopping the profiler hold the event loop by themselves.
+    stalls = stallRecorder();
+    const t0 = performance.now();
+    assert.strictEqual(await vscode.commands.executeCommand('codeScanner.refreshResults'), true);
+    loadMs = performance.now() - t0;
+    // Let the listeners (tree, Problems, status bar) and the state write run.
+    await new Promise((r) => setTimeout(r, 1500));
+    stalls.stop();
+    gcObserver.disconnect();
+  });
+  // A stall has every cause in this process (VS Code's own port scan and socket writes
+  // too); the profile tells what ran during each, and which long tasks ran our code.
+  const bundle = vscode.Uri.joinPath(vscode.extensions.getExtension('code-scanner.code-scanner-vscode')!.extensionUri, 'dist', 'extension.js').toString();
+  const ourUrl = (url: string) => url === bundle;
+  const tasks = longTasks(profile, ourUrl);
+  const ours = tasks.find((x) => x.ours);
+  return {
+    loadMs,
+    stalls: stalls!.worst.map((x) => ({ ms: x.ms, text: `${x.ms.toFixed(0)} ms (${ranBetween(profile, x.fromUs, x.toUs, ourUrl).join(', ')})` })),
+    ours: ours ? `${ours.ms.toFixed(0)} ms (${ours.top.join(', ')})` : 'none',
+    others: tasks.filter((x) => !x.ours).slice(0, 2).map((x) => `${x.ms.toFixed(0)} ms (${x.top.join(', ')})`).join('; ') || 'none',
+    gcs: ['young', 'full', 'incremental'].map((kind) => {
+      const of = gcs.filter((g) => g.kind === kind);
+      return `${of.length} ${kind} (longest ${Math.max(0, ...of.map((g) => g.ms)).toFixed(0)} ms)`;
+    }).join(', '),
+  };
+}
+
 suite('bench: keystroke cost with many findings', () => {
   const dir = path.join(workspaceRoot(), 'bench-many');
   const files = Array.from({ length: FILES }, (_, i) => `bench-many/f${String(i).padStart(3, '0')}.txt`);
@@ -78,24 +132,14 @@ suite('bench: keystroke cost with many findings', () => {
       const all = files.flatMap((rel) => Array.from({ length: perFile }, (_, n) => issue(rel, n, 1 + (n * 7) % LINES)));
       // The admin endpoint takes up to 1 MB a request.
       for (let start = 0; start < all.length; start += 2000) await injectIssues(scanId, all.slice(start, start + 2000));
-      const stalls = monitorEventLoopDelay({ resolution: 10 });
-      stalls.enable();
-      let loadMs = 0;
-      const profile = await profiled(async () => {
-        const t0 = performance.now();
-        assert.strictEqual(await vscode.commands.executeCommand('codeScanner.refreshResults'), true);
-        loadMs = performance.now() - t0;
-        // Let the listeners (tree, Problems, status bar) and the state write run, then read the longest stall.
-        await new Promise((r) => setTimeout(r, 1500));
-      });
-      stalls.disable();
-      const longestStallMs = stalls.max / 1e6;
-      // The stall above has every cause in this process (VS Code's own port scan and socket
-      // writes too); the profile tells which of the long tasks ran the extension's code.
-      const bundle = vscode.Uri.joinPath(vscode.extensions.getExtension('code-scanner.code-scanner-vscode')!.extensionUri, 'dist', 'extension.js').toString();
-      const tasks = longTasks(profile, (url) => url === bundle);
-      const ours = tasks.find((x) => x.ours);
-      const others = tasks.filter((x) => !x.ours).slice(0, 2).map((x) => `${x.ms.toFixed(0)} ms (${x.top.join(', ')})`).join('; ');
+      // Three refreshes: on 2 cores shared with the window, code-server and the service, one
+      // refresh's longest stall swings by tens of ms with what else ran then (see the README).
+      const rounds: Refresh[] = [];
+      for (let round = 0; round < REFRESHES; round++) rounds.push(await refreshResults());
+      const byStall = [...rounds].sort((x, y) => x.stalls[0]!.ms - y.stalls[0]!.ms);
+      const median = byStall[Math.floor(byStall.length / 2)]!;
+      const worst = byStall[byStall.length - 1]!;
+      const loadMs = [...rounds].sort((x, y) => x.loadMs - y.loadMs)[Math.floor(rounds.length / 2)]!.loadMs;
       const a = await api();
       await waitFor('the findings in the store', () => a.issues().length >= total, 120_000);
 
@@ -109,7 +153,7 @@ suite('bench: keystroke cost with many findings', () => {
       const plain = await vscode.workspace.openTextDocument(path.join(dir, 'no-findings.txt'));
       const baseline = await cpuPerKeystroke(plain);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      console.log(`BENCH keystroke ${total} findings: ${cost.toFixed(2)} ms of extension-host CPU per keystroke in a file with ${perFile} findings, ${baseline.toFixed(2)} ms in a file with none (difference ${(cost - baseline).toFixed(2)} ms); Refresh Results of ${total} findings took ${(loadMs / 1000).toFixed(1)} s, the longest the extension host was blocked meanwhile: ${longestStallMs.toFixed(0)} ms; longest task running the extension's code: ${ours ? `${ours.ms.toFixed(0)} ms (${ours.top.join(', ')})` : 'none'}; longest without it: ${others || 'none'}`);
+      console.log(`BENCH keystroke ${total} findings: ${cost.toFixed(2)} ms of extension-host CPU per keystroke in a file with ${perFile} findings, ${baseline.toFixed(2)} ms in a file with none (difference ${(cost - baseline).toFixed(2)} ms); Refresh Results of ${total} findings took ${(loadMs / 1000).toFixed(1)} s, the longest the extension host was blocked meanwhile: ${median.stalls[0]!.ms.toFixed(0)} ms (median of ${REFRESHES} refreshes: ${rounds.map((r) => r.stalls[0]!.ms.toFixed(0)).join(', ')} ms); in the worst refresh: ${worst.stalls.map((x) => x.text).join(', then ')}; its longest task running the extension's code: ${worst.ours}; longest without it: ${worst.others}; collections: ${worst.gcs}`);
     });
   }
 });

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { longTasks, ranBetween, type CpuProfile } from '../../bench/longTasks';
+
+// A profile of 1 ms samples: idle, then a task of ours (scan 3 ms, with a collection in
+// the middle), idle, then 2 ms of someone else's work.
+const OURS = 'file:///ext/dist/extension.js';
+const profile: CpuProfile = {
+  nodes: [
+    { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: 0 }, children: [2, 3, 4, 6] },
+    { id: 2, callFrame: { functionName: '(idle)', url: '', lineNumber: 0 } },
+    { id: 3, callFrame: { functionName: 'scan', url: OURS, lineNumber: 1 }, children: [5] },
+    { id: 4, callFrame: { functionName: '(garbage collector)', url: '', lineNumber: 0 } },
+    { id: 5, callFrame: { functionName: 'push', url: '', lineNumber: 0 } },
+    { id: 6, callFrame: { functionName: 'write', url: 'node:net', lineNumber: 0 } },
+  ],
+  startTime: 1_000_000,
+  // Sample i is taken at 1_000_000 + 1000 * (i + 1) us.
+  samples: [2, 3, 5, 4, 3, 2, 6, 6, 2],
+  timeDeltas: [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000],
+};
+
+describe('reading a CPU profile for the benchmark', () => {
+  test('ranBetween names what ran in a stretch, ours by function and the rest by file, idle left out', () => {
+    const all = ranBetween(profile, 1_000_000, 1_010_000, (url) => url === OURS);
+    assert.deepEqual(all, ['scan 2 ms', 'write [node:net] 2 ms', 'scan > push [native] 1 ms', '(garbage collector) [native] 1 ms']);
+    // Only the middle of our task: half of sample 1 (scan) and all of sample 2 (push, called by scan).
+    assert.deepEqual(ranBetween(profile, 1_002_500, 1_004_000, (url) => url === OURS), ['scan > push [native] 1 ms', 'scan 1 ms']);
+    assert.deepEqual(ranBetween(profile, 1_006_000, 1_007_000, (url) => url === OURS), [], 'an idle stretch ran nothing');
+  });
+
+  test('longTasks splits at idle samples and tells ours from the rest', () => {
+    const tasks = longTasks(profile, (url) => url === OURS);
+    assert.deepEqual(tasks.map((t) => [t.ms, t.ours]), [[2, true], [2, false], [1, false], [1, true]]);
+  });
+});
