@@ -20,16 +20,33 @@ export function issueRange(issue: StoredIssue): vscode.Range {
   return issue.range ? toVsRange(issue.range) : new vscode.Range(issue.line - 1, 0, issue.line - 1, 0);
 }
 
-/** One URI per CWE page: tens of thousands of findings share a few dozen classifications. */
-const cweTargets = new Map<string, vscode.Uri | undefined>();
+/**
+ * One code (with its CWE page's URI) per classification, and one copy of each message:
+ * tens of thousands of diagnostics share a few dozen of each. Every diagnostic is kept by
+ * its collection, so a copy each was heap the young generation copied while a full render
+ * ran (its collections are the longest stalls of a refresh of 50,000 findings).
+ */
+const codes = new Map<string, vscode.Diagnostic['code']>();
+const messages = new Map<string, string>();
+const SHARED_MAX = 5000;
 
-function cweTarget(classificationId: string): vscode.Uri | undefined {
-  if (!cweTargets.has(classificationId)) {
+function codeFor(classificationId: string): vscode.Diagnostic['code'] {
+  let code = codes.get(classificationId);
+  if (code === undefined) {
     const url = cweUrl(classificationId);
-    if (cweTargets.size > 1000) cweTargets.clear();
-    cweTargets.set(classificationId, url ? vscode.Uri.parse(url) : undefined);
+    if (codes.size >= SHARED_MAX) codes.clear();
+    code = url ? { value: classificationId, target: vscode.Uri.parse(url) } : classificationId;
+    codes.set(classificationId, code);
   }
-  return cweTargets.get(classificationId);
+  return code;
+}
+
+function shared(message: string): string {
+  const known = messages.get(message);
+  if (known !== undefined) return known;
+  if (messages.size >= SHARED_MAX) messages.clear();
+  messages.set(message, message);
+  return message;
 }
 
 /**
@@ -41,11 +58,10 @@ export function toDiagnostic(issue: StoredIssue): vscode.Diagnostic {
   const detail = issue.classificationDescription ? ` — ${issue.classificationDescription}` : '';
   const d = new vscode.Diagnostic(
     issueRange(issue),
-    `${prefix}${issue.classificationName} (${issue.urgency})${detail}`,
+    shared(`${prefix}${issue.classificationName} (${issue.urgency})${detail}`),
     issue.falsePositive ? vscode.DiagnosticSeverity.Information : SEVERITY[severityFromUrgency(issue.urgency)],
   );
-  const target = cweTarget(issue.classificationId);
-  d.code = target ? { value: issue.classificationId, target } : issue.classificationId;
+  d.code = codeFor(issue.classificationId);
   d.source = DIAGNOSTIC_SOURCE;
   return d;
 }

@@ -622,7 +622,9 @@ interface PlaceOptions {
  * Gives each finding a range in the file as it is now (an open editor's text wins over the
  * disk) and drops findings whose file no longer exists or lies outside the folder. A
  * finding that has no range yet is placed at the service's line when `trustLines` says the
- * file is as scanned, and marked stale otherwise.
+ * file is as scanned, and marked stale otherwise. The findings are changed in place: they
+ * are a fetch's own objects, and a copy of 50,000 would be garbage that lives just long
+ * enough for the young generation to copy it (see markArchived).
  */
 async function place(folderUri: string, issues: StoredIssue[], o: PlaceOptions): Promise<StoredIssue[]> {
   const texts = new Map<string, string | undefined>();
@@ -641,11 +643,14 @@ async function place(folderUri: string, issues: StoredIssue[], o: PlaceOptions):
     const text = texts.get(issue.path);
     if (text === undefined) continue;
     if (issue.range) {
-      out.push({ ...issue, stale: undefined });
+      issue.stale = undefined;
+      out.push(issue);
       continue;
     }
     if (!o.trustLines(issue.path, text)) {
-      out.push({ ...issue, range: undefined, stale: true });
+      issue.range = undefined;
+      issue.stale = true;
+      out.push(issue);
       continue;
     }
     if (!lines.has(issue.path)) {
@@ -653,8 +658,11 @@ async function place(folderUri: string, issues: StoredIssue[], o: PlaceOptions):
       o.digests[issue.path] ??= digest(text);
     }
     const range = rangeForLine(text, issue.line, lines.get(issue.path));
+    issue.range = range;
+    issue.stale = undefined;
     // Remembered so the finding survives edits that rewrite its line unchanged (revert, formatter).
-    out.push({ ...issue, range, stale: undefined, lineText: issue.lineText ?? lines.get(issue.path)![range.start.line] ?? '' });
+    issue.lineText ??= lines.get(issue.path)![range.start.line] ?? '';
+    out.push(issue);
   }
   return out;
 }

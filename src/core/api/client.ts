@@ -87,6 +87,17 @@ const enc = encodeURIComponent;
 /** Pages as read: the readable records under their usual names, and the others described. */
 export interface RolesResult { roles: Role[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_roles?: number }
 export interface PoliciesResult { policies: Policy[]; unreadable: Unreadable[]; pagination?: Pagination }
+export interface ListAllOptions { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number }
+
+export interface AllQualityIssues<T> {
+  issues: T[];
+  totalIssues: number;
+  unreadable: Unreadable[];
+  /** Issues `convert` left out. */
+  dropped: number;
+  unchanged?: boolean;
+}
+
 export interface QualityIssuesResult { issues: QualityIssue[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_issues?: number }
 
 export class ServiceClient {
@@ -286,29 +297,47 @@ export class ServiceClient {
    * An issue that cannot be read is left out and described in `unreadable`; the rest are
    * returned (decisions.md: one odd record never fails the page).
    */
+  listAllQualityIssues(scanId: string, q?: ListAllOptions): Promise<AllQualityIssues<QualityIssue>>;
+  /**
+   * With `convert`, each page's issues are converted as the page arrives (undefined: left
+   * out, counted in `dropped`): tens of thousands of parsed records then die young instead
+   * of living until the last page, each one copied by every garbage collection meanwhile.
+   */
+  listAllQualityIssues<T extends { id: string }>(scanId: string, q: ListAllOptions & { convert: (issue: QualityIssue) => T | undefined }): Promise<AllQualityIssues<T>>;
   async listAllQualityIssues(
     scanId: string,
-    q: { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number } = {},
-  ): Promise<{ issues: QualityIssue[]; totalIssues: number; unreadable: Unreadable[]; unchanged?: boolean }> {
+    q: ListAllOptions & { convert?: (issue: QualityIssue) => { id: string } | undefined } = {},
+  ): Promise<AllQualityIssues<{ id: string }>> {
     const pageSize = q.pageSize ?? LIMITS.qualityPageSize.max;
     checkPageSize('listQualityIssues', pageSize, LIMITS.qualityPageSize);
     let totalIssues: number | undefined;
+    let dropped = 0;
     const unreadable: Unreadable[] = [];
+    const { convert, ...query } = q;
     const { items, stoppedEarly } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, async (page) => {
-      const r = await this.listQualityIssues(scanId, { ...q, page, pageSize });
+      const r = await this.listQualityIssues(scanId, { ...query, page, pageSize });
       if (page === 1 || r.total_issues !== undefined) totalIssues = r.total_issues ?? totalIssues;
       unreadable.push(...r.unreadable);
-      return { items: r.issues, read: r.issues.length + r.unreadable.length, totalPages: r.total_pages };
+      let pageItems: { id: string }[] = r.issues;
+      if (convert) {
+        pageItems = [];
+        for (const issue of r.issues) {
+          const converted = convert(issue);
+          if (converted) pageItems.push(converted);
+          else dropped++;
+        }
+      }
+      return { items: pageItems, read: r.issues.length + r.unreadable.length, totalPages: r.total_pages };
     }, q.unchangedIfTotal === undefined ? undefined : () => totalIssues === q.unchangedIfTotal);
     // The same total as the caller's last complete read: the caller keeps what it has.
-    if (stoppedEarly) return { issues: [], totalIssues: totalIssues!, unreadable: [], unchanged: true };
+    if (stoppedEarly) return { issues: [], totalIssues: totalIssues!, unreadable: [], dropped: 0, unchanged: true };
     // In slices: at 50,000 findings one pass held the extension host ~20 ms.
     const seen = new Set<string>();
     const firsts = await mapInSlices(items, (i) => (seen.has(i.id) ? undefined : (seen.add(i.id), i)));
-    const issues = firsts.filter((i): i is QualityIssue => i !== undefined);
+    const issues = firsts.filter((i) => i !== undefined);
     const unreadableIds = new Set<string>();
     const distinct = unreadable.filter((u) => u.id === undefined || (unreadableIds.has(u.id) ? false : (unreadableIds.add(u.id), true)));
-    return { issues, totalIssues: totalIssues ?? issues.length + distinct.length, unreadable: distinct };
+    return { issues, totalIssues: totalIssues ?? issues.length + distinct.length + dropped, unreadable: distinct, dropped };
   }
 
   // ---- uploads

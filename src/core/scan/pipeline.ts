@@ -3,7 +3,7 @@
 // Everything here is editor-independent; the VS Code layer supplies the selection, where
 // archives and transfers live, and where results go, and shows the progress.
 import type { ServiceClient, UploadFields } from '../api';
-import { CancelledAfterUploadError, isCancellation, mapInSlices, throwIfCancelled } from '../async';
+import { CancelledAfterUploadError, isCancellation, throwIfCancelled } from '../async';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../archive/zip';
 import type { ReuseCache } from '../archive/reuseCache';
 import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
@@ -279,11 +279,10 @@ export interface FoundFindings { issues: StoredIssue[]; totalIssues: number; unr
 export async function fetchFindings(
   ctx: Pick<PipelineContext, 'client' | 'log' | 'classification'>, scanId: string, signal?: AbortSignal, previous?: FoundFindings,
 ): Promise<FoundFindings> {
-  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues });
+  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue });
   if (res.unchanged && previous) return previous;
   for (const u of res.unreadable) {
     ctx.log(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);
   }
-  const issues = (await mapInSlices(res.issues, toStoredIssue)).filter((i): i is StoredIssue => !!i);
-  return { issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.issues.length - issues.length };
+  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.dropped };
 }

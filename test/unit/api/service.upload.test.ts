@@ -246,7 +246,7 @@ test('quality issues: every field parses, classification filter, paging, unknown
   const byId = await c.listAllQualityIssues(done.scanId, { classification: cls.id });
   assert.ok(byId.issues.some((i) => i.classification?.id === cls.id));
   const none = await c.listAllQualityIssues(done.scanId, { classification: 'no-such-classification-xyz' });
-  assert.deepEqual(none, { issues: [], totalIssues: 0, unreadable: [] });
+  assert.deepEqual(none, { issues: [], totalIssues: 0, unreadable: [], dropped: 0 });
 
   await expectError(c.listQualityIssues('00000000-0000-0000-0000-000000000000'), 'not-found', 404);
   await expectError(clientFor(svc, t().otherCompany).listQualityIssues(done.scanId), 'not-found', 404);

@@ -292,6 +292,29 @@ test('a scan\'s pages are fetched a few at a time once the first page says how m
   assert.equal(stub.requests.length, 12);
 });
 
+test('with convert, each page is converted as it arrives; what it leaves out is counted, and duplicates across pages are dropped after it', async () => {
+  stub.handle((r) => {
+    const page = Number(r.query.get('page'));
+    // Page 2 repeats page 1's issue (the list moved while it was read); page 3 has one to leave out.
+    const ids = page === 1 ? ['a', 'b'] : page === 2 ? ['b', 'c'] : ['skip', 'd'];
+    return { json: { status: 'ok', page, total_pages: 3, total_issues: 6, issues: ids.map((id) => ({ ...sampleIssue(), id })) } };
+  });
+  // How many requests had gone out when each issue was converted.
+  const requestsAtConvert: Record<string, number> = {};
+  stub.requests.length = 0;
+  const { c } = client();
+  const all = await c.listAllQualityIssues('s', {
+    convert: (q) => {
+      requestsAtConvert[q.id] ??= stub.requests.length;
+      return q.id === 'skip' ? undefined : { id: q.id, upper: q.id.toUpperCase() };
+    },
+  });
+  assert.deepEqual(all.issues, [{ id: 'a', upper: 'A' }, { id: 'b', upper: 'B' }, { id: 'c', upper: 'C' }, { id: 'd', upper: 'D' }]);
+  assert.equal(all.dropped, 1);
+  assert.equal(all.totalIssues, 6);
+  assert.equal(requestsAtConvert.a, 1, 'page 1 was converted before the other pages were asked for');
+});
+
 test('idempotent requests are retried on 5xx/429/reset; writes are not', async () => {
   let n = 0;
   stub.handle(() => (++n <= 2 ? { status: 503, json: { error: 'busy' } } : { json: { status: 'ok' } }));
