@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ServiceClient } from '../../src/core/api';
 import { mapInSlices } from '../../src/core/async';
-import { groupIssues, rangeForLine, sortedIssues, toStoredIssue, trackRangeThrough, type StoredIssue } from '../../src/core/issues';
+import { groupIssues, rangeForLine, sortedIssues, toStoredIssue, trackRangeThrough } from '../../src/core/issues';
 import { buildZip } from '../../src/core/archive/zip';
 import { writeJsonLines } from '../../src/core/persist';
 import { uploadArchive } from '../../src/core/upload/engine';
@@ -100,7 +100,7 @@ export async function resultsBench(repo: string): Promise<string[]> {
       await inject(svc, scanId, Array.from({ length: total }, (_, n) => wireIssue(n, total)));
       // The longest gap between ticks of a 1 ms timer: how long anything held the event loop.
       let longest = 0;
-      let phase = 'fetch';
+      let phase = 'fetch and convert';
       let longestIn = phase;
       let lastTick = performance.now();
       const ticker = setInterval(() => {
@@ -110,7 +110,8 @@ export async function resultsBench(repo: string): Promise<string[]> {
       }, 1);
       requests = 0;
       const t0 = performance.now();
-      let page: Awaited<ReturnType<ServiceClient['listAllQualityIssues']>> | undefined = await client.listAllQualityIssues(scanId);
+      // As the extension fetches: each page converted to stored findings as it arrives.
+      const page = await client.listAllQualityIssues(scanId, { convert: toStoredIssue });
       const reported = page.totalIssues;
       const fetchMs = performance.now() - t0;
       const fetchRequests = requests;
@@ -118,16 +119,11 @@ export async function resultsBench(repo: string): Promise<string[]> {
       const again = await client.listAllQualityIssues(scanId, { unchangedIfTotal: reported });
       const pollMs = performance.now() - t1;
       const pollRequests = requests - fetchRequests;
-      // What the extension does with them, in the slices it uses.
-      phase = 'convert';
-      let stored: StoredIssue[] | undefined = (await mapInSlices(page.issues, toStoredIssue)).filter((i): i is StoredIssue => !!i);
-      // Each copy lives as long as it does in the extension: the wire records until they are
-      // converted, the converted ones until they are placed (a third copy would only add GC work).
-      page = undefined;
+      // Placed at their lines in place, in the slices the extension uses (a copy would only add GC work).
       const lineArray = fileText.split('\n');
       phase = 'place';
-      const placed = await mapInSlices(stored, (i) => ({ ...i, range: rangeForLine(fileText, i.line, lineArray), lineText: lineArray[i.line - 1] }));
-      stored = undefined;
+      const placed = page.issues;
+      await mapInSlices(placed, (i) => { i.range = rangeForLine(fileText, i.line, lineArray); i.lineText = lineArray[i.line - 1]; });
       // The tree's top level in each grouping, then the biggest group opened.
       for (const by of ['file', 'urgency', 'classification'] as const) {
         await new Promise((r) => setTimeout(r, 5));

@@ -102,7 +102,7 @@ export function clamp(n: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, n));
 }
 
-export function paginate<T>(items: T[], page: number, pageSize: number): { slice: T[]; totalPages: number } {
+export function paginate<T>(items: readonly T[], page: number, pageSize: number): { slice: T[]; totalPages: number } {
   const totalPages = Math.ceil(items.length / pageSize);
   const start = (page - 1) * pageSize;
   return { slice: items.slice(start, start + pageSize), totalPages };

@@ -11,9 +11,8 @@ export async function listQualityIssues(ctx: Ctx): Promise<void> {
   const needle = (q.get('classification') ?? '').trim().toLowerCase();
   const page = Math.max(1, parseIntStrict(q.get('page')) ?? 1);
   const pageSize = clamp(parseIntStrict(q.get('page_size')) ?? 20, 1, 50);
-  const issues = ctx.core.store.issuesOf(scan.id)
-    .filter((i) => !needle || matches(i.classification?.id, needle) || matches(i.classification?.name, needle))
-    .sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
+  const newestFirst = ctx.core.store.issuesNewestFirst(scan.id);
+  const issues = needle ? newestFirst.filter((i) => matches(i.classification?.id, needle) || matches(i.classification?.name, needle)) : newestFirst;
   const { slice, totalPages } = paginate(issues, page, pageSize);
   const shaped = ctx.core.mode.shapes === 'real' ? slice.map(realIssue) : slice;
   sendJson(ctx.res, 200, { status: 'ok', page, total_pages: totalPages, total_issues: issues.length, issues: shaped });

@@ -239,6 +239,13 @@ describe('reference service: scans and quality issues', () => {
       assert.ok(f.issues.every((i: { classification: { id: string } }) => i.classification.id === 'CWE-798'), q);
     }
     assert.equal((await call(svc, 'GET', `/scan/${scanId}/issues/quality?classification=nomatch`)).json.total_issues, 0);
+    // The order is kept between requests; findings added later still take their place in it.
+    const late = { id: 'zz-late', created_at: '2999-01-01T00:00:00Z', classification: { id: 'CWE-1' }, location: { file: { path: 'src/util.py' }, line_number: 1 } };
+    const added = await fetch(`${svc.adminUrl}/scans/${encodeURIComponent(scanId)}/issues`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ issues: [late] }) });
+    assert.equal(added.status, 200, await added.text());
+    const after = (await call(svc, 'GET', `/scan/${scanId}/issues/quality?page_size=50`)).json;
+    assert.equal(after.total_issues, all.total_issues + 1);
+    assert.deepEqual(after.issues.map((i: { id: string }) => i.id).slice(0, 3), ['zz-late', ...all.issues.slice(0, 2).map((i: { id: string }) => i.id)]);
   });
 
   it('unknown scan and another company\'s scan are 404', async () => {
