@@ -1,4 +1,4 @@
 export { backoffDelay } from './backoff';
 export { CancelledAfterUploadError, CancelledError, cancellationOf, isCancellation, throwIfCancelled } from './cancel';
 export { sleep } from './sleep';
-export { mapInSlices } from './slices';
+export { forEachInSlices, mapInSlices } from './slices';

@@ -18,3 +18,15 @@ export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T) => R,
   }
   return out;
 }
+
+/** Runs `fn` on each item the same way, for passes that keep nothing per item. */
+export async function forEachInSlices<T>(items: readonly T[], fn: (item: T) => void, sliceMs = 5): Promise<void> {
+  let sliceStart = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    if ((i & 63) === 0 && performance.now() - sliceStart > sliceMs) {
+      await new Promise<void>((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+    fn(items[i]!);
+  }
+}
