@@ -234,6 +234,10 @@ const QUIET_SETTINGS = {
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'remote.autoForwardPorts': false,
+  // code-server has a tunnel provider, so the extension host looks for ports to forward
+  // (`ls -l /proc/[0-9]*/fd/[0-9]*` spawned every 2 s, 20-70 ms of a big process's fork each) even
+  // with auto-forwarding off; a desktop VS Code's local window runs no such scan.
+  'remote.autoForwardPortsSource': 'output',
 };
 
 /** Writes a fresh profile's User/settings.json: quiet start-up plus `settings`. */
