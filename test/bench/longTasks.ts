@@ -91,7 +91,7 @@ export function ranBetween(p: CpuProfile, fromUs: number, toUs: number, ourUrl: 
 }
 
 /** CPU time of this thread, or of the process where Node cannot tell a thread's (before 23.9). */
-function threadCpuUs(): number {
+export function threadCpuUs(): number {
   const p = process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage };
   const u = p.threadCpuUsage ? p.threadCpuUsage() : process.cpuUsage();
   return u.user + u.system;
