@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ServiceClient } from '../../src/core/api';
-import { mapInSlices } from '../../src/core/async';
+import { forEachInSlices } from '../../src/core/async';
 import { groupIssues, rangeForLine, sortedIssues, toStoredIssue, trackRangeThrough } from '../../src/core/issues';
 import { buildZip } from '../../src/core/archive/zip';
 import { writeJsonLines } from '../../src/core/persist';
@@ -123,7 +123,7 @@ export async function resultsBench(repo: string): Promise<string[]> {
       const lineArray = fileText.split('\n');
       phase = 'place';
       const placed = page.issues;
-      await mapInSlices(placed, (i) => { i.range = rangeForLine(fileText, i.line, lineArray); i.lineText = lineArray[i.line - 1]; });
+      await forEachInSlices(placed, (i) => { i.range = rangeForLine(fileText, i.line, lineArray); i.lineText = lineArray[i.line - 1]; });
       // The tree's top level in each grouping, then the biggest group opened.
       for (const by of ['file', 'urgency', 'classification'] as const) {
         await new Promise((r) => setTimeout(r, 5));

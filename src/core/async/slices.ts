@@ -7,15 +7,8 @@
  */
 export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T) => R, sliceMs = 5): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
-  let sliceStart = performance.now();
-  for (let i = 0; i < items.length; i++) {
-    // Checking the clock costs more than most items: look every 64.
-    if ((i & 63) === 0 && performance.now() - sliceStart > sliceMs) {
-      await new Promise<void>((r) => setImmediate(r));
-      sliceStart = performance.now();
-    }
-    out[i] = fn(items[i]!);
-  }
+  let n = 0;
+  await forEachInSlices(items, (item) => { out[n++] = fn(item); }, sliceMs);
   return out;
 }
 
@@ -23,6 +16,7 @@ export async function mapInSlices<T, R>(items: readonly T[], fn: (item: T) => R,
 export async function forEachInSlices<T>(items: readonly T[], fn: (item: T) => void, sliceMs = 5): Promise<void> {
   let sliceStart = performance.now();
   for (let i = 0; i < items.length; i++) {
+    // Checking the clock costs more than most items: look every 64.
     if ((i & 63) === 0 && performance.now() - sliceStart > sliceMs) {
       await new Promise<void>((r) => setImmediate(r));
       sliceStart = performance.now();
