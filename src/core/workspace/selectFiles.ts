@@ -82,15 +82,23 @@ export const DEFAULT_MAX_FILE_SIZE_BYTES = 10 * 1024 * 1024;
  */
 export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
   const ctx = await makeContext(root, opts);
-  if (await isInsideGitWorkTree(ctx.root)) {
-    // The tracked list comes back first (git reads it from its index) and is checked while
-    // git still walks the tree for the untracked files: on the babel shape that overlap
-    // saves about a third of the selection.
-    const trackedP = gitBytes(ctx.root, ['ls-files', '-z', '--cached']);
-    const untrackedP = gitBytes(ctx.root, ['ls-files', '-z', '--others', '--exclude-standard']);
-    const ignoredP = opts.listIgnored ? listGitIgnored(ctx.root) : Promise.resolve([]);
-    const quiet = () => { void untrackedP.catch(() => undefined); void ignoredP.catch(() => undefined); };
-    const trackedOut = await trackedP.catch((e: unknown) => { quiet(); throw e; });
+  // git is asked for its listings straight away rather than first whether this is a work
+  // tree (one process less, ~10 ms of every scan); only when the listing fails does that
+  // question decide between git's error and a walk. The tracked list comes back first (git
+  // reads it from its index) and is checked while git still walks the tree for the
+  // untracked files: on the babel shape that overlap saves about a third of the selection.
+  const trackedP = gitBytes(ctx.root, ['ls-files', '-z', '--cached']);
+  const untrackedP = gitBytes(ctx.root, ['ls-files', '-z', '--others', '--exclude-standard']);
+  const ignoredP = opts.listIgnored ? listGitIgnored(ctx.root) : Promise.resolve([]);
+  // Awaited later or never: a failure is not "unhandled" meanwhile.
+  untrackedP.catch(() => undefined);
+  let trackedOut: Buffer | undefined;
+  try {
+    trackedOut = await trackedP;
+  } catch (e) {
+    if (await isInsideGitWorkTree(ctx.root)) throw e;
+  }
+  if (trackedOut) {
     // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.

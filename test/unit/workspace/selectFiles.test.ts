@@ -178,6 +178,19 @@ describe('selectWorkspaceFiles', () => {
     }
   });
 
+  test("a work tree whose listing git refuses (a damaged index) gives git's error, not a walk by other rules", async () => {
+    const root = await tempDir('bad-index-');
+    try {
+      await writeTree(root, { 'a.ts': 'a\n', '.gitignore': 'secret.env\n', 'secret.env': 'TOKEN=abc\n' });
+      git(root, 'init', '-q');
+      git(root, 'add', '-A');
+      await fsp.writeFile(path.join(root, '.git/index'), 'not an index');
+      await assert.rejects(selectWorkspaceFiles(root), /git ls-files failed: .*index/i);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
   test('a folder that does not exist gives a clear error', async () => {
     await assert.rejects(selectWorkspaceFiles('/nonexistent/folder/x'), /does not exist/);
   });
