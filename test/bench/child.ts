@@ -100,9 +100,10 @@ async function serviceIdle(adminUrl: string | undefined): Promise<void> {
 
 async function scanToScanId(root: string, client: ServiceClient, tmp: string, previous?: ReturnType<ReuseCache['load']>): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string }> {
   const t0 = performance.now();
-  // As scanFolder does: a scan with no archive to copy from starts its deflate workers with the selection.
+  // As scanFolder does: a scan with no archive to copy from starts its deflate workers with
+  // the selection; one with an archive gives its index to the selection (SelectOptions.known).
   const workersStarted = previous ? undefined : startDeflateWorkers();
-  const sel = await selectWorkspaceFiles(root);
+  const sel = await selectWorkspaceFiles(root, { known: previous?.index });
   const t1 = performance.now();
   const archive = await buildZip(sel, { tmpRoot: tmp, previous, workersStarted });
   const t2 = performance.now();

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStored
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
-import type { Selection, SkippedFile } from '../workspace/selectFiles';
+import type { KnownFiles, Selection, SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
 import { type ScanProgress, type ScanStage } from './stages';
 
@@ -78,7 +78,8 @@ export interface FolderScanRequest {
   projectName: string;
   /** Partial scans send the chosen files as files_to_scan. */
   partial: boolean;
-  select(): Promise<Selection>;
+  /** `known`: the files of the folder's last archive, when there is one (SelectOptions.known). */
+  select(known?: KnownFiles): Promise<Selection>;
   scanConfigs?: string[];
   targetPolicies?: (number | string)[];
 }
@@ -127,7 +128,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
     try {
-      selection = await req.select();
+      selection = await req.select(previous?.index);
     } catch (err) {
       // e.g. Scan Changed Files in a folder that is not a git repository: nothing to scan there.
       if (!req.partial) throw err;

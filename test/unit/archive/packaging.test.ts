@@ -13,7 +13,7 @@ import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { buildZip, startDeflateWorkers } from '../../../src/core/archive/zip';
 import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
-import { readZip, tempDir, writeTree } from '../workspace/helpers';
+import { git, readZip, tempDir, writeTree } from '../workspace/helpers';
 
 function smallTree(n: number): Record<string, string> {
   const files: Record<string, string> = {};
@@ -241,6 +241,47 @@ describe('packaging real-shaped trees', () => {
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
       await fsp.rm(store, { recursive: true, force: true });
+    }
+  });
+
+  test("a re-scan's selection, given the kept archive's files, still refuses a folder swapped for a link to other files", async () => {
+    const root = await tempDir('known-');
+    const outside = await tempDir('known-outside-');
+    try {
+      await writeTree(root, { 'keep.ts': 'kept\n', 'lib/inner.ts': 'inside the workspace\n', 'lib/deep/more.ts': 'more\n' });
+      git(root, 'init', '-q');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'init');
+      const first = await buildZip(await selectWorkspaceFiles(root));
+      const known = first.index;
+      await first.dispose();
+      const reasons = async (withKnown: boolean) => {
+        const sel = await selectWorkspaceFiles(root, withKnown ? { known } : {});
+        return { files: sel.files.paths(), inner: sel.skipped.find((x) => x.path === 'lib/inner.ts')?.reason };
+      };
+
+      // Planted: same names, same contents, even the same modification times, but other files.
+      await writeTree(outside, { 'planted/inner.ts': 'inside the workspace\n', 'planted/deep/more.ts': 'more\n' });
+      for (const rel of ['inner.ts', 'deep/more.ts']) {
+        const st = await fsp.stat(path.join(root, 'lib', rel));
+        await fsp.utimes(path.join(outside, 'planted', rel), st.atime, st.mtime);
+      }
+      await fsp.rename(path.join(root, 'lib'), path.join(outside, 'moved'));
+      await fsp.symlink(path.join(outside, 'planted'), path.join(root, 'lib'));
+      assert.deepEqual(await reasons(true), { files: ['keep.ts'], inner: 'symlink-outside' });
+
+      // The very files archived last time, their folder moved out and linked back: what
+      // they hold is what was uploaded then, so their folders are not checked again; any
+      // other file there would be.
+      await fsp.rm(path.join(root, 'lib'));
+      await fsp.symlink(path.join(outside, 'moved'), path.join(root, 'lib'));
+      assert.deepEqual(await reasons(false), { files: ['keep.ts'], inner: 'symlink-outside' });
+      assert.deepEqual(await reasons(true), { files: ['keep.ts', 'lib/deep/more.ts', 'lib/inner.ts'], inner: undefined });
+      await fsp.appendFile(path.join(outside, 'moved', 'inner.ts'), 'written since\n');
+      assert.deepEqual(await reasons(true), { files: ['keep.ts', 'lib/deep/more.ts'], inner: 'symlink-outside' });
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(outside, { recursive: true, force: true });
     }
   });
 });
