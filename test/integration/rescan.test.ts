@@ -1,0 +1,65 @@
+// A second Scan Workspace in a real VS Code: the archive of the first, kept in the
+// extension's storage, gives the second every unchanged file as it was (copied, not read
+// and compressed again), and the edited file goes up as it is now.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import yauzl from 'yauzl';
+import { adminScan, api, logText, scan, signIn, workspaceRoot } from './helpers';
+
+/** Every entry of a zip file and its text. */
+function zipTexts(file: string): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err ?? new Error(`cannot open ${file}`));
+      const out = new Map<string, string>();
+      zip.on('entry', (e: yauzl.Entry) => {
+        zip.openReadStream(e, (err2, s) => {
+          if (err2 || !s) return reject(err2 ?? new Error(`cannot read ${e.fileName}`));
+          const parts: Buffer[] = [];
+          s.on('data', (c: Buffer) => parts.push(c));
+          s.on('end', () => {
+            out.set(e.fileName, Buffer.concat(parts).toString('utf8'));
+            zip.readEntry();
+          });
+          s.on('error', reject);
+        });
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+suite('editor: re-scans', () => {
+  suiteSetup(async () => {
+    await api();
+    await signIn();
+  });
+
+  test('a second Scan Workspace copies what did not change from the first one\'s archive and uploads the edited file as it is now', async () => {
+    const root = workspaceRoot();
+    const rel = 'src/format.ts';
+    const file = path.join(root, rel);
+    const original = fs.readFileSync(file, 'utf8');
+    const line = new RegExp(`${path.basename(root)}: (\\d+) files packaged, (\\d+) of them unchanged since the last scan`, 'g');
+    try {
+      await scan('codeScanner.scanWorkspace');
+      const edited = `${original}\n// edited between two scans\n`;
+      fs.writeFileSync(file, edited);
+      const before = [...(await logText()).matchAll(line)].length;
+      const scanId = await scan('codeScanner.scanWorkspace');
+      const lines = [...(await logText()).matchAll(line)];
+      assert.strictEqual(lines.length, before + 1, 'the second scan says what it copied');
+      const [said, packaged, unchanged] = lines[lines.length - 1];
+      assert.strictEqual(Number(unchanged), Number(packaged) - 1, said);
+      const texts = await zipTexts((await adminScan(scanId)).archivePath);
+      assert.strictEqual(texts.size, Number(packaged));
+      assert.strictEqual(texts.get(rel), edited, 'the service got the edited file');
+      assert.strictEqual(texts.get('README.md'), fs.readFileSync(path.join(root, 'README.md'), 'utf8'), 'and the copied ones as they are on disk');
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+});
