@@ -4,33 +4,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import yauzl from 'yauzl';
+import { readZip } from '../unit/workspace/helpers';
 import { adminScan, api, logText, scan, signIn, workspaceRoot } from './helpers';
-
-/** Every entry of a zip file and its text. */
-function zipTexts(file: string): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error(`cannot open ${file}`));
-      const out = new Map<string, string>();
-      zip.on('entry', (e: yauzl.Entry) => {
-        zip.openReadStream(e, (err2, s) => {
-          if (err2 || !s) return reject(err2 ?? new Error(`cannot read ${e.fileName}`));
-          const parts: Buffer[] = [];
-          s.on('data', (c: Buffer) => parts.push(c));
-          s.on('end', () => {
-            out.set(e.fileName, Buffer.concat(parts).toString('utf8'));
-            zip.readEntry();
-          });
-          s.on('error', reject);
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 suite('editor: re-scans', () => {
   suiteSetup(async () => {
@@ -54,7 +29,7 @@ suite('editor: re-scans', () => {
       assert.strictEqual(lines.length, before + 1, 'the second scan says what it copied');
       const [said, packaged, unchanged] = lines[lines.length - 1];
       assert.strictEqual(Number(unchanged), Number(packaged) - 1, said);
-      const texts = await zipTexts((await adminScan(scanId)).archivePath);
+      const texts = new Map((await readZip((await adminScan(scanId)).archivePath)).map((e) => [e.name, e.data.toString('utf8')]));
       assert.strictEqual(texts.size, Number(packaged));
       assert.strictEqual(texts.get(rel), edited, 'the service got the edited file');
       assert.strictEqual(texts.get('README.md'), fs.readFileSync(path.join(root, 'README.md'), 'utf8'), 'and the copied ones as they are on disk');
