@@ -12,6 +12,7 @@ import { ReuseCache } from '../../src/core/archive/reuseCache';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../../src/core/archive/zip';
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
+import { readGitInfo } from '../../src/core/workspace/gitInfo';
 import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
 
 function arg(name: string): string | undefined {
@@ -103,13 +104,19 @@ async function scanToScanId(root: string, client: ServiceClient, tmp: string, ca
   // Read back in the measured time, as scanFolder does before its selection.
   const previous = cache?.load(DEFAULT_LEVEL);
   // As scanFolder does: a scan with no archive to copy from starts its deflate workers with
-  // the selection; one with an archive gives its index to the selection (SelectOptions.known).
+  // the selection; one with an archive gives its index to the selection (SelectOptions.known);
+  // the git details go into the upload's form (the zip phase ends when both are ready).
   const workersStarted = previous ? undefined : startDeflateWorkers();
-  const sel = await selectWorkspaceFiles(root, { known: previous?.index });
+  const selecting = selectWorkspaceFiles(root, { known: previous?.index });
+  // The upload's git details, read while the selection and packaging run, awaited before the upload.
+  const gitInfo = readGitInfo(root, { untracked: selecting.then((s) => s.gitUntracked === undefined ? undefined : s.gitUntracked > 0, () => undefined) }).catch(() => undefined);
+  const sel = await selecting;
   const t1 = performance.now();
   const archive = await buildZip(sel, { tmpRoot: tmp, previous, workersStarted });
+  const git = await gitInfo;
   const t2 = performance.now();
-  const result = await uploadArchive({ client, archive, fields: { projectName: 'bench' }, store: new MemoryTransferStore() });
+  const fields = { projectName: 'bench', branch: git?.branch, sha: git?.sha, repoUrl: git?.repoUrl, dirty: git?.dirty };
+  const result = await uploadArchive({ client, archive, fields, store: new MemoryTransferStore() });
   const t3 = performance.now();
   return { ms: t3 - t0, phases: { select: t1 - t0, zip: t2 - t1, upload: t3 - t2 }, archive, scanId: result.kind === 'complete' ? result.scanId : undefined };
 }

@@ -127,8 +127,13 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
   try {
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
+    const selecting = Promise.resolve().then(() => req.select(previous?.index));
+    // git's details only go into the upload's form: read while the selection and packaging
+    // run, not after them. A full selection in git finds the untracked files anyway.
+    const gitInfo = readGitInfo(req.root, req.partial ? {} : { untracked: selecting.then((s) => s.gitUntracked === undefined ? undefined : s.gitUntracked > 0, () => undefined) })
+      .catch(() => undefined);
     try {
-      selection = await req.select(previous?.index);
+      selection = await selecting;
     } catch (err) {
       // e.g. Scan Changed Files in a folder that is not a git repository: nothing to scan there.
       if (!req.partial) throw err;
@@ -142,8 +147,6 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     }
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
-    // git's details only go into the upload's form: read while packaging runs, not after it.
-    const gitInfo = readGitInfo(req.root).catch(() => undefined);
     const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous, workersStarted: workers });
     if (previous) ctx.log(`${archive.index.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
     return { kind: 'packaged', selection, archive, gitInfo };

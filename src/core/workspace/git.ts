@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { simpleGit } from 'simple-git';
+import { CheckRepoActions, simpleGit } from 'simple-git';
 
 /**
  * git's output for the listings of a large repository (a path list of 100,000 files is a
@@ -19,13 +19,16 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs git in `root` and gives its standard output as bytes, for the listings on a scan's
- * hot path. Rejects when git fails, with its message. --no-optional-locks: a background
- * status/ls-files must never take the index lock away from the user's own git commands.
+ * Runs git in `root` and gives its standard output as bytes, for everything a scan asks
+ * git (listings, branch, commit, status). Rejects when git fails, with its message.
+ * --no-optional-locks: a background status/ls-files must never take the index lock away
+ * from the user's own git commands.
  *
- * Spawned directly rather than through simple-git: simple-git waits a further 50 ms after
- * any command that printed nothing (`ls-files --others` in a clean tree), a fixed quarter
- * of the selection of a mid-sized repository. It also clears `GIT_*` variables; so does this.
+ * Spawned directly rather than through simple-git: simple-git 4 waits a further 50 ms after
+ * any command that printed nothing (`ls-files --others` or `status` in a clean tree,
+ * `remote` without remotes), whatever its `completion` option says; that was a quarter of
+ * the selection of a mid-sized repository, and most of a re-scan's git details. It also
+ * clears `GIT_*` variables; so does this.
  */
 export function gitBytes(root: string, args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -41,17 +44,13 @@ export function gitBytes(root: string, args: string[]): Promise<Buffer> {
 }
 
 /**
- * Runs git in `root` through simple-git (for the scan's git details, off the hot path).
- * Rejects when git fails with a message on stderr.
+ * True when `root` lies in a git work tree (and git is installed). Asked through
+ * simple-git's own check, which prints an answer either way, so its wait after a silent
+ * command (see gitBytes) never applies.
  */
-export async function gitRaw(root: string, args: string[]): Promise<string> {
-  return simpleGit({ baseDir: root, trimmed: false }).raw(['--no-optional-locks', ...args]);
-}
-
-/** True when `root` lies in a git work tree (and git is installed). */
 export async function isInsideGitWorkTree(root: string): Promise<boolean> {
   try {
-    return (await gitBytes(root, ['rev-parse', '--is-inside-work-tree'])).toString('utf8').trim() === 'true';
+    return await simpleGit({ baseDir: root }).checkIsRepo(CheckRepoActions.IN_TREE);
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { gitRaw, isInsideGitWorkTree } from './git';
+import { gitBytes, isInsideGitWorkTree } from './git';
 
 export interface GitInfo {
   branch?: string;
@@ -11,12 +11,19 @@ export interface GitInfo {
  * Branch, remote URL, HEAD commit and dirtiness of the work tree holding `root`, for the
  * scan's form parts. Undefined outside git. Each field is left out when git cannot tell
  * (detached HEAD, no remote, no commit yet) rather than guessed.
+ *
+ * Dirty: what `git status` shows for the folder (staged, modified, deleted or untracked
+ * files in it). `untracked`: whether git lists untracked, not ignored files there, from a
+ * caller that finds out anyway (a workspace selection walks the tree for them): git then
+ * looks only at the tracked files rather than walking the tree a second time (babel shape:
+ * 0.04 s instead of 0.16 s), and can start before the answer is in, alongside the
+ * selection. When the answer comes back unknown, dirtiness is left out.
  */
-export async function readGitInfo(root: string): Promise<GitInfo | undefined> {
+export async function readGitInfo(root: string, o: { untracked?: boolean | Promise<boolean | undefined> } = {}): Promise<GitInfo | undefined> {
   if (!(await isInsideGitWorkTree(root))) return undefined;
   const attempt = async (args: string[]): Promise<string | undefined> => {
     try {
-      const out = (await gitRaw(root, args)).trim();
+      const out = (await gitBytes(root, args)).toString('utf8').trim();
       return out || undefined;
     } catch {
       return undefined;
@@ -26,7 +33,7 @@ export async function readGitInfo(root: string): Promise<GitInfo | undefined> {
     attempt(['symbolic-ref', '--short', '-q', 'HEAD']),
     attempt(['rev-parse', '--verify', '-q', 'HEAD']),
     attempt(['remote']),
-    gitRaw(root, ['status', '--porcelain=v1', '-z', '--untracked-files=normal']).catch(() => undefined),
+    gitBytes(root, ['status', '--porcelain=v1', '-z', `--untracked-files=${o.untracked === undefined ? 'normal' : 'no'}`, '--', '.']).catch(() => undefined),
   ]);
   const info: GitInfo = {};
   if (branchRaw) info.branch = branchRaw;
@@ -37,7 +44,8 @@ export async function readGitInfo(root: string): Promise<GitInfo | undefined> {
     const url = await attempt(['remote', 'get-url', remote]);
     if (url) info.repoUrl = stripCredentials(url);
   }
-  if (status !== undefined) info.dirty = status.length > 0;
+  const untracked = await o.untracked;
+  if (status !== undefined && (untracked !== undefined || o.untracked === undefined)) info.dirty = status.length > 0 || untracked === true;
   return info;
 }
 

@@ -51,6 +51,11 @@ export interface Selection {
   totalBytes: number;
   /** Things the user should know about how files were chosen (patterns simplified, ...). */
   notes: string[];
+  /**
+   * A whole folder selected in a git work tree: how many untracked, not ignored files git
+   * listed there (before this extension's own exclusions), which `git status` would show.
+   */
+  gitUntracked?: number;
 }
 
 export interface SelectOptions {
@@ -128,9 +133,10 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
     const untracked = new FileListBuilder(64);
     const alsoTracked = sortedMembership(trackedList);
-    await filterCandidates(ctx, new NulSeparated(await untrackedP, alsoTracked), untracked, { dropMissing: true, kept: () => false, known: opts.known });
+    const untrackedOut = await untrackedP;
+    await filterCandidates(ctx, new NulSeparated(untrackedOut, alsoTracked), untracked, { dropMissing: true, kept: () => false, known: opts.known });
     for (const p of await ignoredP) ctx.skip(p, 'gitignored');
-    return ctx.finish(FileList.merge(trackedList, untracked.build()));
+    return { ...ctx.finish(FileList.merge(trackedList, untracked.build())), gitUntracked: countEntries(untrackedOut) };
   }
   const { files, kept } = await walk(ctx);
   const out = new FileListBuilder(files.length);
@@ -664,6 +670,18 @@ function isInside(realRoot: string, real: string): boolean {
 function isNotFound(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** Paths in git's NUL-separated listing. */
+function countEntries(listing: Buffer): number {
+  let n = 0;
+  for (let start = 0; start < listing.length;) {
+    let end = listing.indexOf(0, start);
+    if (end < 0) end = listing.length;
+    if (end > start) n++;
+    start = end + 1;
+  }
+  return n;
 }
 
 function splitNul(s: string): string[] {

@@ -145,6 +145,33 @@ describe('scan pipeline', () => {
     assert.equal(await second.uploads.store.load(), undefined);
   });
 
+  test('the scan says whether the folder differs from its commit: tracked changes, or untracked files the selection found', async () => {
+    const repo = await tempDir('pipeline-dirty-');
+    try {
+      await writeTree(repo, { 'app/main.js': 'go();\n', 'app/lib.js': 'lib();\n', 'elsewhere/notes.md': '# notes\n' });
+      git(repo, 'init', '-q');
+      git(repo, 'add', '-A');
+      git(repo, 'commit', '-qm', 'init');
+      const folder = path.join(repo, 'app');
+      const dirty = async () => {
+        const result = await scanFolder({ root: folder, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(folder) }, context().ctx);
+        assert.equal(result.kind, 'scanned');
+        return svc.scans().find((x) => result.kind === 'scanned' && x.id === result.scanId)?.formParts.dirty;
+      };
+      assert.equal(await dirty(), 'false');
+      // Outside the scanned folder: not part of what was uploaded.
+      await writeTree(repo, { 'elsewhere/notes.md': '# edited\n', 'elsewhere/new.md': 'untracked\n' });
+      assert.equal(await dirty(), 'false');
+      await writeTree(repo, { 'app/new.js': 'untracked();\n' });
+      assert.equal(await dirty(), 'true', 'an untracked file is uploaded too');
+      await fsp.rm(path.join(folder, 'new.js'));
+      await writeTree(repo, { 'app/lib.js': 'changed();\n' });
+      assert.equal(await dirty(), 'true', 'a modified tracked file');
+    } finally {
+      await fsp.rm(repo, { recursive: true, force: true });
+    }
+  });
+
   test('a re-scan copies the files unchanged since the last full scan from its kept archive', async () => {
     const reuse = new ReuseCache(path.join(storage, 'reuse'));
     const old = new Date(Date.now() - 60_000);

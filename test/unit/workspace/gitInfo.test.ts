@@ -35,6 +35,38 @@ describe('readGitInfo', () => {
     }
   });
 
+  test('dirtiness of the folder: with what the caller knows of untracked files, git looks only at the tracked ones', async () => {
+    const root = await tempDir('gitinfo-dirty-');
+    try {
+      await fsp.mkdir(path.join(root, 'sub'));
+      await fsp.writeFile(path.join(root, 'sub/a.txt'), 'a\n');
+      await fsp.writeFile(path.join(root, 'top.txt'), 'top\n');
+      git(root, 'init', '-q');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'init');
+      const sub = path.join(root, 'sub');
+      assert.equal((await readGitInfo(sub))?.dirty, false);
+      assert.equal((await readGitInfo(sub, { untracked: false }))?.dirty, false);
+      assert.equal((await readGitInfo(sub, { untracked: true }))?.dirty, true, 'untracked files the caller found');
+      // The answer may come later (the selection runs meanwhile); unknown leaves dirtiness out.
+      assert.equal((await readGitInfo(sub, { untracked: new Promise((r) => setTimeout(() => r(true), 50)) }))?.dirty, true);
+      const unknown = await readGitInfo(sub, { untracked: Promise.resolve(undefined) });
+      assert.ok(unknown && !('dirty' in unknown) && unknown.sha, JSON.stringify(unknown));
+      await fsp.writeFile(path.join(root, 'top.txt'), 'changed\n');
+      await fsp.writeFile(path.join(root, 'stray.txt'), 'untracked\n');
+      assert.equal((await readGitInfo(sub))?.dirty, false, 'changes outside the folder are not in its upload');
+      await fsp.writeFile(path.join(sub, 'new.txt'), 'untracked\n');
+      assert.equal((await readGitInfo(sub))?.dirty, true, 'git walks for untracked files when not told');
+      await fsp.rm(path.join(sub, 'new.txt'));
+      await fsp.writeFile(path.join(sub, 'a.txt'), 'changed\n');
+      assert.equal((await readGitInfo(sub, { untracked: false }))?.dirty, true);
+      git(root, 'add', '-A');
+      assert.equal((await readGitInfo(sub, { untracked: false }))?.dirty, true, 'staged counts too');
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
   test('undefined outside git', async () => {
     const root = await tempDir('nogit-');
     try {

@@ -119,6 +119,9 @@ describe('selectWorkspaceFiles', () => {
       assert.equal(reasonOf(sel, 'logs/'), 'gitignored');
       assert.equal(reasonOf(sel, 'local-only.txt'), 'gitignored');
       assert.ok(!sel.skipped.some((s) => s.path === 'gone.ts'), 'a deleted file is not a skipped file');
+      const gitsOwn = git(root, 'ls-files', '-z', '--others', '--exclude-standard').split('\0').filter(Boolean).length;
+      assert.ok(gitsOwn > 1);
+      assert.equal(sel.gitUntracked, gitsOwn, "git's own count of untracked files, before our exclusions");
       const summary = summarizeSelection(sel);
       assert.equal(summary.files, sel.files.length);
       assert.equal(summary.skippedByReason['too-large'], 1);
