@@ -13,7 +13,7 @@ import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { buildZip, startDeflateWorkers } from '../../../src/core/archive/zip';
 import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
-import { git, readZip, tempDir, writeTree } from '../workspace/helpers';
+import { committedRepo, readZip, tempDir, writeTree } from '../workspace/helpers';
 
 function smallTree(n: number): Record<string, string> {
   const files: Record<string, string> = {};
@@ -245,13 +245,9 @@ describe('packaging real-shaped trees', () => {
   });
 
   test("a re-scan's selection, given the kept archive's files, still refuses a folder swapped for a link to other files", async () => {
-    const root = await tempDir('known-');
+    const root = await committedRepo('known-', { 'keep.ts': 'kept\n', 'lib/inner.ts': 'inside the workspace\n', 'lib/deep/more.ts': 'more\n' });
     const outside = await tempDir('known-outside-');
     try {
-      await writeTree(root, { 'keep.ts': 'kept\n', 'lib/inner.ts': 'inside the workspace\n', 'lib/deep/more.ts': 'more\n' });
-      git(root, 'init', '-q');
-      git(root, 'add', '-A');
-      git(root, 'commit', '-qm', 'init');
       const first = await buildZip(await selectWorkspaceFiles(root));
       const known = first.index;
       await first.dispose();

@@ -18,7 +18,7 @@ import { selectGivenFiles, selectWorkspaceFiles, type KnownFiles } from '../../.
 import type { ArchiveIndex } from '../../../src/core/archive/archiveIndex';
 import { createHash } from 'node:crypto';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { git, tempDir, writeTree } from '../workspace/helpers';
+import { committedRepo, git, tempDir, writeTree } from '../workspace/helpers';
 
 describe('scan pipeline', () => {
   let svc: ReferenceService;
@@ -146,12 +146,8 @@ describe('scan pipeline', () => {
   });
 
   test('the scan says whether the folder differs from its commit: tracked changes, or untracked files the selection found', async () => {
-    const repo = await tempDir('pipeline-dirty-');
+    const repo = await committedRepo('pipeline-dirty-', { 'app/main.js': 'go();\n', 'app/lib.js': 'lib();\n', 'elsewhere/notes.md': '# notes\n' });
     try {
-      await writeTree(repo, { 'app/main.js': 'go();\n', 'app/lib.js': 'lib();\n', 'elsewhere/notes.md': '# notes\n' });
-      git(repo, 'init', '-q');
-      git(repo, 'add', '-A');
-      git(repo, 'commit', '-qm', 'init');
       const folder = path.join(repo, 'app');
       const dirty = async () => {
         const result = await scanFolder({ root: folder, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(folder) }, context().ctx);

@@ -25,6 +25,16 @@ export function git(cwd: string, ...args: string[]): string {
   });
 }
 
+/** A fresh folder holding `files`, all committed to a new git repository. */
+export async function committedRepo(prefix: string, files: Record<string, string | Buffer>): Promise<string> {
+  const root = await tempDir(prefix);
+  await writeTree(root, files);
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'init');
+  return root;
+}
+
 export interface ZipEntryInfo { name: string; method: number; data: Buffer; mtime: Date; mode: number }
 
 /** Every entry of a zip file, in archive order, read with yauzl. */
