@@ -13,7 +13,7 @@ import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from 
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
 import { readGitInfo } from '../../src/core/workspace/gitInfo';
-import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
+import { foundGitUntracked, selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -109,7 +109,7 @@ async function scanToScanId(root: string, client: ServiceClient, tmp: string, ca
   const workersStarted = previous ? undefined : startDeflateWorkers();
   const selecting = selectWorkspaceFiles(root, { known: previous?.index });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
-  const gitInfo = readGitInfo(root, { untracked: selecting.then((s) => s.gitUntracked === undefined ? undefined : s.gitUntracked > 0, () => undefined) }).catch(() => undefined);
+  const gitInfo = readGitInfo(root, { untracked: selecting.then(foundGitUntracked, () => undefined) }).catch(() => undefined);
   const sel = await selecting;
   const t1 = performance.now();
   const archive = await buildZip(sel, { tmpRoot: tmp, previous, workersStarted });

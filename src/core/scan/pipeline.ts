@@ -10,7 +10,7 @@ import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStored
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
-import type { KnownFiles, Selection, SkippedFile } from '../workspace/selectFiles';
+import { foundGitUntracked, type KnownFiles, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
 import { type ScanProgress, type ScanStage } from './stages';
 
@@ -130,7 +130,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     const selecting = Promise.resolve().then(() => req.select(previous?.index));
     // git's details only go into the upload's form: read while the selection and packaging
     // run, not after them. A full selection in git finds the untracked files anyway.
-    const gitInfo = readGitInfo(req.root, req.partial ? {} : { untracked: selecting.then((s) => s.gitUntracked === undefined ? undefined : s.gitUntracked > 0, () => undefined) })
+    const gitInfo = readGitInfo(req.root, req.partial ? {} : { untracked: selecting.then(foundGitUntracked, () => undefined) })
       .catch(() => undefined);
     try {
       selection = await selecting;

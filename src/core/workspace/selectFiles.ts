@@ -133,10 +133,10 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
     const untracked = new FileListBuilder(64);
     const alsoTracked = sortedMembership(trackedList);
-    const untrackedOut = await untrackedP;
-    await filterCandidates(ctx, new NulSeparated(untrackedOut, alsoTracked), untracked, { dropMissing: true, kept: () => false, known: opts.known });
+    const untrackedListing = new NulSeparated(await untrackedP, alsoTracked);
+    await filterCandidates(ctx, untrackedListing, untracked, { dropMissing: true, kept: () => false, known: opts.known });
     for (const p of await ignoredP) ctx.skip(p, 'gitignored');
-    return { ...ctx.finish(FileList.merge(trackedList, untracked.build())), gitUntracked: countEntries(untrackedOut) };
+    return { ...ctx.finish(FileList.merge(trackedList, untracked.build())), gitUntracked: untrackedListing.count };
   }
   const { files, kept } = await walk(ctx);
   const out = new FileListBuilder(files.length);
@@ -207,6 +207,11 @@ export interface SelectionSummary {
   bytes: number;
   skipped: number;
   skippedByReason: Partial<Record<SkipReason, number>>;
+}
+
+/** Whether git listed untracked files in a whole folder's selection; undefined when it was not asked (outside git, a partial selection). */
+export function foundGitUntracked(sel: Selection): boolean | undefined {
+  return sel.gitUntracked === undefined ? undefined : sel.gitUntracked > 0;
 }
 
 export function summarizeSelection(sel: Selection): SelectionSummary {
@@ -439,6 +444,8 @@ function lstatQuiet(p: string): Stats | NodeJS.ErrnoException {
 class NulSeparated implements Iterable<string> {
   start = 0;
   end = 0;
+  /** Paths passed over so far, the skipped ones included. */
+  count = 0;
 
   constructor(readonly buf: Buffer, private readonly skip?: (buf: Buffer, start: number, end: number) => boolean) {}
 
@@ -448,6 +455,7 @@ class NulSeparated implements Iterable<string> {
     while (start < out.length) {
       let end = out.indexOf(0, start);
       if (end < 0) end = out.length;
+      if (end > start) this.count++;
       if (end > start && !this.skip?.(out, start, end)) {
         this.start = start;
         this.end = end;
@@ -670,18 +678,6 @@ function isInside(realRoot: string, real: string): boolean {
 function isNotFound(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-/** Paths in git's NUL-separated listing. */
-function countEntries(listing: Buffer): number {
-  let n = 0;
-  for (let start = 0; start < listing.length;) {
-    let end = listing.indexOf(0, start);
-    if (end < 0) end = listing.length;
-    if (end > start) n++;
-    start = end + 1;
-  }
-  return n;
 }
 
 function splitNul(s: string): string[] {
