@@ -7,7 +7,7 @@ import { CancelledAfterUploadError, isCancellation } from '../core/async';
 import { fetchFindings, resumeFolder, scanFolder, type FolderScanResult, type PipelineContext } from '../core/scan/pipeline';
 import { overallFraction, type ScanProgress } from '../core/scan/stages';
 import { UploadInterruptedError } from '../core/upload/engine';
-import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type KnownFiles, type Selection, type SkipReason, type SkippedFile } from '../core/workspace/selectFiles';
+import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type Selection, type SelectOptions, type SkipReason, type SkippedFile } from '../core/workspace/selectFiles';
 import type { TargetPolicies } from './account/targetPolicies';
 import { plainObjectArg, scanOptionsArg, type ScanOptions } from './commands/args';
 import { CONTEXT_KEYS } from './commands/contextKeys';
@@ -48,7 +48,7 @@ const NOTABLE: ReadonlySet<SkipReason> = new Set<SkipReason>([
   'too-large', 'credentials', 'unreadable', 'changed', 'not-a-file', 'symlink-outside', 'unsafe-name', 'comma-in-name', 'missing', 'user-exclude', 'outside-folder',
 ]);
 
-interface Step { folder: vscode.WorkspaceFolder; select: (known?: KnownFiles) => Promise<Selection>; partial: boolean }
+interface Step { folder: vscode.WorkspaceFolder; select: (known?: SelectOptions['known']) => Promise<Selection>; partial: boolean }
 
 const TITLES: Record<ScanKind, string> = {
   workspace: 'Scanning the workspace',

@@ -8,7 +8,7 @@ import * as v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ServiceClient } from '../../src/core/api';
 import { sha256File } from '../../src/core/archive/hash';
-import { ReuseCache } from '../../src/core/archive/reuseCache';
+import { ReuseCache, loadOnce } from '../../src/core/archive/reuseCache';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../../src/core/archive/zip';
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
@@ -101,18 +101,18 @@ async function serviceIdle(adminUrl: string | undefined): Promise<void> {
 
 async function scanToScanId(root: string, client: ServiceClient, tmp: string, cache?: ReuseCache): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string }> {
   const t0 = performance.now();
-  // Read back in the measured time, as scanFolder does before its selection.
-  const previous = cache?.load(DEFAULT_LEVEL);
-  // As scanFolder does: a scan with no archive to copy from starts its deflate workers with
-  // the selection; one with an archive gives its index to the selection (SelectOptions.known);
-  // the git details go into the upload's form (the zip phase ends when both are ready).
-  const workersStarted = previous ? undefined : startDeflateWorkers();
-  const selecting = selectWorkspaceFiles(root, { known: previous?.index });
+  // As scanFolder does: a scan with no archive kept starts its deflate workers with the
+  // selection; one with an archive reads it back (in the measured time) when the selection
+  // asks, once git is at work (SelectOptions.known); the git details go into the upload's
+  // form (the zip phase ends when both are ready).
+  const loadPrevious = loadOnce(cache, DEFAULT_LEVEL);
+  const workersStarted = cache?.has() ? undefined : startDeflateWorkers();
+  const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
   const gitInfo = readGitInfo(root, { untracked: selecting.then(foundGitUntracked, () => undefined) }).catch(() => undefined);
   const sel = await selecting;
   const t1 = performance.now();
-  const archive = await buildZip(sel, { tmpRoot: tmp, previous, workersStarted });
+  const archive = await buildZip(sel, { tmpRoot: tmp, previous: loadPrevious(), workersStarted });
   const git = await gitInfo;
   const t2 = performance.now();
   const fields = { projectName: 'bench', branch: git?.branch, sha: git?.sha, repoUrl: git?.repoUrl, dirty: git?.dirty };

@@ -8,7 +8,7 @@
 // entry still reused when its size, CRC-32 and, inflated, its very bytes are what they were
 // (a branch switched back and forth, a tool that touches files). Anything unexpected (missing, truncated, another version or
 // deflate level, an index that does not fit its archive) means no reuse.
-import { promises as fsp, readFileSync, statSync } from 'node:fs';
+import { existsSync, promises as fsp, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { FileList } from '../workspace/fileList';
 import { parseIndex, serializeIndex, type ArchiveIndex } from './archiveIndex';
@@ -40,6 +40,11 @@ export class ReuseCache {
 
   private get archivePath(): string { return path.join(this.dir, 'last.zip'); }
   private get indexPath(): string { return path.join(this.dir, 'last.index'); }
+
+  /** Whether an archive was kept (cheaper than load, which reads and checks its index). */
+  has(): boolean {
+    return existsSync(this.indexPath);
+  }
 
   /** The kept archive, when it is intact and was made with this deflate level. */
   load(level: number): ReusableArchive | undefined {
@@ -73,4 +78,19 @@ export class ReuseCache {
     await fsp.rm(path.join(this.dir, 'last.json'), { force: true });
     await fsp.rm(this.archivePath, { force: true });
   }
+}
+
+/**
+ * The kept archive of `cache`, read on the first call and the same answer after: a scan
+ * reads it when its selection first asks (once git is at work on its listings, which the
+ * reading then overlaps), and packaging gets the same one.
+ */
+export function loadOnce(cache: ReuseCache | undefined, level: number): () => ReusableArchive | undefined {
+  let read = false;
+  let kept: ReusableArchive | undefined;
+  return () => {
+    if (!read) kept = cache?.load(level);
+    read = true;
+    return kept;
+  };
 }

@@ -5,12 +5,12 @@
 import type { ServiceClient, UploadFields } from '../api';
 import { CancelledAfterUploadError, isCancellation, throwIfCancelled } from '../async';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../archive/zip';
-import type { ReuseCache } from '../archive/reuseCache';
+import { loadOnce, type ReuseCache } from '../archive/reuseCache';
 import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
-import { foundGitUntracked, type KnownFiles, type Selection, type SkippedFile } from '../workspace/selectFiles';
+import { foundGitUntracked, type SelectOptions, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
 import { type ScanProgress, type ScanStage } from './stages';
 
@@ -79,7 +79,7 @@ export interface FolderScanRequest {
   /** Partial scans send the chosen files as files_to_scan. */
   partial: boolean;
   /** `known`: the files of the folder's last archive, when there is one (SelectOptions.known). */
-  select(known?: KnownFiles): Promise<Selection>;
+  select(known?: SelectOptions['known']): Promise<Selection>;
   scanConfigs?: string[];
   targetPolicies?: (number | string)[];
 }
@@ -122,12 +122,13 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
   | { kind: 'nothing'; result: FolderScanResult }
   | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined> }
 > {
-  const previous = ctx.uploads.reuse?.load(DEFAULT_LEVEL);
-  const workers = !req.partial && !previous ? startDeflateWorkers() : undefined;
+  const reuse = ctx.uploads.reuse;
+  const loadPrevious = loadOnce(reuse, DEFAULT_LEVEL);
+  const workers = !req.partial && !reuse?.has() ? startDeflateWorkers() : undefined;
   try {
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
-    const selecting = Promise.resolve().then(() => req.select(previous?.index));
+    const selecting = Promise.resolve().then(() => req.select(() => loadPrevious()?.index));
     // git's details only go into the upload's form: read while the selection and packaging
     // run, not after them. A full selection in git finds the untracked files anyway.
     const gitInfo = readGitInfo(req.root, req.partial ? {} : { untracked: selecting.then(foundGitUntracked, () => undefined) })
@@ -147,8 +148,8 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     }
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
-    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous, workersStarted: workers });
-    if (previous) ctx.log(`${archive.index.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
+    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers });
+    if (loadPrevious()) ctx.log(`${archive.index.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
     return { kind: 'packaged', selection, archive, gitInfo };
   } finally {
     // Packaging has stopped them already when it had them; stopping twice is harmless.

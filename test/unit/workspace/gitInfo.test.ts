@@ -67,6 +67,36 @@ describe('readGitInfo', () => {
     }
   });
 
+  test('remote URL as git resolves it, a renamed file named like a header, and a status git cannot give', async () => {
+    const root = await tempDir('gitinfo-remote-');
+    try {
+      git(root, 'init', '-q', '-b', 'main');
+      await fsp.writeFile(path.join(root, 'a.txt'), 'a\n');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'init');
+      // Listed first (remotes come sorted), yet origin is the one sent.
+      git(root, 'remote', 'add', 'backup', 'https://backup.example.invalid/b.git');
+      git(root, 'remote', 'add', 'origin', 'gh:acme/shop.git');
+      git(root, 'config', 'url.https://dana:tok@git.example.invalid/.insteadOf', 'gh:');
+      git(root, 'remote', 'set-url', '--push', 'origin', 'ssh://push.example.invalid/acme/shop.git');
+      const sha = git(root, 'rev-parse', 'HEAD').trim();
+      assert.deepEqual(await readGitInfo(root), { branch: 'main', sha, repoUrl: 'https://git.example.invalid/acme/shop.git', dirty: false });
+      // A staged rename's old name is a record of its own in the status; it is never a header.
+      git(root, 'mv', 'a.txt', '# branch.head evil');
+      git(root, 'commit', '-qm', 'renamed');
+      git(root, 'mv', '# branch.head evil', 'c.txt');
+      const renamed = await readGitInfo(root);
+      assert.deepEqual(renamed, { branch: 'main', sha: git(root, 'rev-parse', 'HEAD').trim(), repoUrl: 'https://git.example.invalid/acme/shop.git', dirty: true });
+      git(root, 'remote', 'remove', 'origin');
+      assert.equal((await readGitInfo(root))?.repoUrl, 'https://backup.example.invalid/b.git', 'no origin: the first remote');
+      // A damaged index: git gives no status, yet branch and commit are still read; dirtiness is unknown.
+      await fsp.writeFile(path.join(root, '.git', 'index'), 'not an index');
+      assert.deepEqual(await readGitInfo(root), { branch: 'main', sha: git(root, 'rev-parse', 'HEAD').trim(), repoUrl: 'https://backup.example.invalid/b.git' });
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
   test('undefined outside git', async () => {
     const root = await tempDir('nogit-');
     try {
