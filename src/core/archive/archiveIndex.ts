@@ -225,21 +225,31 @@ export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHe
   const namesBytes = num(head.namesBytes);
   if (level === undefined || madeAtMs === undefined || archiveSize === undefined || n === undefined || namesBytes === undefined || !Number.isInteger(n)) return undefined;
   let at = align8(MAGIC.length + 4 + jsonLen);
-  /** A fresh, aligned copy of the next column (the file's bytes need not be aligned in memory). */
-  const take = <T>(bytes: number, make: (buf: ArrayBuffer) => T): T | undefined => {
+  // Columns start 8-aligned in the file: where the bytes read are aligned in memory too (a
+  // buffer of its own, as a file this size is read into), they are viewed in place; copying
+  // them (some 4 MB for the babel shape) made a re-scan pay for a full garbage collection.
+  const inPlace = (data.byteOffset & 7) === 0;
+  /** The next column: a view of `data`, or an aligned copy. */
+  const take = <T>(bytes: number, make: (buf: ArrayBuffer, offset: number, bytes: number) => T): T | undefined => {
     if (at + bytes > data.length) return undefined;
-    const buf = new ArrayBuffer(bytes);
-    new Uint8Array(buf).set(data.subarray(at, at + bytes));
+    let made: T;
+    if (inPlace) {
+      made = make(data.buffer as ArrayBuffer, data.byteOffset + at, bytes);
+    } else {
+      const buf = new ArrayBuffer(bytes);
+      new Uint8Array(buf).set(data.subarray(at, at + bytes));
+      made = make(buf, 0, bytes);
+    }
     at += align8(bytes);
-    return make(buf);
+    return made;
   };
-  const ends = take(n * 4, (b) => new Uint32Array(b));
-  const floats = FLOAT_COLUMNS.map(() => take(n * 8, (b) => new Float64Array(b)));
-  const crc = take(n * 4, (b) => new Uint32Array(b));
-  const flags = take(n * 2, (b) => new Uint16Array(b));
-  const mode = take(n * 2, (b) => new Uint16Array(b));
-  const method = take(n, (b) => new Uint8Array(b));
-  const names = take(namesBytes, (b) => Buffer.from(b));
+  const ends = take(n * 4, (b, o, len) => new Uint32Array(b, o, len / 4));
+  const floats = FLOAT_COLUMNS.map(() => take(n * 8, (b, o, len) => new Float64Array(b, o, len / 8)));
+  const crc = take(n * 4, (b, o, len) => new Uint32Array(b, o, len / 4));
+  const flags = take(n * 2, (b, o, len) => new Uint16Array(b, o, len / 2));
+  const mode = take(n * 2, (b, o, len) => new Uint16Array(b, o, len / 2));
+  const method = take(n, (b, o, len) => new Uint8Array(b, o, len));
+  const names = take(namesBytes, (b, o, len) => Buffer.from(b, o, len));
   if (!ends || floats.some((f) => !f) || !crc || !flags || !mode || !method || !names) return undefined;
   const [size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize] = floats as Float64Array[];
   const index = new ArchiveIndex(names, ends, { size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize, crc, flags, mode, method }, n);
