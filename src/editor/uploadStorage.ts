@@ -3,6 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { ReuseCache } from '../core/archive/reuseCache';
+import { TrackedCleanStore } from '../core/workspace/trackedClean';
 import { ArchivedFiles } from '../core/scan/archivedFiles';
 import type { FolderUploads } from '../core/scan/pipeline';
 import type { SavedTransfer, TransferStore } from '../core/upload/transferStore';
@@ -59,13 +60,19 @@ export class UploadStorage {
       discard: () => this.discard(store),
       deleteArchive: (p) => this.deleteArchive(p),
       reuse: this.reuseCache(store.folderUri),
+      gitClean: new TrackedCleanStore(path.join(this.folderStateDir(store.folderUri), 'git-clean.json')),
     };
   }
 
   /** The folder's last full-scan archive, kept so a re-scan copies what did not change. */
   reuseCache(folderUri: string): ReuseCache {
+    return new ReuseCache(this.folderStateDir(folderUri));
+  }
+
+  /** Where what one folder's last scan leaves for the next is kept. */
+  private folderStateDir(folderUri: string): string {
     const key = createHash('sha256').update(folderUri).digest('hex').slice(0, 24);
-    return new ReuseCache(path.join(this.storageRoot, 'reuse', key));
+    return path.join(this.storageRoot, 'reuse', key);
   }
 
   /** Every saved (interrupted) upload of this workspace. */

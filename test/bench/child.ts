@@ -12,8 +12,9 @@ import { ReuseCache, loadOnce } from '../../src/core/archive/reuseCache';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../../src/core/archive/zip';
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
-import { readGitInfo } from '../../src/core/workspace/gitInfo';
-import { foundGitUntracked, selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
+import { TrackedCleanStore } from '../../src/core/workspace/trackedClean';
+import { fullScanGitInfo } from '../../src/core/scan/pipeline';
+import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -99,7 +100,7 @@ async function serviceIdle(adminUrl: string | undefined): Promise<void> {
   }
 }
 
-async function scanToScanId(root: string, client: ServiceClient, tmp: string, cache?: ReuseCache): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string }> {
+async function scanToScanId(root: string, client: ServiceClient, tmp: string, gitClean: TrackedCleanStore, cache?: ReuseCache): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string }> {
   const t0 = performance.now();
   // As scanFolder does: a scan with no archive kept starts its deflate workers with the
   // selection; one with an archive reads it back (in the measured time) when the selection
@@ -109,7 +110,7 @@ async function scanToScanId(root: string, client: ServiceClient, tmp: string, ca
   const workersStarted = cache?.has() ? undefined : startDeflateWorkers();
   const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
-  const gitInfo = readGitInfo(root, { untracked: selecting.then(foundGitUntracked, () => undefined) }).catch(() => undefined);
+  const gitInfo = fullScanGitInfo(root, selecting, gitClean).catch(() => undefined);
   const sel = await selecting;
   const t1 = performance.now();
   const archive = await buildZip(sel, { tmpRoot: tmp, previous: loadPrevious(), workersStarted });
@@ -160,15 +161,16 @@ async function main(): Promise<void> {
     const tmp = mkdtempSync(path.join(arg('tmp')!, 'rescan-'));
     const client = new ServiceClient({ baseUrl: arg('base-url')!, token: process.env.BENCH_TOKEN ?? '', timeoutMs: 120_000 });
     const cache = new ReuseCache(path.join(tmp, 'reuse'));
+    const gitClean = new TrackedCleanStore(path.join(tmp, 'reuse', 'git-clean.json'));
     const changed = path.join(root, arg('change')!);
     const size = statSync(changed).size;
     try {
-      const cold = await scanToScanId(root, client, tmp);
+      const cold = await scanToScanId(root, client, tmp, gitClean);
       await cache.keep(cold.archive.path, cold.archive.index, cold.archive.level, cold.archive.madeAtMs);
       await cold.archive.dispose();
       appendFileSync(changed, '\n// changed by the benchmark\n');
       await serviceIdle(arg('admin-url'));
-      const warm = await scanToScanId(root, client, tmp, cache);
+      const warm = await scanToScanId(root, client, tmp, gitClean, cache);
       await warm.archive.dispose();
       Object.assign(out, { coldMs: cold.ms, warmMs: warm.ms, coldPhases: cold.phases, warmPhases: warm.phases, reused: warm.archive.reused, files: warm.archive.index.length, scanIds: [cold.scanId, warm.scanId] });
     } finally {

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStored
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
+import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
 import { foundGitUntracked, type SelectOptions, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
 import { type ScanProgress, type ScanStage } from './stages';
@@ -55,6 +56,8 @@ export interface FolderUploads {
   deleteArchive(archivePath: string): Promise<void>;
   /** The folder's last full-scan archive, whose unchanged entries the next packaging copies. */
   reuse?: ReuseCache;
+  /** The folder's last clean reading of its tracked files, which spares a re-scan's git most of its comparing (trackedClean.ts). */
+  gitClean?: TrackedCleanStore;
 }
 
 export interface PipelineContext {
@@ -130,9 +133,10 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     let selection: Selection;
     const selecting = Promise.resolve().then(() => req.select(() => loadPrevious()?.index));
     // git's details only go into the upload's form: read while the selection and packaging
-    // run, not after them. A full selection in git finds the untracked files anyway.
-    const gitInfo = readGitInfo(req.root, req.partial ? {} : { untracked: selecting.then(foundGitUntracked, () => undefined) })
-      .catch(() => undefined);
+    // run, not after them. A full selection in git finds the untracked files anyway, and
+    // looks at every tracked file: git need not compare again those not written since the
+    // last clean reading.
+    const gitInfo = (req.partial ? readGitInfo(req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
     try {
       selection = await selecting;
     } catch (err) {
@@ -155,6 +159,21 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     // Packaging has stopped them already when it had them; stopping twice is harmless.
     await workers?.close();
   }
+}
+
+/**
+ * A full scan's git details: readGitInfo told git's untracked files and what may have changed
+ * since the last clean reading, both from the selection; a clean reading is kept for the next.
+ */
+export async function fullScanGitInfo(root: string, selecting: Promise<Selection>, store: TrackedCleanStore | undefined): Promise<GitInfo | undefined> {
+  const clean = store?.load();
+  const info = await readGitInfo(root, {
+    untracked: selecting.then(foundGitUntracked, () => undefined),
+    record: store !== undefined,
+    since: clean && { clean, recheck: selecting.then((sel) => pathsToRecheck(sel, clean), () => undefined) },
+  });
+  if (info?.clean) await store?.keep(info.clean).catch(() => undefined);
+  return info;
 }
 
 /** Chooses, packages and uploads the folder's files, then waits for the scan's findings. */

@@ -1,10 +1,31 @@
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
 import { gitBytes, isInsideGitWorkTree } from './git';
+import { sameFile, type FileIdentity, type TrackedClean } from './trackedClean';
 
 export interface GitInfo {
   branch?: string;
   repoUrl?: string;
   sha?: string;
   dirty?: boolean;
+  /** With GitInfoOptions.record, when the folder's tracked files were found clean: for the next scan's `since`. */
+  clean?: TrackedClean;
+}
+
+export interface GitInfoOptions {
+  /**
+   * Whether git lists untracked, not ignored files in the folder, from a caller that finds
+   * out anyway (a workspace selection walks the tree for them).
+   */
+  untracked?: boolean | Promise<boolean | undefined>;
+  /** Also give, when the tracked files are found clean, what the next scan may start from (GitInfo.clean). */
+  record?: boolean;
+  /**
+   * The folder's last clean reading, and the paths the selection found may have changed since
+   * (pathsToRecheck; undefined when too many). With `untracked` known, and HEAD and the index
+   * still what they were, git looks at those paths alone (trackedClean.ts).
+   */
+  since?: { clean: TrackedClean; recheck: Promise<string[] | undefined> };
 }
 
 /**
@@ -13,25 +34,30 @@ export interface GitInfo {
  * (detached HEAD, no remote, no commit yet) rather than guessed.
  *
  * Dirty: what `git status` shows for the folder (staged, modified, deleted or untracked
- * files in it). `untracked`: whether git lists untracked, not ignored files there, from a
- * caller that finds out anyway (a workspace selection walks the tree for them): git then
- * looks only at the tracked files rather than walking the tree a second time (babel shape:
- * 0.04 s instead of 0.16 s), and can start before the answer is in, alongside the
- * selection. When the answer comes back unknown, dirtiness is left out.
+ * files in it). Told `untracked`, git looks only at the tracked files rather than walking the
+ * tree a second time (babel shape: 0.04 s instead of 0.16 s), and starts before the answer
+ * is in, alongside the selection. When the answer comes back unknown, dirtiness is left out.
  *
- * Two git processes: one status gives the branch, the commit and the changes as one
+ * Few git processes: one status gives the branch, the commit and the changes as one
  * consistent reading, and `remote -v` the remotes with their URLs (as `remote get-url`
- * gives them, `insteadOf` rewrites applied). A re-scan reads these alongside its selection
- * on two cores; each further process was a few milliseconds of the extension host's time to
- * start and one more program competing for those cores.
+ * gives them, `insteadOf` rewrites applied); `record` and `since` add one rev-parse. A
+ * re-scan reads these alongside its selection on two cores; each further process was a few
+ * milliseconds of the extension host's time to start and one more program on those cores.
  */
-export async function readGitInfo(root: string, o: { untracked?: boolean | Promise<boolean | undefined> } = {}): Promise<GitInfo | undefined> {
-  const untrackedFiles = o.untracked === undefined ? 'normal' : 'no';
-  const statusP = gitBytes(root, ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', `--untracked-files=${untrackedFiles}`, '--', '.']);
+export async function readGitInfo(root: string, o: GitInfoOptions = {}): Promise<GitInfo | undefined> {
+  const startedAtMs = Date.now();
   const remotesP = gitBytes(root, ['remote', '-v']).then((b) => b.toString('utf8'), () => '');
+  // Read before any status, so that a clean status vouches for this very index.
+  const where = o.record || o.since ? await headAndIndex(root) : undefined;
+  const since = o.since?.clean;
+  if (since && where && o.untracked !== undefined && where.sha === since.head && sameFile(where.index, since.index)) {
+    const carried = await cleanSince(root, where, o.since!.recheck, o.untracked, remotesP, startedAtMs);
+    if (carried) return carried;
+  }
+  const untrackedFiles = o.untracked === undefined ? 'normal' : 'no';
   let status: Buffer;
   try {
-    status = await statusP;
+    status = await gitBytes(root, ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', `--untracked-files=${untrackedFiles}`, '--', '.']);
   } catch {
     // Outside git, or a repository git cannot read the status of (a damaged index):
     // then only what can still be read is sent.
@@ -40,6 +66,47 @@ export async function readGitInfo(root: string, o: { untracked?: boolean | Promi
   const info = withRemote(parseStatusHeaders(status), await remotesP);
   const untracked = await o.untracked;
   if (untracked !== undefined || o.untracked === undefined) info.dirty = hasChanges(status) || untracked === true;
+  if (where && info.sha && !hasTrackedChanges(status)) info.clean = { head: info.sha, index: where.index, atMs: startedAtMs };
+  return info;
+}
+
+/** HEAD's commit and branch, and which file the index is; undefined without a commit. */
+async function headAndIndex(root: string): Promise<{ sha: string; branch?: string; index: FileIdentity } | undefined> {
+  try {
+    const out = (await gitBytes(root, ['rev-parse', '--git-path', 'index', 'HEAD', '--symbolic-full-name', 'HEAD'])).toString('utf8');
+    const [indexPath, sha, symbolic] = out.split('\n');
+    if (!/^[0-9a-f]{40,64}$/.test(sha)) return undefined;
+    const st = await fsp.stat(path.resolve(root, indexPath));
+    const branch = symbolic.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : undefined;
+    return { sha, branch, index: { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The git details when HEAD and the index are those of a clean reading: git compares only
+ * the paths that may have been written since. Undefined when they are too many to name.
+ */
+async function cleanSince(
+  root: string, where: { sha: string; branch?: string; index: FileIdentity }, recheck: Promise<string[] | undefined>,
+  untrackedP: boolean | Promise<boolean | undefined>, remotesP: Promise<string>, atMs: number,
+): Promise<GitInfo | undefined> {
+  const paths = await recheck;
+  if (!paths) return undefined;
+  let trackedDirty = false;
+  if (paths.length) {
+    try {
+      // Literal: a file named `*.js` is that file, not a pattern.
+      trackedDirty = hasChanges(await gitBytes(root, ['--literal-pathspecs', 'status', '--porcelain=v2', '-z', '--untracked-files=no', '--', ...paths]));
+    } catch {
+      return undefined;
+    }
+  }
+  const info = withRemote({ ...(where.branch ? { branch: where.branch } : {}), sha: where.sha }, await remotesP);
+  const untracked = await untrackedP;
+  if (untracked !== undefined) info.dirty = trackedDirty || untracked;
+  if (!trackedDirty) info.clean = { head: where.sha, index: where.index, atMs };
   return info;
 }
 
@@ -65,6 +132,14 @@ function parseStatusHeaders(status: Buffer): GitInfo {
 /** Whether porcelain v2 lists any entry: a change, a conflict or an untracked file. */
 function hasChanges(status: Buffer): boolean {
   return status.toString('utf8').split('\0').some((record) => record.length > 0 && !record.startsWith('# '));
+}
+
+/**
+ * Whether it lists a change or a conflict of a tracked file. (A renamed file's original path
+ * is a record of its own that could read like one, but it only follows a rename, itself a change.)
+ */
+function hasTrackedChanges(status: Buffer): boolean {
+  return status.toString('utf8').split('\0').some((record) => /^[12u] /.test(record));
 }
 
 /** Branch and commit asked one by one, when git gives no status. */

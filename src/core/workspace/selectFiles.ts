@@ -56,7 +56,17 @@ export interface Selection {
    * listed there (before this extension's own exclusions), which `git status` would show.
    */
   gitUntracked?: number;
+  /**
+   * A whole folder selected in a git work tree with `known` given: the tracked paths that are
+   * not the very file recorded there (new, changed, links, left out, gone), in git's order;
+   * undefined when there are more than MAX_TRACKED_UNRECORDED. The tracked files not listed
+   * here have not been written since that packaging (see trackedClean.ts).
+   */
+  trackedUnrecorded?: string[];
 }
+
+/** Beyond this many, Selection.trackedUnrecorded is not kept (see there). */
+export const MAX_TRACKED_UNRECORDED = 256;
 
 export interface SelectOptions {
   /** gitignore-style globs relative to the root, e.g. `docs/**`, `*.snap`. */
@@ -131,7 +141,8 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.
     const tracked = new FileListBuilder(1024);
-    await filterCandidates(ctx, new NulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true, known });
+    const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
+    await filterCandidates(ctx, new NulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true, known, unrecorded });
     const trackedList = tracked.build();
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
     const untracked = new FileListBuilder(64);
@@ -139,7 +150,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     const untrackedListing = new NulSeparated(await untrackedP, alsoTracked);
     await filterCandidates(ctx, untrackedListing, untracked, { dropMissing: true, kept: () => false, known });
     for (const p of await ignoredP) ctx.skip(p, 'gitignored');
-    return { ...ctx.finish(FileList.merge(trackedList, untracked.build())), gitUntracked: untrackedListing.count };
+    return { ...ctx.finish(FileList.merge(trackedList, untracked.build())), gitUntracked: untrackedListing.count, trackedUnrecorded: unrecorded?.items };
   }
   const { files, kept } = await walk(ctx);
   const out = new FileListBuilder(files.length);
@@ -504,7 +515,8 @@ function sortedMembership(list: PathBytes): (buf: Buffer, start: number, end: nu
  * the promise API costs tens of microseconds a call in round trips to the thread pool.
  */
 async function filterCandidates(
-  ctx: Context, rels: Iterable<string>, out: FileListBuilder, o: { dropMissing: boolean; kept?: (rel: string) => boolean; known?: KnownFiles },
+  ctx: Context, rels: Iterable<string>, out: FileListBuilder,
+  o: { dropMissing: boolean; kept?: (rel: string) => boolean; known?: KnownFiles; unrecorded?: BoundedList },
 ): Promise<void> {
   const folders = new FolderChain(ctx);
   const listing = rels instanceof NulSeparated ? rels : undefined;
@@ -512,7 +524,11 @@ async function filterCandidates(
   const recorded = listing && o.known ? sortedLookup(o.known) : undefined;
   let last = performance.now();
   let n = 0;
+  // The path before this one, unless it was added as the very file `known` records.
+  let unrecorded: string | undefined;
   for (const rel of rels) {
+    if (unrecorded !== undefined) o.unrecorded?.add(unrecorded);
+    unrecorded = rel;
     if ((++n & 31) === 0 && performance.now() - last > YIELD_MS) {
       await yieldToEventLoop();
       last = performance.now();
@@ -566,6 +582,19 @@ async function filterCandidates(
     }
     if (listing) out.addBytes(listing.buf, listing.start, listing.end, st.size, st.ino, st.mtimeMs, st.ctimeMs, target);
     else out.add(rel, st.size, st.ino, st.mtimeMs, st.ctimeMs, target);
+    if (unchanged) unrecorded = undefined;
+  }
+  if (unrecorded !== undefined) o.unrecorded?.add(unrecorded);
+}
+
+/** Up to `max` items; none once more were added (`items` undefined). */
+class BoundedList {
+  items: string[] | undefined = [];
+
+  constructor(private readonly max: number) {}
+
+  add(item: string): void {
+    if (this.items && this.items.push(item) > this.max) this.items = undefined;
   }
 }
 

@@ -9,6 +9,7 @@ import { ServiceClient } from '../../../src/core/api';
 import { isCancellation } from '../../../src/core/async';
 import { rangeForLine } from '../../../src/core/issues';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
+import { TrackedCleanStore } from '../../../src/core/workspace/trackedClean';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
 import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, type ScanFindings } from '../../../src/core/scan/pipeline';
 import { SCAN_STAGES, overallFraction, type ScanProgress } from '../../../src/core/scan/stages';
@@ -165,6 +166,41 @@ describe('scan pipeline', () => {
       assert.equal(await dirty(), 'true', 'a modified tracked file');
     } finally {
       await fsp.rm(repo, { recursive: true, force: true });
+    }
+  });
+
+  test('re-scans that keep the archive and the clean reading between them still say whether the folder differs from its commit', async () => {
+    const repo = await committedRepo('pipeline-since-', { 'main.js': 'go();\n', 'lib.js': 'lib();\n' });
+    const kept = await tempDir('pipeline-since-kept-');
+    try {
+      const gitClean = new TrackedCleanStore(path.join(kept, 'git-clean.json'));
+      const reuse = new ReuseCache(kept);
+      const dirty = async () => {
+        const { ctx } = context();
+        Object.assign(ctx.uploads, { reuse, gitClean });
+        const result = await scanFolder({ root: repo, projectName: 'demo', partial: false, select: (known) => selectWorkspaceFiles(repo, { known }) }, ctx);
+        assert.equal(result.kind, 'scanned');
+        return svc.scans().find((x) => result.kind === 'scanned' && x.id === result.scanId)?.formParts.dirty;
+      };
+      assert.equal(await dirty(), 'false');
+      const reading = gitClean.load();
+      assert.equal(reading?.head, git(repo, 'rev-parse', 'HEAD').trim(), 'a clean reading is kept');
+      await writeTree(repo, { 'lib.js': 'changed();\n' });
+      assert.equal(await dirty(), 'true', 'a modified tracked file');
+      await writeTree(repo, { 'lib.js': 'lib();\n' });
+      assert.equal(await dirty(), 'false', 'written back as committed');
+      await fsp.rm(path.join(repo, 'main.js'));
+      assert.equal(await dirty(), 'true', 'a deleted tracked file');
+      git(repo, 'checkout', '--', 'main.js');
+      await writeTree(repo, { 'new.js': 'untracked();\n' });
+      assert.equal(await dirty(), 'true', 'an untracked file');
+      git(repo, 'add', '-A');
+      git(repo, 'commit', '-qm', 'new');
+      assert.equal(await dirty(), 'false', 'committed');
+      assert.equal(gitClean.load()?.head, git(repo, 'rev-parse', 'HEAD').trim());
+    } finally {
+      await fsp.rm(repo, { recursive: true, force: true });
+      await fsp.rm(kept, { recursive: true, force: true });
     }
   });
 

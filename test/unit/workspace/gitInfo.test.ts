@@ -3,7 +3,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { readGitInfo, stripCredentials } from '../../../src/core/workspace/gitInfo';
-import { git, tempDir } from './helpers';
+import type { TrackedClean } from '../../../src/core/workspace/trackedClean';
+import { committedRepo, git, tempDir } from './helpers';
 
 describe('readGitInfo', () => {
   test('branch, sha, remote and dirtiness of a repository', async () => {
@@ -92,6 +93,44 @@ describe('readGitInfo', () => {
       // A damaged index: git gives no status, yet branch and commit are still read; dirtiness is unknown.
       await fsp.writeFile(path.join(root, '.git', 'index'), 'not an index');
       assert.deepEqual(await readGitInfo(root), { branch: 'main', sha: git(root, 'rev-parse', 'HEAD').trim(), repoUrl: 'https://backup.example.invalid/b.git' });
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a clean reading carried over: git compares only what may have been written since, while HEAD and the index are what they were', async () => {
+    const root = await committedRepo('gitinfo-since-', { 'a.js': 'a\n', '*.js': 'literally named\n', 'lib/b.js': 'b\n' });
+    try {
+      const first = await readGitInfo(root, { untracked: false, record: true });
+      assert.equal(first?.dirty, false);
+      const reading = first?.clean;
+      assert.ok(reading && reading.head === first.sha && reading.atMs <= Date.now(), JSON.stringify(first));
+      // As if the reading were later than every write so far: the files not named are taken as read then.
+      const later: TrackedClean = { ...reading, atMs: Date.now() + 60_000 };
+      const since = (recheck: string[] | undefined, clean = later) => ({ clean, recheck: Promise.resolve(recheck) });
+      await fsp.writeFile(path.join(root, 'a.js'), 'changed\n');
+      const carried = await readGitInfo(root, { untracked: false, since: since([]) });
+      assert.deepEqual({ ...carried, clean: undefined }, { branch: 'main', sha: first.sha, dirty: false, clean: undefined }, 'nothing named, nothing compared');
+      assert.equal(carried?.clean?.head, first.sha, 'a carried-over reading is kept afresh');
+      assert.equal((await readGitInfo(root, { untracked: false, since: since(['a.js']) }))?.dirty, true, 'a named file is compared');
+      assert.equal((await readGitInfo(root, { untracked: false, since: since(['*.js']) }))?.dirty, false, 'a name is never a pattern');
+      assert.equal((await readGitInfo(root, { untracked: true, since: since([]) }))?.dirty, true, 'untracked files');
+      // Without a list, or without knowing the untracked files, git compares the whole folder.
+      assert.equal((await readGitInfo(root, { untracked: false, since: since(undefined) }))?.dirty, true);
+      assert.equal((await readGitInfo(root, { since: since([]) }))?.dirty, true);
+      // Another index (here: a file added with intent to add, which no file's times show), or another HEAD: the whole folder.
+      await fsp.writeFile(path.join(root, 'a.js'), 'a\n');
+      await fsp.writeFile(path.join(root, 'new.js'), 'new\n');
+      git(root, 'add', '-N', 'new.js');
+      const staged = await readGitInfo(root, { untracked: false, since: since([]) });
+      assert.equal(staged?.dirty, true, JSON.stringify(staged));
+      assert.equal(staged?.clean, undefined);
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'new');
+      const committed = await readGitInfo(root, { untracked: false, since: since([]) });
+      assert.equal(committed?.dirty, false);
+      assert.notEqual(committed?.clean?.head, reading.head, 'a new reading at the new commit');
+      assert.equal(committed?.clean?.head, committed?.sha);
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
     }

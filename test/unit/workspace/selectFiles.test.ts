@@ -9,10 +9,12 @@ import {
   selectGivenFiles,
   selectWorkspaceFiles,
   summarizeSelection,
+  MAX_TRACKED_UNRECORDED,
   type Selection,
   type SkipReason,
 } from '../../../src/core/workspace/selectFiles';
-import { git, tempDir, writeTree } from './helpers';
+import { buildZip } from '../../../src/core/archive/zip';
+import { committedRepo, git, tempDir, writeTree } from './helpers';
 
 const reasonOf = (sel: Selection, p: string): SkipReason | undefined => sel.skipped.find((s) => s.path === p)?.reason;
 /** The reason for `p` itself or for the folder it sits in (a walk reports pruned folders once). */
@@ -189,6 +191,42 @@ describe('selectWorkspaceFiles', () => {
       git(root, 'add', '-A');
       await fsp.writeFile(path.join(root, '.git/index'), 'not an index');
       await assert.rejects(selectWorkspaceFiles(root), /git ls-files failed: .*index/i);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('with the last packaging given, the tracked paths that are not the very file it recorded', async () => {
+    const root = await committedRepo('unrecorded-', { 'a.ts': 'a\n', 'b.ts': 'b\n', 'gone.ts': 'g\n', 'docs/skip.md': 'x\n', 'lib/c.ts': 'c\n' });
+    try {
+      await fsp.symlink('a.ts', path.join(root, 'link.ts'));
+      git(root, 'add', 'link.ts');
+      git(root, 'commit', '-qm', 'link');
+      const first = await buildZip(await selectWorkspaceFiles(root), { workers: 1 });
+      try {
+        await fsp.appendFile(path.join(root, 'b.ts'), 'changed\n');
+        await fsp.rm(path.join(root, 'gone.ts'));
+        await writeTree(root, { 'untracked.ts': 'u\n' });
+        const sel = await selectWorkspaceFiles(root, { known: first.index, excludeGlobs: ['docs/**'] });
+        // Written, left out, gone, a link (its target was recorded, not the link); untracked files are not git's to compare.
+        assert.deepEqual(sel.trackedUnrecorded, ['b.ts', 'docs/skip.md', 'gone.ts', 'link.ts']);
+        assert.equal((await selectWorkspaceFiles(root, { known: () => first.index })).trackedUnrecorded?.length, 3, 'known given as a function');
+        assert.equal((await selectWorkspaceFiles(root)).trackedUnrecorded, undefined, 'nothing on record, no list');
+      } finally {
+        await first.dispose();
+      }
+      // More than MAX_TRACKED_UNRECORDED: no list (git then compares the whole folder).
+      const many: Record<string, string> = {};
+      for (let i = 0; i <= MAX_TRACKED_UNRECORDED; i++) many[`many/f${i}.ts`] = `${i}\n`;
+      await writeTree(root, many);
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'many');
+      const other = await buildZip(await selectWorkspaceFiles(root, { excludeGlobs: ['many/**'] }), { workers: 1 });
+      try {
+        assert.equal((await selectWorkspaceFiles(root, { known: other.index })).trackedUnrecorded, undefined);
+      } finally {
+        await other.dispose();
+      }
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
     }
