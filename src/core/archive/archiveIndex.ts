@@ -53,6 +53,8 @@ export class ArchiveIndex implements PathBytes {
     readonly ends: Uint32Array,
     readonly columns: Readonly<Columns>,
     readonly length: number,
+    /** Which rules chose these files (Selection.rulesKey), when known. */
+    readonly selectedBy?: string,
   ) {}
 
   path(i: number): string {
@@ -159,8 +161,8 @@ export class ArchiveIndexBuilder {
     this.n += count;
   }
 
-  build(): ArchiveIndex {
-    return new ArchiveIndex(this.names, this.ends, this.c, this.n);
+  build(selectedBy?: string): ArchiveIndex {
+    return new ArchiveIndex(this.names, this.ends, this.c, this.n, selectedBy);
   }
 }
 
@@ -192,7 +194,7 @@ function columnBytes(index: ArchiveIndex): Uint8Array[] {
 
 export function serializeIndex(index: ArchiveIndex, header: IndexHeader): Buffer {
   const parts = columnBytes(index);
-  const json = Buffer.from(JSON.stringify({ ...header, count: index.length, namesBytes: parts[parts.length - 1].length }));
+  const json = Buffer.from(JSON.stringify({ ...header, count: index.length, namesBytes: parts[parts.length - 1].length, selectedBy: index.selectedBy }));
   const headLen = align8(MAGIC.length + 4 + json.length);
   const total = headLen + parts.reduce((n, p) => n + align8(p.length), 0);
   const out = Buffer.alloc(total);
@@ -211,7 +213,7 @@ export function serializeIndex(index: ArchiveIndex, header: IndexHeader): Buffer
 export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHeader } | undefined {
   if (data.length < MAGIC.length + 4 || !data.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
   const jsonLen = data.readUInt32LE(MAGIC.length);
-  let head: { level?: unknown; madeAtMs?: unknown; archiveSize?: unknown; count?: unknown; namesBytes?: unknown };
+  let head: { level?: unknown; madeAtMs?: unknown; archiveSize?: unknown; count?: unknown; namesBytes?: unknown; selectedBy?: unknown };
   try {
     head = JSON.parse(data.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + jsonLen)) as typeof head;
   } catch {
@@ -252,7 +254,8 @@ export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHe
   const names = take(namesBytes, (b, o, len) => Buffer.from(b, o, len));
   if (!ends || floats.some((f) => !f) || !crc || !flags || !mode || !method || !names) return undefined;
   const [size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize] = floats as Float64Array[];
-  const index = new ArchiveIndex(names, ends, { size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize, crc, flags, mode, method }, n);
+  const selectedBy = typeof head.selectedBy === 'string' ? head.selectedBy : undefined;
+  const index = new ArchiveIndex(names, ends, { size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize, crc, flags, mode, method }, n, selectedBy);
   // Every entry inside the archive, one after the other, described consistently.
   let prevEnd = 0;
   let prevName = 0;

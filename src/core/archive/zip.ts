@@ -461,7 +461,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     dispatch();
     endRun();
     await drain(0);
-    const built = index.build();
+    const built = index.build(selection.rulesKey);
     await zip.finish(built);
     const sha256 = await sink.end();
     return { sha256, index: built, skipped, reused };

@@ -1,8 +1,9 @@
 import { lstatSync, promises as fsp, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { credentialMatcher } from './credentials';
-import { defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
+import { createHash } from 'node:crypto';
+import { CREDENTIAL_FILE_PATTERNS, credentialMatcher } from './credentials';
+import { BINARY_ASSET_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
 import type { FolderVerdict, PathMatcher } from './fastMatcher';
 import { FileList, FileListBuilder, pathStart, type PathBytes } from './fileList';
 import { gitBytes, isInsideGitWorkTree } from './git';
@@ -63,6 +64,12 @@ export interface Selection {
    * here have not been written since that packaging (see trackedClean.ts).
    */
   trackedUnrecorded?: string[];
+  /**
+   * Names the rules that chose these files (the default, credential and binary exclusions,
+   * the user's patterns, the size limit, and the code applying them): equal keys, equal
+   * verdicts for the same path. Packaging records it with the archive (ArchiveIndex.selectedBy).
+   */
+  rulesKey: string;
 }
 
 /** Beyond this many, Selection.trackedUnrecorded is not kept (see there). */
@@ -96,6 +103,8 @@ export interface SelectOptions {
 
 /** Files recorded by an earlier packaging, in ascending byte order of their paths (an ArchiveIndex). */
 export interface KnownFiles extends PathBytes {
+  /** The rules that chose them (Selection.rulesKey), when known. */
+  readonly selectedBy?: string;
   readonly columns: {
     readonly size: ArrayLike<number>;
     readonly mtimeMs: ArrayLike<number>;
@@ -142,7 +151,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // with a node_modules, a committed dist): the repository chose to keep it.
     const tracked = new FileListBuilder(1024);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
-    await filterCandidates(ctx, new NulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true, known, unrecorded });
+    await filterCandidates(ctx, new NulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true, known, unrecorded, tracked: true });
     const trackedList = tracked.build();
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
     const untracked = new FileListBuilder(64);
@@ -277,6 +286,7 @@ export function formatBytes(n: number): string {
 
 interface Context {
   root: string;
+  rulesKey: string;
   realRoot: string;
   maxSize: number;
   partial: boolean;
@@ -290,6 +300,13 @@ interface Context {
   skip(p: string, reason: SkipReason): void;
   finish(files: FileList): Selection;
 }
+
+/**
+ * Part of Selection.rulesKey: raise it with any change to the code that judges a path
+ * (fileExclusion and what it calls, isSafeRelative, the matchers), so that files recorded
+ * under the old code are judged again rather than taken on the old verdict.
+ */
+const RULES_VERSION = 1;
 
 async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: boolean } = {}): Promise<Context> {
   const root = path.resolve(rootIn);
@@ -310,8 +327,13 @@ async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: b
   const allow = boundPatterns(opts.allowCredentialFiles ?? [], 'codeScanner.uploadCredentialFiles').patterns;
   const skipped: SkippedFile[] = [];
   const notes = [...globs.notes];
+  const rulesKey = createHash('sha256').update(JSON.stringify([
+    RULES_VERSION, o.partial === true, maxSize, globs.patterns, allow,
+    DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, [...BINARY_ASSET_EXTENSIONS], CREDENTIAL_FILE_PATTERNS,
+  ])).digest('hex');
   return {
     root,
+    rulesKey,
     realRoot,
     maxSize,
     partial: o.partial === true,
@@ -324,7 +346,7 @@ async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: b
     skip: (p, reason) => skipped.push({ path: p, reason }),
     finish: (files) => {
       skipped.sort((a, b) => compareBytes(a.path, b.path));
-      return { root, files, skipped, totalBytes: files.totalBytes, notes };
+      return { root, files, skipped, totalBytes: files.totalBytes, notes, rulesKey };
     },
   };
 }
@@ -516,12 +538,16 @@ function sortedMembership(list: PathBytes): (buf: Buffer, start: number, end: nu
  */
 async function filterCandidates(
   ctx: Context, rels: Iterable<string>, out: FileListBuilder,
-  o: { dropMissing: boolean; kept?: (rel: string) => boolean; known?: KnownFiles; unrecorded?: BoundedList },
+  o: { dropMissing: boolean; kept?: (rel: string) => boolean; known?: KnownFiles; unrecorded?: BoundedList; tracked?: boolean },
 ): Promise<void> {
   const folders = new FolderChain(ctx);
   const listing = rels instanceof NulSeparated ? rels : undefined;
   // Only git's listings come in byte order, which a lookup walking forward needs.
   const recorded = listing && o.known ? sortedLookup(o.known) : undefined;
+  // A tracked file that is still the very file `known` recorded passed these same rules
+  // then (as a tracked file, or as an untracked one under stricter ones): the verdict holds,
+  // and its name is not judged again (a re-scan of the babel shape: 40 of 150 ms).
+  const verdictsHold = recorded !== undefined && o.tracked === true && o.known!.selectedBy === ctx.rulesKey;
   let last = performance.now();
   let n = 0;
   // The path before this one, unless it was added as the very file `known` records.
@@ -532,6 +558,15 @@ async function filterCandidates(
     if ((++n & 31) === 0 && performance.now() - last > YIELD_MS) {
       await yieldToEventLoop();
       last = performance.now();
+    }
+    if (verdictsHold) {
+      const j = recorded(listing!.buf, listing!.start, listing!.end);
+      const st = j < 0 ? undefined : lstatQuiet(absolutePathOf(ctx.root, rel));
+      if (st && !(st instanceof Error) && st.isFile() && isRecorded(o.known!, j, st)) {
+        out.addBytes(listing!.buf, listing!.start, listing!.end, st.size, st.ino, st.mtimeMs, st.ctimeMs);
+        unrecorded = undefined;
+        continue;
+      }
     }
     if (!isSafeRelative(rel)) {
       ctx.skip(rel, 'outside-folder');

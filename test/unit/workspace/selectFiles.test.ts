@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { lstatSync, promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -10,6 +10,7 @@ import {
   selectWorkspaceFiles,
   summarizeSelection,
   MAX_TRACKED_UNRECORDED,
+  type KnownFiles,
   type Selection,
   type SkipReason,
 } from '../../../src/core/workspace/selectFiles';
@@ -227,6 +228,44 @@ describe('selectWorkspaceFiles', () => {
       } finally {
         await other.dispose();
       }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test("a tracked file still the very file recorded keeps the verdict of the same rules; other rules judge it again", async () => {
+    const root = await committedRepo('verdicts-', { 'a.ts': 'a\n', 'docs/guide.md': 'guide\n', 'deploy/.env': 'TOKEN=abc\n' });
+    try {
+      const first = await selectWorkspaceFiles(root);
+      assert.equal(reasonOf(first, 'deploy/.env'), 'credentials');
+      const same = await selectWorkspaceFiles(root);
+      assert.equal(same.rulesKey, first.rulesKey, 'the same rules, the same key');
+      const other = await selectWorkspaceFiles(root, { excludeGlobs: ['docs/**'] });
+      assert.notEqual(other.rulesKey, first.rulesKey);
+      assert.notEqual((await selectWorkspaceFiles(root, { maxFileSizeBytes: 1000 })).rulesKey, first.rulesKey);
+      assert.notEqual((await selectWorkspaceFiles(root, { allowCredentialFiles: ['deploy/.env'] })).rulesKey, first.rulesKey);
+      // A record of the files as they are, made under `rulesKey`; it claims the credential file passed.
+      const record = (rulesKey: string): KnownFiles => {
+        const names = ['a.ts', 'deploy/.env', 'docs/guide.md'];
+        const stats = names.map((n) => lstatSync(path.join(root, n)));
+        const bytes = names.map((n) => Buffer.from(n));
+        const ends = new Uint32Array(names.length);
+        bytes.reduce((at, b, i) => (ends[i] = at + b.length), 0);
+        const column = (pick: (st: Stats) => number) => Float64Array.from(stats, pick);
+        return {
+          names: Buffer.concat(bytes), ends, length: names.length, selectedBy: rulesKey,
+          columns: { size: column((st) => st.size), mtimeMs: column((st) => st.mtimeMs), ctimeMs: column((st) => st.ctimeMs), ino: column((st) => st.ino) },
+        };
+      };
+      const taken = await selectWorkspaceFiles(root, { known: record(first.rulesKey) });
+      assert.deepEqual(taken.files.paths(), ['a.ts', 'deploy/.env', 'docs/guide.md'], 'what these rules accepted then, unchanged since, is not judged again');
+      const judged = await selectWorkspaceFiles(root, { known: record(first.rulesKey), excludeGlobs: ['docs/**'] });
+      assert.deepEqual(judged.files.paths(), ['a.ts']);
+      assert.equal(reasonOf(judged, 'docs/guide.md'), 'user-exclude');
+      assert.equal(reasonOf(judged, 'deploy/.env'), 'credentials');
+      const before = record(first.rulesKey);
+      await fsp.appendFile(path.join(root, 'deploy/.env'), 'MORE=1\n');
+      assert.equal(reasonOf(await selectWorkspaceFiles(root, { known: before }), 'deploy/.env'), 'credentials', 'written since: judged again');
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@ const clean: TrackedClean = { head: 'a'.repeat(40), index: { ino: 7, size: 100, 
 
 function selection(files: { path: string; mtimeMs: number; ctimeMs: number }[], trackedUnrecorded: string[] | undefined): Selection {
   const list = FileList.of(files.map((f, i) => ({ ...f, size: 1, ino: i + 1 })));
-  return { root: '/w', files: list, skipped: [], totalBytes: list.totalBytes, notes: [], trackedUnrecorded };
+  return { root: '/w', files: list, skipped: [], totalBytes: list.totalBytes, notes: [], trackedUnrecorded, rulesKey: 'rules' };
 }
 
 describe('pathsToRecheck', () => {
