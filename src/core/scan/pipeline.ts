@@ -131,7 +131,8 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
   try {
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
-    const selecting = Promise.resolve().then(() => req.select(() => loadPrevious()?.index));
+    // Called now (its git listings start before the git details'), a throw made a rejection.
+    const selecting = (async () => req.select(() => loadPrevious()?.index))();
     // git's details only go into the upload's form: read while the selection and packaging
     // run, not after them. A full selection in git finds the untracked files anyway, and
     // looks at every tracked file: git need not compare again those not written since the
