@@ -1,6 +1,7 @@
 // A second Scan Workspace in a real VS Code: the archive of the first, kept in the
 // extension's storage, gives the second every unchanged file as it was (copied, not read
-// and compressed again), and the edited file goes up as it is now.
+// and compressed again), and the edited file goes up as it is now; the upload's `dirty`
+// stays what git would say.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,7 +21,7 @@ suite('editor: re-scans', () => {
     const original = fs.readFileSync(file, 'utf8');
     const line = new RegExp(`${path.basename(root)}: (\\d+) files packaged, (\\d+) of them unchanged since the last scan`, 'g');
     try {
-      await scan('codeScanner.scanWorkspace');
+      const firstId = await scan('codeScanner.scanWorkspace');
       const edited = `${original}\n// edited between two scans\n`;
       fs.writeFileSync(file, edited);
       const before = [...(await logText()).matchAll(line)].length;
@@ -33,6 +34,12 @@ suite('editor: re-scans', () => {
       assert.strictEqual(texts.size, Number(packaged));
       assert.strictEqual(texts.get(rel), edited, 'the service got the edited file');
       assert.strictEqual(texts.get('README.md'), fs.readFileSync(path.join(root, 'README.md'), 'utf8'), 'and the copied ones as they are on disk');
+      // Whether the folder differs from its commit, as git would say, though a re-scan asks git about the edited file alone.
+      const firstDirty = (await adminScan(firstId)).formParts.dirty;
+      assert.ok(firstDirty === 'true' || firstDirty === 'false', `the first scan said whether it was dirty: ${firstDirty}`);
+      assert.strictEqual((await adminScan(scanId)).formParts.dirty, 'true', 'a tracked file was edited');
+      fs.writeFileSync(file, original);
+      assert.strictEqual((await adminScan(await scan('codeScanner.scanWorkspace'))).formParts.dirty, firstDirty, 'written back as it was');
     } finally {
       fs.writeFileSync(file, original);
     }
