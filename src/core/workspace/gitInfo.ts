@@ -74,7 +74,7 @@ export async function readGitInfo(root: string, o: GitInfoOptions = {}): Promise
 async function headAndIndex(root: string): Promise<{ sha: string; branch?: string; index: FileIdentity } | undefined> {
   try {
     const out = (await gitBytes(root, ['rev-parse', '--git-path', 'index', 'HEAD', '--symbolic-full-name', 'HEAD'])).toString('utf8');
-    const [indexPath, sha, symbolic] = out.split('\n');
+    const [indexPath, sha, symbolic] = out.split(/\r?\n/);
     if (!/^[0-9a-f]{40,64}$/.test(sha)) return undefined;
     const st = await fsp.stat(path.resolve(root, indexPath));
     const branch = symbolic.startsWith('refs/heads/') ? symbolic.slice('refs/heads/'.length) : undefined;
