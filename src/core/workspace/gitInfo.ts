@@ -59,9 +59,16 @@ export async function readGitInfo(root: string, o: GitInfoOptions = {}): Promise
   try {
     status = await gitBytes(root, ['status', '--porcelain=v2', '-z', '--branch', '--no-ahead-behind', `--untracked-files=${untrackedFiles}`, '--', '.']);
   } catch {
-    // Outside git, or a repository git cannot read the status of (a damaged index):
-    // then only what can still be read is sent.
-    return (await isInsideGitWorkTree(root)) ? withRemote(await fallbackInfo(root), await remotesP) : undefined;
+    // Outside git; a git older than 2.17 (no porcelain v2 with --no-ahead-behind); or a
+    // repository git cannot give the status of (a damaged index): what can still be read is sent.
+    if (!(await isInsideGitWorkTree(root))) return undefined;
+    const [info, v1] = await Promise.all([
+      fallbackInfo(root),
+      gitBytes(root, ['status', '--porcelain', '-z', `--untracked-files=${untrackedFiles}`, '--', '.']).catch(() => undefined),
+    ]);
+    const untracked = v1 && (await o.untracked);
+    if (v1 && (untracked !== undefined || o.untracked === undefined)) info.dirty = v1.length > 0 || untracked === true;
+    return withRemote(info, await remotesP);
   }
   const info = withRemote(parseStatusHeaders(status), await remotesP);
   const untracked = await o.untracked;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
@@ -133,6 +134,28 @@ describe('readGitInfo', () => {
       assert.equal(committed?.clean?.head, committed?.sha);
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a git without porcelain v2 (before 2.17) still gives branch, commit, remote and dirtiness', { skip: process.platform === 'win32' }, async () => {
+    const root = await committedRepo('gitinfo-oldgit-', { 'a.js': 'a\n' });
+    const bin = await tempDir('old-git-');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    const savedPath = process.env.PATH;
+    try {
+      // A real git in front of which the options it would not know are refused, as an old one does.
+      await fsp.writeFile(path.join(bin, 'git'), `#!/bin/sh\nfor a in "$@"; do case "$a" in --porcelain=v2|--no-ahead-behind) echo "error: unknown option '$a'" >&2; exit 129;; esac; done\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+      git(root, 'remote', 'add', 'origin', 'https://git.example.invalid/acme/shop.git');
+      process.env.PATH = `${bin}${path.delimiter}${savedPath ?? ''}`;
+      const sha = git(root, 'rev-parse', 'HEAD').trim();
+      assert.deepEqual(await readGitInfo(root, { untracked: false, record: true }), { branch: 'main', sha, repoUrl: 'https://git.example.invalid/acme/shop.git', dirty: false });
+      await fsp.writeFile(path.join(root, 'a.js'), 'changed\n');
+      assert.equal((await readGitInfo(root, { untracked: false }))?.dirty, true);
+      assert.equal((await readGitInfo(root))?.dirty, true);
+    } finally {
+      process.env.PATH = savedPath;
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(bin, { recursive: true, force: true });
     }
   });
 
