@@ -45,13 +45,12 @@ export interface GitInfoOptions {
  * milliseconds of the extension host's time to start and one more program on those cores.
  */
 export async function readGitInfo(root: string, o: GitInfoOptions = {}): Promise<GitInfo | undefined> {
-  const startedAtMs = Date.now();
   const remotesP = gitBytes(root, ['remote', '-v']).then((b) => b.toString('utf8'), () => '');
   // Read before any status, so that a clean status vouches for this very index.
   const where = o.record || o.since ? await headAndIndex(root) : undefined;
   const since = o.since?.clean;
   if (since && where && o.untracked !== undefined && where.sha === since.head && sameFile(where.index, since.index)) {
-    const carried = await cleanSince(root, where, o.since!.recheck, o.untracked, remotesP, startedAtMs);
+    const carried = await cleanSince(root, where, o.since!.recheck, o.untracked, remotesP);
     if (carried) return carried;
   }
   const untrackedFiles = o.untracked === undefined ? 'normal' : 'no';
@@ -73,7 +72,7 @@ export async function readGitInfo(root: string, o: GitInfoOptions = {}): Promise
   const info = withRemote(parseStatusHeaders(status), await remotesP);
   const untracked = await o.untracked;
   if (untracked !== undefined || o.untracked === undefined) info.dirty = hasChanges(status) || untracked === true;
-  if (where && info.sha && !hasTrackedChanges(status)) info.clean = { head: info.sha, index: where.index, atMs: startedAtMs };
+  if (where && info.sha && !hasTrackedChanges(status)) info.clean = { head: info.sha, index: where.index };
   return info;
 }
 
@@ -97,7 +96,7 @@ async function headAndIndex(root: string): Promise<{ sha: string; branch?: strin
  */
 async function cleanSince(
   root: string, where: { sha: string; branch?: string; index: FileIdentity }, recheck: Promise<string[] | undefined>,
-  untrackedP: boolean | Promise<boolean | undefined>, remotesP: Promise<string>, atMs: number,
+  untrackedP: boolean | Promise<boolean | undefined>, remotesP: Promise<string>,
 ): Promise<GitInfo | undefined> {
   const paths = await recheck;
   if (!paths) return undefined;
@@ -113,7 +112,7 @@ async function cleanSince(
   const info = withRemote({ ...(where.branch ? { branch: where.branch } : {}), sha: where.sha }, await remotesP);
   const untracked = await untrackedP;
   if (untracked !== undefined) info.dirty = trackedDirty || untracked;
-  if (!trackedDirty) info.clean = { head: where.sha, index: where.index, atMs };
+  if (!trackedDirty) info.clean = { head: where.sha, index: where.index };
   return info;
 }
 

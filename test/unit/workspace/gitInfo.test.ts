@@ -105,10 +105,9 @@ describe('readGitInfo', () => {
       const first = await readGitInfo(root, { untracked: false, record: true });
       assert.equal(first?.dirty, false);
       const reading = first?.clean;
-      assert.ok(reading && reading.head === first.sha && reading.atMs <= Date.now(), JSON.stringify(first));
-      // As if the reading were later than every write so far: the files not named are taken as read then.
-      const later: TrackedClean = { ...reading, atMs: Date.now() + 60_000 };
-      const since = (recheck: string[] | undefined, clean = later) => ({ clean, recheck: Promise.resolve(recheck) });
+      assert.ok(reading && reading.head === first.sha, JSON.stringify(first));
+      // The paths to compare are given here (a selection names them: pathsToRecheck); the files not named are taken as git read them then.
+      const since = (recheck: string[] | undefined, clean: TrackedClean = reading) => ({ clean, recheck: Promise.resolve(recheck) });
       await fsp.writeFile(path.join(root, 'a.js'), 'changed\n');
       const carried = await readGitInfo(root, { untracked: false, since: since([]) });
       assert.deepEqual({ ...carried, clean: undefined }, { branch: 'main', sha: first.sha, dirty: false, clean: undefined }, 'nothing named, nothing compared');

@@ -6,7 +6,9 @@ import { FileList, type Selection } from '../../../src/core/workspace/selectFile
 import { TrackedCleanStore, pathsToRecheck, type TrackedClean } from '../../../src/core/workspace/trackedClean';
 import { tempDir } from './helpers';
 
-const clean: TrackedClean = { head: 'a'.repeat(40), index: { ino: 7, size: 100, mtimeMs: 1000, ctimeMs: 1000 }, atMs: 1_000_000 };
+/** An index written at 1,000,000 ms by the file system's clock (renamed into place a little later). */
+const written = 1_000_000;
+const clean: TrackedClean = { head: 'a'.repeat(40), index: { ino: 7, size: 100, mtimeMs: written, ctimeMs: written + 3 } };
 
 function selection(files: { path: string; mtimeMs: number; ctimeMs: number }[], trackedUnrecorded: string[] | undefined): Selection {
   const list = FileList.of(files.map((f, i) => ({ ...f, size: 1, ino: i + 1 })));
@@ -14,14 +16,14 @@ function selection(files: { path: string; mtimeMs: number; ctimeMs: number }[], 
 }
 
 describe('pathsToRecheck', () => {
-  test('the paths not recorded, and every file changed since shortly before the clean reading', () => {
-    const old = clean.atMs - 60_000;
+  test('the paths not recorded, and every file changed since shortly before the index was written', () => {
+    const old = written - 60_000;
     const sel = selection([
       { path: 'old.ts', mtimeMs: old, ctimeMs: old },
-      { path: 'written-after.ts', mtimeMs: old, ctimeMs: clean.atMs + 5 },
-      // Within the clock's slack before the reading: it may have been written just after git looked.
-      { path: 'just-before.ts', mtimeMs: clean.atMs - 500, ctimeMs: clean.atMs - 500 },
-      { path: 'future-mtime.ts', mtimeMs: clean.atMs + 10_000, ctimeMs: old },
+      { path: 'written-after.ts', mtimeMs: old, ctimeMs: written + 5 },
+      // Within the slack of coarse file times: it may have been written after.
+      { path: 'just-before.ts', mtimeMs: written - 500, ctimeMs: written - 500 },
+      { path: 'future-mtime.ts', mtimeMs: written + 10_000, ctimeMs: old },
       { path: 'no-times.ts', mtimeMs: NaN, ctimeMs: NaN },
     ], ['gone.ts', 'link.ts']);
     assert.deepEqual(pathsToRecheck(sel, clean)?.sort(), ['future-mtime.ts', 'gone.ts', 'just-before.ts', 'link.ts', 'no-times.ts', 'written-after.ts']);
@@ -29,7 +31,7 @@ describe('pathsToRecheck', () => {
 
   test('none when the selection kept no list, or when there are too many to name', () => {
     assert.equal(pathsToRecheck(selection([], undefined), clean), undefined);
-    const recent = Array.from({ length: 201 }, (_, i) => ({ path: `f${i}.ts`, mtimeMs: clean.atMs, ctimeMs: clean.atMs }));
+    const recent = Array.from({ length: 201 }, (_, i) => ({ path: `f${i}.ts`, mtimeMs: written, ctimeMs: written }));
     assert.equal(pathsToRecheck(selection(recent, []), clean), undefined);
     assert.equal(pathsToRecheck(selection(recent.slice(0, 200), []), clean)?.length, 200);
     const long = Array.from({ length: 100 }, (_, i) => `${'d/'.repeat(100)}${i}.ts`);
@@ -46,7 +48,7 @@ describe('TrackedCleanStore', () => {
       assert.equal(store.load(), undefined);
       await store.keep(clean);
       assert.deepEqual(store.load(), clean);
-      for (const bad of ['{', 'null', JSON.stringify({ ...clean, head: 'HEAD' }), JSON.stringify({ ...clean, index: { ...clean.index, ino: 'x' } }), JSON.stringify({ ...clean, atMs: null })]) {
+      for (const bad of ['{', 'null', JSON.stringify({ ...clean, head: 'HEAD' }), JSON.stringify({ ...clean, index: { ...clean.index, ino: 'x' } }), JSON.stringify({ ...clean, index: { ...clean.index, mtimeMs: null } })]) {
         await fsp.writeFile(file, bad);
         assert.equal(store.load(), undefined, bad);
       }
