@@ -522,11 +522,11 @@ function sortedLookup(list: PathBytes): (buf: Buffer, start: number, end: number
   };
 }
 
-/** Whether `st` is the very file entry `j` of `known` was made from. */
-function isRecorded(known: KnownFiles, j: number, st: Stats): boolean {
-  if (j < 0) return false;
+/** `st` when it is the very file entry `j` of `known` was made from (-1: none), else undefined. */
+function recordedStats(known: KnownFiles | undefined, j: number, st: Stats | NodeJS.ErrnoException): Stats | undefined {
+  if (!known || j < 0 || st instanceof Error || !st.isFile()) return undefined;
   const c = known.columns;
-  return c.ino[j] === st.ino && st.ino !== 0 && c.size[j] === st.size && c.mtimeMs[j] === st.mtimeMs && c.ctimeMs[j] === st.ctimeMs;
+  return c.ino[j] === st.ino && st.ino !== 0 && c.size[j] === st.size && c.mtimeMs[j] === st.mtimeMs && c.ctimeMs[j] === st.ctimeMs ? st : undefined;
 }
 
 /** For paths asked about in ascending byte order: whether each is in `list` (one pass over it). */
@@ -552,6 +552,8 @@ async function filterCandidates(
   // then (as a tracked file, or as an untracked one under stricter ones): the verdict holds,
   // and its name is not judged again (a re-scan of the babel shape: 40 of 150 ms).
   const verdictsHold = recorded !== undefined && o.tracked === true && o.known!.selectedBy === ctx.rulesKey;
+  /** Where the listing's current path is in `known`, or -1. */
+  const recordedAt = () => (recorded ? recorded(listing!.buf, listing!.start, listing!.end) : -1);
   let last = performance.now();
   let n = 0;
   // The path before this one, unless it was added as the very file `known` records.
@@ -563,11 +565,14 @@ async function filterCandidates(
       await yieldToEventLoop();
       last = performance.now();
     }
-    if (verdictsHold) {
-      const j = recorded(listing!.buf, listing!.start, listing!.end);
-      const st = j < 0 ? undefined : lstatQuiet(absolutePathOf(ctx.root, rel));
-      if (st && !(st instanceof Error) && st.isFile() && isRecorded(o.known!, j, st)) {
-        out.addBytes(listing!.buf, listing!.start, listing!.end, st.size, st.ino, st.mtimeMs, st.ctimeMs);
+    const abs = absolutePathOf(ctx.root, rel);
+    let st: Stats | NodeJS.ErrnoException | undefined;
+    const j = verdictsHold ? recordedAt() : -1;
+    if (j >= 0) {
+      st = lstatQuiet(abs);
+      const same = recordedStats(o.known, j, st);
+      if (same) {
+        out.addBytes(listing!.buf, listing!.start, listing!.end, same.size, same.ino, same.mtimeMs, same.ctimeMs);
         unrecorded = undefined;
         continue;
       }
@@ -583,9 +588,12 @@ async function filterCandidates(
       ctx.skip(rel, reason);
       continue;
     }
-    const abs = absolutePathOf(ctx.root, rel);
-    let st = lstatQuiet(abs);
-    const unchanged = recorded && !(st instanceof Error) && st.isFile() && isRecorded(o.known!, recorded(listing!.buf, listing!.start, listing!.end), st);
+    // Already looked at above (and found changed since it was recorded), or looked at now.
+    let unchanged = false;
+    if (!st) {
+      st = lstatQuiet(abs);
+      unchanged = recordedStats(o.known, recordedAt(), st) !== undefined;
+    }
     if (!unchanged && !folders.inside()) {
       ctx.skip(rel, 'symlink-outside');
       continue;
