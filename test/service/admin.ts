@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceCore } from './core';
-import type { QualityIssue } from './types';
+import type { PlannedOutcome, QualityIssue } from './types';
 import { HttpError, drain, readJson, sendError, sendJson } from './http';
 
 export function scanList(core: ServiceCore) {
@@ -41,6 +41,7 @@ function applyFaultCommand(core: ServiceCore, cmd: unknown): void {
         break;
       case 'clear':
         core.faults.clear();
+        core.plannedOutcomes.length = 0;
         break;
       default:
         throw new Error('action must be one of failNext, resetNext, delayNext, malformedNext, clear');
@@ -87,11 +88,33 @@ async function injectIssues(core: ServiceCore, scanId: string, body: unknown): P
 }
 
 function setMode(core: ServiceCore, body: unknown): void {
-  const b = (body ?? {}) as { shapes?: unknown; gone?: unknown };
+  const b = (body ?? {}) as { shapes?: unknown; gone?: unknown; processingMs?: unknown };
   if (b.shapes !== undefined && b.shapes !== 'seed' && b.shapes !== 'real') throw new HttpError(400, 'shapes must be "seed" or "real"');
   if (b.gone !== undefined && typeof b.gone !== 'boolean') throw new HttpError(400, 'gone must be true or false');
+  const ms = b.processingMs;
+  if (ms !== undefined && ms !== null && !(typeof ms === 'number' && Number.isInteger(ms) && ms >= 0)) {
+    throw new HttpError(400, 'processingMs must be a whole number of milliseconds, or null for the default');
+  }
   if (b.shapes !== undefined) core.mode.shapes = b.shapes;
   if (b.gone !== undefined) core.mode.gone = b.gone;
+  if (ms !== undefined) core.mode.processingMs = ms ?? undefined;
+}
+
+/** `{failedReason?, scanErrors?, count?}`: how the next `count` scans end. */
+export function planOutcomes(core: ServiceCore, body: unknown): void {
+  const b = (body ?? {}) as { failedReason?: unknown; scanErrors?: unknown; count?: unknown };
+  const count = b.count === undefined ? 1 : b.count;
+  if (!Number.isInteger(count) || (count as number) < 1) throw new HttpError(400, 'count must be a positive integer');
+  if (b.failedReason !== undefined && typeof b.failedReason !== 'string') throw new HttpError(400, 'failedReason must be a string');
+  if (b.scanErrors !== undefined && !(Array.isArray(b.scanErrors) && b.scanErrors.every((e) => e && typeof e === 'object'))) {
+    throw new HttpError(400, 'scanErrors must be an array of {scan_type, level, location, message}');
+  }
+  const outcome: PlannedOutcome = {
+    failedReason: b.failedReason as string | undefined,
+    // Given as they are: a hostile or unusual service may send any shape.
+    scanErrors: b.scanErrors as PlannedOutcome['scanErrors'],
+  };
+  for (let i = 0; i < (count as number); i++) core.plannedOutcomes.push(structuredClone(outcome));
 }
 
 export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -126,11 +149,14 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
     } else if (method === 'POST' && path === '/__admin/mode') {
       setMode(core, await readJson(req));
       sendJson(res, 200, core.mode);
+    } else if (method === 'POST' && path === '/__admin/scan-outcomes') {
+      planOutcomes(core, await readJson(req));
+      sendJson(res, 200, { status: 'ok', planned: core.plannedOutcomes.length });
     } else if (method === 'POST' && path === '/__admin/faults') {
       applyFaultCommand(core, await readJson(req));
       sendJson(res, 200, { status: 'ok' });
     } else if (method === 'GET' && path === '/__admin') {
-      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'GET mode', 'POST mode', 'POST faults'] });
+      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'GET mode', 'POST mode', 'POST scan-outcomes', 'POST faults'] });
     } else {
       await drain(req);
       sendError(res, 404, `no such admin endpoint: ${method} ${path}`);

@@ -1,4 +1,4 @@
-// `npm run service [-- --port N --data-dir D --scan-duration-ms N --shapes seed|real --gone --tls-dir D]`: runs the reference
+// `npm run service [-- --port N --data-dir D --scan-duration-ms N --processing-ms N --shapes seed|real --gone --tls-dir D]`: runs the reference
 // service until SIGINT/SIGTERM and prints where it listens and a demo token.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       'scan-duration-ms': { type: 'string' },
+      'processing-ms': { type: 'string' },
       shapes: { type: 'string' },
       gone: { type: 'boolean' },
       'tls-dir': { type: 'string' },
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     host: values.host,
     dataDir: values['data-dir'],
     scanDurationMs: intOption(values['scan-duration-ms'], 'scan-duration-ms'),
+    processingMs: intOption(values['processing-ms'], 'processing-ms'),
     shapes: shapesOption(values.shapes),
     gone: values.gone,
     tls: ca ? { cert: ca.cert, key: ca.key } : undefined,

@@ -4,7 +4,7 @@ import { Faults } from './faults';
 import type { ScanRunner } from './scans/runner';
 import type { AnswerMode } from './shapes';
 import { Store } from './store';
-import type { Seed, SeedIntegration, SeedPolicy, SeedRole, SeedTeam, SeedUser } from './types';
+import type { PlannedOutcome, Seed, SeedIntegration, SeedPolicy, SeedRole, SeedTeam, SeedUser } from './types';
 
 export interface CoreOptions {
   dataDir: string;
@@ -38,9 +38,11 @@ export class ServiceCore {
   /** How answers are shaped (seed or real shapes; gone = 410 everywhere). Switchable at run time. */
   readonly mode: AnswerMode;
   runner!: ScanRunner;
+  /** How the next scans end (admin `POST scan-outcomes`), first armed first taken. */
+  readonly plannedOutcomes: PlannedOutcome[] = [];
 
   constructor(readonly seed: Seed, readonly opts: CoreOptions, mode: Partial<AnswerMode> = {}) {
-    this.mode = { shapes: mode.shapes ?? 'seed', gone: mode.gone ?? false };
+    this.mode = { shapes: mode.shapes ?? 'seed', gone: mode.gone ?? false, processingMs: mode.processingMs };
     this.dir = new Directory(seed);
     this.store = Store.open(opts.dataDir);
   }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scanList } from './admin';
+import { planOutcomes, scanList } from './admin';
 import { ServiceCore, type RequestLogEntry } from './core';
 import type { FaultController } from './faults';
 import { signJwt } from './jwt';
@@ -39,6 +39,8 @@ export interface ReferenceServiceOptions {
   shapes?: Shapes;
   /** Answer every API request with 410 (this API version retired). */
   gone?: boolean;
+  /** How long each scan runs (also switchable: `mode.processingMs`); default scanDurationMs. */
+  processingMs?: number;
   /**
    * Also serve the API over HTTPS with this certificate, on a port of its own (the admin API
    * stays on the plain loopback origin). Tests make one with test/network/testCa.ts.
@@ -63,6 +65,8 @@ export interface ReferenceService {
   faults: FaultController;
   /** The answer mode, switchable while running (also `POST /__admin/mode`). */
   mode: AnswerMode;
+  /** How the next `count` scans end: failed with a reason, or complete with scan_errors (also `POST /__admin/scan-outcomes`). */
+  planOutcome(outcome: { failedReason?: string; scanErrors?: unknown[] }, count?: number): void;
   scans(): ScanRecord[];
   transferBytes(transferId: string): Buffer | undefined;
   /** Every API request so far (method, path, route, status, CORGEA-SOURCE value, auth scheme). */
@@ -84,7 +88,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     maxArchiveBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3,
     maxScannedBytes: opts.maxScannedBytes ?? 256 * 1024 ** 2,
     adminSecret,
-  }, { shapes: opts.shapes, gone: opts.gone });
+  }, { shapes: opts.shapes, gone: opts.gone, processingMs: opts.processingMs });
   core.runner = new ScanRunner(core);
   const listener = requestListener(core);
   const listen = (server: Server, port: number) => new Promise<void>((resolve, reject) => {
@@ -117,6 +121,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     },
     faults: core.faults,
     mode: core.mode,
+    planOutcome: (outcome, count) => planOutcomes(core, { ...outcome, count }),
     scans: () => scanList(core),
     transferBytes(id) {
       const t = core.store.transfer(id);

@@ -14,6 +14,12 @@ export type Shapes = 'seed' | 'real';
 export interface AnswerMode {
   shapes: Shapes;
   gone: boolean;
+  /**
+   * How long a scan started from now on runs, in ms (default: the service's scanDurationMs).
+   * Real answers: a scan is `queued`, then `processing`, and lists no findings until it is
+   * `complete` (decisions.md, the scan lifecycle).
+   */
+  processingMs?: number;
 }
 
 export const DEPRECATION_WARNING = '299 - "API v1 is deprecated and will be retired on 2027-06-30; update your client"';

@@ -138,6 +138,22 @@ export interface TransferState {
 
 export type ScanStatus = 'running' | 'completed' | 'failed';
 
+/** One entry of a scan's `scan_errors` (decisions.md, the scan lifecycle). */
+export interface ScanErrorRecord {
+  scan_type: string;
+  level: string;
+  location: string | null;
+  message: string;
+}
+
+/** How the next scans end, armed through the admin API (real answer shapes play them out). */
+export interface PlannedOutcome {
+  /** The scan fails with this `failed_reason`, without findings. */
+  failedReason?: string;
+  /** The scan completes with these `scan_errors` besides its own `info` line. */
+  scanErrors?: ScanErrorRecord[];
+}
+
 export interface ScanRecord {
   id: string;
   projectId: number;
@@ -167,6 +183,10 @@ export interface ScanRecord {
   files: string[];
   status: ScanStatus;
   error: string | null;
+  /** How long the scan runs, when the answer mode set it (else the service's scanDurationMs). */
+  processingMs?: number;
+  /** Armed through the admin API: how this scan ends. */
+  planned?: PlannedOutcome | null;
   createdAt: string;
   completedAt: string | null;
   issueCount: number;

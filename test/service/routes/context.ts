@@ -27,5 +27,10 @@ export interface Route {
   permission?: Permission;
   /** /verify answers 401 as `{status: "error"}`. */
   verifyStyle401?: boolean;
+  /**
+   * Served only in real answer shapes (decisions.md: the seed does not show it, so seed
+   * mode answers 404 as for any path that is not an endpoint).
+   */
+  realShapesOnly?: boolean;
   handler(ctx: Ctx): Promise<void>;
 }

@@ -1,10 +1,12 @@
 // The route table: every operation of the spec, below /api/v1.
 import { headTransfer, patchChunk } from './chunks';
+import type { Shapes } from '../shapes';
 import type { Route } from './context';
 import { updateIntegration } from './integrations';
 import { listPolicies } from './policies';
 import { listQualityIssues } from './qualityIssues';
 import { listRoles } from './roles';
+import { scanStatus } from './scanStatus';
 import { startScan } from './startScan';
 import { addTeamMembers } from './teams';
 import { verify } from './verify';
@@ -17,6 +19,7 @@ export const ROUTES: Route[] = [
   { id: 'integrationUpdate', method: 'PATCH', path: '/integrations/pipelineprovider/:integration_uuid', permission: 'integrations.manage_integration', handler: updateIntegration },
   { id: 'policies', method: 'GET', path: '/policies', permission: 'policies.view_policy', handler: listPolicies },
   { id: 'qualityIssues', method: 'GET', path: '/scan/:scan_id/issues/quality', permission: 'scans.view_scan', handler: listQualityIssues },
+  { id: 'scanStatus', method: 'GET', path: '/scan/:scan_id', permission: 'scans.view_scan', realShapesOnly: true, handler: scanStatus },
   { id: 'startScan', method: 'POST', path: '/start-scan', permission: 'scans.create_scan', handler: startScan },
   // The trailing slash is part of these paths (spec); without it the route does not exist.
   { id: 'headTransfer', method: 'HEAD', path: '/start-scan/:transfer_id/', permission: 'scans.create_scan', handler: headTransfer },
@@ -47,9 +50,10 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
 }
 
 /** The route for method+path; `allowed` lists the methods of a path that exists with another method. */
-export function findRoute(method: string, path: string): { match?: RouteMatch; allowed: string[] } {
+export function findRoute(method: string, path: string, shapes: Shapes = 'seed'): { match?: RouteMatch; allowed: string[] } {
   const allowed: string[] = [];
   for (const route of ROUTES) {
+    if (route.realShapesOnly && shapes !== 'real') continue;
     const params = matchPath(route.path, path);
     if (!params) continue;
     if (route.method === method) return { match: { route, params }, allowed };

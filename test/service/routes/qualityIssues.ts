@@ -11,7 +11,8 @@ export async function listQualityIssues(ctx: Ctx): Promise<void> {
   const needle = (q.get('classification') ?? '').trim().toLowerCase();
   const page = Math.max(1, parseIntStrict(q.get('page')) ?? 1);
   const pageSize = clamp(parseIntStrict(q.get('page_size')) ?? 20, 1, 50);
-  const newestFirst = ctx.core.store.issuesNewestFirst(scan.id);
+  // Real answers: a scan lists its findings once it is complete (decisions.md, the scan lifecycle).
+  const newestFirst = ctx.core.mode.shapes === 'real' && scan.status === 'running' ? [] : ctx.core.store.issuesNewestFirst(scan.id);
   const issues = needle ? newestFirst.filter((i) => matches(i.classification?.id, needle) || matches(i.classification?.name, needle)) : newestFirst;
   const { slice, totalPages } = paginate(issues, page, pageSize);
   const shaped = ctx.core.mode.shapes === 'real' ? slice.map(realIssue) : slice;

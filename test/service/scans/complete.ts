@@ -46,6 +46,9 @@ export async function completeTransfer(
     files: [],
     status: 'running',
     error: null,
+    // Only when set for the mode: otherwise the service's own duration, as it is when the scan runs.
+    processingMs: core.mode.processingMs,
+    planned: core.plannedOutcomes.shift() ?? null,
     createdAt: new Date().toISOString(),
     completedAt: null,
     issueCount: 0,

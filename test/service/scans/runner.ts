@@ -23,6 +23,7 @@ function safeArchivePath(raw: string): string | undefined {
 }
 
 class ArchiveUnreadableError extends Error {}
+class PlannedFailure extends Error {}
 
 export class ScanRunner {
   private readonly timers = new Map<NodeJS.Timeout, () => void>();
@@ -83,14 +84,21 @@ export class ScanRunner {
     const { store } = this.core;
     const scan = store.scan(scanId);
     if (!scan) return;
+    const durationMs = scan.processingMs ?? this.core.opts.scanDurationMs;
     try {
       const known = new Set(store.issuesOf(scanId).map((i) => String(i.scanner_metadata.finding_key)));
       const todo = (await this.findings(scan)).filter((f) => !known.has(findingKey(f)));
+      if (scan.planned?.failedReason) {
+        // A scan armed to fail runs its time, then fails with that reason and no findings.
+        await this.sleep(durationMs);
+        if (this.closed) return;
+        throw new PlannedFailure(scan.planned.failedReason);
+      }
       const uploader = this.core.dir.user(scan.user);
       const per = Math.max(1, Math.ceil(todo.length / STEPS));
       const steps = Math.max(1, Math.ceil(todo.length / per));
       for (let k = 0; k < steps; k++) {
-        await this.sleep(this.core.opts.scanDurationMs / steps);
+        await this.sleep(durationMs / steps);
         if (this.closed) return;
         const now = new Date().toISOString();
         const batch = todo.slice(k * per, (k + 1) * per).map((f) => toIssue(f, scan, uploader, now));
@@ -101,7 +109,7 @@ export class ScanRunner {
     } catch (e) {
       if (this.closed) return;
       scan.status = 'failed';
-      scan.error = e instanceof ArchiveUnreadableError ? e.message : `scan failed: ${(e as Error).message}`;
+      scan.error = e instanceof ArchiveUnreadableError || e instanceof PlannedFailure ? e.message : `scan failed: ${(e as Error).message}`;
     }
     scan.completedAt = new Date().toISOString();
     scan.issueCount = store.issuesOf(scanId).length;

@@ -80,6 +80,12 @@ export async function uploadAll(
   }
 }
 
+/** A scan of `archive` uploaded whole under `project`: its id. */
+export async function uploadedScanId(svc: ReferenceService, archive: Buffer, project: string): Promise<string> {
+  const { last } = await uploadAll(svc, archive, { project_name: project });
+  return last.json.scan_id as string;
+}
+
 export async function waitForScan(svc: ReferenceService, scanId: string): Promise<void> {
   for (let i = 0; i < 400; i++) {
     const s = svc.scans().find((x) => x.id === scanId);
