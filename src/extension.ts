@@ -14,6 +14,7 @@ import { registerReview } from './editor/review';
 import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree';
 import { Notifier, type ShownNotification } from './editor/notifier';
 import { createOutputLog } from './editor/outputLog';
+import type { FolderFindings } from './core/results';
 import { ResultsStore, type LocatedIssue } from './editor/resultsStore';
 import { offerResume } from './editor/resumePrompt';
 import { EditorNetwork } from './editor/network';
@@ -37,6 +38,10 @@ export interface CodeScannerApi {
   pendingUploads(): Promise<SavedTransfer[]>;
   /** The start-up check for interrupted uploads, as activate() runs it; resolves with Resume Upload's result if chosen. */
   offerResume(options?: ScanOptions): Promise<ScanSummary | undefined>;
+  /** The start-up wait for scans still on the service, as activate() runs it (undefined: none to wait for). */
+  resumeWaiting(options?: ScanOptions): Promise<ScanSummary | undefined>;
+  /** A folder's whole results state: its scans, those still on the service, the last attempt. */
+  folderState(folderUri: string): FolderFindings | undefined;
   /** The last notifications, as the workbench was given them; with `after` (a `seq`), only later ones. */
   notifications(after?: number): readonly ShownNotification[];
   /** The finding the details view shows, and its page (undefined when closed). */
@@ -82,7 +87,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const statusBar = registerStatusBar(context, session, store, scans);
 
   await session.init();
-  if (vscode.workspace.isTrusted) void offerResume(uploads, notifier, log, commands);
+  // Scans whose wait a reload cut short are waited for again (they were saved when uploaded).
+  if (vscode.workspace.isTrusted) {
+    void store.ready.then(() => scans.resumeWaiting());
+    void offerResume(uploads, notifier, log, commands);
+  } else {
+    own(vscode.workspace.onDidGrantWorkspaceTrust(() => void scans.resumeWaiting()));
+  }
 
   return {
     issues: () => store.all(),
@@ -92,6 +103,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     logUri: context.logUri,
     pendingUploads: async () => (await uploads.pending()).map((p) => p.transfer),
     offerResume: (options) => offerResume(uploads, notifier, log, commands, options),
+    resumeWaiting: (options) => scans.resumeWaiting(options),
+    folderState: (folderUri) => store.folder(folderUri),
     notifications: (after) => notifier.shown(after),
     details: () => details.current,
     policies: () => policies.snapshot(),

@@ -12,6 +12,7 @@ import { DISMISS_LABELS, capitalize, currentLine, findingMarkdown, findingText }
 import type { Notifier } from './notifier';
 import { fileUri, relativeTo, type ResultsStore } from './resultsStore';
 import { describeUser, type Session } from './session';
+import { capitalize as capitalizeText, folderSummaries, summaryNotes } from './resultsSummary';
 import { hideFalsePositives } from './settings';
 
 export type IssueTreeNode =
@@ -316,8 +317,15 @@ export function registerIssuesTree(
     const f = provider.filter;
     const { listed, undismissed, stale } = provider.tally();
     const parts: string[] = [];
+    const summaries = folderSummaries(store, hideFalsePositives());
     if (isViewFiltered(f)) parts.push(`Showing ${listed} of ${undismissed}: ${describeViewFilter(f)}.${listed ? '' : ' No issue matches.'}`);
-    else if (store.hasResults() && !listed) parts.push('No quality issues found in the last scan.');
+    else if (store.hasResults() && !listed) {
+      // Only from completed scans: a cancelled or failed one never empties the view.
+      const found = summaries.filter((s) => s.results && !s.notes.length).map((s) => `${summaries.length > 1 ? `${s.name}: ` : ''}${capitalizeText(s.results!)}.`);
+      parts.push(...(found.length ? found : ['No quality issues found in the last completed scan.']));
+    }
+    // What happened since the findings' scan: said where the findings are (dated), never instead of them.
+    parts.push(...summaryNotes(summaries, true));
     if (stale) parts.push(`${plural(stale, 'finding')} could not be placed because the code changed since the scan; rescan to place ${stale === 1 ? 'it' : 'them'}.`);
     const unreadable = store.unreadableCount();
     if (unreadable) parts.push(`${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);

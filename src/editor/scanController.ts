@@ -4,8 +4,10 @@
 import * as vscode from 'vscode';
 import { isServiceError, type ServiceClient } from '../core/api';
 import { CancelledAfterUploadError, isCancellation } from '../core/async';
-import { fetchFindings, resumeFolder, scanFolder, type FolderScanResult, type PipelineContext } from '../core/scan/pipeline';
-import { overallFraction, type ScanProgress } from '../core/scan/stages';
+import { clockTime, type PendingScan } from '../core/results';
+import { ScanFailedError, ScanStoppedError } from '../core/scan/awaitScan';
+import { fetchFindings, resumeFolder, scanFolder, waitForScan, type FolderScanResult, type PipelineContext, type ScanEvent } from '../core/scan/pipeline';
+import { overallFraction, type ScanProgress, type ScanStage } from '../core/scan/stages';
 import { UploadInterruptedError } from '../core/upload/engine';
 import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type Selection, type SelectOptions, type SkipReason, type SkippedFile } from '../core/workspace/selectFiles';
 import type { TargetPolicies } from './account/targetPolicies';
@@ -26,7 +28,8 @@ export type { ScanOptions } from './commands/args';
 /** `givenFiles`: files named by the caller (the agent's Scan Files tool), a partial scan like open files. */
 export type ScanKind = 'workspace' | 'openFiles' | 'changedFiles' | 'givenFiles';
 
-export interface ScanState { message: string; percent?: number }
+/** What the status bar shows of a running scan; `stage` results: the service has it (no percentage then). */
+export interface ScanState { message: string; percent?: number; stage?: ScanStage }
 
 export interface FolderOutcome {
   folder: string;
@@ -36,6 +39,8 @@ export interface FolderOutcome {
   note?: string;
   /** Files left out for a reason worth telling (not ignored, excluded by default or binary). */
   leftOut?: SkippedFile[];
+  /** What the service reported going wrong in the scan: its results may be incomplete. */
+  warnings?: string[];
 }
 /**
  * What a scan command resolves to; `error` says why it stopped (also shown to the user).
@@ -60,6 +65,8 @@ const TITLES: Record<ScanKind, string> = {
 /** Tracks one running scan: its progress for the notification and the status bar, and cancellation. */
 class Run {
   readonly abort = new AbortController();
+  /** The folder being scanned now (its name), for what is said when the run ends. */
+  folder: string | undefined;
   private reported = 0;
   constructor(
     private readonly progress: vscode.Progress<{ message?: string; increment?: number }>,
@@ -67,25 +74,45 @@ class Run {
   ) {}
 
   /** `overall` is 0-100 across every folder of the run. */
-  report(message: string, overall?: number): void {
+  report(message: string, overall?: number, stage?: ScanStage): void {
     let increment: number | undefined;
     if (overall !== undefined && overall > this.reported) {
       increment = overall - this.reported;
       this.reported = overall;
     }
     this.progress.report({ message, increment });
-    this.onState({ message, percent: overall === undefined ? undefined : Math.floor(this.reported) });
+    this.onState({ message, percent: overall === undefined ? undefined : Math.floor(this.reported), stage });
   }
 
   /** A pipeline progress of folder `index` of `count` (the label names the folder in multi-root workspaces). */
   folderProgress(index: number, count: number, label: string): (p: ScanProgress) => void {
-    return (p) => this.report(`${label}${p.message}`, ((index + overallFraction(p.stage, p.fraction)) / count) * 100);
+    return (p) => this.report(`${label}${p.message}`, ((index + overallFraction(p.stage, p.fraction)) / count) * 100, p.stage);
   }
+}
+
+/** A scan event for the log. */
+function scanEventText(e: ScanEvent): string {
+  switch (e.kind) {
+    case 'uploaded': return `scan ${e.scan.scanId} uploaded; waiting for the service to finish it.`;
+    case 'completed': return `scan ${e.findings.scan.scanId} completed: ${e.findings.issues.length} findings read${e.findings.unreadable ? `, ${e.findings.unreadable} unreadable` : ''}.`;
+    case 'failed': return `scan ${e.scan.scanId} failed on the service: ${e.reason ?? 'no reason given'}. The findings shown are unchanged.`;
+    case 'stopped': return `stopped waiting for scan ${e.scan.scanId} (${e.why})${e.detail ? `: ${e.detail}` : ''}. The findings shown are unchanged.`;
+  }
+}
+
+/** Errors the pipeline has already recorded on the folder (the service had the scan). */
+function recordedByPipeline(err: unknown): boolean {
+  return err instanceof CancelledAfterUploadError || err instanceof ScanFailedError || err instanceof ScanStoppedError;
 }
 
 export class ScanController extends DisposableObject {
   private current: { run: Run; state: ScanState } | undefined;
   private busy = false;
+  private disposing = false;
+  /** The scan command running now, if any. */
+  private running: Promise<unknown> | undefined;
+  /** Scans a run is waiting for now (Refresh Results leaves them to it). */
+  private readonly watching = new Set<string>();
   private readonly stateChanged = this.own(new vscode.EventEmitter<void>());
   readonly onDidChangeState = this.stateChanged.event;
 
@@ -151,14 +178,14 @@ export class ScanController extends DisposableObject {
         for (const [i, step] of steps.entries()) {
           const { folder } = step;
           const ctx = await this.pipelineContext(client, folder, this.uploads.forFolder(folder.uri.toString()), run, run.folderProgress(i, steps.length, this.label(folder)), options);
-          const result = await scanFolder({
+          const result = await this.noting(folder, run, () => scanFolder({
             root: folder.uri.fsPath,
             projectName: folder.name,
             partial: step.partial,
             select: step.select,
             scanConfigs: scanSettings(folder).scanConfigs,
             targetPolicies: this.targets.ids,
-          }, ctx);
+          }, ctx));
           outcomes.push(this.outcome(folder.name, result));
         }
         return outcomes;
@@ -187,11 +214,61 @@ export class ScanController extends DisposableObject {
             continue;
           }
           const ctx = await this.pipelineContext(client, folder, store, run, run.folderProgress(i, pending.length, this.label(folder)), options);
-          outcomes.push(this.outcome(folder.name, await resumeFolder(transfer, ctx)));
+          outcomes.push(this.outcome(folder.name, await this.noting(folder, run, () => resumeFolder(transfer, ctx))));
         }
         return outcomes;
       });
     });
+  }
+
+  /**
+   * Waits again for the scans a reload interrupted the wait for (they are saved when their
+   * upload completes). Quietly nothing when there are none or nobody is signed in.
+   */
+  async resumeWaiting(arg?: unknown): Promise<ScanSummary | undefined> {
+    const options = scanOptionsArg(arg);
+    const waiting = this.store.pendingScans().filter((p) => p.scan.waiting && !this.watching.has(p.scan.scanId));
+    if (!waiting.length || !(await this.session.hasStoredToken())) return undefined;
+    return this.exclusive(async () => {
+      const client = await this.session.getClient();
+      if (!client) return undefined;
+      return this.withRun('Waiting for the service', async (run) => {
+        const outcomes: FolderOutcome[] = [];
+        for (const [i, { folderUri, scan }] of waiting.entries()) {
+          const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folderUri));
+          if (!folder) continue;
+          const ctx = await this.pipelineContext(client, folder, this.uploads.forFolder(folderUri), run, run.folderProgress(i, waiting.length, this.label(folder)), options);
+          const done = await this.watch(scan.scanId, () => waitForScan(scan, ctx));
+          if (done.kind === 'complete') outcomes.push({ folder: folder.name, scanId: scan.scanId, files: scan.partialFiles?.length ?? 0, issues: done.issues, warnings: done.warnings });
+        }
+        return outcomes;
+      });
+    });
+  }
+
+  private async watch<T>(scanId: string, fn: () => Promise<T>): Promise<T> {
+    this.watching.add(scanId);
+    try {
+      return await fn();
+    } finally {
+      this.watching.delete(scanId);
+    }
+  }
+
+  /**
+   * Runs a folder's scan; when it ends before the service had the scan (cancelled, the upload
+   * failed), the folder says so (the findings stay). After that the pipeline records it.
+   */
+  private async noting<T>(folder: vscode.WorkspaceFolder, run: Run, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!recordedByPipeline(err)) {
+        const cancelled = isCancellation(err, run.abort.signal);
+        this.store.noteAttempt(folder.uri.toString(), cancelled ? { kind: 'cancelled' } : { kind: 'error', detail: err instanceof Error ? err.message : String(err) });
+      }
+      throw err;
+    }
   }
 
   private label(folder: vscode.WorkspaceFolder): string {
@@ -202,14 +279,22 @@ export class ScanController extends DisposableObject {
     client: ServiceClient, folder: vscode.WorkspaceFolder, store: FolderTransferStore, run: Run, onProgress: (p: ScanProgress) => void, options: ScanOptions,
   ): Promise<PipelineContext> {
     const folderUri = folder.uri.toString();
+    run.folder = folder.name;
     return {
       client,
       uploads: await this.uploads.uploadsOf(store),
       signal: run.abort.signal,
       onProgress,
       log: (line) => this.session.log.warn(`${folder.name}: ${line}`),
-      record: (f) => this.store.recordScan(folderUri, f.scan, f.issues, f.archived, f.unreadable, this.session.account),
-      polling: { intervalMs: options.pollIntervalMs, maxPolls: options.maxPolls },
+      onScan: async (e) => {
+        // The window is closing: the scan is still waited for, and the next window waits again.
+        if (this.disposing && e.kind === 'stopped') return;
+        if (e.kind === 'uploaded') this.watching.add(e.scan.scanId);
+        else this.watching.delete(e.kind === 'completed' ? e.findings.scan.scanId : e.scan.scanId);
+        this.session.log.info(`${folder.name}: ${scanEventText(e)}`);
+        await this.store.apply(folderUri, e, this.session.account);
+      },
+      wait: { intervalMs: options.pollIntervalMs, maxPolls: options.maxPolls },
       retries: { maxRetries: options.maxRetries, baseDelayMs: options.retryBaseDelayMs },
       chunkSizeBytes: scanSettings(folder).chunkSizeBytes,
     };
@@ -222,16 +307,25 @@ export class ScanController extends DisposableObject {
     if (r.kind === 'in-progress') {
       return { folder, files: r.files, note: `the service reports a scan of this upload is already in progress (${r.message})`, leftOut };
     }
-    if (!r.settled) {
-      void this.notifier.info(`The scan of ${folder} is still producing results; showing ${r.totalIssues} so far. Use Refresh Results later.`,
-        { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') });
-    }
-    return { folder, scanId: r.scanId, files: r.files, issues: r.issues, leftOut };
+    return { folder, scanId: r.scanId, files: r.files, issues: r.issues, leftOut, warnings: r.warnings.length ? r.warnings : undefined };
   }
 
-  /** Re-fetches every recorded scan (no polling: the user asked for the current state). */
+  /** "The findings shown are from the scan of 14:02." / "No findings are shown until a scan completes." */
+  private shownText(folderName: string | undefined): string {
+    const folder = (vscode.workspace.workspaceFolders ?? []).find((f) => f.name === folderName);
+    const scans = folder ? this.store.scansOf(folder.uri.toString()) : [];
+    if (!scans.length) return 'No findings are shown until a scan has completed.';
+    return `The findings shown are still those of the scan of ${clockTime(scans[scans.length - 1].scannedAt, new Date())}.`;
+  }
+
+  /**
+   * Asks the service once about each scan still on it (a completed one's findings are read
+   * and shown), then reads every shown scan again. No polling: the user asked for the
+   * current state. What cannot be read leaves the findings as they were.
+   */
   async refresh(): Promise<boolean> {
-    const folders = this.store.foldersWithResults();
+    const pending = this.store.pendingScans().filter((p) => !this.watching.has(p.scan.scanId));
+    const folders = [...new Set([...this.store.foldersWithResults(), ...pending.map((p) => p.folderUri)])];
     if (!folders.length) {
       void this.notifier.info('No scan results yet.', { title: 'Scan Workspace', run: () => this.commands.execute('codeScanner.scanWorkspace') });
       return false;
@@ -239,23 +333,82 @@ export class ScanController extends DisposableObject {
     const client = await this.session.getClient();
     if (!client) return false;
     const archivedFiles = this.uploads.archivedFiles();
+    const notes: string[] = [];
     try {
       await vscode.window.withProgress({ location: { viewId: 'codeScanner.issues' }, title: 'Refreshing results' }, async () => {
         for (const folderUri of folders) {
+          for (const p of pending.filter((x) => x.folderUri === folderUri)) {
+            const note = await this.checkPending(client, folderUri, p.scan);
+            if (note) notes.push(note);
+          }
           const perScan = [];
           for (const scan of this.store.scansOf(folderUri)) {
             const archived = await archivedFiles.load(scan.archiveSha256);
             const found = await fetchFindings({ client, log: (l) => this.session.log.warn(l) }, scan.scanId);
             perScan.push({ scan, issues: found.issues, archived, unreadable: found.unreadable });
           }
-          await this.store.replaceFolder(folderUri, perScan);
+          if (perScan.length) await this.store.replaceFolder(folderUri, perScan);
         }
       });
+      if (notes.length) void this.notifier.info(notes.join(' '));
       return true;
     } catch (err) {
       await this.session.reportError(err);
       return false;
     }
+  }
+
+  /** One look at a scan still on the service: its findings when it is done; what is known otherwise (a sentence), else nothing. */
+  private async checkPending(client: ServiceClient, folderUri: string, scan: PendingScan): Promise<string | undefined> {
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folderUri));
+    const name = folder?.name ?? folderUri;
+    const when = clockTime(scan.scannedAt, new Date());
+    const uploads = await this.uploads.uploadsOf(this.uploads.forFolder(folderUri));
+    const ctx: PipelineContext = {
+      client, uploads, signal: new AbortController().signal, onProgress: () => undefined,
+      log: (line) => this.session.log.warn(`${name}: ${line}`),
+      onScan: (e) => this.store.apply(folderUri, e, this.session.account),
+    };
+    try {
+      const r = await this.watch(scan.scanId, () => waitForScan(scan, ctx, { wait: false }));
+      return r.kind === 'running' ? `The scan of ${name} from ${when} is still running on the service (${r.status}); refresh again later.` : undefined;
+    } catch (err) {
+      if (err instanceof ScanFailedError) return `The scan of ${name} from ${when} failed on the service${err.reason ? `: ${err.reason}` : ''}.`;
+      return `The scan of ${name} from ${when}: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  /**
+   * Stops expecting a scan still on the service (its findings will not be read): that scan
+   * only, every earlier finding stays. Asks which when there are several.
+   */
+  async ignoreScan(scanId?: unknown): Promise<boolean> {
+    const pending = this.store.pendingScans();
+    let id = typeof scanId === 'string' ? scanId : undefined;
+    if (!id) {
+      if (!pending.length) {
+        void this.notifier.info('No scan is waiting on the service.');
+        return false;
+      }
+      const now = new Date();
+      const picked = pending.length === 1 ? { id: pending[0].scan.scanId } : await vscode.window.showQuickPick(
+        pending.map((p) => ({
+          label: `${vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(p.folderUri))?.name ?? p.folderUri}: the scan of ${clockTime(p.scan.scannedAt, now)}`,
+          description: p.scan.partialFiles ? `${p.scan.partialFiles.length} file${p.scan.partialFiles.length === 1 ? '' : 's'}` : 'whole folder',
+          detail: p.scan.waiting ? 'waited for now' : 'not waited for',
+          id: p.scan.scanId,
+        })),
+        { title: 'Ignore a scan still on the service', placeHolder: 'Its findings will not be read; the findings shown stay' },
+      );
+      id = picked?.id;
+    }
+    if (!id) return false;
+    if (this.watching.has(id)) {
+      // Waited for now: the wait ends first (it records the stop), then the scan is forgotten.
+      this.cancel();
+      await this.running?.catch(() => undefined);
+    }
+    return this.store.forgetScan(id);
   }
 
   /** Forgets every stored finding of this workspace (the scans stay on the service); asks first unless `confirmed`. */
@@ -294,10 +447,13 @@ export class ScanController extends DisposableObject {
     }
     // Set before the first await so a second click cannot start a parallel scan.
     this.busy = true;
+    const running = fn();
+    this.running = running;
     try {
-      return await fn();
+      return await running;
     } finally {
       this.busy = false;
+      this.running = undefined;
     }
   }
 
@@ -318,21 +474,31 @@ export class ScanController extends DisposableObject {
           this.announce(folders);
           return { folders, cancelled: false };
         } catch (err) {
+          const folder = run.folder;
           if (err instanceof CancelledAfterUploadError) {
-            // The service has the archive and scans it whatever we do now.
+            // The service has the archive and scans it whatever we do now; nothing it found is shown yet.
             void this.notifier.info(
-              'The upload had finished before the cancel, so the service is scanning it. The findings that arrived are shown; Refresh Results fetches the rest.',
+              `Stopped waiting for the scan of ${folder ?? 'the workspace'}: the service goes on scanning it. ${this.shownText(folder)} Refresh Results shows its findings once it is done.`,
               { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') },
               { title: 'Ignore This Scan', run: () => this.store.forgetScan(err.scanId) },
             );
             return { folders: [], cancelled: true, continuesOnService: err.scanId };
+          }
+          if (err instanceof ScanFailedError) {
+            void this.notifier.error(`The scan of ${folder ?? 'the workspace'} failed on the service${err.reason ? `: ${err.reason}` : ' (it gave no reason)'}. ${this.shownText(folder)}`);
+            return { folders: [], cancelled: false, error: { kind: 'scan-failed', message: err.message } };
+          }
+          if (err instanceof ScanStoppedError) {
+            void this.notifier.warn(`${folder ? `${folder}: ` : ''}${err.message} ${this.shownText(folder)}`,
+              { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') });
+            return { folders: [], cancelled: false, continuesOnService: err.scanId, error: { kind: err.why, message: err.message } };
           }
           if (err instanceof UploadInterruptedError && err.cancelled && err.lastChunkInFlight) {
             void this.notifier.info('Cancelled while the last part of the upload was being sent: the service may have received it all and scan it. Scan again later to see current results.');
             return { folders: [], cancelled: true };
           }
           if (isCancellation(err, run.abort.signal)) {
-            void this.notifier.info('Scan cancelled.');
+            void this.notifier.info(`Scan cancelled. ${this.shownText(folder)}`);
             return { folders: [], cancelled: true };
           }
           if (err instanceof UploadInterruptedError) {
@@ -373,6 +539,7 @@ export class ScanController extends DisposableObject {
   }
 
   override dispose(): void {
+    this.disposing = true;
     this.cancel();
     super.dispose();
   }
@@ -412,4 +579,5 @@ export function registerScanCommands(commands: Commands, scans: ScanController):
   commands.register('codeScanner.resumeUpload', (arg) => scans.resume(arg));
   commands.register('codeScanner.refreshResults', () => scans.refresh());
   commands.register('codeScanner.clearResults', (arg) => scans.clearResults(plainObjectArg<{ confirmed: boolean }>(arg)?.confirmed === true));
+  commands.register('codeScanner.ignoreScan', (arg) => scans.ignoreScan(plainObjectArg<{ scanId: string }>(arg)?.scanId));
 }

@@ -4,6 +4,7 @@ import type { ResultsStore } from './resultsStore';
 import { escapeMarkdown as escape } from '../core/text/untrusted';
 import type { ScanController, ScanState } from './scanController';
 import { hideFalsePositives } from './settings';
+import { capitalize, folderSummaries } from './resultsSummary';
 import { describeUser, type Session } from './session';
 
 /** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
@@ -23,19 +24,35 @@ export function registerStatusBar(
       : session.isSignedIn() ? `Signed in as ${escape(describeUser(user) || 'unknown user')}\n\n` : 'Not signed in\n\n');
     // Screen readers get plain words, never `$(icon)` syntax.
     let spoken: string;
+    const summaries = folderSummaries(store, hideFalsePositives());
+    const notes = summaries.flatMap((f) => f.notes.map((n) => (summaries.length > 1 ? `${f.name}: ${n}` : n)));
+    const pending = store.pendingScans().length > 0;
     if (state) {
-      item.text = state.percent === undefined ? '$(sync~spin) Scanning…' : `$(sync~spin) Scanning ${state.percent}%`;
-      spoken = state.percent === undefined ? 'Code Scanner: scanning' : `Code Scanner: scanning, ${state.percent} percent`;
+      // Once the service has the scan a percentage means little: its state and the time say more.
+      const waiting = state.stage === 'results';
+      const short = state.message.length > 48 ? `${state.message.slice(0, 47)}…` : state.message;
+      item.text = waiting ? `$(sync~spin) ${short}` : state.percent === undefined ? '$(sync~spin) Scanning…' : `$(sync~spin) Scanning ${state.percent}%`;
+      spoken = waiting ? `Code Scanner: ${state.message}` : state.percent === undefined ? 'Code Scanner: scanning' : `Code Scanner: scanning, ${state.percent} percent`;
       tooltip.appendMarkdown(`${escape(state.message)}\n\nClick to see progress or cancel.`);
       item.command = 'codeScanner.showScanProgress' satisfies CommandId;
       item.backgroundColor = undefined;
     } else if (store.hasResults()) {
       // The same count as the view's badge and Problems (view filters do not change it).
+      // "No issues" only ever comes from a completed scan that found none (hasResults).
       const count = store.shownCount(hideFalsePositives());
       item.text = count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues';
-      spoken = `Code Scanner: ${count ? `${count} quality issue${count === 1 ? '' : 's'}` : 'no quality issues'}`;
-      tooltip.appendMarkdown(`${count} quality issue${count === 1 ? '' : 's'} in the last scan. Click to show them.`);
+      spoken = `Code Scanner: ${count ? `${count} quality issue${count === 1 ? '' : 's'}` : 'no quality issues'}${notes.length ? `. ${notes.join(' ')}` : ''}`;
+      for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? `${f.name}: ${f.results}.` : `${capitalize(f.results)}.`)}\n\n`);
+      for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
+      tooltip.appendMarkdown('Click to show them.');
       item.command = 'codeScanner.showIssues' satisfies CommandId;
+    } else if (pending && session.isSignedIn()) {
+      // Uploaded, not read yet: never "no issues", and one click asks the service again.
+      item.text = '$(cloud) Scan on the service';
+      spoken = `Code Scanner: a scan is on the service. ${notes.join(' ')}`;
+      for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
+      tooltip.appendMarkdown('Click to refresh the results.');
+      item.command = 'codeScanner.refreshResults' satisfies CommandId;
     } else if (!session.isSignedIn()) {
       item.text = '$(sign-in) Sign in to scan';
       spoken = 'Code Scanner: sign in to scan';
@@ -44,6 +61,7 @@ export function registerStatusBar(
     } else {
       item.text = '$(shield) Scan';
       spoken = 'Code Scanner: scan the workspace';
+      for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
       tooltip.appendMarkdown(vscode.workspace.isTrusted ? 'Click to scan the workspace.' : 'Trust this workspace to scan it.');
       item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
     }

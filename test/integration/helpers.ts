@@ -198,8 +198,11 @@ export async function visibleToasts(): Promise<ProbedToast[] | undefined> {
   }
 }
 
-/** Switches how the reference service shapes its answers (decisions.md; `gone` answers 410). */
-export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boolean }): Promise<void> {
+/**
+ * Switches how the reference service shapes its answers (decisions.md; `gone` answers 410);
+ * `processingMs` sets how long its scans run (null: its default).
+ */
+export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boolean; processingMs?: number | null }): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/mode`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mode),
   });
@@ -215,4 +218,26 @@ export async function logText(): Promise<string> {
     if (name.endsWith('.log')) text += Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(dir, name))).toString('utf8');
   }
   return text;
+}
+
+/** How the reference service's next scans end: failed with a reason, or complete with scan_errors. */
+export async function planScanOutcome(outcome: { failedReason?: string; scanErrors?: unknown[]; count?: number }): Promise<void> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/scan-outcomes`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(outcome),
+  });
+  assert.strictEqual(res.status, 200, `scan outcome ${JSON.stringify(outcome)}: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** The status bar's texts seen while `work` runs, sampled every few milliseconds. */
+export async function statusBarTexts<T>(work: Promise<T>): Promise<{ result: T; seen: string[] }> {
+  const a = await api();
+  const seen = new Set<string>();
+  let done = false;
+  const finished = work.finally(() => { done = true; });
+  while (!done) {
+    seen.add(a.statusBar.text);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  seen.add(a.statusBar.text);
+  return { result: await finished, seen: [...seen] };
 }

@@ -3,50 +3,82 @@
 // `describe/it` (bdd) styles work. Output goes through console.log because that is what
 // the workbench forwards to the launcher (codeAutomationLog); the last line is a
 // machine-readable summary the launchers parse.
+//
+// A reload of the window, for real: a test may ask for one (helpers' requestReload). Once
+// every test has run, the window reloads; the suite starts again in the new extension host
+// and runs the `*.reloaded.js` files that check what the reload must keep, then prints the
+// summary of both runs. The launcher names the file that carries the first run's counts
+// across (CODE_SCANNER_TEST_RELOAD_FILE); without it no test asks for a reload.
 import * as fs from 'fs';
 import * as path from 'path';
+import * as vscode from 'vscode';
 import Mocha from 'mocha';
+import { RELOAD_FILE, readReload, type ReloadState } from './reload';
 
 export const RESULT_PREFIX = 'MOCHA_RESULT';
 
-export function run(): Promise<void> {
+/** How long the first run waits for the reload it asked for before it counts as failed. */
+const RELOAD_TIMEOUT_MS = 60_000;
+
+function runFiles(suffix: string, grep?: string): Promise<{ passed: number; failed: number }> {
   const mocha = new Mocha({
     ui: 'tdd',
     color: false,
     reporter: 'spec',
     timeout: Number(process.env.CODE_SCANNER_TEST_TIMEOUT_MS) || 60_000,
-    grep: process.env.CODE_SCANNER_TEST_GREP || undefined,
+    grep: grep || undefined,
   });
   Mocha.interfaces.bdd(mocha.suite);
-
-  // CODE_SCANNER_TEST_SUFFIX=.bench.js runs the benchmarks instead of the tests.
-  const suffix = process.env.CODE_SCANNER_TEST_SUFFIX || '.test.js';
   const files = fs
     .readdirSync(__dirname)
     .filter((f) => f.endsWith(suffix))
     .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
-
   return new Promise((resolve, reject) => {
     if (files.length === 0) {
-      console.log(`${RESULT_PREFIX} passed=0 failed=1`);
       reject(new Error(`No *${suffix} files next to ${__filename}: was the suite bundled?`));
       return;
     }
-    try {
-      const runner = mocha.run((failures) => {
-        const passed = runner.stats?.passes ?? 0;
-        const failed = Math.max(failures, runner.stats?.failures ?? 0);
-        console.log(`${RESULT_PREFIX} passed=${passed} failed=${failed}`);
-        if (failed > 0) reject(new Error(`${failed} integration test(s) failed`));
-        else if (passed === 0) reject(new Error('No integration test ran'));
-        else resolve();
-      });
-    } catch (err) {
-      // A test file that throws while loading never reaches the runner.
-      console.error(err);
-      console.log(`${RESULT_PREFIX} passed=0 failed=1`);
-      reject(err);
-    }
+    const runner = mocha.run((failures) => {
+      resolve({ passed: runner.stats?.passes ?? 0, failed: Math.max(failures, runner.stats?.failures ?? 0) });
+    });
   });
+}
+
+function report(passed: number, failed: number): void {
+  console.log(`${RESULT_PREFIX} passed=${passed} failed=${failed}`);
+  if (failed > 0) throw new Error(`${failed} integration test(s) failed`);
+  if (passed === 0) throw new Error('No integration test ran');
+}
+
+export async function run(): Promise<void> {
+  try {
+    const state = readReload();
+    if (state?.firstRun) {
+      // The second run, after the reload the first asked for: only what the reload must keep.
+      const second = await runFiles('.reloaded.js');
+      fs.rmSync(RELOAD_FILE!, { force: true });
+      report(state.firstRun.passed + second.passed, state.firstRun.failed + second.failed);
+      return;
+    }
+    // CODE_SCANNER_TEST_SUFFIX=.bench.js runs the benchmarks instead of the tests.
+    const first = await runFiles(process.env.CODE_SCANNER_TEST_SUFFIX || '.test.js', process.env.CODE_SCANNER_TEST_GREP);
+    const asked = readReload();
+    if (RELOAD_FILE && asked && Object.keys(asked.requests).length) {
+      const next: ReloadState = { ...asked, firstRun: first };
+      fs.writeFileSync(RELOAD_FILE, JSON.stringify(next));
+      console.log(`Reloading the window for ${Object.keys(asked.requests).join(', ')} (${first.passed} passed, ${first.failed} failed so far)`);
+      await vscode.commands.executeCommand('workbench.action.reloadWindow');
+      // The reload ends this extension host; should it not, the run fails rather than hangs.
+      await new Promise((r) => setTimeout(r, RELOAD_TIMEOUT_MS));
+      report(first.passed, first.failed + 1);
+      return;
+    }
+    report(first.passed, first.failed);
+  } catch (err) {
+    // A test file that throws while loading never reaches the runner.
+    console.error(err);
+    if (!(err instanceof Error && /integration test|No integration test/.test(err.message))) console.log(`${RESULT_PREFIX} passed=0 failed=1`);
+    throw err;
+  }
 }

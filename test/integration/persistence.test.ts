@@ -66,7 +66,7 @@ suite('editor: results survive a reload', () => {
     let second: ResultsStore | undefined;
     try {
       const scanRef = { scanId, projectId: 1, scannedAt: new Date().toISOString() };
-      await first.recordScan(folderUri, scanRef, found, undefined);
+      await first.apply(folderUri, { kind: 'completed', findings: { scan: scanRef, issues: found, archived: undefined, unreadable: 0 } });
       await first.setClassificationFilter('CWE-89');
       const placed = first.all().find((l) => l.issue.path === rel)!;
       const line = placed.issue.range!.start.line;

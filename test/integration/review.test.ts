@@ -185,19 +185,23 @@ suite('review and fix', () => {
     assert.ok(shown.actions.includes('Show Skipped Files'));
   });
 
-  test('a cancel after the upload finished says the service still scans it, and keeps what arrived', async () => {
+  test('a cancel after the upload finished says the service still scans it, and keeps the findings as they were', async () => {
     const a = await api();
+    const before = a.issues().map((l) => l.issue.id).sort();
+    const earlier = a.notifications().at(-1)?.seq ?? 0;
     await fault({ action: 'delayNext', route: 'qualityIssues', count: 3, ms: 1500 });
     let summary: ScanSummary | undefined;
     const running = Promise.resolve(vscode.commands.executeCommand<ScanSummary>('codeScanner.scanWorkspace', FAST)).then((s) => { summary = s; });
-    await waitFor('the scan to wait for results', () => /waiting for results/.test(String((a.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ?? '')), 20_000);
+    await waitFor('the scan to wait for results', () => /waiting for/.test(String((a.statusBar.tooltip as vscode.MarkdownString | undefined)?.value ?? '')), 20_000);
     await vscode.commands.executeCommand('codeScanner.cancelScan');
     await running;
     assert.ok(summary?.cancelled);
     assert.ok(summary?.continuesOnService, `the summary names the scan that goes on: ${JSON.stringify(summary)}`);
-    const shown = await waitFor('the message', () => a.notifications().find((n) => /upload had finished before the cancel/.test(n.text)));
+    const shown = await waitFor('the message', () => a.notifications(earlier).find((n) => /Stopped waiting for the scan/.test(n.text)));
     assert.ok(shown.actions.includes('Refresh Results') && shown.actions.includes('Ignore This Scan'));
-    assert.ok(!a.notifications().some((n) => n.text === 'Code Scanner: Scan cancelled.'), 'it does not claim a cancel');
+    assert.ok(!a.notifications(earlier).some((n) => /Scan cancelled/.test(n.text)), 'it does not claim a cancel');
+    assert.deepStrictEqual(a.issues().map((l) => l.issue.id).sort(), before, 'nothing that arrived replaced the findings');
+    assert.strictEqual(await vscode.commands.executeCommand('codeScanner.ignoreScan', { scanId: summary!.continuesOnService }), true);
   });
 
   test('another account: the previous account\'s findings are cleared and unknown target policies dropped with a message', async () => {

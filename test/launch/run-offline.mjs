@@ -7,7 +7,7 @@
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 15 min), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { provision, ProvisionError } from './provision.mjs';
 import {
   cleanup,
@@ -20,6 +20,7 @@ import {
   startCodeServer,
   startWorkbenchProbe,
   tail,
+  tempDir,
   workbenchUrl,
 } from './harness.mjs';
 import { formatAutomationLog, isWorkbenchNoise, parseMochaResult } from './automation-log.mjs';
@@ -70,6 +71,9 @@ async function main() {
 
   const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite();
   extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
+  // The page reloads with its URL and its exposed functions: the suite may reload the window
+  // and go on in the new extension host (test/integration/index.ts).
+  extensionEnvironment.CODE_SCANNER_TEST_RELOAD_FILE = join(tempDir('code-scanner-reload-'), 'reload.json');
 
   const server = await startCodeServer(tools, {
     // The first-scan question is the subject of one test, which turns it on; the others scan straight away.

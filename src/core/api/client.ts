@@ -18,6 +18,7 @@ import {
   QualityIssuesPageSchema,
   RoleSchema,
   RolesPageSchema,
+  ScanStatusSchema,
   StartTransferResponseSchema,
   TeamResponseSchema,
   VerifyResponseSchema,
@@ -31,7 +32,7 @@ import {
   type Unreadable,
   type VerifiedUser,
 } from './schemas';
-import { Transport, type Answer, type Call, type RequestLogEntry } from './transport';
+import { Transport, type Answer, type Call, type RequestLogEntry, type RetryNotice } from './transport';
 import { checkChunkRequest, chunkResult, uploadFieldParts, type ChunkRequest, type ChunkResult } from './chunk';
 
 export type { IntegrationUpdate } from './integration';
@@ -87,7 +88,23 @@ const enc = encodeURIComponent;
 /** Pages as read: the readable records under their usual names, and the others described. */
 export interface RolesResult { roles: Role[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_roles?: number }
 export interface PoliciesResult { policies: Policy[]; unreadable: Unreadable[]; pagination?: Pagination }
-export interface ListAllOptions { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number }
+export interface ListAllOptions { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number; onRetry?: (r: RetryNotice) => void }
+
+/** Longest texts kept from a scan's state: a reason or an error message is a sentence, not a page. */
+const MAX_REASON_CHARS = 2000;
+const MAX_SCAN_ERRORS = 20;
+const MAX_SCAN_ERROR_CHARS = 500;
+
+/** A scan's state as the service reports it (GET /scan/{scan_id}); texts bounded, shapes tolerated. */
+export interface ScanStatusResult {
+  /** Lowercase, as sent (decisions.md lists `complete`, `failed`, `processing`, …). */
+  status: string;
+  failedReason?: string;
+  /** `scan_errors`, every level; messages bounded. */
+  scanErrors: { level: string; message: string; location?: string; scanType?: string }[];
+  project?: string;
+  createdAt?: string;
+}
 
 export interface AllQualityIssues<T> {
   issues: T[];
@@ -269,7 +286,7 @@ export class ServiceClient {
 
   async listQualityIssues(
     scanId: string,
-    q: { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal } = {},
+    q: { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal; onRetry?: (r: RetryNotice) => void } = {},
   ): Promise<QualityIssuesResult> {
     const op = 'listQualityIssues';
     checkScanId(op, scanId);
@@ -283,6 +300,7 @@ export class ServiceClient {
       query: { classification: q.classification || undefined, page: str(q.page), page_size: str(q.pageSize) },
       signal: q.signal,
       idempotent: true,
+      onRetry: q.onRetry,
     };
     return await this.transport.send(call, (a) => {
       const page = parse(call, a, QualityIssuesPageSchema);
@@ -340,6 +358,48 @@ export class ServiceClient {
     return { issues, totalIssues: totalIssues ?? issues.length + distinct.length + dropped, unreadable: distinct, dropped };
   }
 
+  // ---- a scan's state
+
+  /**
+   * The state of a scan (decisions.md: `GET /scan/{scan_id}`, one of the scan APIs the spec
+   * refers to). Undefined when the service answers 404: it has no such route (the client
+   * then falls back to watching the findings' total).
+   */
+  async getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void } = {}): Promise<ScanStatusResult | undefined> {
+    const op = 'getScanStatus';
+    checkScanId(op, scanId);
+    const call: Call = {
+      operation: op,
+      method: 'GET',
+      path: `/scan/${enc(scanId)}`,
+      endpoint: 'GET /scan/{scan_id}',
+      signal: q.signal,
+      idempotent: true,
+      onRetry: q.onRetry,
+    };
+    try {
+      return await this.transport.send(call, (a) => {
+        const body = parse(call, a, ScanStatusSchema);
+        const cut = (s: string | undefined, n: number) => (s === undefined ? undefined : s.slice(0, n));
+        return {
+          status: body.status.trim().toLowerCase().slice(0, 100),
+          failedReason: cut(body.failed_reason?.trim() || undefined, MAX_REASON_CHARS),
+          scanErrors: (body.scan_errors ?? []).slice(0, MAX_SCAN_ERRORS).map((e) => ({
+            level: (e.level ?? '').trim().toLowerCase().slice(0, 50),
+            message: cut(e.message ?? '', MAX_SCAN_ERROR_CHARS)!,
+            ...(e.location ? { location: cut(e.location, 300) } : {}),
+            ...(e.scan_type ? { scanType: cut(e.scan_type, 100) } : {}),
+          })),
+          project: cut(body.project, 300),
+          createdAt: cut(body.created_at, 100),
+        };
+      });
+    } catch (err) {
+      if (err instanceof ServiceError && err.kind === 'not-found') return undefined;
+      throw err;
+    }
+  }
+
   // ---- uploads
 
   async startTransfer(archiveName: string, signal?: AbortSignal): Promise<{ transferId: string }> {
@@ -362,7 +422,7 @@ export class ServiceClient {
     return { transferId: r.transfer_id };
   }
 
-  async readOffset(transferId: string, signal?: AbortSignal): Promise<number> {
+  async readOffset(transferId: string, signal?: AbortSignal, onRetry?: (r: RetryNotice) => void): Promise<number> {
     const op = 'readOffset';
     checkTransferId(op, transferId);
     const call: Call = {
@@ -372,6 +432,7 @@ export class ServiceClient {
       endpoint: 'HEAD /start-scan/{transfer_id}/',
       signal,
       idempotent: true,
+      onRetry,
     };
     return this.transport.send(call, (a) => {
       const raw = a.headers['upload-offset'];

@@ -24,6 +24,7 @@ export {
   type RolesResult,
   type PoliciesResult,
   type QualityIssuesResult,
+  type ScanStatusResult,
 } from './client';
-export { deprecationWarnings } from './transport';
+export { deprecationWarnings, retryReason, type RetryNotice } from './transport';
 export * from './schemas';

@@ -237,6 +237,24 @@ export const ChunkResponseSchema = z.looseObject({
   project_id: present(z.union([z.string(), int])),
 });
 
+// ---- A scan's state (GET /scan/{scan_id}; decisions.md, the scan lifecycle)
+export const ScanErrorSchema = z.looseObject({
+  scan_type: present(str),
+  level: present(str),
+  location: present(str),
+  message: present(str),
+});
+
+export const ScanStatusSchema = z.looseObject({
+  status: str,
+  id: present(anyId),
+  project: present(str),
+  branch: present(str),
+  created_at: present(str),
+  failed_reason: present(str),
+  scan_errors: listOf(ScanErrorSchema),
+});
+
 export type Role = z.infer<typeof RoleSchema>;
 export type RolesPage = z.infer<typeof RolesPageSchema>;
 export type Member = z.infer<typeof MemberSchema>;
@@ -248,6 +266,7 @@ export type PoliciesPage = z.infer<typeof PoliciesPageSchema>;
 export type QualityIssue = z.infer<typeof QualityIssueSchema>;
 export type QualityIssuesPage = z.infer<typeof QualityIssuesPageSchema>;
 export type VerifiedUser = z.infer<typeof VerifiedUserSchema>;
+export type ScanStatusAnswer = z.infer<typeof ScanStatusSchema>;
 
 /** A record of a list that could not be read: where it was and why (types only, never values). */
 export interface Unreadable {

@@ -55,6 +55,27 @@ export function deprecationWarnings(header: string | string[] | undefined): stri
   return out;
 }
 
+/** A request about to be tried again: which retry this is, of how many, after how long, and why. */
+export interface RetryNotice {
+  attempt: number;
+  of: number;
+  delayMs: number;
+  /** What failed, in words (the error's kind: "the connection failed", "the service answered 503"). */
+  reason: string;
+}
+
+/** A short reason for a retry, for a progress line: never the server's text. */
+export function retryReason(err: unknown): string {
+  if (!(err instanceof ServiceError)) return 'the request failed';
+  switch (err.kind) {
+    case 'network': return 'connection lost';
+    case 'timeout': return 'the service did not answer in time';
+    case 'rate-limited': return 'the service asked to slow down';
+    case 'server': return `the service answered ${err.status ?? 'with an error'}`;
+    default: return 'the request failed';
+  }
+}
+
 export interface Call {
   operation: string;
   method: 'GET' | 'HEAD' | 'POST' | 'PATCH';
@@ -72,6 +93,8 @@ export interface Call {
   idempotent?: boolean;
   /** Values besides the token that must never show up in messages (e.g. a new secure_token). */
   secrets?: string[];
+  /** Told before each retry of an idempotent request, so a caller can show it. */
+  onRetry?: (r: RetryNotice) => void;
 }
 
 export interface Answer {
@@ -227,6 +250,11 @@ export class Transport {
         if (e.kind === 'rate-limited' && e.retryAfterMs !== undefined) {
           if (e.retryAfterMs > this.opts.maxRetryWaitMs) throw err;
           wait = Math.max(wait, e.retryAfterMs);
+        }
+        try {
+          call.onRetry?.({ attempt: attempt + 1, of: this.opts.maxRetries, delayMs: wait, reason: retryReason(err) });
+        } catch {
+          // A failing listener must not break the request.
         }
         try {
           await sleep(wait, call.signal);

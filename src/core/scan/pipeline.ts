@@ -2,44 +2,22 @@
 // package -> upload (resumable) -> scan id -> poll the findings -> normalised issues.
 // Everything here is editor-independent; the VS Code layer supplies the selection, where
 // archives and transfers live, and where results go, and shows the progress.
-import type { ServiceClient, UploadFields } from '../api';
-import { CancelledAfterUploadError, isCancellation, throwIfCancelled } from '../async';
+import type { RetryNotice, ServiceClient, UploadFields } from '../api';
+import { CancelledAfterUploadError, throwIfCancelled } from '../async';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../archive/zip';
 import { loadOnce, type ReuseCache } from '../archive/reuseCache';
-import { DEFAULT_MAX_POLLS, DEFAULT_POLL_INTERVAL_MS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
 import { foundGitUntracked, type SelectOptions, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
-import { type ScanProgress, type ScanStage } from './stages';
+import { ScanFailedError, ScanStoppedError, awaitScan, waitMessage, type WaitSettings, type WaitState } from './awaitScan';
+import type { ScanEvent, ScanRef } from './events';
+import { monotonicProgress, type ScanProgress, type ScanStage } from './stages';
 
-/** A scan whose findings are shown; partial scans overlay the files they scanned. */
-export interface ScanRef {
-  scanId: string;
-  projectId?: string | number;
-  scannedAt: string;
-  /** Set for a partial scan: the folder-relative files it covered. */
-  partialFiles?: string[];
-  /** SHA-256 of the uploaded archive; names the list of the files it held (ArchivedFiles). */
-  archiveSha256?: string;
-}
-
-/** What a scan found, as it is to be stored. */
-export interface ScanFindings {
-  scan: ScanRef;
-  issues: StoredIssue[];
-  /** The archive's files: only their findings may be fixed. */
-  archived: ReadonlySet<string> | undefined;
-  /** Findings the service sent that could not be read (left out, logged). */
-  unreadable: number;
-}
-
-export interface PollSettings {
-  intervalMs?: number;
-  maxPolls?: number;
-}
+export type { ScanEvent, ScanFindings, ScanRef } from './events';
+export { fetchFindings, type FoundFindings } from './awaitScan';
 
 export interface RetrySettings {
   maxRetries?: number;
@@ -66,11 +44,15 @@ export interface PipelineContext {
   signal: AbortSignal;
   onProgress(p: ScanProgress): void;
   log(line: string): void;
-  /** Stores the findings; also called with what arrived so far when waiting for more fails. */
-  record(findings: ScanFindings): Promise<void>;
+  /**
+   * Told how the scan goes once the service has it: uploaded (wait for it), completed (its
+   * findings, read whole), failed, or stopped waiting. Only `completed` may change findings.
+   */
+  onScan(e: ScanEvent): Promise<void>;
   /** Only findings matching this classification are fetched (the view's server-side filter). */
   classification?: string;
-  polling?: PollSettings;
+  /** How the scan's state is watched once uploaded. */
+  wait?: WaitSettings;
   retries?: RetrySettings;
   chunkSizeBytes?: number;
 }
@@ -87,9 +69,9 @@ export interface FolderScanRequest {
   targetPolicies?: (number | string)[];
 }
 
-/** How an upload ended: a scan with its findings stored, or a scan the service already runs. */
+/** How an upload ended: a completed scan with its findings stored, or a scan the service already runs. */
 type Uploaded =
-  | { kind: 'scanned'; scanId: string; files: number; issues: number; totalIssues: number; settled: boolean }
+  | { kind: 'scanned'; scanId: string; files: number; issues: number; totalIssues: number; warnings: string[] }
   | { kind: 'in-progress'; files: number; message: string };
 
 export type FolderScanResult = (Uploaded | { kind: 'nothing'; note: string }) & {
@@ -101,8 +83,18 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function progress(ctx: PipelineContext, stage: ScanStage, fraction: number, message: string): void {
+function progress(ctx: PipelineContext, stage: ScanStage, fraction: number | undefined, message: string): void {
   ctx.onProgress({ stage, fraction, message });
+}
+
+/** The context with its progress made monotonic: events of one scan may arrive out of order (stages.ts). */
+function gated(ctx: PipelineContext): PipelineContext {
+  return { ...ctx, onProgress: monotonicProgress((p) => ctx.onProgress(p)) };
+}
+
+/** A retry, as a progress line: "connection lost, retrying in 4 s (attempt 3 of 6)". */
+export function retryMessage(r: RetryNotice): string {
+  return `${r.reason}, retrying in ${Math.max(1, Math.round(r.delayMs / 1000))} s (attempt ${r.attempt} of ${r.of})`;
 }
 
 /**
@@ -178,7 +170,8 @@ export async function fullScanGitInfo(root: string, selecting: Promise<Selection
 }
 
 /** Chooses, packages and uploads the folder's files, then waits for the scan's findings. */
-export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): Promise<FolderScanResult> {
+export async function scanFolder(req: FolderScanRequest, given: PipelineContext): Promise<FolderScanResult> {
+  const ctx = gated(given);
   const packaged = await selectAndPackage(req, ctx);
   if (packaged.kind === 'nothing') return packaged.result;
   const { selection, archive, gitInfo } = packaged;
@@ -204,6 +197,7 @@ export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): 
       client: ctx.client, archive, fields, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,
       maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs, folder: req.projectName,
       onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
+      onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
     }), () => { keepArchive = true; });
     // Uploaded: a full scan's archive is what the next scan copies its unchanged files from.
     if (!req.partial && ctx.uploads.reuse) {
@@ -221,13 +215,15 @@ export async function scanFolder(req: FolderScanRequest, ctx: PipelineContext): 
 }
 
 /** Continues an interrupted upload, then waits for the scan's findings. */
-export async function resumeFolder(transfer: SavedTransfer, ctx: PipelineContext): Promise<FolderScanResult> {
+export async function resumeFolder(transfer: SavedTransfer, given: PipelineContext): Promise<FolderScanResult> {
+  const ctx = gated(given);
   let keep = false;
   try {
     const outcome = await upload(ctx, () => resumeUpload({
       client: ctx.client, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,
       maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs,
       onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
+      onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
     }), () => { keep = true; });
     const files = transfer.fields.partial?.files.length ?? (await ctx.uploads.archivedFiles.load(transfer.sha256))?.size ?? 0;
     return { ...(await afterUpload(ctx, outcome, transfer.fields, transfer.sha256, files)), skipped: [] };
@@ -240,9 +236,17 @@ export async function resumeFolder(transfer: SavedTransfer, ctx: PipelineContext
   }
 }
 
+/** "1.2 MB", "340 KB", "512 bytes". */
+export function byteSize(n: number): string {
+  if (n < 1024) return `${n} byte${n === 1 ? '' : 's'}`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
 function uploadProgress(ctx: PipelineContext, sent: number, total: number): void {
   const f = total ? sent / total : 1;
-  progress(ctx, 'upload', f, `uploading ${Math.floor(f * 100)}%`);
+  progress(ctx, 'upload', f, `uploading ${Math.floor(f * 100)}% · ${byteSize(sent)} of ${byteSize(total)}`);
 }
 
 /** Runs an upload; an interruption that left a resumable transfer keeps the archive. */
@@ -264,50 +268,50 @@ async function afterUpload(
     scanId: outcome.scanId, projectId: outcome.projectId, scannedAt: new Date().toISOString(),
     partialFiles: fields.partial?.files, archiveSha256,
   };
-  const archived = await ctx.uploads.archivedFiles.load(archiveSha256);
-  progress(ctx, 'results', 0, 'waiting for results…');
-  let latest: StoredIssue[] = [];
-  let unreadable = 0;
-  const maxPolls = ctx.polling?.maxPolls ?? DEFAULT_MAX_POLLS;
-  try {
-    let last: FoundFindings | undefined;
-    const res = await pollUntilSettled({
-      // After the first complete read, a poll whose first page reports the same total is one request, not every page again.
-      fetch: async (signal) => (last = await fetchFindings(ctx, scan.scanId, signal, last)),
-      intervalMs: ctx.polling?.intervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-      maxPolls,
-      signal: ctx.signal,
-      onSnapshot: (s, poll) => {
-        latest = s.issues;
-        unreadable = s.unreadable;
-        progress(ctx, 'results', Math.min(0.95, poll / 6), `waiting for results… ${plural(s.totalIssues, 'issue')} so far`);
-      },
-    });
-    await ctx.record({ scan, issues: res.issues, archived, unreadable: res.unreadable });
-    progress(ctx, 'results', 1, 'done');
-    return { kind: 'scanned', scanId: scan.scanId, files, issues: res.issues.length, totalIssues: res.totalIssues, settled: res.settled };
-  } catch (err) {
-    // The scan exists either way; keep what arrived so Refresh Results can complete it.
-    await ctx.record({ scan, issues: latest, archived, unreadable });
-    // A cancel now does not stop the scan on the service: say so rather than "cancelled".
-    if (isCancellation(err, ctx.signal)) throw new CancelledAfterUploadError(scan.scanId);
-    throw err;
-  }
+  // Saved before the wait, so a reload waits again and a cancel leaves it for Refresh Results.
+  await ctx.onScan({ kind: 'uploaded', scan });
+  const done = await waitForScan(scan, ctx);
+  if (done.kind === 'running') throw new Error('unreachable: a wait ends only when the scan does');
+  return { kind: 'scanned', scanId: scan.scanId, files, issues: done.issues, totalIssues: done.totalIssues, warnings: done.warnings };
 }
 
-export interface FoundFindings { issues: StoredIssue[]; totalIssues: number; unreadable: number }
+/** The results stage's bar while waiting: it fills towards 90 % over the first minutes (a real scan takes minutes). */
+function waitFraction(s: WaitState): number | undefined {
+  if (s.phase === 'reading') return 0.95;
+  if (s.phase === 'retry') return undefined;
+  return 0.9 * (1 - Math.exp(-s.elapsedMs / 120_000));
+}
 
 /**
- * A scan's readable findings; each unreadable one is logged with why, and counted. With
- * `previous` (the last complete read), a first page reporting the same total returns it.
+ * Waits for a scan the service has and tells `ctx.onScan` how it ended: completed with its
+ * findings read whole, failed, or stopped waiting (cancelled, unreadable, state unknown).
+ * Throws for every end but a completed scan. With `wait: false` (Refresh Results) a scan
+ * still running is reported as such and nothing changes.
  */
-export async function fetchFindings(
-  ctx: Pick<PipelineContext, 'client' | 'log' | 'classification'>, scanId: string, signal?: AbortSignal, previous?: FoundFindings,
-): Promise<FoundFindings> {
-  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue });
-  if (res.unchanged && previous) return previous;
-  for (const u of res.unreadable) {
-    ctx.log(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);
+export async function waitForScan(
+  scan: ScanRef, given: PipelineContext, o: { wait: boolean } = { wait: true },
+): Promise<{ kind: 'complete'; issues: number; totalIssues: number; warnings: string[] } | { kind: 'running'; status: string }> {
+  const ctx = gated(given);
+  progress(ctx, 'results', 0, 'waiting for the service…');
+  try {
+    const r = await awaitScan({
+      client: ctx.client, signal: ctx.signal, log: ctx.log, classification: ctx.classification, wait: ctx.wait, retryBaseMs: ctx.retries?.baseDelayMs,
+      onWait: (s) => progress(ctx, 'results', waitFraction(s), waitMessage(s)),
+    }, scan, o);
+    if (r.kind === 'running') return r;
+    const archived = await ctx.uploads.archivedFiles.load(scan.archiveSha256);
+    const completed: ScanRef = r.warnings.length ? { ...scan, warnings: r.warnings } : scan;
+    await ctx.onScan({ kind: 'completed', findings: { scan: completed, issues: r.found.issues, archived, unreadable: r.found.unreadable } });
+    progress(ctx, 'results', 1, 'done');
+    return { kind: 'complete', issues: r.found.issues.length, totalIssues: r.found.totalIssues, warnings: r.warnings };
+  } catch (err) {
+    // Whatever ended the wait, the findings stay as they were; the scan is remembered with why.
+    const detail = err instanceof Error ? err.message : String(err);
+    const event: ScanEvent = err instanceof ScanFailedError ? { kind: 'failed', scan, reason: err.reason }
+      : err instanceof CancelledAfterUploadError ? { kind: 'stopped', scan, why: 'cancelled' }
+        : err instanceof ScanStoppedError ? { kind: 'stopped', scan, why: err.why, detail }
+          : { kind: 'stopped', scan, why: 'unknown', detail };
+    await ctx.onScan(event).catch((e: unknown) => ctx.log(`Could not record how the scan ${scan.scanId} ended: ${e instanceof Error ? e.message : String(e)}`));
+    throw err;
   }
-  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.dropped };
 }

@@ -12,7 +12,7 @@ export const SCAN_STAGES = {
 export type ScanStage = keyof typeof SCAN_STAGES;
 
 /** Where `fraction` (0..1) of `stage` lies on the folder's progress (0..1). */
-export function overallFraction(stage: ScanStage, fraction: number): number {
+export function overallFraction(stage: ScanStage, fraction = 0): number {
   const { from, to } = SCAN_STAGES[stage];
   const f = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
   return from + (to - from) * f;
@@ -21,8 +21,30 @@ export function overallFraction(stage: ScanStage, fraction: number): number {
 /** What a progress line says: the stage, and what it is doing now. */
 export interface ScanProgress {
   stage: ScanStage;
-  /** 0..1 within the stage. */
-  fraction: number;
-  /** e.g. "packaging 412 files", "uploading 40%", "3 issues so far". */
+  /** 0..1 within the stage (left out: where it was, e.g. a retry's message). */
+  fraction?: number;
+  /** e.g. "packaging 412 files", "uploading 40% · 1.2 of 3.0 MB", "the service is scanning · 2 min". */
   message: string;
+}
+
+const ORDER = Object.keys(SCAN_STAGES) as ScanStage[];
+
+/**
+ * Progress that never goes back: stages only move forward (a late report of an earlier
+ * stage is dropped: its work is over) and within a stage the fraction only grows (an upload
+ * rewound to the service's offset keeps its bar). Every report passed on has a fraction.
+ */
+export function monotonicProgress(sink: (p: ScanProgress & { fraction: number }) => void): (p: ScanProgress) => void {
+  let stage = -1;
+  let fraction = 0;
+  return (p) => {
+    const i = ORDER.indexOf(p.stage);
+    if (i < stage) return;
+    if (i > stage) {
+      stage = i;
+      fraction = 0;
+    }
+    if (p.fraction !== undefined && Number.isFinite(p.fraction)) fraction = Math.max(fraction, Math.min(1, Math.max(0, p.fraction)));
+    sink({ ...p, fraction });
+  };
 }

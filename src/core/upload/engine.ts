@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
-import { ServiceError, isRetryable, type ServiceClient, type UploadFields } from '../api';
+import { ServiceError, isRetryable, retryReason, type RetryNotice, type ServiceClient, type UploadFields } from '../api';
 import { uploadFieldParts } from '../api/chunk';
 import { sha256File } from '../archive/hash';
 import { backoffDelay, sleep } from '../async';
@@ -31,6 +31,8 @@ export interface UploadOptions {
   chunkSize?: number;
   signal?: AbortSignal;
   onProgress?: (p: UploadProgress) => void;
+  /** Told before each retry (of a chunk, a start or an offset read), so the wait can be shown. */
+  onRetry?: (r: RetryNotice) => void;
   /** Consecutive failed attempts (without progress) before giving up. Default 5. */
   maxRetries?: number;
   /** First backoff delay; doubles per attempt. Default 500 ms. */
@@ -200,6 +202,11 @@ async function waitBeforeRetry(opts: Omit<UploadOptions, 'archive' | 'fields'>, 
     if (retryAfter > (opts.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS)) throw e;
     wait = Math.max(wait, retryAfter);
   }
+  try {
+    opts.onRetry?.({ attempt, of: opts.maxRetries ?? DEFAULT_MAX_RETRIES, delayMs: wait, reason: retryReason(e) });
+  } catch {
+    // A failing listener must not stop the upload.
+  }
   await sleep(wait, opts.signal);
 }
 
@@ -262,7 +269,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
       try {
         if (needOffset) {
           spend(0);
-          offset = await client.readOffset(t.transferId, signal);
+          offset = await client.readOffset(t.transferId, signal, opts.onRetry);
           needOffset = false;
           if (offset > total) {
             // The service holds more than this archive has: it is not our transfer any more.
@@ -275,6 +282,9 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
         const chunkStart = offset;
         spend(len);
         lastChunkInFlight = chunkStart + len === total;
+        // A slice is counted when the request takes the next one; once the request is over,
+        // a late count (a stream read ahead, then let go) would put the progress back.
+        let live = true;
         const result = await client.sendChunk(t.transferId, {
           offset: chunkStart,
           totalLength: total,
@@ -287,8 +297,8 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           // service for the transfer's outcome. Object mode: a byte-mode Readable hands its
           // consumer all it has buffered as one concatenated copy, which measured +30 MB of
           // ArrayBuffers per upload; in object mode each slice goes out as the view it is.
-          body: len === 0 ? Buffer.alloc(0) : () => Readable.from(chunks.slices(chunkStart, len, (sent) => progress(chunkStart + sent)), { objectMode: true }),
-        });
+          body: len === 0 ? Buffer.alloc(0) : () => Readable.from(chunks.slices(chunkStart, len, (sent) => { if (live) progress(chunkStart + sent); }), { objectMode: true }),
+        }).finally(() => { live = false; });
         lastChunkInFlight = false;
         if (result.kind === 'complete') {
           progress(total, true);

@@ -8,6 +8,8 @@ export const CONTEXT_KEYS = {
   scanning: 'codeScanner.scanning',
   /** Some folder has stored scan results. */
   hasResults: 'codeScanner.hasResults',
+  /** Some folder has a scan uploaded whose findings are not read yet (still on the service). */
+  hasPendingScan: 'codeScanner.hasPendingScan',
   /** Preview Upload has been run: its view is shown. */
   uploadPreviewShown: 'codeScanner.uploadPreviewShown',
   /** The Policies view has a filter set. */

@@ -18,6 +18,7 @@ export const COMMANDS: { readonly [K in CommandId]: CommandReach } = {
   'codeScanner.showScanProgress': 'palette',
   'codeScanner.resumeUpload': 'palette',
   'codeScanner.refreshResults': 'palette',
+  'codeScanner.ignoreScan': 'palette',
   'codeScanner.clearResults': 'palette',
   'codeScanner.showIssues': 'hidden',
   'codeScanner.groupBy': 'palette',

@@ -31,6 +31,7 @@ export interface CommandSignatures {
   'codeScanner.showScanProgress': () => Promise<void>;
   'codeScanner.resumeUpload': (arg?: Arg) => Promise<ScanSummary | undefined>;
   'codeScanner.refreshResults': () => Promise<boolean>;
+  'codeScanner.ignoreScan': (arg?: Arg) => Promise<boolean>;
   'codeScanner.clearResults': (arg?: Arg) => Promise<boolean>;
   // Review
   'codeScanner.showIssues': () => Promise<unknown>;

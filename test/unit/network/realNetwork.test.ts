@@ -126,8 +126,8 @@ describe('the user\'s network, with real parts', () => {
         signal: new AbortController().signal,
         onProgress: () => undefined,
         log: () => undefined,
-        record: async (f) => { issues = f.issues.length; },
-        polling: { intervalMs: 50, maxPolls: 100 },
+        onScan: async (e) => { if (e.kind === 'completed') issues = e.findings.issues.length; },
+        wait: { intervalMs: 50, maxPolls: 100 },
       });
       assert.equal(result.kind, 'scanned');
       assert.ok(issues > 0, `findings came back through the proxy: ${JSON.stringify(result)}`);

@@ -11,7 +11,7 @@ import { rangeForLine } from '../../../src/core/issues';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { TrackedCleanStore } from '../../../src/core/workspace/trackedClean';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
-import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, type ScanFindings } from '../../../src/core/scan/pipeline';
+import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, type ScanEvent, type ScanFindings } from '../../../src/core/scan/pipeline';
 import { SCAN_STAGES, overallFraction, type ScanProgress } from '../../../src/core/scan/stages';
 import { UploadInterruptedError } from '../../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
@@ -46,6 +46,7 @@ describe('scan pipeline', () => {
   function context(overrides: Partial<PipelineContext> = {}) {
     const progress: ScanProgress[] = [];
     const recorded: ScanFindings[] = [];
+    const events: ScanEvent[] = [];
     const store = new MemoryTransferStore();
     const uploads: FolderUploads = {
       store,
@@ -60,18 +61,21 @@ describe('scan pipeline', () => {
       signal: new AbortController().signal,
       onProgress: (p) => progress.push(p),
       log: () => undefined,
-      record: async (f) => { recorded.push(f); },
-      polling: { intervalMs: 50, maxPolls: 60 },
+      onScan: async (e) => {
+        events.push(e);
+        if (e.kind === 'completed') recorded.push(e.findings);
+      },
+      wait: { intervalMs: 50, maxPolls: 60 },
       ...overrides,
     };
-    return { ctx, progress, recorded, uploads };
+    return { ctx, progress, recorded, events, uploads };
   }
 
   test('a full scan goes through every stage in order and records the findings with the uploaded files', async () => {
     const { ctx, progress, recorded } = context();
     const result = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, ctx);
     assert.equal(result.kind, 'scanned');
-    assert.ok(result.kind === 'scanned' && result.issues >= 3 && result.settled);
+    assert.ok(result.kind === 'scanned' && result.issues >= 3);
     const stages = [...new Set(progress.map((p) => p.stage))];
     assert.deepEqual(stages, Object.keys(SCAN_STAGES), 'select, package, upload, results');
     const overall = progress.map((p) => overallFraction(p.stage, p.fraction));
@@ -89,6 +93,27 @@ describe('scan pipeline', () => {
     assert.deepEqual(record.metadata, {
       client: 'vscode', archive: { files: 3, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') },
     });
+  });
+
+  test('the service\'s scan events in order: uploaded, then completed; or uploaded, then failed with the reason, and nothing completed', async () => {
+    const ok = context();
+    await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, ok.ctx);
+    assert.deepEqual(ok.events.map((e) => e.kind), ['uploaded', 'completed']);
+    svc.mode.shapes = 'real';
+    try {
+      svc.planOutcome({ failedReason: 'quota exceeded' });
+      svc.mode.processingMs = 600;
+      const bad = context();
+      const err = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, bad.ctx).catch((e: unknown) => e);
+      assert.match(String(err), /failed: quota exceeded/);
+      assert.deepEqual(bad.events.map((e) => e.kind), ['uploaded', 'failed']);
+      assert.equal(bad.recorded.length, 0);
+      const progress = bad.progress.filter((p) => p.stage === 'results').map((p) => p.message);
+      assert.ok(progress.some((m) => /^the service (has queued the scan|is scanning) · \d+ s$/.test(m)), progress.join(' | '));
+    } finally {
+      svc.mode.shapes = 'seed';
+      svc.mode.processingMs = undefined;
+    }
   });
 
   test('a partial scan sends the files it packaged and records them as its scope', async () => {
@@ -125,7 +150,7 @@ describe('scan pipeline', () => {
 
   test('a cancel while uploading is a cancellation, and leaves nothing to resume', async () => {
     const abort = new AbortController();
-    const { ctx, uploads } = context({ signal: abort.signal, chunkSizeBytes: 64, onProgress: (p) => { if (p.stage === 'upload' && p.fraction > 0) abort.abort(); } });
+    const { ctx, uploads } = context({ signal: abort.signal, chunkSizeBytes: 64, onProgress: (p) => { if (p.stage === 'upload' && (p.fraction ?? 0) > 0) abort.abort(); } });
     const err = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, ctx).catch((e: unknown) => e);
     assert.ok(isCancellation(err, abort.signal), String(err));
     assert.equal(await uploads.store.load(), undefined);
@@ -136,6 +161,8 @@ describe('scan pipeline', () => {
     const first = context({ chunkSizeBytes: 256, retries: { maxRetries: 1, baseDelayMs: 1 } });
     const err = await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, first.ctx).catch((e: unknown) => e);
     assert.ok(err instanceof UploadInterruptedError, String(err));
+    const retries = first.progress.map((p) => p.message).filter((m) => /retrying/.test(m));
+    assert.ok(retries.some((m) => /^the service answered 503, retrying in \d+ s \(attempt 1 of 1\)$/.test(m)), `each retry is shown: ${retries.join(' | ')}`);
     const saved = await first.uploads.store.load();
     assert.ok(saved, 'the transfer is kept');
     const second = context({ chunkSizeBytes: 256 });

@@ -1,0 +1,80 @@
+// What a folder's findings say about themselves, in words: from which scan they are, what
+// happened to a later one, and what the service reported going wrong. The views show it
+// (the tree's message, the status bar's tooltip, the log); text from the service in it is
+// untrusted, so each view makes it inert its own way.
+import { clockTime } from '../text/time';
+import { oneLine } from '../text/untrusted';
+import type { Attempt, FolderFindings, PendingScan } from './types';
+
+const REASON_CHARS = 300;
+
+function said(detail: string | undefined): string {
+  return detail ? oneLine(detail, REASON_CHARS) : '';
+}
+
+/** What happened to the last attempt, as a clause: "the last scan (14:05) was cancelled". */
+export function attemptText(a: Attempt, now: Date): string {
+  const when = clockTime(a.scannedAt ?? a.at, now);
+  const detail = said(a.detail);
+  switch (a.kind) {
+    case 'cancelled':
+      return a.scanId
+        ? `you stopped waiting for the scan of ${when}; the service goes on scanning it (Refresh Results fetches its findings once it is done)`
+        : `the last scan (${when}) was cancelled`;
+    case 'failed':
+      return `the last scan (${when}) failed on the service${detail ? `: ${detail}` : ' (it gave no reason)'}`;
+    case 'unreadable':
+      return `the findings of the scan of ${when} could not be read${detail ? ` (${detail})` : ''}; Refresh Results tries again`;
+    case 'unknown':
+      return `the state of the scan of ${when} could not be learnt${detail ? ` (${detail})` : ''}; Refresh Results asks again`;
+    case 'still-running':
+      return `the scan of ${when} was still producing findings when the wait ended; Refresh Results fetches them`;
+    case 'error':
+      return `the last scan (${when}) stopped${detail ? `: ${detail}` : ''}`;
+  }
+}
+
+/** A scan still on the service, as a clause. */
+export function pendingText(p: PendingScan, now: Date): string {
+  const when = clockTime(p.scannedAt, now);
+  return p.waiting ? `the scan of ${when} is running on the service` : `the scan of ${when} may still be running on the service`;
+}
+
+/** "the scan of 14:02" (partial scans since: "the scans of 14:02 to 14:10"). */
+export function scansPhrase(f: FolderFindings, now: Date): string {
+  if (!f.scans.length) return 'no completed scan';
+  const first = clockTime(f.scans[0].scannedAt, now);
+  const last = clockTime(f.scans[f.scans.length - 1].scannedAt, now);
+  return f.scans.length > 1 && first !== last ? `the scans of ${first} to ${last}` : `the scan of ${first}`;
+}
+
+/** "6 issues, from the scan of 14:02"; "no issues found in the scan of 14:02". */
+export function resultsText(f: FolderFindings, count: number, now: Date): string {
+  if (!f.scans.length) return `${count} issue${count === 1 ? '' : 's'}`;
+  return count ? `${count} issue${count === 1 ? '' : 's'}, from ${scansPhrase(f, now)}` : `no issues found in ${scansPhrase(f, now)}`;
+}
+
+/** What the service reported going wrong in the scans whose findings are shown. */
+export function warningsText(f: FolderFindings, now: Date): string | undefined {
+  const warned = f.scans.filter((s) => s.warnings?.length);
+  if (!warned.length) return undefined;
+  const s = warned[warned.length - 1];
+  const more = s.warnings!.length - 1;
+  return `the scan of ${clockTime(s.scannedAt, now)} reported problems, so its results may be incomplete: ${said(s.warnings![0])}${more > 0 ? ` (and ${more} more, see Show Log)` : ''}`;
+}
+
+/**
+ * Sentences about a folder beyond its findings: what happened to the last attempt, scans
+ * still on the service, warnings. Empty when all is as it should be.
+ */
+export function folderNotes(f: FolderFindings, now: Date): string[] {
+  const notes: string[] = [];
+  if (f.lastAttempt) notes.push(attemptText(f.lastAttempt, now));
+  for (const p of f.pending ?? []) {
+    // A stopped scan is already told by its attempt.
+    if (p.waiting || f.lastAttempt?.scanId !== p.scanId) notes.push(pendingText(p, now));
+  }
+  const w = warningsText(f, now);
+  if (w) notes.push(w);
+  return notes.map((n) => `${n.charAt(0).toUpperCase()}${n.slice(1)}.`);
+}

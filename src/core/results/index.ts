@@ -1,0 +1,8 @@
+// A workspace's findings and their lifecycle, without the editor.
+export * from './types';
+export { FindingsModel, type Located, type RefreshedScan, type FindingsModelOptions } from './model';
+export { digest, fingerprint, place, type ReadText } from './placement';
+export { ResultsStorage, readRecords, STATE_KEY, type KeyValueState, type Snapshot } from './storage';
+export { clockTime, elapsedText } from '../text/time';
+export { folderNotes, resultsText, scansPhrase, attemptText, pendingText, warningsText } from './describe';
+export { MAX_PENDING_PER_FOLDER, MAX_SCANS_PER_FOLDER } from './transitions';

@@ -1,0 +1,387 @@
+// The one place a workspace's findings live, without the editor: every folder's findings,
+// the scans they came from and those still on the service, local dismissals, and the
+// findings a fix took out (so an undo brings them back). Views read it and listen to its
+// changes; only its methods change it (the rules are in transitions.ts).
+import { forEachInSlices } from '../async';
+import { trackRangeThrough, type StoredIssue, type TextChange } from '../issues';
+import type { ScanEvent, ScanRef } from '../scan/events';
+import { digest, fingerprint, place, type ReadText } from './placement';
+import { emptyFolder, isEmpty, mergeCompleted, withAttempt, withFailure, withoutScan, withPending, withStop } from './transitions';
+import type { Attempt, DismissReason, Dismissal, FindingsChange, FolderFindings, PendingScan } from './types';
+
+export interface Located { folderUri: string; issue: StoredIssue }
+
+/** What a refresh read again of one of the folder's scans. */
+export interface RefreshedScan { scan: ScanRef; issues: StoredIssue[]; archived: ReadonlySet<string> | undefined; unreadable?: number }
+
+export interface FindingsModelOptions {
+  readText: ReadText;
+  now?: () => Date;
+}
+
+export class FindingsModel {
+  private folders = new Map<string, FolderFindings>();
+  /** Per folder: relative path -> its findings (the same objects as in FolderFindings.issues). */
+  private byFile = new Map<string, Map<string, StoredIssue[]>>();
+  private dismissals = new Map<string, Dismissal>();
+  private readonly listeners = new Set<(c: FindingsChange) => void>();
+  /** shownCount per value of hideFalsePositives, until the next change that is more than a move. */
+  private readonly shown = new Map<boolean, number>();
+  /** Transitions that place findings run one at a time, so none works from a state another is replacing. */
+  private serial: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly o: FindingsModelOptions) {}
+
+  private now(): string {
+    return (this.o.now?.() ?? new Date()).toISOString();
+  }
+
+  onDidChange(listener: (c: FindingsChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private emit(c: FindingsChange): void {
+    if (c.all || !c.moved) this.shown.clear();
+    for (const l of [...this.listeners]) l(c);
+  }
+
+  private exclusively<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(fn, fn);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---- reading
+
+  folder(folderUri: string): FolderFindings | undefined {
+    return this.folders.get(folderUri);
+  }
+
+  /** Every folder the model holds anything of (findings, a scan on the service, a note). */
+  folderUris(): string[] {
+    return [...this.folders.keys()];
+  }
+
+  foldersWithResults(): string[] {
+    return [...this.folders.values()].filter((f) => f.scans.length).map((f) => f.folderUri);
+  }
+
+  /** Whether some folder's findings come from a completed scan (only then may a view say "no issues"). */
+  hasResults(): boolean {
+    return [...this.folders.values()].some((f) => f.scans.length > 0);
+  }
+
+  scansOf(folderUri: string): ScanRef[] {
+    return this.folders.get(folderUri)?.scans ?? [];
+  }
+
+  pendingOf(folderUri: string): PendingScan[] {
+    return this.folders.get(folderUri)?.pending ?? [];
+  }
+
+  lastAttemptOf(folderUri: string): Attempt | undefined {
+    return this.folders.get(folderUri)?.lastAttempt;
+  }
+
+  issuesIn(folderUri: string): readonly StoredIssue[] {
+    return this.folders.get(folderUri)?.issues ?? [];
+  }
+
+  issuesOfFile(folderUri: string, relPath: string): readonly StoredIssue[] {
+    return this.byFile.get(folderUri)?.get(relPath) ?? [];
+  }
+
+  /** Every file with findings, per folder (the arrays are the model's: read only). */
+  *files(): Generator<{ folderUri: string; path: string; issues: readonly StoredIssue[] }> {
+    for (const [folderUri, index] of this.byFile) for (const [path, issues] of index) yield { folderUri, path, issues };
+  }
+
+  get(folderUri: string, issueId: string): StoredIssue | undefined {
+    return this.folders.get(folderUri)?.issues.find((i) => i.id === issueId);
+  }
+
+  unreadableCount(): number {
+    return [...this.folders.values()].reduce((n, f) => n + (f.unreadable ?? 0), 0);
+  }
+
+  /** The accounts that recorded the stored results, where known. */
+  accounts(): Set<string> {
+    return new Set([...this.folders.values()].map((f) => f.account).filter((a): a is string => !!a));
+  }
+
+  /** Archive digests of every scan kept or waited for (their file lists must be kept). */
+  archiveDigests(): string[] {
+    return [...this.folders.values()].flatMap((f) => [...f.scans, ...(f.pending ?? [])].map((s) => s.archiveSha256).filter((d): d is string => !!d));
+  }
+
+  dismissalOf(issue: StoredIssue): Dismissal | undefined {
+    if (!this.dismissals.size) return undefined;
+    return this.dismissals.get(fingerprint(issue)) ?? this.dismissals.get(`id:${issue.id}`);
+  }
+
+  /** In Problems, squiggles and every count: placed at a line, not dismissed here, not a likely false positive when those are hidden. */
+  isShown(issue: StoredIssue, hideFalsePositives: boolean): boolean {
+    return !issue.stale && !!issue.range && !(hideFalsePositives && issue.falsePositive) && !this.dismissalOf(issue);
+  }
+
+  /** The number every count shows (status bar, view badge, Problems). */
+  shownCount(hideFalsePositives: boolean): number {
+    let n = this.shown.get(hideFalsePositives);
+    if (n === undefined) {
+      n = 0;
+      for (const f of this.folders.values()) for (const issue of f.issues) if (this.isShown(issue, hideFalsePositives)) n++;
+      this.shown.set(hideFalsePositives, n);
+    }
+    return n;
+  }
+
+  // ---- the scan lifecycle
+
+  /**
+   * What a scan reports. Only `completed` changes findings; the rest keep them exactly as
+   * they are and record the scan to wait for, or what happened to it.
+   */
+  apply(folderUri: string, e: ScanEvent, account?: string): Promise<void> {
+    return this.exclusively(async () => {
+      const prev = this.folders.get(folderUri) ?? emptyFolder(folderUri);
+      switch (e.kind) {
+        case 'uploaded':
+          this.setState(withPending(prev, e.scan));
+          break;
+        case 'failed':
+          this.setState(withFailure(prev, e.scan, e.reason, this.now()));
+          break;
+        case 'stopped':
+          this.setState(withStop(prev, e.scan, e.why, e.detail, this.now()));
+          break;
+        case 'completed':
+          await this.complete(folderUri, e.findings, account);
+          return;
+      }
+      this.emit({ all: true });
+    });
+  }
+
+  private async complete(folderUri: string, findings: Parameters<typeof mergeCompleted>[1], account?: string): Promise<void> {
+    const first = mergeCompleted(this.folders.get(folderUri) ?? emptyFolder(folderUri), findings, account);
+    const digests: Record<string, string> = {};
+    let placed: StoredIssue[] = [];
+    if (!first.superseded) {
+      const archived = findings.archived;
+      await forEachInSlices(first.incoming, (i) => { i.inArchive = !!archived?.has(i.path); });
+      placed = await place(folderUri, first.incoming, { readText: this.o.readText, trustLines: () => true, digests });
+    }
+    // Merged again with the state as it is now: a fix or an edit may have taken findings out meanwhile.
+    const merge = mergeCompleted(this.folders.get(folderUri) ?? emptyFolder(folderUri), { ...findings, issues: placed }, account);
+    const issues = merge.superseded ? merge.kept : [...merge.kept, ...merge.incoming];
+    this.setFolder({ ...merge.next, folderUri, issues, fileDigests: { ...merge.next.fileDigests, ...digests } });
+    this.emit({ all: true });
+  }
+
+  /** A scan attempt that ended before the service had a scan (the upload failed or was cancelled). */
+  noteAttempt(folderUri: string, attempt: Omit<Attempt, 'at'>): void {
+    this.setState(withAttempt(this.folders.get(folderUri) ?? emptyFolder(folderUri), { ...attempt, at: this.now() }));
+    this.emit({ all: true });
+  }
+
+  /** Ignore This Scan: no longer waited for, its note dropped; every other scan's findings stay. */
+  forgetScan(scanId: string): boolean {
+    for (const f of this.folders.values()) {
+      if (!f.pending?.some((p) => p.scanId === scanId) && f.lastAttempt?.scanId !== scanId) continue;
+      this.setState(withoutScan(f, scanId));
+      this.emit({ all: true });
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Replaces findings after Refresh Results read every scan of a folder again, oldest first.
+   * Findings the editor already tracks keep their place; those that left it (fix applied,
+   * line deleted) stay out; others are placed at the service's line only when their file is
+   * unchanged since the scan, and are marked stale otherwise.
+   */
+  replaceFolder(folderUri: string, perScan: RefreshedScan[]): Promise<void> {
+    return this.exclusively(async () => {
+      const prev = this.folders.get(folderUri);
+      const gone = new Set(prev?.gone ?? []);
+      // Sliced, one pass each and no copies: at 50,000 findings a map built from an array of
+      // pairs, a filter and a spread into push held the extension host 20-40 ms at once.
+      const tracked = new Map<string, StoredIssue>();
+      await forEachInSlices(prev?.issues ?? [], (i) => { tracked.set(i.id, i); });
+      let issues: StoredIssue[] = [];
+      for (const { scan, issues: found, archived } of perScan) {
+        if (scan.partialFiles) {
+          const covered = new Set(scan.partialFiles);
+          const earlier = issues;
+          issues = [];
+          await forEachInSlices(earlier, (i) => { if (!covered.has(i.path)) issues.push(i); });
+        } else {
+          issues = [];
+        }
+        // In place: these are the fetch's own objects, and every copy of 50,000 findings is
+        // garbage the young generation copies before it dies (the extension host's longest stalls).
+        await forEachInSlices(found, (i) => {
+          if (gone.has(i.id)) return;
+          i.inArchive = !!archived?.has(i.path);
+          // Where the editor has followed a finding since the last scan, it stays.
+          const t = tracked.get(i.id);
+          if (t?.range && !t.stale) {
+            i.range = t.range;
+            i.lineText = t.lineText;
+          }
+          issues.push(i);
+        });
+      }
+      const digests = prev?.fileDigests ?? {};
+      const placed = await place(folderUri, issues, {
+        readText: this.o.readText,
+        trustLines: (relPath, text) => digests[relPath] === undefined || digests[relPath] === digest(text),
+        digests: { ...digests },
+      });
+      const now = this.folders.get(folderUri) ?? emptyFolder(folderUri);
+      this.setFolder({
+        ...now, folderUri, scans: perScan.map((p) => p.scan), issues: placed,
+        unreadable: perScan.reduce((n, p) => n + (p.unreadable ?? 0), 0), gone: [...gone], fileDigests: prev?.fileDigests,
+      });
+      this.emit({ all: true });
+    });
+  }
+
+  // ---- fixes and edits
+
+  /** Takes findings out of view because their code was fixed, and returns them (as they are now) so an undo can bring them back. */
+  takeOut(refs: { folderUri: string; issueId: string }[]): Located[] {
+    const out: Located[] = [];
+    for (const ref of refs) {
+      const f = this.folders.get(ref.folderUri);
+      const issue = f?.issues.find((x) => x.id === ref.issueId);
+      if (!f || !issue) continue;
+      this.forget(f, [issue]);
+      out.push({ folderUri: f.folderUri, issue: structuredClone(issue) });
+    }
+    if (out.length) this.emit({ files: out.map((l) => ({ folderUri: l.folderUri, path: l.issue.path })) });
+    return out;
+  }
+
+  /** Puts findings taken out back (an undo of their fix), only while still gone: a scan since then speaks for the file. */
+  putBack(located: readonly Located[]): void {
+    const files: { folderUri: string; path: string }[] = [];
+    for (const l of located) {
+      const f = this.folders.get(l.folderUri);
+      if (!f || !f.gone?.includes(l.issue.id) || f.issues.some((i) => i.id === l.issue.id)) continue;
+      const issue = structuredClone(l.issue);
+      f.issues.push(issue);
+      f.gone = f.gone.filter((id) => id !== issue.id);
+      this.index(f.folderUri, issue);
+      files.push({ folderUri: f.folderUri, path: issue.path });
+    }
+    if (files.length) this.emit({ files });
+  }
+
+  /** Moves a file's findings through an edit; a finding whose code the edit removed leaves. */
+  followEdits(folderUri: string, relPath: string, changes: readonly TextChange[]): void {
+    const f = this.folders.get(folderUri);
+    const list = f && this.byFile.get(folderUri)?.get(relPath);
+    if (!f || !list?.length) return;
+    const lost: StoredIssue[] = [];
+    for (const issue of list) {
+      if (!issue.range) continue;
+      const next = trackRangeThrough(issue.range, changes, issue.lineText);
+      if (next) issue.range = next;
+      else lost.push(issue);
+    }
+    if (lost.length) this.forget(f, lost);
+    // Most keystrokes only move findings: readers refresh that file, counts stay as they are.
+    this.emit({ files: [{ folderUri, path: relPath }], moved: lost.length === 0 });
+  }
+
+  /** Files deleted (or folders, `path/` and below): their findings leave. */
+  dropFiles(folderUri: string, deleted: (relPath: string) => boolean): void {
+    const f = this.folders.get(folderUri);
+    const gone = f?.issues.filter((i) => deleted(i.path)) ?? [];
+    if (!f || !gone.length) return;
+    this.forget(f, gone);
+    this.emit({ all: true });
+  }
+
+  private forget(f: FolderFindings, issues: StoredIssue[]): void {
+    const ids = new Set(issues.map((i) => i.id));
+    f.issues = f.issues.filter((i) => !ids.has(i.id));
+    f.gone = [...new Set([...(f.gone ?? []), ...ids])];
+    const index = this.byFile.get(f.folderUri);
+    for (const issue of issues) {
+      const list = index?.get(issue.path);
+      if (!list) continue;
+      const rest = list.filter((i) => !ids.has(i.id));
+      if (rest.length) index!.set(issue.path, rest);
+      else index!.delete(issue.path);
+    }
+  }
+
+  // ---- dismissals
+
+  dismiss(issues: readonly Located[], reason: DismissReason): number {
+    for (const l of issues) this.dismissals.set(fingerprint(l.issue), { reason, at: this.now() });
+    if (issues.length) this.emit({ files: issues.map((l) => ({ folderUri: l.folderUri, path: l.issue.path })) });
+    return issues.length;
+  }
+
+  restore(issues: readonly Located[]): number {
+    const restored = issues.filter((l) => this.dismissals.delete(fingerprint(l.issue)) || this.dismissals.delete(`id:${l.issue.id}`));
+    if (restored.length) this.emit({ files: restored.map((l) => ({ folderUri: l.folderUri, path: l.issue.path })) });
+    return restored.length;
+  }
+
+  /** Forgets everything: findings, scans waited for, notes and local dismissals. */
+  clear(): void {
+    this.folders.clear();
+    this.byFile.clear();
+    this.dismissals.clear();
+    this.emit({ all: true });
+  }
+
+  // ---- storage
+
+  /** What storage keeps. */
+  snapshot(): { folders: FolderFindings[]; dismissals: Record<string, Dismissal> } {
+    return { folders: [...this.folders.values()], dismissals: Object.fromEntries(this.dismissals) };
+  }
+
+  /** Folders read from storage; a folder recorded since (newer) stays as it is. */
+  load(folders: readonly FolderFindings[], dismissals?: Record<string, Dismissal>): void {
+    let any = false;
+    for (const f of folders) {
+      if (this.folders.has(f.folderUri)) continue;
+      this.setFolder(f);
+      any = true;
+    }
+    for (const [k, d] of Object.entries(dismissals ?? {})) if (!this.dismissals.has(k)) this.dismissals.set(k, d);
+    if (any) this.emit({ all: true, fromStorage: true });
+  }
+
+  private setState(f: FolderFindings): void {
+    if (isEmpty(f) && !f.issues.length) {
+      this.folders.delete(f.folderUri);
+      this.byFile.delete(f.folderUri);
+    } else {
+      this.setFolder(f);
+    }
+  }
+
+  private setFolder(f: FolderFindings): void {
+    this.folders.set(f.folderUri, f);
+    const index = new Map<string, StoredIssue[]>();
+    this.byFile.set(f.folderUri, index);
+    for (const issue of f.issues) this.index(f.folderUri, issue);
+  }
+
+  private index(folderUri: string, issue: StoredIssue): void {
+    let index = this.byFile.get(folderUri);
+    if (!index) this.byFile.set(folderUri, (index = new Map()));
+    const list = index.get(issue.path);
+    if (list) list.push(issue);
+    else index.set(issue.path, [issue]);
+  }
+}

@@ -1,0 +1,284 @@
+// Where a workspace's findings are kept between sessions, apart from the model that holds
+// them: the small state in a key-value store (VS Code's workspace Memento), the findings in
+// a JSON Lines file beside it (written in slices, replaced atomically). What is read back is
+// checked like an answer from the service: the file may have been damaged or edited by
+// hand, and one bad record must not break every view, so a folder with a bad record is
+// dropped whole (and said why), never half-loaded.
+import { z } from 'zod';
+import { isInsideFolder } from '../fixes/applyFix';
+import { readJsonLines, writeJsonLines, writeJsonLinesSync } from '../persist';
+import type { StoredIssue } from '../issues';
+import type { Dismissal, FolderFindings } from './types';
+
+/** What VS Code's Memento offers (and a test's plain map). */
+export interface KeyValueState {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+export const STATE_KEY = 'codeScanner.results';
+/** Findings per line of the results file: small lines, so reading and writing can pause between them. */
+const ISSUES_PER_RECORD = 500;
+
+interface Persisted {
+  /** 1: findings in the key-value state; 2: findings in the results file, the rest here. */
+  version: 1 | 2;
+  folders?: FolderFindings[];
+  classificationFilter?: string;
+  /** Local dismissals, by finding fingerprint (survives rescans, which give findings new ids). */
+  dismissals?: Record<string, Dismissal>;
+}
+
+export interface Snapshot {
+  folders: FolderFindings[];
+  dismissals: Record<string, Dismissal>;
+  classificationFilter?: string;
+}
+
+// ---- what a stored record must look like
+
+const text = z.string().max(100_000);
+const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
+const range = z.object({ start: position, end: position });
+
+const StoredIssueSchema = z.looseObject({
+  id: z.string().min(1).max(500),
+  classificationId: text,
+  classificationName: text,
+  classificationDescription: text,
+  urgency: text,
+  status: text,
+  path: z.string().min(1).max(4096).refine(isInsideFolder, 'a path outside the folder'),
+  line: z.number().int().min(1),
+  falsePositive: z.boolean(),
+  triageReasoning: text.optional(),
+  fix: z.looseObject({ diff: z.string().max(1_000_000), explanation: text, status: text }).optional(),
+  fixStatus: text.optional(),
+  range: range.optional(),
+  lineText: text.optional(),
+  inArchive: z.boolean().optional(),
+  stale: z.boolean().optional(),
+  createdAt: text.optional(),
+  slaStatus: text.optional(),
+  triageStatus: text.optional(),
+  fixId: text.optional(),
+  reachable: z.boolean().optional(),
+  endpointCount: z.number().optional(),
+  assignee: z.looseObject({ id: text.optional(), email: text.optional(), name: text.optional() }).optional(),
+  fileName: text.optional(),
+  language: text.optional(),
+  projectName: text.optional(),
+  branch: text.optional(),
+  gitSha: text.optional(),
+  scannerMetadata: text.optional(),
+});
+
+const ScanRefSchema = z.looseObject({
+  scanId: z.string().min(1).max(500),
+  projectId: z.union([z.string(), z.number()]).optional(),
+  scannedAt: z.string().max(100),
+  partialFiles: z.array(z.string().max(4096)).optional(),
+  archiveSha256: z.string().max(200).optional(),
+  warnings: z.array(text).max(100).optional(),
+});
+
+const stopReason = z.enum(['cancelled', 'unreadable', 'unknown', 'still-running']);
+
+const FolderRecordSchema = z.looseObject({
+  kind: z.literal('folder'),
+  folderUri: z.string().min(1),
+  scans: z.array(ScanRefSchema),
+  unreadable: z.number().int().min(0).optional(),
+  gone: z.array(z.string()).optional(),
+  fileDigests: z.record(z.string(), z.string()).optional(),
+  account: z.string().optional(),
+  pending: z.array(ScanRefSchema.extend({ waiting: z.boolean(), stopped: stopReason.optional(), detail: text.optional() })).optional(),
+  lastAttempt: z.looseObject({
+    kind: z.enum(['cancelled', 'failed', 'error', 'unreadable', 'unknown', 'still-running']),
+    at: z.string().max(100),
+    scanId: z.string().optional(),
+    scannedAt: z.string().max(100).optional(),
+    detail: text.optional(),
+  }).optional(),
+});
+
+const IssuesRecordSchema = z.looseObject({
+  kind: z.literal('issues'),
+  folderUri: z.string().min(1),
+  issues: z.array(z.unknown()),
+});
+
+type FileRecord =
+  | ({ kind: 'folder' } & Omit<FolderFindings, 'issues'>)
+  | { kind: 'issues'; folderUri: string; issues: StoredIssue[] };
+
+/** The folders a results file holds, each checked whole; `dropped` says which were left out and why. */
+export function readRecords(records: readonly unknown[]): { folders: FolderFindings[]; dropped: string[] } {
+  const folders = new Map<string, FolderFindings>();
+  const bad = new Map<string, string>();
+  const dropped: string[] = [];
+  records.forEach((raw, line) => {
+    const kind = (raw as { kind?: unknown } | null)?.kind;
+    const folderUri = (raw as { folderUri?: unknown } | null)?.folderUri;
+    const where = typeof folderUri === 'string' ? folderUri : undefined;
+    if (kind === 'folder') {
+      const r = FolderRecordSchema.safeParse(raw);
+      if (!r.success) {
+        if (where) bad.set(where, `line ${line + 1}: ${r.error.issues[0]?.message ?? 'not a folder record'}`);
+        else dropped.push(`line ${line + 1}: a folder record without its folder`);
+        return;
+      }
+      const { kind: _kind, ...folder } = r.data;
+      folders.set(folder.folderUri, { ...(folder as Omit<FolderFindings, 'issues'>), issues: [] });
+      return;
+    }
+    const r = IssuesRecordSchema.safeParse(raw);
+    if (!r.success) {
+      if (where) bad.set(where, `line ${line + 1}: not a record of findings`);
+      else dropped.push(`line ${line + 1}: neither a folder nor its findings`);
+      return;
+    }
+    const target = folders.get(r.data.folderUri);
+    if (!target) {
+      bad.set(r.data.folderUri, `line ${line + 1}: findings before their folder`);
+      return;
+    }
+    for (const [i, issue] of r.data.issues.entries()) {
+      const checked = StoredIssueSchema.safeParse(issue);
+      if (!checked.success) {
+        const e = checked.error.issues[0];
+        bad.set(r.data.folderUri, `line ${line + 1}, finding ${i + 1}: ${e ? `${e.path.join('.') || 'the record'}: ${e.message}` : 'not a finding'}`);
+        return;
+      }
+      target.issues.push(checked.data as StoredIssue);
+    }
+  });
+  for (const [folderUri, why] of bad) {
+    folders.delete(folderUri);
+    dropped.push(`${folderUri} (${why})`);
+  }
+  return { folders: [...folders.values()], dropped };
+}
+
+function* fileRecords(folders: readonly FolderFindings[]): Generator<FileRecord> {
+  for (const { issues, ...folder } of folders) {
+    yield { kind: 'folder', ...folder };
+    for (let i = 0; i < issues.length; i += ISSUES_PER_RECORD) {
+      yield { kind: 'issues', folderUri: folder.folderUri, issues: issues.slice(i, i + ISSUES_PER_RECORD) };
+    }
+  }
+}
+
+const PERSIST_SOON_MS = 500;
+const PERSIST_IDLE_MS = 3000;
+
+/**
+ * Reads and writes a workspace's findings. Without a results file (no workspace storage)
+ * everything goes into the key-value state. Writes never overlap and the last one wins;
+ * `schedule` batches them: `soon` (findings came or went: within half a second) or `idle`
+ * (findings moved with typing: once typing has paused, so the whole state is not rewritten
+ * while someone types).
+ */
+export class ResultsStorage {
+  private writing: Promise<void> = Promise.resolve();
+  /** The first read of the results file: no write may replace the file before it was read. */
+  private ready: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private due = 0;
+
+  constructor(
+    private readonly state: KeyValueState,
+    private readonly file: string | undefined,
+    private readonly snapshot: () => Snapshot,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  /** What the key-value state holds now: everything when there is no results file (or an older version wrote it), else the small part. */
+  initial(): { snapshot: Snapshot; fileToRead: boolean } {
+    const saved = this.state.get<Persisted>(STATE_KEY);
+    if (saved?.version !== 1 && saved?.version !== 2) return { snapshot: { folders: [], dismissals: {} }, fileToRead: false };
+    // Version 1 kept findings here; the next write moves them to the results file.
+    const inState = saved.version === 1 ? readRecords((saved.folders ?? []).flatMap((f) => [{ ...f, kind: 'folder' }, { kind: 'issues', folderUri: f.folderUri, issues: f.issues }])) : undefined;
+    for (const d of inState?.dropped ?? []) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
+    if (saved.version === 1 && this.file && saved.folders?.length) this.schedule('idle');
+    return {
+      snapshot: { folders: inState?.folders ?? [], dismissals: isRecord(saved.dismissals) ? saved.dismissals : {}, classificationFilter: typeof saved.classificationFilter === 'string' ? saved.classificationFilter : undefined },
+      fileToRead: !!this.file && saved.version === 2,
+    };
+  }
+
+  /** The folders the results file holds (checked); none when it cannot be read. Writes wait for this read. */
+  readFile(): Promise<FolderFindings[]> {
+    const reading = this.read();
+    this.ready = reading;
+    return reading;
+  }
+
+  private async read(): Promise<FolderFindings[]> {
+    if (!this.file) return [];
+    let records: unknown[] | undefined;
+    try {
+      records = await readJsonLines(this.file);
+    } catch (e) {
+      this.log(`Stored findings could not be read (${e instanceof Error ? e.message : String(e)}); scan again to see them.`);
+      return [];
+    }
+    const { folders, dropped } = readRecords(records ?? []);
+    for (const d of dropped) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
+    return folders;
+  }
+
+  schedule(when: 'soon' | 'idle'): void {
+    const now = Date.now();
+    const due = now + (when === 'soon' ? PERSIST_SOON_MS : PERSIST_IDLE_MS);
+    if (this.timer) {
+      // A write of real changes already due soon stays; a pending write after typing moves on.
+      if (this.due <= now + PERSIST_SOON_MS || (when === 'soon' && this.due <= due)) return;
+      clearTimeout(this.timer);
+    }
+    this.due = due;
+    this.timer = setTimeout(() => { this.timer = undefined; void this.write(); }, due - Date.now());
+  }
+
+  /** The small part of the state; findings go with it only when there is no results file. */
+  private small(s: Snapshot): Persisted {
+    return { version: this.file ? 2 : 1, folders: this.file ? undefined : s.folders, classificationFilter: s.classificationFilter, dismissals: s.dismissals };
+  }
+
+  /** Writes the state now. */
+  write(): Promise<void> {
+    const run = async () => {
+      await this.ready.catch(() => undefined);
+      const s = this.snapshot();
+      if (this.file) {
+        // The findings before the state that points at them: a reload never finds version 2 without its file.
+        await writeJsonLines(this.file, fileRecords(s.folders)).catch((e: unknown) => {
+          this.log(`Findings could not be stored in ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
+        });
+      }
+      await this.state.update(STATE_KEY, this.small(s));
+    };
+    this.writing = this.writing.then(run, run);
+    return this.writing;
+  }
+
+  /** Shutting down: a write that was due is made now, synchronously (nothing waits for the event loop any more). */
+  flushSync(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const s = this.snapshot();
+    if (this.file) {
+      try {
+        writeJsonLinesSync(this.file, fileRecords(s.folders));
+      } catch (e) {
+        this.log(`Findings could not be stored in ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    void this.state.update(STATE_KEY, this.small(s));
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, Dismissal> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,215 @@
+// Waiting for a scan the service has: ask for its state (GET /scan/{scan_id}) with backoff
+// until it is done, then read its findings whole, once (decisions.md, the scan lifecycle).
+// A real scan takes minutes, so there is no short limit on the wait: it ends when the
+// service says the scan is done or failed, or when the caller cancels. A service without
+// the status route (404) is watched the older way: its findings' total, until it settles.
+import { isRetryable, retryReason, ServiceError, type RetryNotice, type ScanStatusResult, type ServiceClient } from '../api';
+import { CancelledAfterUploadError, backoffDelay, isCancellation, sleep as realSleep } from '../async';
+import { DEFAULT_MAX_POLLS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
+import { elapsedText } from '../text/time';
+import type { ScanRef, StopReason } from './events';
+
+/** How the scan's state is watched. */
+export interface WaitSettings {
+  /** First wait between status polls (doubling up to `maxIntervalMs`); also the fallback's poll interval. Default 1000 ms. */
+  intervalMs?: number;
+  /** Longest wait between status polls. Default 10000 ms (decisions.md). */
+  maxIntervalMs?: number;
+  /** Fallback only (no status route): polls of the findings' total before the wait ends. Default 100. */
+  maxPolls?: number;
+}
+
+/** What the wait is doing, for a progress line. */
+export type WaitState =
+  /** The service's status word, and how long since the upload completed. */
+  | { phase: 'service'; status: string; elapsedMs: number }
+  /** No status route: the findings' total so far. */
+  | { phase: 'settling'; totalIssues: number; elapsedMs: number }
+  | { phase: 'reading' }
+  /** A request failed and is tried again. */
+  | { phase: 'retry'; what: 'status' | 'findings'; reason: string; attempt: number; of: number; delayMs: number };
+
+export interface AwaitContext {
+  client: ServiceClient;
+  signal: AbortSignal;
+  log(line: string): void;
+  /** Only findings matching this classification are read (a server-side filter of the view). */
+  classification?: string;
+  wait?: WaitSettings;
+  onWait?(s: WaitState): void;
+  /** First wait before a failed request is tried again (doubling). Default 2000 ms. */
+  retryBaseMs?: number;
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+  now?(): number;
+}
+
+export interface FoundFindings { issues: StoredIssue[]; totalIssues: number; unreadable: number }
+
+/** A scan done on the service, its findings read whole. */
+export interface CompletedScan {
+  kind: 'complete';
+  found: FoundFindings;
+  /** What the service reported going wrong (`scan_errors` above `info`): its results may be incomplete. */
+  warnings: string[];
+}
+
+/** The service reports the scan failed. */
+export class ScanFailedError extends Error {
+  constructor(readonly scanId: string, readonly status: string, readonly reason: string | undefined) {
+    super(`The service reports the scan failed${reason ? `: ${reason}` : ` (status "${status}", no reason given)`}.`);
+    this.name = 'ScanFailedError';
+  }
+}
+
+/** The wait ended without the scan's findings; the scan may still end on the service. */
+export class ScanStoppedError extends Error {
+  constructor(readonly scanId: string, readonly why: Exclude<StopReason, 'cancelled'>, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ScanStoppedError';
+  }
+}
+
+/** decisions.md: `complete`/`completed` are done; these are failed; anything else still runs. */
+const DONE = new Set(['complete', 'completed']);
+const FAILED = new Set(['incomplete', 'failed', 'error', 'cancelled', 'canceled']);
+
+export function scanPhase(status: string): 'done' | 'failed' | 'running' {
+  const s = status.trim().toLowerCase();
+  return DONE.has(s) ? 'done' : FAILED.has(s) ? 'failed' : 'running';
+}
+
+/** Requests that failed in a row before the wait gives up on learning the scan's state. */
+export const STATUS_ATTEMPTS = 6;
+/** Reads of the findings before they count as unreadable (each with the transport's own retries). */
+export const READ_ATTEMPTS = 4;
+const RETRY_BASE_MS = 2000;
+
+/** What a scan's `scan_errors` say is wrong, `info` left out; bounded and one line each. */
+export function scanWarnings(s: ScanStatusResult): string[] {
+  return s.scanErrors
+    .filter((e) => e.level !== 'info' && e.message.trim())
+    .map((e) => `${e.location ? `${e.location}: ` : ''}${e.message.replace(/\s+/g, ' ').trim()}`);
+}
+
+/**
+ * Waits for the scan and reads its findings. With `wait: false` (Refresh Results) the state
+ * is asked once: a scan still running is reported as such instead of waited for, and a
+ * service without a status route is read as it is (the user asked for the current state).
+ */
+export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boolean } = { wait: true }): Promise<CompletedScan | { kind: 'running'; status: string }> {
+  const now = ctx.now ?? Date.now;
+  const sleep = ctx.sleep ?? realSleep;
+  const since = Date.parse(scan.scannedAt);
+  const elapsed = () => (Number.isFinite(since) ? Math.max(0, now() - since) : 0);
+  const wait = { intervalMs: ctx.wait?.intervalMs ?? 1000, maxIntervalMs: ctx.wait?.maxIntervalMs ?? 10_000, maxPolls: ctx.wait?.maxPolls ?? DEFAULT_MAX_POLLS };
+  try {
+    for (let poll = 1; ; poll++) {
+      const status = await retried(ctx, 'status', STATUS_ATTEMPTS, (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry }),
+        (e) => new ScanStoppedError(scan.scanId, 'unknown', `The state of the scan could not be learnt: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
+      if (!status) return { kind: 'complete', found: await settle(ctx, scan, o.wait, elapsed, wait), warnings: [] };
+      const phase = scanPhase(status.status);
+      if (phase === 'failed') throw new ScanFailedError(scan.scanId, status.status, status.failedReason);
+      if (phase === 'done') {
+        const warnings = scanWarnings(status);
+        for (const w of warnings) ctx.log(`Scan ${scan.scanId} reported a problem, so its results may be incomplete: ${w}`);
+        return { kind: 'complete', found: await readWhole(ctx, scan), warnings };
+      }
+      if (!o.wait) return { kind: 'running', status: status.status };
+      ctx.onWait?.({ phase: 'service', status: status.status, elapsedMs: elapsed() });
+      await sleep(Math.min(wait.maxIntervalMs, wait.intervalMs * 2 ** Math.min(poll - 1, 20)), ctx.signal);
+    }
+  } catch (err) {
+    // A cancel stops the wait, not the scan: the service goes on with it.
+    if (isCancellation(err, ctx.signal) && !(err instanceof ScanStoppedError)) throw new CancelledAfterUploadError(scan.scanId);
+    throw err;
+  }
+}
+
+/** The findings, every page, once; tried again a few times before they count as unreadable. */
+async function readWhole(ctx: AwaitContext, scan: ScanRef, previous?: FoundFindings): Promise<FoundFindings> {
+  ctx.onWait?.({ phase: 'reading' });
+  return retried(ctx, 'findings', READ_ATTEMPTS, (onRetry) => fetchFindings({ ...ctx, onRetry }, scan.scanId, ctx.signal, previous),
+    (e) => new ScanStoppedError(scan.scanId, 'unreadable', `The findings could not be read: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
+}
+
+/** No status route: the findings' total until two polls agree (decisions.md, the first table). */
+async function settle(ctx: AwaitContext, scan: ScanRef, wait: boolean, elapsed: () => number, s: Required<WaitSettings>): Promise<FoundFindings> {
+  if (!wait) return readWhole(ctx, scan);
+  let last: FoundFindings | undefined;
+  const res = await pollUntilSettled({
+    // After the first complete read, a poll whose first page reports the same total is one request, not every page again.
+    fetch: async () => (last = await readWhole(ctx, scan, last)),
+    intervalMs: s.intervalMs,
+    maxPolls: s.maxPolls,
+    signal: ctx.signal,
+    sleep: ctx.sleep,
+    onSnapshot: (snap) => ctx.onWait?.({ phase: 'settling', totalIssues: snap.totalIssues, elapsedMs: elapsed() }),
+  });
+  if (!res.settled) {
+    throw new ScanStoppedError(scan.scanId, 'still-running', `The service was still producing findings after ${res.polls} polls (${res.totalIssues} so far).`);
+  }
+  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable };
+}
+
+/**
+ * Runs a request until it succeeds, telling each retry (the transport's own and these);
+ * after `attempts` failures in a row of a kind worth retrying it gives up with `giveUp`.
+ */
+async function retried<T>(
+  ctx: AwaitContext, what: 'status' | 'findings', attempts: number,
+  run: (onRetry: (r: RetryNotice) => void) => Promise<T>, giveUp: (e: unknown) => Error,
+): Promise<T> {
+  const sleep = ctx.sleep ?? realSleep;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run((r) => ctx.onWait?.({ phase: 'retry', what, reason: r.reason, attempt: r.attempt, of: r.of, delayMs: r.delayMs }));
+    } catch (e) {
+      if (isCancellation(e, ctx.signal)) throw e;
+      const worth = isRetryable(e) || (e instanceof ServiceError && e.kind === 'bad-response');
+      if (!worth) throw e;
+      if (attempt >= attempts) throw giveUp(e);
+      const delayMs = backoffDelay(attempt, ctx.retryBaseMs ?? RETRY_BASE_MS);
+      ctx.onWait?.({ phase: 'retry', what, reason: retryReason(e), attempt, of: attempts, delayMs });
+      await sleep(delayMs, ctx.signal);
+    }
+  }
+}
+
+/**
+ * A scan's readable findings; each unreadable one is logged with why, and counted. With
+ * `previous` (the last complete read), a first page reporting the same total returns it.
+ */
+export async function fetchFindings(
+  ctx: Pick<AwaitContext, 'client' | 'log' | 'classification'> & { onRetry?: (r: RetryNotice) => void },
+  scanId: string, signal?: AbortSignal, previous?: FoundFindings,
+): Promise<FoundFindings> {
+  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue, onRetry: ctx.onRetry });
+  if (res.unchanged && previous) return previous;
+  for (const u of res.unreadable) {
+    ctx.log(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);
+  }
+  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.dropped };
+}
+
+/** A progress line for the wait: "the service is scanning · 2 min", "connection lost, retrying in 4 s (attempt 3 of 6)". */
+export function waitMessage(s: WaitState): string {
+  const secs = (ms: number) => `${Math.max(1, Math.round(ms / 1000))} s`;
+  switch (s.phase) {
+    case 'service':
+      return `${serviceStateWords(s.status)} · ${elapsedText(s.elapsedMs)}`;
+    case 'settling':
+      return `waiting for results · ${s.totalIssues} issue${s.totalIssues === 1 ? '' : 's'} so far · ${elapsedText(s.elapsedMs)}`;
+    case 'reading':
+      return 'reading the findings…';
+    case 'retry':
+      return `${s.what === 'findings' ? 'reading the findings: ' : ''}${s.reason}, retrying in ${secs(s.delayMs)} (attempt ${s.attempt} of ${s.of})`;
+  }
+}
+
+/** The service's status word as a clause; an unknown word is quoted as it came. */
+export function serviceStateWords(status: string): string {
+  const s = status.trim().toLowerCase();
+  if (s === 'queued' || s === 'pending' || s === 'waiting') return 'the service has queued the scan';
+  if (s === 'processing' || s === 'scanning' || s === 'running' || s === 'in_progress' || s === 'in progress') return 'the service is scanning';
+  return `the service reports "${status.replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+}

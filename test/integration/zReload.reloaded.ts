@@ -1,0 +1,28 @@
+// After the reload zReload.test.ts asked for: the new window waits again for the scan the
+// old one was waiting for, by itself, and shows its findings once the service is done.
+import * as assert from 'assert';
+import { api, serviceIssues, setAnswerMode, waitFor } from './helpers';
+import { reloadRequest } from './reload';
+import { RELOAD_WHILE_SCANNING, type ReloadWhileScanning } from './reloadWhileScanning';
+
+suite('editor: after a reload while the service was scanning', () => {
+  suiteTeardown(() => setAnswerMode({ shapes: 'seed', processingMs: null }));
+
+  test('the new window waits for the scan again and ends with its findings', async function () {
+    this.timeout(90_000);
+    const asked = reloadRequest<ReloadWhileScanning>(RELOAD_WHILE_SCANNING);
+    assert.ok(asked, 'the first run left what to check');
+    const a = await api();
+    const saved = a.folderState(asked.folderUri)?.pending?.find((p) => p.scanId === asked.scanId);
+    assert.strictEqual(saved?.waiting, true, `the scan survived the reload as waited for: ${JSON.stringify(a.folderState(asked.folderUri)?.pending)}`);
+    // By itself: the API key survived the reload, and nothing here starts the wait.
+    assert.strictEqual(await a.hasStoredToken(), true, 'the API key is kept across a reload');
+    await waitFor('the status bar to show the service\'s state', () => /the service (has queued the scan|is scanning)/.test(a.statusBar.text), 20_000);
+    await waitFor('the scan\'s findings', () => a.folderState(asked.folderUri)?.scans.some((s) => s.scanId === asked.scanId), 75_000);
+    const expected = (await serviceIssues(asked.scanId)).map((i) => String(i.id)).sort();
+    assert.ok(expected.length >= 5);
+    const shown = a.issues().filter((l) => l.folderUri === asked.folderUri).map((l) => l.issue.id).sort();
+    assert.deepStrictEqual(shown, expected);
+    assert.strictEqual(a.folderState(asked.folderUri)?.pending, undefined);
+  });
+});

@@ -1,0 +1,25 @@
+// A window reload while the service is scanning: the scan was saved when its upload
+// completed, and the new window waits for it again and shows its findings (the check is in
+// zReload.reloaded.ts, which the suite runs after the reload). Named to run last: the scan
+// it starts is still running when the suite ends and the window reloads.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { FAST, api, folderUriOf, setAnswerMode, signIn, waitFor, workspaceRoot } from './helpers';
+import { RELOAD_FILE, requestReload } from './reload';
+import { RELOAD_WHILE_SCANNING, type ReloadWhileScanning } from './reloadWhileScanning';
+
+suite('editor: a reload while the service is scanning', () => {
+  test('the scan is saved as waited for, and the window reloads (its findings are checked after the reload)', async function () {
+    if (!RELOAD_FILE) this.skip();
+    const a = await api();
+    await signIn();
+    const folderUri = folderUriOf(workspaceRoot());
+    await setAnswerMode({ shapes: 'real', processingMs: 25_000 });
+    // Not awaited: the reload ends this window while it waits.
+    void vscode.commands.executeCommand('codeScanner.scanWorkspace', FAST);
+    await waitFor('the service to be scanning', () => /the service (has queued the scan|is scanning)/.test(a.statusBar.text), 30_000);
+    const pending = (a.folderState(folderUri)?.pending ?? []).filter((p) => p.waiting);
+    assert.strictEqual(pending.length, 1, JSON.stringify(a.folderState(folderUri)?.pending));
+    requestReload(RELOAD_WHILE_SCANNING, { scanId: pending[0].scanId, folderUri } satisfies ReloadWhileScanning);
+  });
+});

@@ -1,0 +1,88 @@
+// The findings' storage: what a reload reads back is what was written (scans waited for and
+// the last attempt included), and a damaged or hand-edited results file drops the folder it
+// damaged, whole and said why, instead of breaking every view.
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { ResultsStorage, STATE_KEY, readRecords, type KeyValueState, type Snapshot } from '../../../src/core/results';
+import { FOLDER, completed, issue, model, scanRef } from './helpers';
+
+class MapState implements KeyValueState {
+  readonly data = new Map<string, string>();
+  get<T>(key: string): T | undefined {
+    const v = this.data.get(key);
+    return v === undefined ? undefined : JSON.parse(v) as T;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    if (value === undefined) this.data.delete(key);
+    else this.data.set(key, JSON.stringify(value));
+    return Promise.resolve();
+  }
+}
+
+async function tempFile(): Promise<string> {
+  return path.join(await fsp.mkdtemp(path.join(tmpdir(), 'results-storage-')), 'results.jsonl');
+}
+
+for (const withFile of [true, false]) {
+  test(`a reload reads back findings, scans, the scan still on the service and the last attempt (${withFile ? 'results file' : 'state only'})`, async () => {
+    const m = model();
+    const base = scanRef('base');
+    await m.apply(FOLDER, completed(base, [issue('1', 'a.js', 3), issue('2', 'b.js')]));
+    const waiting = scanRef('waiting');
+    await m.apply(FOLDER, { kind: 'uploaded', scan: waiting });
+    m.noteAttempt(FOLDER, { kind: 'error', detail: 'the upload stopped' });
+    m.dismiss([{ folderUri: FOLDER, issue: m.get(FOLDER, '2')! }], 'wont-fix');
+    const state = new MapState();
+    const file = withFile ? await tempFile() : undefined;
+    const snap = (): Snapshot => ({ ...m.snapshot(), classificationFilter: 'CWE' });
+    await new ResultsStorage(state, file, snap).write();
+    const again = new ResultsStorage(state, file, () => ({ folders: [], dismissals: {} }));
+    const { snapshot, fileToRead } = again.initial();
+    assert.equal(fileToRead, withFile);
+    const folders = withFile ? await again.readFile() : snapshot.folders;
+    assert.deepEqual(JSON.parse(JSON.stringify(folders)), JSON.parse(JSON.stringify(m.snapshot().folders)));
+    assert.equal(snapshot.classificationFilter, 'CWE');
+    assert.deepEqual(Object.values(snapshot.dismissals).map((d) => d.reason), ['wont-fix']);
+    const reloaded = model();
+    reloaded.load(folders, snapshot.dismissals);
+    assert.deepEqual(reloaded.pendingOf(FOLDER).map((p) => [p.scanId, p.waiting]), [['waiting', true]]);
+    assert.equal(reloaded.lastAttemptOf(FOLDER)?.detail, 'the upload stopped');
+    assert.equal(reloaded.dismissalOf(reloaded.get(FOLDER, '2')!)?.reason, 'wont-fix');
+  });
+}
+
+test('a null line, a hand-edited line number and a path out of the folder each drop their folder whole, said why; other folders load', () => {
+  const good = { kind: 'folder', folderUri: 'file:///good', scans: [{ scanId: 's', scannedAt: '2026-11-25T10:00:00Z' }] };
+  const finding = (over: Record<string, unknown>) => ({ ...issue('1', 'a.js'), ...over });
+  const records = [
+    good, { kind: 'issues', folderUri: 'file:///good', issues: [finding({})] },
+    null,
+    { kind: 'folder', folderUri: 'file:///edited', scans: [] },
+    { kind: 'issues', folderUri: 'file:///edited', issues: [finding({ line: '<img src=x onerror=alert(1)>' })] },
+    { kind: 'folder', folderUri: 'file:///outside', scans: [] },
+    { kind: 'issues', folderUri: 'file:///outside', issues: [finding({ path: '../../etc/passwd' })] },
+    { kind: 'issues', folderUri: 'file:///orphan', issues: [finding({})] },
+  ];
+  const { folders, dropped } = readRecords(records);
+  assert.deepEqual(folders.map((f) => [f.folderUri, f.issues.length]), [['file:///good', 1]]);
+  assert.equal(dropped.length, 4, dropped.join('\n'));
+  assert.ok(dropped.some((d) => d.startsWith('file:///edited') && /line/.test(d)), dropped.join('\n'));
+  assert.ok(dropped.some((d) => d.startsWith('file:///outside') && /outside the folder/.test(d)), dropped.join('\n'));
+  assert.ok(dropped.some((d) => d.startsWith('file:///orphan') && /before their folder/.test(d)), dropped.join('\n'));
+  assert.ok(dropped.some((d) => /line 3/.test(d)), 'the null line is named');
+});
+
+test('a results file that is not JSON Lines at all is logged and read as nothing', async () => {
+  const file = await tempFile();
+  await fsp.writeFile(file, '{"kind":"folder",\nnot json\n');
+  const state = new MapState();
+  await state.update(STATE_KEY, { version: 2 });
+  const logged: string[] = [];
+  const s = new ResultsStorage(state, file, () => ({ folders: [], dismissals: {} }), (l) => logged.push(l));
+  assert.equal(s.initial().fileToRead, true);
+  assert.deepEqual(await s.readFile(), []);
+  assert.equal(logged.length, 1, logged.join('\n'));
+});

@@ -1,0 +1,152 @@
+// Waiting for a scan the way the service's own clients do (decisions.md, the scan
+// lifecycle), against the reference service over real HTTP: its state polled with backoff
+// until it is done, then its findings read once; a failure with its reason; warnings from
+// scan_errors; retries told; and the settling rule where the service has no status route.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ServiceClient } from '../../../src/core/api';
+import { CancelledAfterUploadError } from '../../../src/core/async';
+import { ScanFailedError, ScanStoppedError, awaitScan, scanPhase, waitMessage, type AwaitContext, type WaitState } from '../../../src/core/scan/awaitScan';
+import type { ScanRef } from '../../../src/core/scan/events';
+import { monotonicProgress, type ScanProgress } from '../../../src/core/scan/stages';
+import { startReferenceService, type ReferenceService } from '../../service';
+import { SAMPLE_FILES, buildArchive, uploadedScanId } from '../service/wire';
+
+describe('waiting for a scan', () => {
+  let svc: ReferenceService;
+  let archive: Buffer;
+
+  before(async () => {
+    svc = await startReferenceService({ scanDurationMs: 20 });
+    archive = await buildArchive('zip', SAMPLE_FILES);
+  });
+  after(() => svc.close());
+
+  const uploaded = async (): Promise<ScanRef> => ({ scanId: await uploadedScanId(svc, archive, 'await'), scannedAt: new Date().toISOString() });
+
+  function context(over: Partial<AwaitContext> = {}) {
+    const states: WaitState[] = [];
+    const logged: string[] = [];
+    const ctx: AwaitContext = {
+      client: new ServiceClient({ baseUrl: svc.baseUrl, token: svc.demoToken, retryBaseDelayMs: 1 }),
+      signal: new AbortController().signal,
+      log: (l) => logged.push(l),
+      wait: { intervalMs: 50, maxIntervalMs: 200, maxPolls: 60 },
+      onWait: (s) => states.push(s),
+      ...over,
+    };
+    return { ctx, states, logged };
+  }
+
+  async function inRealShapes<T>(fn: () => Promise<T>): Promise<T> {
+    svc.mode.shapes = 'real';
+    try {
+      return await fn();
+    } finally {
+      svc.mode.shapes = 'seed';
+      svc.mode.processingMs = undefined;
+      svc.faults.clear();
+    }
+  }
+
+  test('a scan the service processes for a while: its state is polled until complete, then every finding is read once', () => inRealShapes(async () => {
+    svc.mode.processingMs = 1500;
+    const scan = await uploaded();
+    const before = svc.requests().length;
+    const { ctx, states } = context();
+    const r = await awaitScan(ctx, scan);
+    assert.equal(r.kind, 'complete');
+    assert.ok(r.kind === 'complete' && r.found.issues.length >= 3, JSON.stringify(r));
+    const service = states.filter((s) => s.phase === 'service');
+    assert.ok(service.some((s) => s.phase === 'service' && s.status === 'processing'), JSON.stringify(states));
+    assert.match(waitMessage(service.at(-1)!), /^the service is scanning · \d+ s$/);
+    const calls = svc.requests().slice(before);
+    const issueReads = calls.filter((c) => c.route === 'qualityIssues');
+    assert.equal(issueReads.length, 1, 'the findings are read once, when the scan is done (one page here)');
+    assert.ok(calls.findIndex((c) => c.route === 'qualityIssues') > calls.map((c) => c.route).lastIndexOf('scanStatus'), 'only after the last status');
+    // Backoff: the waits between status polls grow, within the budget of one a second at first.
+    assert.ok(calls.filter((c) => c.route === 'scanStatus').length <= 12, `${calls.length} requests`);
+  }));
+
+  test('a failed scan ends with its reason; nothing is read', () => inRealShapes(async () => {
+    svc.planOutcome({ failedReason: 'The archive holds no supported source files' });
+    const scan = await uploaded();
+    const err = await awaitScan(context().ctx, scan).catch((e: unknown) => e);
+    assert.ok(err instanceof ScanFailedError, String(err));
+    assert.equal(err.reason, 'The archive holds no supported source files');
+  }));
+
+  test('scan_errors above info are warnings (results may be incomplete), logged', () => inRealShapes(async () => {
+    svc.planOutcome({ scanErrors: [{ scan_type: 'blast', level: 'error', location: 'src/util.py', message: 'parser\ntimed out' }] });
+    const scan = await uploaded();
+    const { ctx, logged } = context();
+    const r = await awaitScan(ctx, scan);
+    assert.ok(r.kind === 'complete');
+    assert.deepEqual(r.warnings, ['src/util.py: parser timed out']);
+    assert.ok(logged.some((l) => /results may be incomplete: src\/util.py: parser timed out/.test(l)), logged.join('\n'));
+  }));
+
+  test('a cancel stops the wait, not the scan', () => inRealShapes(async () => {
+    svc.mode.processingMs = 5000;
+    const scan = await uploaded();
+    const abort = new AbortController();
+    const { ctx } = context({ signal: abort.signal, onWait: (s) => { if (s.phase === 'service') abort.abort(); } });
+    const err = await awaitScan(ctx, scan).catch((e: unknown) => e);
+    assert.ok(err instanceof CancelledAfterUploadError && err.scanId === scan.scanId, String(err));
+  }));
+
+  test('the state asked once (Refresh Results): a running scan is reported running, not waited for', () => inRealShapes(async () => {
+    svc.mode.processingMs = 5000;
+    const scan = await uploaded();
+    const r = await awaitScan(context().ctx, scan, { wait: false });
+    assert.deepEqual(r, { kind: 'running', status: 'queued' });
+  }));
+
+  test('a status route that keeps failing: each retry is told, then the state is unknown (the scan stays for later)', () => inRealShapes(async () => {
+    const scan = await uploaded();
+    svc.faults.failNext('scanStatus', 100, { status: 503 });
+    const { ctx, states } = context({ sleep: async () => undefined });
+    const err = await awaitScan(ctx, scan).catch((e: unknown) => e);
+    assert.ok(err instanceof ScanStoppedError && err.why === 'unknown', String(err));
+    const retries = states.filter((s) => s.phase === 'retry');
+    assert.ok(retries.length >= 6, JSON.stringify(retries));
+    const outer = retries.filter((s) => s.phase === 'retry' && s.of === 6);
+    assert.deepEqual(outer.map((s) => s.phase === 'retry' && s.attempt), [1, 2, 3, 4, 5]);
+    assert.match(waitMessage(outer[2]), /^the service answered 503, retrying in \d+ s \(attempt 3 of 6\)$/);
+  }));
+
+  test('findings that cannot be read after retries: unreadable, the scan stays for later', () => inRealShapes(async () => {
+    const scan = await uploaded();
+    await new Promise((r) => setTimeout(r, 300));
+    svc.faults.failNext('qualityIssues', 100, { status: 503 });
+    const { ctx } = context({ sleep: async () => undefined });
+    const err = await awaitScan(ctx, scan).catch((e: unknown) => e);
+    assert.ok(err instanceof ScanStoppedError && err.why === 'unreadable', String(err));
+  }));
+
+  test('no status route (seed shapes, 404): the findings\' total is watched until two polls agree', async () => {
+    const scan = await uploaded();
+    const { ctx, states } = context();
+    const r = await awaitScan(ctx, scan);
+    assert.ok(r.kind === 'complete' && r.found.issues.length >= 3);
+    assert.ok(states.some((s) => s.phase === 'settling'));
+    assert.ok(!states.some((s) => s.phase === 'service'));
+  });
+
+  test('status words: done, failed, anything else runs', () => {
+    assert.deepEqual(['complete', 'Completed', 'failed', 'ERROR', 'incomplete', 'cancelled', 'processing', 'queued', 'whatever'].map(scanPhase),
+      ['done', 'done', 'failed', 'failed', 'failed', 'failed', 'running', 'running', 'running']);
+  });
+});
+
+test('progress never goes back: a late report of an earlier stage is dropped, a smaller fraction keeps the bar', () => {
+  const seen: ScanProgress[] = [];
+  const report = monotonicProgress((p) => seen.push(p));
+  report({ stage: 'upload', fraction: 0.5, message: 'uploading 50%' });
+  report({ stage: 'upload', fraction: 0.3, message: 'uploading 30% (the service rewound)' });
+  report({ stage: 'upload', message: 'connection lost, retrying in 2 s (attempt 1 of 5)' });
+  report({ stage: 'results', fraction: 0.1, message: 'the service is scanning · 3 s' });
+  report({ stage: 'upload', fraction: 1, message: 'uploading 100%' });
+  report({ stage: 'results', fraction: Number.NaN, message: 'reading' });
+  assert.deepEqual(seen.map((p) => [p.stage, p.fraction]), [['upload', 0.5], ['upload', 0.5], ['upload', 0.5], ['results', 0.1], ['results', 0.1]]);
+});
