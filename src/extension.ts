@@ -16,6 +16,7 @@ import { Notifier, type ShownNotification } from './editor/notifier';
 import { createOutputLog } from './editor/outputLog';
 import type { FolderFindings } from './core/results';
 import { ResultsStore, type LocatedIssue } from './editor/resultsStore';
+import { ProjectNames } from './editor/projectNames';
 import { offerResume } from './editor/resumePrompt';
 import { EditorNetwork } from './editor/network';
 import { registerConnectionCheck } from './editor/connectionCheck';
@@ -68,8 +69,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const store = own(new ResultsStore(context.workspaceState, resultsFile, (line) => log.warn(line)));
   const targets = own(new TargetPolicies(context.workspaceState));
   const uploads = new UploadStorage(context);
+  const projects = own(new ProjectNames());
   const consent = new UploadConsent(context.workspaceState, notifier, commands);
-  const scans = own(new ScanController(targets, session, store, uploads, notifier, commands, consent));
+  const scans = own(new ScanController(targets, session, store, uploads, notifier, commands, consent, projects));
   own(followAccountChanges(session, store, targets, notifier, log));
 
   registerSessionCommands(commands, session);
@@ -83,7 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   registerExportFindings(context, commands, store, notifier);
   own(registerUploadPreview(commands, notifier));
   const details = registerReview(context, store, commands, notifier);
-  const issuesTree = registerIssuesTree(context, store, session, notifier, commands);
+  const issuesTree = registerIssuesTree(context, store, session, notifier, commands, projects);
   const statusBar = registerStatusBar(context, session, store, scans);
 
   await session.init();

@@ -40,6 +40,8 @@ export async function checkConnection(session: Session, context: vscode.Extensio
     tokenSent: probe.tokenSent,
     user: u ? `${u.name}${u.email ? ` <${u.email}>` : ''}${u.company ? `, ${u.company}` : ''}` : undefined,
     warnings: probe.warnings,
+    webApp: probe.webApp,
+    keyHeaders: probe.keyHeaders,
     client: [
       `${context.extension.packageJSON.name as string} ${context.extension.packageJSON.version as string}`,
       `${vscode.env.appName} ${vscode.version}`,

@@ -13,7 +13,8 @@ import type { Notifier } from './notifier';
 import { fileUri, relativeTo, type ResultsStore } from './resultsStore';
 import { describeUser, type Session } from './session';
 import { capitalize as capitalizeText, folderSummaries, summaryNotes } from './resultsSummary';
-import { hideFalsePositives } from './settings';
+import type { ProjectNames } from './projectNames';
+import { describeProject, hideFalsePositives } from './settings';
 
 export type IssueTreeNode =
   | { kind: 'folder'; folderUri: string; name: string }
@@ -52,6 +53,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     private readonly store: ResultsStore,
     private readonly state: vscode.Memento,
     private readonly me: () => { id?: string; email?: string } | undefined,
+    private readonly projects?: ProjectNames,
   ) {
     super();
   }
@@ -207,7 +209,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     if (node.kind === 'folder') {
       const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = vscode.ThemeIcon.Folder;
-      item.description = plural(this.visibleIssues(node.folderUri).length, 'issue');
+      const project = this.projects?.of(node.folderUri);
+      item.description = `${plural(this.visibleIssues(node.folderUri).length, 'issue')}${project ? ` · project ${project.name}` : ''}`;
+      if (project) item.tooltip = `${node.name}: ${describeProject(project)}`;
       item.id = `folder:${node.folderUri}`;
       return item;
     }
@@ -304,13 +308,18 @@ export function registerIssuesTree(
   session: Session,
   notifier: Notifier,
   commands: Commands,
+  projects: ProjectNames,
 ): IssuesTreeProvider {
-  const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined });
+  const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined }, projects);
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
   provider.attach(view);
 
   const describe = () => {
-    view.description = session.tokenRejected ? 'sign-in expired: sign in again' : describeUser(session.user);
+    // One folder: its project beside who is signed in (several: each folder node names its own).
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const project = folders.length === 1 ? projects.of(folders[0].uri.toString()) : undefined;
+    const who = session.tokenRejected ? 'sign-in expired: sign in again' : describeUser(session.user);
+    view.description = [project ? `Project: ${project.name}` : '', who].filter(Boolean).join(' · ');
     // The badge shows what Problems and the status bar show; view filters narrow the list only.
     const shown = store.shownCount(hideFalsePositives());
     view.badge = shown ? { value: shown, tooltip: plural(shown, 'quality issue') } : undefined;
@@ -345,6 +354,7 @@ export function registerIssuesTree(
       provider.refresh();
     }),
     session.onDidChangeSession(() => provider.refresh()),
+    projects.onDidChange(() => provider.refresh()),
     provider.onDidChangeTreeData((node) => { if (!node) describe(); }),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) describe(); }),
   );

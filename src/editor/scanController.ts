@@ -16,11 +16,12 @@ import { CONTEXT_KEYS } from './commands/contextKeys';
 import { setContext, type Commands } from './commands/manager';
 import { DisposableObject } from './disposable';
 import { inertProgress, progressTitle, type Notifier } from './notifier';
+import type { ProjectNames } from './projectNames';
 import type { ResultsStore } from './resultsStore';
 import type { Session } from './session';
 import type { UploadConsent } from './uploadConsent';
 import { selectOptions } from './uploadPreview';
-import { scanSettings } from './settings';
+import { folderProject, scanSettings } from './settings';
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
 
 export type { ScanOptions } from './commands/args';
@@ -41,6 +42,8 @@ export interface FolderOutcome {
   leftOut?: SkippedFile[];
   /** What the service reported going wrong in the scan: its results may be incomplete. */
   warnings?: string[];
+  /** The service project the scan went to. */
+  project?: string;
 }
 /**
  * What a scan command resolves to; `error` says why it stopped (also shown to the user).
@@ -124,6 +127,7 @@ export class ScanController extends DisposableObject {
     private readonly notifier: Notifier,
     private readonly commands: Commands,
     private readonly consent: UploadConsent,
+    private readonly projects: ProjectNames,
   ) {
     super();
   }
@@ -178,15 +182,18 @@ export class ScanController extends DisposableObject {
         for (const [i, step] of steps.entries()) {
           const { folder } = step;
           const ctx = await this.pipelineContext(client, folder, this.uploads.forFolder(folder.uri.toString()), run, run.folderProgress(i, steps.length, this.label(folder)), options);
+          const project = await folderProject(folder);
+          this.projects.set(folder.uri.toString(), project);
           const result = await this.noting(folder, run, () => scanFolder({
             root: folder.uri.fsPath,
-            projectName: folder.name,
+            projectName: project.name,
+            folderName: folder.name,
             partial: step.partial,
             select: step.select,
             scanConfigs: scanSettings(folder).scanConfigs,
             targetPolicies: this.targets.ids,
           }, ctx));
-          outcomes.push(this.outcome(folder.name, result));
+          outcomes.push({ ...this.outcome(folder.name, result), project: project.name });
         }
         return outcomes;
       });

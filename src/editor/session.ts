@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ServiceClient, isServiceError, type VerifiedUser } from '../core/api';
+import { CLIENT_KEY_HEADER, SPEC_KEY_HEADER, ServiceClient, authScheme, isServiceError, type VerifiedUser } from '../core/api';
 import type { Network } from '../core/network';
 import type { EditorDeps } from './deps';
 import type { SecretRedactor } from '../core/text/redact';
@@ -301,6 +301,7 @@ export class Session extends DisposableObject implements EditorDeps {
     const token = await this.context.secrets.get(TOKEN_KEY);
     const tokenSent = !!token && (this.context.globalState.get<string>(ORIGIN_KEY) ?? new URL(url).origin) === new URL(url).origin;
     const warnings: string[] = [];
+    const userAgent = `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`;
     const client = new ServiceClient({
       baseUrl: url,
       token: tokenSent ? token : '',
@@ -311,17 +312,29 @@ export class Session extends DisposableObject implements EditorDeps {
         if (tokenSent && e.status === 401) this.markRejected();
       },
       onServiceWarning: (text) => { warnings.push(text); this.onServiceWarning(text); },
-      userAgent: `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`,
+      userAgent,
     });
     const started = performance.now();
     try {
       const res = await client.verify({ userInfo: tokenSent });
+      const ms = Math.round(performance.now() - started);
       const user = toUser(res.user);
       if (tokenSent && user) {
         await this.context.globalState.update(USER_KEY, user);
         this.accepted();
       }
-      return { url, network, ms: Math.round(performance.now() - started), status: 200, user, signedIn: this.signedIn, tokenSent, warnings };
+      const webApp = await client.webAppVersion().then((v) => (v === undefined ? 'unknown (the service has no version route)' : v ?? 'not given'), (e: unknown) => `could not be read (${e instanceof Error ? e.message : String(e)})`);
+      // Which of the two key headers the service reads (decisions.md): asked one at a time.
+      let keyHeaders: ConnectionProbe['keyHeaders'];
+      if (tokenSent && token && authScheme(token) === 'service-token') {
+        const accepts = async (keyHeaders: 'spec' | 'client') => {
+          const one = new ServiceClient({ baseUrl: url, token, network, maxRetries: 0, keyHeaders, userAgent, logger: requestLogger(this.log) });
+          return one.verify().then(() => true, () => false);
+        };
+        const [client2, spec] = await Promise.all([accepts('client'), accepts('spec')]);
+        keyHeaders = { [CLIENT_KEY_HEADER]: client2, [SPEC_KEY_HEADER]: spec };
+      }
+      return { url, network, ms, status: 200, user, signedIn: this.signedIn, tokenSent, warnings, webApp, keyHeaders };
     } catch (err) {
       const ms = Math.round(performance.now() - started);
       const status = isServiceError(err) ? err.status : undefined;
@@ -347,6 +360,10 @@ export interface ConnectionProbe {
   signedIn: boolean;
   tokenSent: boolean;
   warnings: string[];
+  /** The service's web app version, in words (GET /api/version). */
+  webApp?: string;
+  /** Whether the service accepted the API key in each header alone. */
+  keyHeaders?: Record<string, boolean>;
 }
 
 function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { resolveBaseUrl, type Region } from '../core/api';
+import { projectNameOf, type ProjectName } from '../core/workspace/projectName';
 
 const SECTION = 'codeScanner';
 
@@ -58,4 +59,17 @@ export function hideFalsePositives(): boolean {
 
 export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration(`${SECTION}.region`) || e.affectsConfiguration(`${SECTION}.customBaseUrl`);
+}
+
+/** The project a folder's scans go to: the setting, else as the service's CLI names it (git remote, else the folder). */
+export function folderProject(folder: vscode.WorkspaceFolder): Promise<ProjectName> {
+  const configured = vscode.workspace.getConfiguration(SECTION, folder).get<string>('projectName', '');
+  // No git process for a workspace that is not trusted: the repository could name a program git runs.
+  return projectNameOf(folder.uri.fsPath, { configured: typeof configured === 'string' ? configured : '', folderName: folder.name, git: vscode.workspace.isTrusted });
+}
+
+/** "Project: payments-api" with where the name came from, for tooltips and questions. */
+export function describeProject(p: ProjectName): string {
+  const from = p.from === 'setting' ? 'from the codeScanner.projectName setting' : p.from === 'remote' ? 'named after the git remote' : 'named after the folder (no git remote)';
+  return `Project: ${p.name} (${from})`;
 }

@@ -9,11 +9,12 @@ import { CONTEXT_KEYS } from './commands/contextKeys';
 import { setContext, type Commands } from './commands/manager';
 import { DisposableObject } from './disposable';
 import type { Notifier } from './notifier';
-import { scanSettings } from './settings';
+import type { ProjectName } from '../core/workspace/projectName';
+import { describeProject, folderProject, scanSettings } from './settings';
 
 export const UPLOAD_PREVIEW_VIEW_ID = 'codeScanner.uploadPreview';
 
-interface FolderPreview { folder: vscode.WorkspaceFolder; selection: Selection; tree: PreviewDir; leftOut: LeftOutGroup[] }
+interface FolderPreview { folder: vscode.WorkspaceFolder; project: ProjectName; selection: Selection; tree: PreviewDir; leftOut: LeftOutGroup[] }
 
 type Node =
   | { kind: 'folder'; preview: FolderPreview }
@@ -26,7 +27,7 @@ type Node =
 
 /** What Preview Upload returns: per folder, the totals and lists the view shows. */
 export interface UploadPreviewSummary {
-  folders: { folder: string; files: string[]; bytes: number; leftOut: { path: string; reason: string }[] }[];
+  folders: { folder: string; project: string; files: string[]; bytes: number; leftOut: { path: string; reason: string }[] }[];
 }
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
@@ -67,15 +68,16 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     this.previews = await vscode.window.withProgress({ location: { viewId: UPLOAD_PREVIEW_VIEW_ID }, title: 'Choosing files' }, async () => {
       const out: FolderPreview[] = [];
       for (const folder of folders) {
-        const selection = await selectForScan(folder, true);
-        out.push({ folder, selection, tree: previewTree(selection.files), leftOut: leftOutGroups(selection.skipped) });
+        const [selection, project] = await Promise.all([selectForScan(folder, true), folderProject(folder)]);
+        out.push({ folder, project, selection, tree: previewTree(selection.files), leftOut: leftOutGroups(selection.skipped) });
       }
       return out;
     });
     const files = this.previews.reduce((n, p) => n + p.selection.files.length, 0);
     const bytes = this.previews.reduce((n, p) => n + p.selection.totalBytes, 0);
+    const to = this.previews.length === 1 ? ` to project ${this.previews[0].project.name}` : '';
     this.view.message = folders.length
-      ? `A scan would upload ${plural(files, 'file')} (${formatBytes(bytes)}); files left out are listed with why.`
+      ? `A scan would upload ${plural(files, 'file')} (${formatBytes(bytes)})${to}; files left out are listed with why.`
       : 'Open a folder to see what a scan would upload.';
     await setContext(CONTEXT_KEYS.uploadPreviewShown, true);
     this.changed.fire(undefined);
@@ -93,6 +95,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     return {
       folders: this.previews.map((p) => ({
         folder: p.folder.name,
+        project: p.project.name,
         files: p.selection.files.map((f) => f.path),
         bytes: p.selection.totalBytes,
         leftOut: p.selection.skipped.map((s) => ({ path: s.path, reason: s.reason })),
@@ -134,7 +137,8 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     switch (node.kind) {
       case 'folder': {
         const item = new vscode.TreeItem(node.preview.folder.name, Expanded);
-        item.description = `${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}; ${s.skipped.length.toLocaleString('en-US')} left out`;
+        item.description = `project ${node.preview.project.name} · ${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}; ${s.skipped.length.toLocaleString('en-US')} left out`;
+        item.tooltip = describeProject(node.preview.project);
         item.iconPath = vscode.ThemeIcon.Folder;
         return item;
       }
@@ -142,7 +146,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
         const item = new vscode.TreeItem('Uploaded', s.files.length ? Expanded : None);
         item.description = `${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}`;
         item.iconPath = new vscode.ThemeIcon('cloud-upload');
-        item.tooltip = 'What a full scan of this folder sends to the service, chosen exactly as the scan chooses.';
+        item.tooltip = `What a full scan of this folder sends to the service, chosen exactly as the scan chooses. ${describeProject(node.preview.project)}.`;
         return item;
       }
       case 'dir': {

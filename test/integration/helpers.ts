@@ -112,7 +112,8 @@ export async function serviceIssues(scanId: string, classification?: string): Pr
     const q = new URLSearchParams({ page: String(page), page_size: '50' });
     if (classification) q.set('classification', classification);
     const res = await fetch(`${env('CODE_SCANNER_TEST_BASE_URL')}/scan/${encodeURIComponent(scanId)}/issues/quality?${q}`, {
-      headers: { 'SERVICE-TOKEN': env('CODE_SCANNER_TEST_TOKEN') },
+      // Both key headers, as the extension sends them: real answers read only CORGEA-TOKEN.
+      headers: { 'SERVICE-TOKEN': env('CODE_SCANNER_TEST_TOKEN'), 'CORGEA-TOKEN': env('CODE_SCANNER_TEST_TOKEN') },
     });
     assert.strictEqual(res.status, 200, `GET issues of ${scanId}: HTTP ${res.status}`);
     const body = await res.json() as { issues: WireIssue[]; total_pages: number };
@@ -121,13 +122,22 @@ export async function serviceIssues(scanId: string, classification?: string): Pr
   }
 }
 
-export interface AdminScan { id: string; archivePath: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
+export interface AdminScan { id: string; archiveName: string; archivePath: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
 
 export async function fault(body: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/faults`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
   });
   assert.strictEqual(res.status, 200, `fault ${JSON.stringify(body)}: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** Every API request the reference service answered so far (route, status, auth scheme). */
+export interface AdminRequest { method: string; path: string; route: string | null; status: number; auth: string; at: string }
+
+export async function adminRequests(): Promise<AdminRequest[]> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/requests`);
+  assert.strictEqual(res.status, 200);
+  return await res.json() as AdminRequest[];
 }
 
 export async function adminScans(): Promise<AdminScan[]> {

@@ -1,5 +1,7 @@
-// Authentication (API key in SERVICE-TOKEN, HS256 JWT in Authorization: Bearer) and
-// per-endpoint permission/plan checks.
+// Authentication (an API key, HS256 JWT in Authorization: Bearer) and per-endpoint
+// permission/plan checks. Where the API key goes depends on the answer mode: the spec's
+// `SERVICE-TOKEN` (seed), or, as the real service reads it, only `CORGEA-TOKEN` (real:
+// decisions.md, the auth header; its docs call a wrong header the most common 401).
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http';
 import { verifyJwt } from './jwt';
@@ -33,9 +35,9 @@ export class Directory {
   }
 
   /** Resolves the caller; throws 401 with a message that never echoes the credential. */
-  authenticate(req: IncomingMessage): Principal {
+  authenticate(req: IncomingMessage, keyHeader: 'service-token' | 'corgea-token' = 'service-token'): Principal {
     const authz = req.headers.authorization;
-    const apiKey = req.headers['service-token'];
+    const apiKey = req.headers[keyHeader];
     let user: SeedUser | undefined;
     let scheme: Principal['scheme'];
     if (typeof authz === 'string' && authz.trim() !== '') {
@@ -53,7 +55,9 @@ export class Directory {
       if (!user) throw new HttpError(401, 'invalid API token');
       scheme = 'api-key';
     } else {
-      throw new HttpError(401, 'authentication credentials were not provided');
+      throw new HttpError(401, keyHeader === 'corgea-token' && typeof req.headers['service-token'] === 'string'
+        ? 'authentication credentials were not provided (this service reads the API key from CORGEA-TOKEN)'
+        : 'authentication credentials were not provided');
     }
     if (!user.active) throw new HttpError(401, 'user account is inactive');
     const company = this.companies.get(user.company);

@@ -24,7 +24,8 @@ export interface RequestLogEntry {
   status: number;
   /** CORGEA-SOURCE header as sent (null when absent). */
   source: string | null;
-  auth: 'api-key' | 'jwt' | 'none';
+  /** How the caller was authenticated; `unverified`: credentials were sent but not checked (a failed or anonymous request). */
+  auth: 'api-key' | 'jwt' | 'none' | 'unverified';
   at: string;
 }
 

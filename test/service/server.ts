@@ -13,6 +13,9 @@ import { markResponse } from './shapes';
 import { BodyAbortedError } from './uploads/multipart';
 
 export const API_PREFIX = '/api/v1';
+export const WEB_APP_VERSION_PATH = '/api/version';
+/** What real answers report as the web app's version. */
+export const WEB_APP_VERSION = 'v1.71.3';
 
 /**
  * The body as handlers read it. With a reset fault armed, the connection is destroyed once
@@ -119,9 +122,17 @@ async function dispatch(core: ServiceCore, req: IncomingMessage, res: ServerResp
   res.once('finish', () => core.logRequest({
     method, path: url.pathname, route: routeId, status: res.statusCode,
     source: typeof rawSource === 'string' ? rawSource : null,
-    auth: principal?.scheme ?? 'none', at: new Date().toISOString(),
+    auth: principal?.scheme ?? (req.headers.authorization || req.headers['service-token'] || req.headers['corgea-token'] ? 'unverified' : 'none'), at: new Date().toISOString(),
   }));
 
+  // The web app's version, outside the API and without credentials (decisions.md); the seed
+  // does not show it, so only real answers have it (404 otherwise: "an older web app").
+  if (url.pathname === WEB_APP_VERSION_PATH && method === 'GET' && core.mode.shapes === 'real') {
+    routeId = 'webAppVersion';
+    await drain(req);
+    sendJson(res, 200, { version: WEB_APP_VERSION });
+    return;
+  }
   const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : undefined;
   const found = path === undefined ? { allowed: [] as string[] } : findRoute(method, path, core.mode.shapes);
   if (!found.match) {
@@ -143,7 +154,7 @@ async function dispatch(core: ServiceCore, req: IncomingMessage, res: ServerResp
   if (fault && (await applyFault(fault, route, req, res, body))) return;
 
   try {
-    principal = core.dir.authenticate(req);
+    principal = core.dir.authenticate(req, core.mode.shapes === 'real' ? 'corgea-token' : 'service-token');
   } catch (e) {
     await drain(body);
     const msg = e instanceof HttpError ? e.message : 'authentication failed';

@@ -134,6 +134,8 @@ export interface TransferState {
   createdAt: string;
   /** CORGEA-SOURCE value of every accepted PATCH, in order. */
   chunkSources: string[];
+  /** Real answers: the cookie pinning the transfer to "this instance"; a chunk without it reaches another one. */
+  affinity?: string;
 }
 
 export type ScanStatus = 'running' | 'completed' | 'failed';

@@ -4,6 +4,7 @@
 import { parseOffset, ClientValidationError } from './errors';
 import { badResponse, parse } from './decode';
 import { checkArchiveName, joinCommaList, validateMetadata } from './limits';
+import type { CookieJar } from './cookies';
 import type { Part } from './multipart';
 import { ChunkResponseSchema } from './schemas';
 import type { Answer, Call } from './transport';
@@ -30,11 +31,13 @@ export interface ChunkRequest {
   bodyLength: number;
   fields: UploadFields;
   signal?: AbortSignal;
+  /** The transfer's cookies (decisions.md, affinity cookies). */
+  cookies?: CookieJar;
 }
 
 export type ChunkResult =
   | { kind: 'continue'; nextOffset: number; message: string }
-  | { kind: 'complete'; scanId: string; projectId: string | number }
+  | { kind: 'complete'; scanId: string; projectId?: string | number }
   | { kind: 'in-progress'; message: string };
 
 export function checkChunkRequest(op: string, chunk: ChunkRequest): void {
@@ -88,8 +91,8 @@ export function uploadFieldParts(op: string, f: UploadFields): Part[] {
 export function chunkResult(call: Call, answer: Answer): ChunkResult {
   const body = parse(call, answer, ChunkResponseSchema);
   if (body.scan_id !== undefined && body.scan_id !== null) {
-    if (body.project_id === undefined || body.project_id === null) throw badResponse(call, 'project_id: expected string or integer (missing)');
-    return { kind: 'complete', scanId: String(body.scan_id), projectId: body.project_id };
+    // decisions.md: a completion without project_id is a success all the same.
+    return { kind: 'complete', scanId: String(body.scan_id), ...(body.project_id !== undefined && body.project_id !== null ? { projectId: body.project_id } : {}) };
   }
   const rawOffset = answer.headers['upload-offset'];
   if (rawOffset !== undefined) {

@@ -4,6 +4,8 @@
 
 import { mapInSlices } from '../async';
 import type { Network } from '../network';
+import type { KeyHeaders } from './auth';
+import type { CookieJar } from './cookies';
 import { normalizeBaseUrl } from './baseUrl';
 import { badResponse, parse } from './decode';
 import { ClientValidationError, parseOffset, ServiceError } from './errors';
@@ -63,6 +65,8 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Called with the text of each `Warning: 299` header the service sends (deprecations). */
   onServiceWarning?: (text: string) => void;
+  /** Which headers carry an API key: both (default), or one alone (to learn which the service accepts). */
+  keyHeaders?: KeyHeaders;
 }
 
 export interface PolicyQuery {
@@ -115,7 +119,15 @@ export interface AllQualityIssues<T> {
   unchanged?: boolean;
 }
 
-export interface QualityIssuesResult { issues: QualityIssue[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_issues?: number }
+export interface QualityIssuesResult {
+  issues: QualityIssue[];
+  unreadable: Unreadable[];
+  /** Records on the page as sent, before a classification filter left some out (paging counts these). */
+  received: number;
+  page?: number;
+  total_pages?: number;
+  total_issues?: number;
+}
 
 export class ServiceClient {
   readonly baseUrl: string;
@@ -137,6 +149,7 @@ export class ServiceClient {
       network: opts.network,
       maxResponseBytes: opts.maxResponseBytes,
       onServiceWarning: opts.onServiceWarning,
+      keyHeaders: opts.keyHeaders,
     });
   }
 
@@ -305,7 +318,10 @@ export class ServiceClient {
     return await this.transport.send(call, (a) => {
       const page = parse(call, a, QualityIssuesPageSchema);
       const { items, unreadable } = readEach(QualityIssueSchema, page.issues);
-      return { issues: items, unreadable, page: page.page, total_pages: page.total_pages, total_issues: page.total_issues };
+      // No public client confirms the filter's name and the service ignores unknown
+      // parameters (decisions.md): the answer is filtered here too.
+      const issues = q.classification ? items.filter((i) => matchesClassification(i, q.classification!)) : items;
+      return { issues, unreadable, received: page.issues.length, page: page.page, total_pages: page.total_pages, total_issues: page.total_issues };
     });
   }
 
@@ -345,7 +361,7 @@ export class ServiceClient {
           else dropped++;
         }
       }
-      return { items: pageItems, read: r.issues.length + r.unreadable.length, totalPages: r.total_pages };
+      return { items: pageItems, read: r.received, totalPages: r.total_pages };
     }, q.unchangedIfTotal === undefined ? undefined : () => totalIssues === q.unchangedIfTotal);
     // The same total as the caller's last complete read: the caller keeps what it has.
     if (stoppedEarly) return { issues: [], totalIssues: totalIssues!, unreadable: [], dropped: 0, unchanged: true };
@@ -356,6 +372,35 @@ export class ServiceClient {
     const unreadableIds = new Set<string>();
     const distinct = unreadable.filter((u) => u.id === undefined || (unreadableIds.has(u.id) ? false : (unreadableIds.add(u.id), true)));
     return { issues, totalIssues: totalIssues ?? issues.length + distinct.length + dropped, unreadable: distinct, dropped };
+  }
+
+  // ---- the web app
+
+  /**
+   * The service's web app version (decisions.md: `GET /api/version`, outside `/api/v1`, no
+   * credentials): the text, null when the service says it has none, undefined when it has no
+   * such route (404: an older web app).
+   */
+  async webAppVersion(signal?: AbortSignal): Promise<string | null | undefined> {
+    const base = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
+    const call: Call = {
+      operation: 'webAppVersion',
+      method: 'GET',
+      path: `${base.replace(/\/v1$/, '')}/version`,
+      endpoint: 'GET /api/version',
+      outsideBase: true,
+      signal,
+      idempotent: true,
+    };
+    try {
+      return await this.transport.send(call, (a) => {
+        const v = (a.body as { version?: unknown } | undefined)?.version;
+        return typeof v === 'string' && v.trim() ? v.trim().slice(0, 100) : null;
+      });
+    } catch (err) {
+      if (err instanceof ServiceError && err.kind === 'not-found') return undefined;
+      throw err;
+    }
   }
 
   // ---- a scan's state
@@ -402,7 +447,8 @@ export class ServiceClient {
 
   // ---- uploads
 
-  async startTransfer(archiveName: string, signal?: AbortSignal): Promise<{ transferId: string }> {
+  /** `cookies`: the transfer's jar (affinity cookies the service sets are kept in it). */
+  async startTransfer(archiveName: string, o: { signal?: AbortSignal; cookies?: CookieJar } = {}): Promise<{ transferId: string }> {
     const op = 'startTransfer';
     checkArchiveName(op, archiveName);
     // scan_type goes both in the query (as the public client sends it) and as a part (as the spec says).
@@ -416,13 +462,14 @@ export class ServiceClient {
         { name: 'scan_type', value: 'blast' },
         { name: 'files', filename: archiveName, body: Buffer.alloc(0), length: 0 },
       ]),
-      signal,
+      signal: o.signal,
+      cookies: o.cookies,
     };
     const r = await this.transport.send(call, (a) => parse(call, a, StartTransferResponseSchema));
     return { transferId: r.transfer_id };
   }
 
-  async readOffset(transferId: string, signal?: AbortSignal, onRetry?: (r: RetryNotice) => void): Promise<number> {
+  async readOffset(transferId: string, o: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; cookies?: CookieJar } = {}): Promise<number> {
     const op = 'readOffset';
     checkTransferId(op, transferId);
     const call: Call = {
@@ -430,9 +477,10 @@ export class ServiceClient {
       method: 'HEAD',
       path: `/start-scan/${enc(transferId)}/`,
       endpoint: 'HEAD /start-scan/{transfer_id}/',
-      signal,
+      signal: o.signal,
       idempotent: true,
-      onRetry,
+      onRetry: o.onRetry,
+      cookies: o.cookies,
     };
     return this.transport.send(call, (a) => {
       const raw = a.headers['upload-offset'];
@@ -465,6 +513,7 @@ export class ServiceClient {
       },
       multipart: buildMultipart(parts),
       signal: chunk.signal,
+      cookies: chunk.cookies,
     };
     return this.transport.send(call, (a) => chunkResult(call, a));
   }
@@ -544,6 +593,14 @@ export async function rawServiceRequest(
     network: opts.network,
   });
   return t.send({ ...call, endpoint: call.endpoint ?? `${call.method} ${call.path}` });
+}
+
+/** decisions.md: a case-insensitive partial match on the classification's id or name. */
+export function matchesClassification(issue: Pick<QualityIssue, 'classification'>, needle: string): boolean {
+  const n = needle.trim().toLowerCase();
+  if (!n) return true;
+  const c = issue.classification;
+  return !!c && [c.id, c.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(n));
 }
 
 function str(n: number | undefined): string | undefined {

@@ -1,6 +1,6 @@
 // Public surface of the service client.
 export { resolveBaseUrl, normalizeBaseUrl, isLoopbackHost, REGION_BASE_URLS, type Region } from './baseUrl';
-export { authScheme, authHeaders, looksLikeJwt, CLIENT_SOURCE, CLIENT_SOURCE_HEADER, type AuthScheme } from './auth';
+export { authScheme, authHeaders, looksLikeJwt, CLIENT_SOURCE, CLIENT_SOURCE_HEADER, CLIENT_KEY_HEADER, SPEC_KEY_HEADER, type AuthScheme, type KeyHeaders } from './auth';
 export {
   ServiceError,
   ClientValidationError,
@@ -27,4 +27,5 @@ export {
   type ScanStatusResult,
 } from './client';
 export { deprecationWarnings, retryReason, type RetryNotice } from './transport';
+export { TransferCookies, type CookieJar, type StoredCookie } from './cookies';
 export * from './schemas';

@@ -7,8 +7,9 @@ import { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { environmentNetwork, ProxyTunnelError, type Network, type Route } from '../network';
 import { backoffDelay, sleep } from '../async';
-import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER } from './auth';
+import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER, type KeyHeaders } from './auth';
 import { errorForStatus, operationLabel, redact, ServiceError, isRetryable, ClientValidationError } from './errors';
+import type { CookieJar } from './cookies';
 import { MultipartLengthError, type MultipartBody } from './multipart';
 
 export interface RequestLogEntry {
@@ -37,6 +38,8 @@ export interface TransportOptions {
   maxResponseBytes?: number;
   /** Called with the text of each `Warning: 299` header (the service deprecating something). */
   onServiceWarning?: (text: string) => void;
+  /** Which headers carry an API key (default both). */
+  keyHeaders?: KeyHeaders;
 }
 
 /**
@@ -95,6 +98,10 @@ export interface Call {
   secrets?: string[];
   /** Told before each retry of an idempotent request, so a caller can show it. */
   onRetry?: (r: RetryNotice) => void;
+  /** The cookies of the upload transfer this request belongs to (sent, and updated from the answer). */
+  cookies?: CookieJar;
+  /** A path from the origin instead of below the base URL (`/api/version`), sent without credentials. */
+  outsideBase?: boolean;
 }
 
 export interface Answer {
@@ -216,6 +223,7 @@ export class Transport {
   readonly origin: string;
   private readonly basePath: string;
   private readonly fixedHeaders: Record<string, string>;
+  private readonly anonymousHeaders: Record<string, string>;
   private readonly tokenProblem?: string;
 
   constructor(private readonly opts: TransportOptions) {
@@ -227,12 +235,8 @@ export class Transport {
     this.tokenProblem = /[\x00-\x1f\x7f]/.test(opts.token)
       ? 'The API token contains line breaks or control characters. Copy it again from Settings > API Keys and sign in again.'
       : undefined;
-    this.fixedHeaders = {
-      accept: 'application/json',
-      'user-agent': opts.userAgent,
-      [CLIENT_SOURCE_HEADER]: CLIENT_SOURCE,
-      ...(this.tokenProblem ? {} : authHeaders(opts.token)),
-    };
+    this.anonymousHeaders = { accept: 'application/json', 'user-agent': opts.userAgent, [CLIENT_SOURCE_HEADER]: CLIENT_SOURCE };
+    this.fixedHeaders = { ...this.anonymousHeaders, ...(this.tokenProblem ? {} : authHeaders(opts.token, opts.keyHeaders)) };
   }
 
   /**
@@ -271,17 +275,19 @@ export class Transport {
   }
 
   private secrets(call: Call): string[] {
-    return [this.opts.token, ...(call.secrets ?? [])].filter((s) => s.length > 0);
+    return [this.opts.token, ...(call.secrets ?? []), ...(call.cookies?.secrets() ?? [])].filter((s) => s.length > 0);
   }
 
   private async once<T>(call: Call, decode: (a: Answer) => T): Promise<T> {
-    if (this.tokenProblem) throw new ClientValidationError(call.operation, this.tokenProblem);
+    if (this.tokenProblem && !call.outsideBase) throw new ClientValidationError(call.operation, this.tokenProblem);
     if (call.signal?.aborted) throw this.abortedError(call);
 
-    const url = new URL(this.origin + this.basePath + call.path);
+    const url = new URL(this.origin + (call.outsideBase ? '' : this.basePath) + call.path);
     for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
 
-    const headers: Record<string, string> = { ...this.fixedHeaders, ...call.headers };
+    const headers: Record<string, string> = { ...(call.outsideBase ? this.anonymousHeaders : this.fixedHeaders), ...call.headers };
+    const cookie = call.cookies?.header(url);
+    if (cookie) headers.cookie = cookie;
     let body: string | Buffer | Readable | undefined;
     const controller = new AbortController();
     let timedOut = false;
@@ -362,6 +368,10 @@ export class Transport {
 
       const resHeaders: Record<string, string | undefined> = {};
       for (const [k, v] of Object.entries(res.headers)) resHeaders[k.toLowerCase()] = firstHeader(v);
+      if (call.cookies) {
+        const set = res.headers['set-cookie'];
+        call.cookies.take(url, set === undefined ? [] : Array.isArray(set) ? set : [set]);
+      }
       if (this.opts.onServiceWarning) {
         for (const text of deprecationWarnings(res.headers.warning)) {
           try {

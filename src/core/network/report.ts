@@ -19,6 +19,10 @@ export interface ConnectionFacts {
   user?: string;
   warnings: string[];
   client: string;
+  /** The service's web app version, in words. */
+  webApp?: string;
+  /** Whether the service accepted the API key in each header alone (header name -> accepted). */
+  keyHeaders?: Record<string, boolean>;
 }
 
 const DIRECT_WHY: Record<NonNullable<Route['why']>, string> = {
@@ -56,6 +60,14 @@ export function connectionReport(f: ConnectionFacts): ConnectionReport {
     row('GET /verify', f.verify.ok ? answer : `${answer}${f.verify.error ? `: ${f.verify.error}` : ''}`);
   }
   row('Account', f.user ? `signed in as ${f.user}` : f.signedIn ? (f.tokenSent ? 'the service did not accept the stored token' : 'signed in at another address; the token was not sent') : 'not signed in');
+  if (f.keyHeaders) {
+    const accepted = Object.entries(f.keyHeaders).filter(([, ok]) => ok).map(([h]) => h);
+    const refused = Object.entries(f.keyHeaders).filter(([, ok]) => !ok).map(([h]) => h);
+    row('API key header', accepted.length
+      ? `the service accepts it in ${accepted.join(' and ')}${refused.length ? `, not in ${refused.join(' or ')} alone` : ''} (both are sent)`
+      : 'the service accepted the key only with both headers (both are sent)');
+  }
+  if (f.webApp) row('Web app', f.webApp);
   for (const w of f.warnings) row('Service says', w);
   row('Client', f.client);
   const reached = !!f.verify && f.verify.status !== undefined;

@@ -9,6 +9,7 @@ import { loadOnce, type ReuseCache } from '../archive/reuseCache';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
+import { archiveNameFor } from '../workspace/projectName';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
 import { foundGitUntracked, type SelectOptions, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
@@ -60,7 +61,10 @@ export interface PipelineContext {
 export interface FolderScanRequest {
   /** Absolute path of the folder (for git details). */
   root: string;
+  /** The service project the scan goes to (projectName.ts: as the service's CLI names it). */
   projectName: string;
+  /** The folder's name, for messages about a saved upload (default: the project name). */
+  folderName?: string;
   /** Partial scans send the chosen files as files_to_scan. */
   partial: boolean;
   /** `known`: the files of the folder's last archive, when there is one (SelectOptions.known). */
@@ -155,6 +159,21 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
 }
 
 /**
+ * Whether the upload differs from the commit (decisions.md, `dirty`): the service reuses a
+ * clean upload of a commit as that commit's full scan, so only an archive holding exactly
+ * the tracked files of HEAD, unmodified, is clean. A partial scan, a modified or untracked
+ * file, or a tracked file left out (credentials, size, excludes, deleted) makes it dirty.
+ * Outside git: unknown, left out.
+ */
+export function uploadDirty(
+  req: Pick<FolderScanRequest, 'partial'>, git: GitInfo | undefined, selection: Pick<Selection, 'gitTrackedLeftOut'>, archive: { skipped: readonly unknown[] },
+): boolean | undefined {
+  if (!git) return undefined;
+  if (req.partial || (selection.gitTrackedLeftOut ?? 0) > 0 || archive.skipped.length > 0) return true;
+  return git.dirty;
+}
+
+/**
  * A full scan's git details: readGitInfo told git's untracked files and what may have changed
  * since the last clean reading, both from the selection; a clean reading is kept for the next.
  */
@@ -187,15 +206,17 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
     const git = await gitInfo;
     const fields: UploadFields = {
       projectName: req.projectName,
-      branch: git?.branch, repoUrl: git?.repoUrl, sha: git?.sha, dirty: git?.dirty,
+      branch: git?.branch, repoUrl: git?.repoUrl, sha: git?.sha, dirty: uploadDirty(req, git, selection, archive),
       scanConfigs: req.scanConfigs?.length ? req.scanConfigs : undefined,
       targetPolicies: req.targetPolicies?.length ? req.targetPolicies : undefined,
       partial: req.partial ? { files: archive.index.paths() } : undefined,
       metadata: archiveMetadata(archive),
     };
     const outcome = await upload(ctx, () => uploadArchive({
-      client: ctx.client, archive, fields, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,
-      maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs, folder: req.projectName,
+      // Named after the project, as the service's own client names its archive.
+      client: ctx.client, archive: { path: archive.path, size: archive.size, sha256: archive.sha256, name: archiveNameFor(req.projectName) },
+      fields, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,
+      maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs, folder: req.folderName ?? req.projectName,
       onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
       onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
     }), () => { keepArchive = true; });
@@ -265,7 +286,7 @@ async function afterUpload(
 ): Promise<Uploaded> {
   if (outcome.kind !== 'complete') return { kind: 'in-progress', files, message: outcome.message };
   const scan: ScanRef = {
-    scanId: outcome.scanId, projectId: outcome.projectId, scannedAt: new Date().toISOString(),
+    scanId: outcome.scanId, ...(outcome.projectId !== undefined ? { projectId: outcome.projectId } : {}), scannedAt: new Date().toISOString(),
     partialFiles: fields.partial?.files, archiveSha256,
   };
   // Saved before the wait, so a reload waits again and a cancel leaves it for Refresh Results.

@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { Readable } from 'node:stream';
-import { ServiceError, isRetryable, retryReason, type RetryNotice, type ServiceClient, type UploadFields } from '../api';
+import { ServiceError, TransferCookies, isRetryable, retryReason, type RetryNotice, type ServiceClient, type UploadFields } from '../api';
 import { uploadFieldParts } from '../api/chunk';
 import { sha256File } from '../archive/hash';
 import { backoffDelay, sleep } from '../async';
@@ -44,7 +44,7 @@ export interface UploadOptions {
 }
 
 export type UploadOutcome =
-  | { kind: 'complete'; scanId: string; projectId: string | number }
+  | { kind: 'complete'; scanId: string; projectId?: string | number }
   | { kind: 'in-progress'; message: string };
 
 /**
@@ -158,9 +158,13 @@ function sameFields(a: UploadFields, b: UploadFields): boolean {
 }
 
 async function startTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, archive: ArchiveRef, fields: UploadFields): Promise<SavedTransfer> {
-  const { transferId } = await withRetries(opts, () => opts.client.startTransfer(archive.name, opts.signal), {
-    onGiveUp: (e) => e,
-  });
+  const origin = serviceOrigin(opts.client);
+  let cookies = new TransferCookies(origin);
+  const { transferId } = await withRetries(opts, () => {
+    // Each attempt starts a transfer of its own: only the cookies of the one that answered count.
+    cookies = new TransferCookies(origin);
+    return opts.client.startTransfer(archive.name, { signal: opts.signal, cookies });
+  }, { onGiveUp: (e) => e });
   const t: SavedTransfer = {
     transferId,
     archivePath: archive.path,
@@ -170,9 +174,24 @@ async function startTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, ar
     fields,
     createdAt: new Date().toISOString(),
     ...(opts.folder !== undefined ? { folder: opts.folder } : {}),
+    origin,
+    ...(cookies.size ? { cookies: cookies.toJSON() } : {}),
   };
   await opts.store.save(t);
   return t;
+}
+
+function serviceOrigin(client: ServiceClient): string {
+  return new URL(client.baseUrl).origin;
+}
+
+/**
+ * The cookies of a saved transfer, for the service it was started with. A transfer saved for
+ * another origin (the service address changed since) takes none of them there.
+ */
+function cookiesOf(client: ServiceClient, t: SavedTransfer): TransferCookies {
+  const origin = serviceOrigin(client);
+  return new TransferCookies(origin, t.origin === origin ? t.cookies : []);
 }
 
 /**
@@ -214,6 +233,14 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
   const { client, signal, store } = opts;
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   let t = initial;
+  let cookies = cookiesOf(client, t);
+  /** Keeps cookies the service set or changed with the saved transfer, so a resume after a reload sends them. */
+  const keepCookies = async () => {
+    const now = cookies.toJSON();
+    if (JSON.stringify(now) === JSON.stringify(t.cookies ?? [])) return;
+    t = { ...t, origin: cookies.origin, cookies: now };
+    await store.save(t);
+  };
   const total = t.size;
   const started = Date.now();
   let sessionStartOffset: number | undefined;
@@ -269,7 +296,8 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
       try {
         if (needOffset) {
           spend(0);
-          offset = await client.readOffset(t.transferId, signal, opts.onRetry);
+          offset = await client.readOffset(t.transferId, { signal, onRetry: opts.onRetry, cookies });
+          await keepCookies();
           needOffset = false;
           if (offset > total) {
             // The service holds more than this archive has: it is not our transfer any more.
@@ -292,6 +320,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           bodyLength: len,
           fields: t.fields,
           signal,
+          cookies,
           // A factory, so a retried request streams the chunk again from the start. An empty
           // chunk (everything is on the service, only the final answer was lost) asks the
           // service for the transfer's outcome. Object mode: a byte-mode Readable hands its
@@ -300,10 +329,11 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           body: len === 0 ? Buffer.alloc(0) : () => Readable.from(chunks.slices(chunkStart, len, (sent) => { if (live) progress(chunkStart + sent); }), { objectMode: true }),
         }).finally(() => { live = false; });
         lastChunkInFlight = false;
+        if (result.kind === 'continue') await keepCookies();
         if (result.kind === 'complete') {
           progress(total, true);
           await store.clear();
-          return { kind: 'complete', scanId: result.scanId, projectId: result.projectId };
+          return { kind: 'complete', scanId: result.scanId, ...(result.projectId !== undefined ? { projectId: result.projectId } : {}) };
         }
         if (result.kind === 'in-progress') {
           // The service already runs a scan for this transfer; there is nothing left to send.
@@ -335,6 +365,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           // The service no longer knows the transfer (expired or lost): start over once.
           restartedTransfer = true;
           t = await startTransfer(opts, { path: t.archivePath, name: t.archiveName, size: t.size, sha256: t.sha256 }, t.fields);
+          cookies = cookiesOf(client, t);
           sessionStartOffset = undefined;
           needOffset = true;
           continue;

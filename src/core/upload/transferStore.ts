@@ -1,6 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { UploadFields } from '../api';
+import type { StoredCookie, UploadFields } from '../api';
 
 /** Everything needed to resume an upload from another process: the id, and what was being sent. */
 export interface SavedTransfer {
@@ -14,6 +14,10 @@ export interface SavedTransfer {
   createdAt: string;
   /** Workspace folder the archive was made from, for messages. */
   folder?: string;
+  /** The service origin the transfer was started with: its cookies go nowhere else. */
+  origin?: string;
+  /** Cookies the service set for this transfer (affinity to one of its instances): a resume sends them again. */
+  cookies?: StoredCookie[];
 }
 
 /** Where the engine keeps the one resumable transfer. The extension backs it with its storage. */

@@ -160,14 +160,20 @@ async function fallbackInfo(root: string): Promise<GitInfo> {
  * (`name<TAB>url (fetch)`; remote names hold no whitespace), credentials removed.
  */
 function withRemote(info: GitInfo, remotes: string): GitInfo {
+  const url = remoteUrl(remotes);
+  if (url) info.repoUrl = url;
+  return info;
+}
+
+/** The URL of `origin`, or of the first remote, from `git remote -v`'s text; credentials removed. */
+export function remoteUrl(remotes: string): string | undefined {
   const urls = new Map<string, string>();
   for (const line of remotes.split(/\r?\n/)) {
     const m = /^([^\t]+)\t(.*) \(fetch\)$/.exec(line);
     if (m && m[2] && !urls.has(m[1])) urls.set(m[1], m[2]);
   }
   const url = urls.get('origin') ?? urls.values().next().value;
-  if (url) info.repoUrl = stripCredentials(url);
-  return info;
+  return url ? stripCredentials(url) : undefined;
 }
 
 /**

@@ -58,6 +58,12 @@ export interface Selection {
    */
   gitUntracked?: number;
   /**
+   * A whole folder selected in a git work tree: how many of the paths git tracks there are
+   * not in the selection (deleted, credential files, too big, excluded, submodules). Any
+   * means the upload is not the commit's tracked files as they are (decisions.md, `dirty`).
+   */
+  gitTrackedLeftOut?: number;
+  /**
    * A whole folder selected in a git work tree with `known` given: the tracked paths that are
    * not the very file recorded there (new, changed, links, left out, gone), in git's order;
    * undefined when there are more than MAX_TRACKED_UNRECORDED. The tracked files not listed
@@ -155,7 +161,8 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // with a node_modules, a committed dist): the repository chose to keep it.
     const tracked = new FileListBuilder(1024);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
-    await filterCandidates(ctx, new NulSeparated(trackedOut), tracked, { dropMissing: true, kept: () => true, known, unrecorded, tracked: true });
+    const trackedListing = new NulSeparated(trackedOut);
+    await filterCandidates(ctx, trackedListing, tracked, { dropMissing: true, kept: () => true, known, unrecorded, tracked: true });
     const trackedList = tracked.build();
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
     const untracked = new FileListBuilder(64);
@@ -163,7 +170,10 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     const untrackedListing = new NulSeparated(await untrackedP, alsoTracked);
     await filterCandidates(ctx, untrackedListing, untracked, { dropMissing: true, kept: () => false, known });
     for (const p of await ignoredP) ctx.skip(p, 'gitignored');
-    return { ...ctx.finish(FileList.merge(trackedList, untracked.build())), gitUntracked: untrackedListing.count, trackedUnrecorded: unrecorded?.items };
+    return {
+      ...ctx.finish(FileList.merge(trackedList, untracked.build())),
+      gitUntracked: untrackedListing.count, gitTrackedLeftOut: trackedListing.count - trackedList.length, trackedUnrecorded: unrecorded?.items,
+    };
   }
   const { files, kept } = await walk(ctx);
   const out = new FileListBuilder(files.length);

@@ -7,6 +7,7 @@ import { KeyedLock, commitChunk } from '../uploads/transfers';
 import { headerInt, parseDirty, parseMetadata, parseTargetPolicies } from '../uploads/validate';
 import type { TransferState } from '../types';
 import type { Ctx } from './context';
+import { AFFINITY_COOKIE } from './startScan';
 
 const locks = new KeyedLock();
 /** Transfers whose data file a chunk is being streamed into right now (at most one each), with the lease's end. */
@@ -28,9 +29,27 @@ let chunkCounter = 0;
 
 export const IN_PROGRESS_MESSAGE = 'A scan for this upload is already in progress';
 
+/**
+ * The transfer as the instance this request reached knows it: with real answers a request
+ * without the transfer's affinity cookie reaches another instance, which does not know it.
+ */
+function reachable(ctx: Ctx, t: TransferState | undefined): TransferState | undefined {
+  if (!t || t.company !== ctx.principal.company.id) return undefined;
+  if (t.affinity && readCookie(ctx.req.headers.cookie, AFFINITY_COOKIE) !== t.affinity) return undefined;
+  return t;
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 export async function headTransfer(ctx: Ctx): Promise<void> {
-  const t = ctx.core.store.transfer(ctx.params.transfer_id);
-  const offset = t && t.company === ctx.principal.company.id ? t.offset : 0;
+  const t = reachable(ctx, ctx.core.store.transfer(ctx.params.transfer_id));
+  const offset = t ? t.offset : 0;
   ctx.res.writeHead(200, { 'Upload-Offset': String(offset), 'Cache-Control': 'no-store', 'Content-Length': '0' });
   ctx.res.end();
 }
@@ -60,8 +79,8 @@ function validateParts(ctx: Ctx, t: TransferState, fields: Record<string, string
 export async function patchChunk(ctx: Ctx): Promise<void> {
   const { core } = ctx;
   const id = ctx.params.transfer_id;
-  const t = core.store.transfer(id);
-  if (!t || t.company !== ctx.principal.company.id) throw new HttpError(404, `transfer ${id} not found`);
+  const t = reachable(ctx, core.store.transfer(id));
+  if (!t) throw new HttpError(404, `transfer ${id} not found`);
   const offset = headerInt(ctx.req.headers['upload-offset'], 'Upload-Offset');
   const length = headerInt(ctx.req.headers['upload-length'], 'Upload-Length');
   if (length > core.opts.maxArchiveBytes) {
@@ -118,7 +137,8 @@ export async function patchChunk(ctx: Ctx): Promise<void> {
         source: ctx.source,
         headers: { offset: String(offset), length: String(length), name: uploadName },
       });
-      sendJson(ctx.res, 200, { scan_id: scan.id, project_id: scan.projectId });
+      // Real answers complete without project_id (decisions.md).
+      sendJson(ctx.res, 200, core.mode.shapes === 'real' ? { scan_id: scan.id } : { scan_id: scan.id, project_id: scan.projectId });
       core.runner.start(scan.id);
     });
   } catch (e) {

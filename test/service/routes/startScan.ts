@@ -1,11 +1,14 @@
 // POST /start-scan: opens a chunked-upload transfer for a blast scan.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { requireFeature } from '../auth';
 import { HttpError, sendJson } from '../http';
 import { ARCHIVE_EXTENSIONS, isAllowedArchiveName } from '../uploads/validate';
 import { parseMultipart } from '../uploads/multipart';
 import type { Ctx } from './context';
+
+/** The load balancer's cookie pinning a transfer to one instance (real answers). */
+export const AFFINITY_COOKIE = 'scanner_instance';
 
 export async function startScan(ctx: Ctx): Promise<void> {
   const form = await parseMultipart(ctx.req.headers, ctx.body, { fileTarget: () => null, maxFiles: 4 });
@@ -21,6 +24,8 @@ export async function startScan(ctx: Ctx): Promise<void> {
   }
   if (part.bytes !== 0) throw new HttpError(400, 'the files part must have an empty body; send the archive with PATCH /start-scan/{transfer_id}/');
   const id = randomUUID();
+  // Real answers: several instances behind a load balancer that pins a transfer with a cookie (decisions.md).
+  const affinity = ctx.core.mode.shapes === 'real' ? randomBytes(12).toString('base64url') : undefined;
   writeFileSync(ctx.core.store.transferPath(id), '');
   ctx.core.store.state.transfers[id] = {
     id,
@@ -33,7 +38,8 @@ export async function startScan(ctx: Ctx): Promise<void> {
     scanId: null,
     createdAt: new Date().toISOString(),
     chunkSources: [],
+    ...(affinity ? { affinity } : {}),
   };
   await ctx.core.store.persist();
-  sendJson(ctx.res, 200, { status: 'ok', transfer_id: id });
+  sendJson(ctx.res, 200, { status: 'ok', transfer_id: id }, affinity ? { 'Set-Cookie': `${AFFINITY_COOKIE}=${affinity}; Path=/api/v1/start-scan; Max-Age=3600; HttpOnly; SameSite=Lax` } : {});
 }

@@ -18,6 +18,10 @@ test('auth header choice follows the token shape', () => {
   for (const [token, want] of cases) assert.equal(authScheme(token), want, token);
   assert.equal(looksLikeJwt(jwt), true);
   assert.deepEqual(authHeaders(jwt), { authorization: `Bearer ${jwt}` });
-  assert.deepEqual(authHeaders('plain-api-key'), { 'SERVICE-TOKEN': 'plain-api-key' });
+  // An API key goes in both headers (decisions.md): the spec's, and the one the service's own clients send.
+  assert.deepEqual(authHeaders('plain-api-key'), { 'SERVICE-TOKEN': 'plain-api-key', 'CORGEA-TOKEN': 'plain-api-key' });
+  assert.deepEqual(authHeaders('plain-api-key', 'client'), { 'CORGEA-TOKEN': 'plain-api-key' });
+  assert.deepEqual(authHeaders('plain-api-key', 'spec'), { 'SERVICE-TOKEN': 'plain-api-key' });
+  assert.deepEqual(authHeaders(jwt, 'client'), { authorization: `Bearer ${jwt}` }, 'a JWT stays a bearer token');
   assert.deepEqual(authHeaders(''), {});
 });

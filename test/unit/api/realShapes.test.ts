@@ -2,7 +2,7 @@
 // answers", against the reference service answering in those shapes, over HTTP.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ServiceClient, isServiceError } from '../../../src/core/api';
+import { ServiceClient, TransferCookies, isServiceError } from '../../../src/core/api';
 import { URGENCY_ORDER, isFixable, severityFromUrgency, toStoredIssue, urgencyRank } from '../../../src/core/issues';
 import { startReferenceService, type ReferenceService } from '../../service';
 import { SAMPLE_FILES, buildArchive, uploadAll, waitForScan } from '../service/wire';
@@ -22,6 +22,32 @@ describe('real answer shapes (decisions.md)', () => {
     await waitForScan(svc, scanId);
   });
   after(() => svc.close());
+
+  test('the key is read from CORGEA-TOKEN only, as the real service does: the client sends both and gets in', async () => {
+    assert.equal((await client().verify()).status, 'ok');
+    const only = (keyHeaders: 'spec' | 'client') => new ServiceClient({ baseUrl: svc.baseUrl, token: svc.demoToken, maxRetries: 0, keyHeaders }).verify().then(() => 'ok', (e: unknown) => (isServiceError(e) ? e.kind : String(e)));
+    assert.equal(await only('client'), 'ok');
+    assert.equal(await only('spec'), 'unauthorized', 'SERVICE-TOKEN alone is refused');
+  });
+
+  test('the web app version is read outside /api/v1, without credentials; a service without it answers 404 (unknown)', async () => {
+    const before = svc.requests().length;
+    assert.equal(await client().webAppVersion(), 'v1.71.3');
+    svc.mode.shapes = 'seed';
+    try {
+      assert.equal(await client().webAppVersion(), undefined);
+    } finally {
+      svc.mode.shapes = 'real';
+    }
+    const asked = svc.requests().slice(before);
+    assert.deepEqual(asked.map((r) => [r.path, r.auth]), [['/api/version', 'none'], ['/api/version', 'none']]);
+  });
+
+  test('a completed upload answers without project_id, and that is a success', async () => {
+    const { last } = await uploadAll(svc, await buildArchive('zip', SAMPLE_FILES));
+    assert.equal(last.json.project_id, undefined);
+    assert.ok(last.json.scan_id);
+  });
 
   test('urgency: full words and short codes in any case mean the same; the editor shows the full word', async () => {
     const res = await client().listAllQualityIssues(scanId);
@@ -85,8 +111,11 @@ describe('real answer shapes (decisions.md)', () => {
     } finally {
       await stub.close();
     }
-    const transferId = (await client().startTransfer('p.zip')).transferId;
-    const e400 = await client().sendChunk(transferId, { offset: 0, totalLength: 1, archiveName: 'p.zip', body: Buffer.from('x'), bodyLength: 1, fields: { targetPolicies: [999999] } }).catch((x: unknown) => x);
+    // The transfer's affinity cookie goes with its chunk, or another instance answers (404).
+    const cookies = new TransferCookies(new URL(svc.baseUrl).origin);
+    const transferId = (await client().startTransfer('p.zip', { cookies })).transferId;
+    assert.equal(cookies.size, 1, 'real answers pin a transfer with a cookie');
+    const e400 = await client().sendChunk(transferId, { offset: 0, totalLength: 1, archiveName: 'p.zip', body: Buffer.from('x'), bodyLength: 1, fields: { targetPolicies: [999999] }, cookies }).catch((x: unknown) => x);
     assert.ok(isServiceError(e400) && e400.kind === 'bad-request', String(e400));
     assert.match(e400.serverMessage ?? '', /polic/i, 'the 400 {message} of the service is shown');
   });

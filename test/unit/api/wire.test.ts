@@ -49,10 +49,10 @@ function parts(r: Recorded): Promise<{ fields: Record<string, string>; files: Re
 test('auth header and client source on every request, for both token kinds', async () => {
   stub.handle(() => ({ json: { status: 'ok' } }));
   const cases: [string, Record<string, string | undefined>][] = [
-    [API_KEY, { 'service-token': API_KEY, authorization: undefined }],
-    [JWT, { authorization: `Bearer ${JWT}`, 'service-token': undefined }],
-    [`  ${API_KEY}\n`, { 'service-token': API_KEY, authorization: undefined }],
-    ['', { 'service-token': undefined, authorization: undefined }],
+    [API_KEY, { 'service-token': API_KEY, 'corgea-token': API_KEY, authorization: undefined }],
+    [JWT, { authorization: `Bearer ${JWT}`, 'service-token': undefined, 'corgea-token': undefined }],
+    [`  ${API_KEY}\n`, { 'service-token': API_KEY, 'corgea-token': API_KEY, authorization: undefined }],
+    ['', { 'service-token': undefined, 'corgea-token': undefined, authorization: undefined }],
   ];
   for (const [token, want] of cases) {
     stub.requests.length = 0;
@@ -209,7 +209,9 @@ test('chunk answers: continue, complete, in progress, and answers that fit none'
     [{ json: { status: 'ok', message: 'A scan for this upload is already in progress.' } }, { kind: 'in-progress', message: 'A scan for this upload is already in progress.' }],
     [{ json: { status: 'ok', message: 'thanks' } }, /PATCH \/start-scan\/\{transfer_id\}\/ returned an unexpected response: expected scan_id/],
     [{ headers: { 'upload-offset': 'soon' }, json: { status: 'ok', message: 'x' } }, /Upload-Offset header: expected a whole number/],
-    [{ json: { scan_id: 'abc' } }, /project_id: expected string or integer \(missing\)/],
+    // decisions.md: a completion without project_id is a success.
+    [{ json: { scan_id: 'abc' } }, { kind: 'complete', scanId: 'abc' }],
+    [{ json: { scan_id: 42, project_id: null } }, { kind: 'complete', scanId: '42' }],
   ];
   for (const [reply, want] of cases) {
     stub.handle(() => reply);
@@ -266,6 +268,21 @@ test('listAll* read every page and stop a server that never ends', async () => {
   stub.requests.length = 0;
   await assert.rejects(client({ maxPages: 5 }).c.listAllRoles(), (e: unknown) => e instanceof ServiceError && e.kind === 'bad-response' && /GET \/roles .*after 5 pages/.test(e.message));
   assert.equal(stub.requests.length, 5);
+});
+
+test('a classification filter is sent, and applied to the answer too: a service that ignores the parameter still gives only matching findings', async () => {
+  const of = (id: string, cls: { id?: string; name?: string } | null) => ({ ...sampleIssue(), id, classification: cls });
+  stub.handle(() => ({ json: {
+    status: 'ok', page: 1, total_pages: 1, total_issues: 5,
+    issues: [of('a', { id: 'CWE-95', name: 'Eval Injection' }), of('b', { id: 'CWE-89', name: 'SQL Injection' }), of('c', { id: 'cwe-95' }), of('d', null), of('e', { name: 'Use of EVAL()' })],
+  } }));
+  const { c } = client();
+  const page = await c.listQualityIssues('s', { classification: 'cwe-95' });
+  assert.equal(stub.requests.at(-1)!.query.get('classification'), 'cwe-95');
+  assert.deepEqual(page.issues.map((i) => i.id), ['a', 'c']);
+  assert.equal(page.received, 5, 'paging counts what the page held');
+  assert.deepEqual((await c.listAllQualityIssues('s', { classification: 'eval' })).issues.map((i) => i.id), ['a', 'e']);
+  assert.deepEqual((await c.listAllQualityIssues('s')).issues.map((i) => i.id), ['a', 'b', 'c', 'd', 'e']);
 });
 
 test('a scan\'s pages are fetched a few at a time once the first page says how many; an unchanged total costs one request', async () => {

@@ -51,8 +51,16 @@ describe('reading a CPU profile for the benchmark', () => {
     rec.stop();
     const waited = rec.worst.find((s) => s.toUs <= spinFromUs && s.ms >= 75);
     const computed = rec.worst.find((s) => s.fromUs >= spinFromUs - 10_000 && s.ms >= 55);
-    assert.ok(waited && waited.cpuMs < waited.ms - 40, `a stall of the wait, mostly off the CPU: ${JSON.stringify(rec.worst)}`);
+    assert.ok(waited, `the wait is a stall: ${JSON.stringify(rec.worst)}`);
+    // Only a thread's own CPU time tells the wait from the spin: before Node 23.9 (no
+    // threadCpuUsage) the process's is read, and on a busy machine other threads (the
+    // collector's) fill the wait with CPU time of theirs (seen: 47 ms of an 80 ms wait).
+    if (hasThreadCpuUsage()) assert.ok(waited.cpuMs < waited.ms - 40, `a stall of the wait, mostly off the CPU: ${JSON.stringify(rec.worst)}`);
     assert.ok(computed && computed.cpuMs >= 60, `a stall of the spin, on the CPU: ${JSON.stringify(rec.worst)}`);
     assert.equal(rec.busiest[0]!.fromUs, computed.fromUs, `the spin ranks first by CPU: ${JSON.stringify(rec.busiest)}`);
   });
 });
+
+function hasThreadCpuUsage(): boolean {
+  return typeof (process as unknown as { threadCpuUsage?: unknown }).threadCpuUsage === 'function';
+}

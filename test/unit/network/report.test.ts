@@ -48,3 +48,12 @@ test('failures say where it stopped', () => {
   assert.match(badUrl.text, /Service:\s+not usable: The service URL must start with https:\/\//);
   assert.equal(badUrl.ok, false);
 });
+
+test('the web app version and which header carries the API key', () => {
+  const r = connectionReport({ ...base, webApp: 'v1.71.3', keyHeaders: { 'CORGEA-TOKEN': true, 'SERVICE-TOKEN': false } });
+  assert.match(r.text, /API key header:\s+the service accepts it in CORGEA-TOKEN, not in SERVICE-TOKEN alone \(both are sent\)/);
+  assert.match(r.text, /Web app:\s+v1\.71\.3/);
+  const both = connectionReport({ ...base, keyHeaders: { 'CORGEA-TOKEN': true, 'SERVICE-TOKEN': true } });
+  assert.match(both.text, /accepts it in CORGEA-TOKEN and SERVICE-TOKEN \(both are sent\)/);
+  assert.doesNotMatch(connectionReport(base).text, /API key header|Web app/, 'nothing said when not asked (a JWT, not signed in)');
+});

@@ -15,7 +15,7 @@ import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, typ
 import { SCAN_STAGES, overallFraction, type ScanProgress } from '../../../src/core/scan/stages';
 import { UploadInterruptedError } from '../../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
-import { selectGivenFiles, selectWorkspaceFiles, type SelectOptions } from '../../../src/core/workspace/selectFiles';
+import { selectGivenFiles, selectWorkspaceFiles, type SelectOptions, type Selection } from '../../../src/core/workspace/selectFiles';
 import type { ArchiveIndex } from '../../../src/core/archive/archiveIndex';
 import { createHash } from 'node:crypto';
 import { startReferenceService, type ReferenceService } from '../../service';
@@ -194,6 +194,41 @@ describe('scan pipeline', () => {
     } finally {
       await fsp.rm(repo, { recursive: true, force: true });
     }
+  });
+
+  test('dirty is false only when the archive holds exactly the tracked files of HEAD: a partial scan or a tracked file left out is dirty', async () => {
+    const repo = await committedRepo('pipeline-dirty-exact-', { 'main.js': 'go();\n', 'lib.js': 'lib();\n' });
+    const plain = await tempDir('pipeline-not-git-');
+    try {
+      const form = async (root: string, partial: boolean, select: () => Promise<Selection>) => {
+        const result = await scanFolder({ root, projectName: 'demo', partial, select }, context().ctx);
+        assert.equal(result.kind, 'scanned');
+        return svc.scans().find((x) => result.kind === 'scanned' && x.id === result.scanId)!.formParts;
+      };
+      assert.equal((await form(repo, false, () => selectWorkspaceFiles(repo))).dirty, 'false', 'a clean full scan');
+      assert.equal((await form(repo, true, () => selectGivenFiles(repo, [path.join(repo, 'main.js')]))).dirty, 'true', 'a partial scan, even of a clean file');
+      // A credential file the repository tracks is never uploaded: the archive is not the commit.
+      await writeTree(repo, { '.env': 'API_KEY=1\n' });
+      git(repo, 'add', '.env');
+      git(repo, 'commit', '-qm', 'env');
+      const withEnv = await form(repo, false, () => selectWorkspaceFiles(repo));
+      assert.equal(withEnv.dirty, 'true', 'a tracked file left out');
+      assert.equal(withEnv.project_name, 'demo');
+      await writeTree(plain, { 'a.js': 'x\n' });
+      assert.equal((await form(plain, false, () => selectWorkspaceFiles(plain))).dirty, undefined, 'outside git: unknown, left out');
+    } finally {
+      await fsp.rm(repo, { recursive: true, force: true });
+      await fsp.rm(plain, { recursive: true, force: true });
+    }
+  });
+
+  test('the archive is named after the project, as the service\'s own client names it', async () => {
+    const { ctx } = context();
+    const result = await scanFolder({ root, projectName: 'payments api', folderName: 'checkout', partial: false, select: () => selectWorkspaceFiles(root) }, ctx);
+    assert.equal(result.kind, 'scanned');
+    const scan = svc.scans().find((x) => result.kind === 'scanned' && x.id === result.scanId)!;
+    assert.equal(scan.archiveName, 'payments_api.zip');
+    assert.equal(scan.projectName, 'payments api');
   });
 
   test('re-scans that keep the archive and the clean reading between them still say whether the folder differs from its commit', async () => {

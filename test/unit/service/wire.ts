@@ -14,11 +14,14 @@ export async function call(
   svc: ReferenceService,
   method: string,
   path: string,
-  opts: { token?: string | null; jwt?: string; headers?: Record<string, string>; body?: string | FormData } = {},
+  opts: { token?: string | null; jwt?: string; headers?: Record<string, string>; body?: string | FormData; keyHeader?: 'SERVICE-TOKEN' | 'CORGEA-TOKEN' } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.jwt) headers.Authorization = `Bearer ${opts.jwt}`;
-  else if (opts.token !== null) headers['SERVICE-TOKEN'] = opts.token ?? svc.demoToken;
+  else if (opts.token !== null) {
+    // Both, as the extension sends a key (decisions.md), unless a test names one.
+    for (const h of opts.keyHeader ? [opts.keyHeader] : ['SERVICE-TOKEN', 'CORGEA-TOKEN']) headers[h] = opts.token ?? svc.demoToken;
+  }
   if (typeof opts.body === 'string') headers['Content-Type'] ??= 'application/json';
   // `/__admin/x` means the admin API under its secret prefix.
   const url = path.startsWith('/__admin') ? `${svc.adminUrl}${path.slice('/__admin'.length)}` : `${svc.baseUrl}${path}`;
@@ -33,13 +36,19 @@ export async function call(
   return { status: res.status, headers: res.headers, text, json };
 }
 
+/** The affinity cookie a transfer was started with (real answers set one), sent back with its chunks. */
+const affinity = new Map<string, string>();
+
 export async function startTransfer(svc: ReferenceService, name = 'project.zip', token?: string): Promise<string> {
   const form = new FormData();
   form.append('scan_type', 'blast');
   form.append('files', new Blob([]), name);
   const r = await call(svc, 'POST', '/start-scan', { body: form, token });
   if (r.status !== 200) throw new Error(`start failed: ${r.status} ${r.text}`);
-  return r.json.transfer_id as string;
+  const id = r.json.transfer_id as string;
+  const cookie = r.headers.get('set-cookie')?.split(';')[0];
+  if (cookie) affinity.set(id, cookie);
+  return id;
 }
 
 export function chunkForm(bytes: Buffer, fields: Record<string, string> = {}): FormData {
@@ -54,8 +63,9 @@ export function sendChunk(
   transferId: string,
   c: { offset: number; length: number; bytes: Buffer; fields?: Record<string, string>; headers?: Record<string, string>; name?: string },
 ): Promise<Answer> {
+  const cookie = affinity.get(transferId);
   return call(svc, 'PATCH', `/start-scan/${transferId}/`, {
-    headers: { 'Upload-Offset': String(c.offset), 'Upload-Length': String(c.length), 'Upload-Name': c.name ?? 'project.zip', ...c.headers },
+    headers: { 'Upload-Offset': String(c.offset), 'Upload-Length': String(c.length), 'Upload-Name': c.name ?? 'project.zip', ...(cookie ? { cookie } : {}), ...c.headers },
     body: chunkForm(c.bytes, c.fields),
   });
 }
