@@ -34,6 +34,9 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
     ? esc([issue.assignee.name, issue.assignee.email && `<${issue.assignee.email}>`, issue.assignee.id && `(#${issue.assignee.id})`].filter(Boolean).join(' '))
     : undefined;
   const created = issue.createdAt ? (Number.isNaN(Date.parse(issue.createdAt)) ? esc(issue.createdAt) : `<time datetime="${esc(issue.createdAt)}">${esc(new Date(issue.createdAt).toLocaleString())}</time>`) : undefined;
+  // Numbers too: what a results file read back holds may have been edited by hand.
+  const line = esc(String(currentLine(issue)));
+  const scannedLine = esc(String(issue.line));
   const button = (action: string, label: string, enabled = true) => `<button data-action="${action}"${enabled ? '' : ' disabled'}>${esc(label)}</button>`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -74,9 +77,9 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
 <main aria-labelledby="title">
 <h1 id="title">${esc(issue.classificationName)}</h1>
 <div class="sub">
-  <span class="badge urgency-${esc(issue.urgency.toLowerCase())}" aria-label="Urgency ${esc(issue.urgency)}">${esc(capitalize(issue.urgency))}</span>
+  <span class="badge urgency-${esc(String(issue.urgency).toLowerCase())}" aria-label="Urgency ${esc(issue.urgency)}">${esc(capitalize(issue.urgency))}</span>
   ${cwe ? `<a href="${cwe}" title="Open the CWE page">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)}
-  · ${esc(issue.path)}:${currentLine(issue)}
+  · ${esc(issue.path)}:${line}
 </div>
 ${issue.stale ? '<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>' : ''}
 ${o.dismissal ? `<p class="note" role="note">Dismissed in this workspace as <strong>${esc(DISMISS_LABELS[o.dismissal.reason])}</strong> on ${esc(new Date(o.dismissal.at).toLocaleString())}. The service has no operation for this, so the finding stays open there; Restore brings it back here.</p>` : ''}
@@ -98,7 +101,7 @@ ${issue.classificationDescription ? `<section aria-labelledby="h-desc"><h2 id="h
   ${row('Assigned to', assignee)}
   ${row('Found', created)}
   ${row('File', `${esc(o.folderName ? `${o.folderName}/` : '')}${esc(issue.path)}${issue.fileName && issue.fileName !== issue.path.split('/').pop() ? ` (${esc(issue.fileName)})` : ''}${issue.language ? ` · ${esc(issue.language)}` : ''}`)}
-  ${row('Line', `${currentLine(issue)}${currentLine(issue) !== issue.line ? ` (line ${issue.line} when scanned)` : ''}`)}
+  ${row('Line', `${line}${currentLine(issue) !== issue.line ? ` (line ${scannedLine} when scanned)` : ''}`)}
   ${row('Project', issue.projectName && esc(issue.projectName))}
   ${row('Branch', issue.branch && esc(issue.branch))}
   ${row('Commit', issue.gitSha && `<code>${esc(issue.gitSha)}</code>`)}

@@ -1,8 +1,10 @@
 // Export Findings…: the findings of every folder as a SARIF 2.1.0 file, for code review
 // tools, CI dashboards and the SARIF Viewer. Locations are where the findings are now (as
 // tracked through edits), fixes are computed against the text as it is now.
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { toSarif, type ExportedFolder } from '../core/export';
+import { toSarif, writeExportFile, type ExportedFolder } from '../core/export';
 import { isFixable } from '../core/issues';
 import { readTextInside } from '../core/workspace/readInside';
 import { plainObjectArg } from './commands/args';
@@ -42,21 +44,26 @@ export function registerExportFindings(context: vscode.ExtensionContext, command
       void notifier.info('No findings to export yet: scan first.');
       return undefined;
     }
-    // `{ uri }` from automation; people choose where to save.
+    // `{ uri }` from automation; people choose where to save. Proposed outside the workspace:
+    // saved inside it, the export would be uploaded by the next scan (its default name is
+    // left out of uploads all the same).
     const given = plainObjectArg<{ uri: string }>(arg)?.uri;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `${(vscode.workspace.name ?? 'workspace').replace(/[^A-Za-z0-9._-]+/g, '-')}-code-scanner-findings.sarif`;
     const target = typeof given === 'string' ? vscode.Uri.parse(given) : await vscode.window.showSaveDialog({
       title: 'Export Findings as SARIF',
       saveLabel: 'Export',
-      defaultUri: folder ? vscode.Uri.joinPath(folder, 'code-scanner-findings.sarif') : undefined,
+      defaultUri: vscode.Uri.file(path.join(os.homedir(), name)),
       filters: { 'SARIF log': ['sarif', 'json'] },
     });
     if (!target) return undefined;
     const folders = await exportedFolders(store);
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     const log = toSarif(folders, { tool: { name: 'Code Scanner', version } });
+    const data = Buffer.from(JSON.stringify(log, null, 2) + '\n', 'utf8');
     try {
-      await vscode.workspace.fs.writeFile(target, Buffer.from(JSON.stringify(log, null, 2) + '\n', 'utf8'));
+      // A local file (also on a remote's side): never through a link, never elsewhere than shown.
+      if (target.scheme === 'file') await writeExportFile(target.fsPath, data);
+      else await vscode.workspace.fs.writeFile(target, data);
     } catch (e) {
       void notifier.error(`Could not write ${target.fsPath || target.toString()}: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;

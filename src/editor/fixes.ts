@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { appliedFixes, applyFix, checkFixTarget, composeFixes, type ComposedFixes, type LineEdit } from '../core/fixes';
+import { gitHooksDir } from '../core/workspace/git';
 import { isFixable } from '../core/issues';
 import { oneLine } from '../core/text/untrusted';
 import { issueRefArg, type IssueRef } from './commands/args';
@@ -36,11 +37,25 @@ function previewUri(ref: IssueRef, located: LocatedIssue): vscode.Uri {
   });
 }
 
+/** Each folder's git hooks folder, read at most every few seconds (Apply All Fixes checks many files). */
+const hooksDirs = new Map<string, { at: number; dir: Promise<string | undefined> }>();
+
+function hooksDirOf(folderPath: string): Promise<string | undefined> {
+  // git runs only for a trusted workspace (its config can name programs git starts).
+  if (!vscode.workspace.isTrusted) return Promise.resolve(undefined);
+  const kept = hooksDirs.get(folderPath);
+  if (kept && Date.now() - kept.at < 5000) return kept.dir;
+  const dir = gitHooksDir(folderPath);
+  hooksDirs.set(folderPath, { at: Date.now(), dir });
+  return dir;
+}
+
 /** Checks a finding's fix may write its file, and opens the file. */
 async function fixTarget(located: LocatedIssue): Promise<{ ok: true; document: vscode.TextDocument } | { ok: false; message: string }> {
   if (!located.issue.fix) return { ok: false, message: 'This issue has no suggested fix.' };
   const folder = vscode.Uri.parse(located.folderUri);
-  const target = await checkFixTarget(folder.fsPath, located.issue.path, located.issue.inArchive === true);
+  const hooksDir = await hooksDirOf(folder.fsPath);
+  const target = await checkFixTarget(folder.fsPath, located.issue.path, located.issue.inArchive === true, { hooksDir });
   if (!target.ok) return { ok: false, message: target.message };
   try {
     return { ok: true, document: await vscode.workspace.openTextDocument(located.uri) };

@@ -5,7 +5,7 @@
 // ask first (VS Code shows the confirmation), unless there is nothing to confirm because
 // the check already refuses. What they return marks the service's text as untrusted data.
 import * as vscode from 'vscode';
-import { compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type FindingFilter, type FindingRow } from '../core/agent/toolText';
+import { changeListing, compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type FindingFilter, type FindingRow } from '../core/agent/toolText';
 import { escapeMarkdown, oneLine } from '../core/text/untrusted';
 import { selectChangedFiles, selectGivenFiles, skipReasonLabel, type Selection } from '../core/workspace/selectFiles';
 import { checkFix, type FixController } from './fixes';
@@ -92,6 +92,8 @@ export type AgentTools = Record<(typeof TOOL_NAMES)[keyof typeof TOOL_NAMES], vs
  * (VS Code's test workbench answers confirmations by itself, without showing them).
  */
 export function registerLanguageModelTools(store: ResultsStore, scans: ScanController, fixes: FixController, log: vscode.LogOutputChannel): { tools: AgentTools; disposables: vscode.Disposable[] } {
+  /** Per finding: the change its confirmation showed (a digest), so only that very change is applied. */
+  const confirmed = new Map<string, string>();
   const listFindings: vscode.LanguageModelTool<ListInput> = {
     invoke(options) {
       const f = options.input ?? {};
@@ -106,8 +108,9 @@ export function registerLanguageModelTools(store: ResultsStore, scans: ScanContr
   const getFinding: vscode.LanguageModelTool<FindingInput> = {
     invoke(options) {
       const row = findRow(store, options.input ?? {});
-      if (!row) return text(`No finding with id ${JSON.stringify(String(options.input?.id ?? ''))} is in the results. List findings first; ids change when a folder is scanned again.`);
-      return text(untrustedEnvelope(`Finding ${JSON.stringify(row.finding.id)} in ${row.folder}.`, fullFinding(row)));
+      if (!row) return text('No finding with that id is in the results. List findings first; ids change when a folder is scanned again.');
+      // Only our own words before the envelope: the id and the folder are data (fullFinding has them).
+      return text(untrustedEnvelope('The finding asked for:', fullFinding(row)));
     },
   };
   const scanFiles: vscode.LanguageModelTool<ScanInput> = {
@@ -133,20 +136,22 @@ export function registerLanguageModelTools(store: ResultsStore, scans: ScanContr
       if (!vscode.workspace.isTrusted) return text('Refused: scanning needs a trusted workspace (Workspaces: Manage Workspace Trust).');
       const input = options.input ?? {};
       const plan = await plannedUpload(input);
+      // Our own words only before the envelope: file names come from the repository, scan
+      // ids, notes and error texts from the service, so they go inside it as data.
       if (plan.problem) return text(`Nothing was scanned: ${plan.problem}`);
       const files = plan.selections.reduce((n, s) => n + s.selection.files.length, 0);
-      if (!files) {
-        const left = leftOutText(plan.selections);
-        return text(`Nothing was scanned: no file would be uploaded.${left.length ? ` Left out: ${left.join(', ')}.` : ''}`);
-      }
+      if (!files) return text(untrustedEnvelope('Nothing was scanned: no file would be uploaded. The files left out, with why:', { leftOut: leftOutText(plan.selections) }));
       // The person confirmed this upload in the tool's confirmation: that is the first-scan question's answer too.
       const summary = await scans.scan(input.changed ? 'changedFiles' : 'givenFiles', { confirmed: true }, plan.uris);
       if (!summary) return text('Nothing was scanned (no sign-in, or another scan is running). Sign in with Code Scanner: Sign In and try again.');
-      if (summary.error) return text(`The scan stopped: ${summary.error.message}`);
+      if (summary.error) return text(untrustedEnvelope('The scan stopped; what the service or the editor said:', { error: summary.error.message, continuesOnService: summary.continuesOnService }));
       const scanned = new Set(plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.uri.toString()}\n${f.path}`)));
       const found = rows(store).filter((r) => scanned.has(`${r.located.folderUri}\n${r.finding.path}`) && !r.dismissed);
-      const head = summary.folders.map((f) => `${f.folder}: ${f.files} file${f.files === 1 ? '' : 's'} scanned${f.scanId ? ` (scan ${f.scanId})` : ''}${f.note ? `, ${f.note}` : ''}`).join('; ');
-      return text(untrustedEnvelope(`${head}. ${found.length} finding${found.length === 1 ? '' : 's'} in those files.`, found.slice(0, MAX_LIST).map(compactFinding)));
+      const scansDone = summary.folders.map((f) => ({ folder: f.folder, filesScanned: f.files, ...(f.scanId ? { scanId: f.scanId } : {}), ...(f.note ? { note: f.note } : {}) }));
+      return text(untrustedEnvelope(
+        `Scanned ${files} file${files === 1 ? '' : 's'}; ${found.length} finding${found.length === 1 ? '' : 's'} in those files.`,
+        { scans: scansDone, findings: found.slice(0, MAX_LIST).map(compactFinding) },
+      ));
     },
   };
   const applyFixTool: vscode.LanguageModelTool<FindingInput> = {
@@ -154,26 +159,35 @@ export function registerLanguageModelTools(store: ResultsStore, scans: ScanContr
       const row = findRow(store, options.input ?? {});
       const check = row ? await checkFix(row.located) : undefined;
       if (!row || !check?.ok) return { invocationMessage: 'Checking the fix' };
+      // The change as it will be made to the file as it is now, whole: what is confirmed is what is applied.
+      const change = changeListing(check.document.getText(), check.fixed);
+      if (change.tooLarge) return { invocationMessage: 'Checking the fix' };
+      confirmed.set(row.finding.id, change.digest);
       const i = row.finding;
       return {
-        invocationMessage: `Applying the fix in ${i.path}`,
+        invocationMessage: 'Applying the fix',
         confirmationMessages: {
           title: 'Code Scanner: apply the suggested fix?',
           message: new vscode.MarkdownString(
             `${escapeMarkdown(`${row.folder}/${i.path}`)}, line ${i.range ? i.range.start.line + 1 : i.line}: ${escapeMarkdown(oneLine(i.classificationName, 120))}\n\n` +
-            `${escapeMarkdown(oneLine(i.fix!.explanation || 'Suggested fix', 300))}\n\n${fenced(i.fix!.diff.slice(0, 4000))}\n\nThe file is edited, not saved; Undo takes the fix back.`,
+            `${escapeMarkdown(oneLine(i.fix!.explanation || 'Suggested fix', 300))}\n\nThe whole change to the file:\n\n${fenced(change.text)}\n\nThe file is edited, not saved; Undo takes the fix back.`,
           ),
         },
       };
     },
     async invoke(options) {
       const row = findRow(store, options.input ?? {});
-      if (!row) return text(`No finding with id ${JSON.stringify(String(options.input?.id ?? ''))} is in the results. List findings first.`);
+      if (!row) return text('No finding with that id is in the results. List findings first.');
       const check = await checkFix(row.located);
       if (!check.ok) return text(`Refused, nothing changed: ${check.message}`);
+      const change = changeListing(check.document.getText(), check.fixed);
+      if (change.tooLarge) return text(`Refused, nothing changed: ${change.why}`);
+      // Exactly what was confirmed, or nothing: the file may have changed since.
+      if (confirmed.get(row.finding.id) !== change.digest) return text('Refused, nothing changed: the file changed since the change was shown for confirmation. Ask again to see the change as it is now.');
+      confirmed.delete(row.finding.id);
       const applied = await fixes.apply([{ folderUri: row.located.folderUri, issueId: row.finding.id }]);
       return text(applied
-        ? `Applied the fix to ${row.folder}/${row.finding.path}. The file is edited but not saved; the finding left the results (Undo brings both back).`
+        ? untrustedEnvelope('Applied the fix. The file is edited but not saved; the finding left the results (Undo brings both back). The file:', { folder: row.folder, path: row.finding.path })
         : 'The fix was not applied; the editor refused the change.');
     },
   };

@@ -21,7 +21,7 @@ import type { ResultsStore } from './resultsStore';
 import type { Session } from './session';
 import type { UploadConsent } from './uploadConsent';
 import { selectOptions } from './uploadPreview';
-import { folderProject, scanSettings } from './settings';
+import { folderProject, repositorySettingNotes, scanSettings } from './settings';
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
 
 export type { ScanOptions } from './commands/args';
@@ -193,7 +193,11 @@ export class ScanController extends DisposableObject {
             scanConfigs: scanSettings(folder).scanConfigs,
             targetPolicies: this.targets.ids,
           }, ctx));
-          outcomes.push({ ...this.outcome(folder.name, result), project: project.name });
+          const outcome = this.outcome(folder.name, result);
+          // Said with every scan: a repository's own settings may narrow what it scans.
+          const narrowed = repositorySettingNotes(folder);
+          const note = [outcome.note, ...narrowed].filter(Boolean).join('; ') || undefined;
+          outcomes.push({ ...outcome, project: project.name, ...(note ? { note } : {}) });
         }
         return outcomes;
       });

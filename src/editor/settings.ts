@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { resolveBaseUrl, type Region } from '../core/api';
 import { projectNameOf, type ProjectName } from '../core/workspace/projectName';
+import { clampSetting } from './settingBounds';
 
 const SECTION = 'codeScanner';
 
@@ -33,10 +34,6 @@ export interface ScanSettings {
 
 const MB = 1024 * 1024;
 
-function positive(value: number | undefined, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 function stringList(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((g): g is string => typeof g === 'string' && g.trim() !== '') : [];
 }
@@ -47,8 +44,8 @@ export function scanSettings(folder?: vscode.WorkspaceFolder): ScanSettings {
     excludeGlobs: stringList(c.get<unknown>('excludeGlobs')),
     // Only the user's own settings: a repository must not be able to have your keys uploaded.
     allowCredentialFiles: stringList(config().inspect<unknown>('uploadCredentialFiles')?.globalValue),
-    maxFileSizeBytes: Math.round(positive(c.get<number>('maxFileSizeMB'), 10) * MB),
-    chunkSizeBytes: Math.round(positive(c.get<number>('uploadChunkSizeMB'), 8) * MB),
+    maxFileSizeBytes: Math.round(clampSetting('maxFileSizeMB', c.get<unknown>('maxFileSizeMB')) * MB),
+    chunkSizeBytes: Math.round(clampSetting('uploadChunkSizeMB', c.get<unknown>('uploadChunkSizeMB')) * MB),
     scanConfigs: c.get<string[]>('scanConfigs', []).map((s) => s.trim()).filter(Boolean),
   };
 }
@@ -72,4 +69,30 @@ export function folderProject(folder: vscode.WorkspaceFolder): Promise<ProjectNa
 export function describeProject(p: ProjectName): string {
   const from = p.from === 'setting' ? 'from the codeScanner.projectName setting' : p.from === 'remote' ? 'named after the git remote' : 'named after the folder (no git remote)';
   return `Project: ${p.name} (${from})`;
+}
+
+/**
+ * What a folder's own settings (the repository's `.vscode/settings.json`, or the workspace
+ * file) change about what a scan sends or checks, in words; said wherever a scan is
+ * explained, since a repository can narrow its own scan without the person noticing.
+ */
+export function repositorySettingNotes(folder: vscode.WorkspaceFolder): string[] {
+  const c = vscode.workspace.getConfiguration(SECTION, folder);
+  const fromWorkspace = <T>(key: string): T | undefined => {
+    const i = c.inspect<T>(key);
+    return i?.workspaceFolderValue ?? i?.workspaceValue;
+  };
+  const notes: string[] = [];
+  const types = fromWorkspace<unknown>('scanConfigs');
+  if (types !== undefined) {
+    const list = stringList(types);
+    notes.push(list.length ? `the workspace's settings choose the scan types (${list.join(', ')}); others are not run` : 'the workspace\'s settings set the scan types to the service\'s default');
+  }
+  const excludes = stringList(fromWorkspace<unknown>('excludeGlobs'));
+  if (excludes.length) notes.push(`the workspace's settings leave out ${excludes.length} more pattern${excludes.length === 1 ? '' : 's'} (${excludes.slice(0, 3).join(', ')}${excludes.length > 3 ? ', …' : ''})`);
+  const size = fromWorkspace<unknown>('maxFileSizeMB');
+  if (size !== undefined) notes.push(`the workspace's settings leave out files over ${clampSetting('maxFileSizeMB', size)} MB`);
+  const project = fromWorkspace<unknown>('projectName');
+  if (typeof project === 'string' && project.trim()) notes.push(`the workspace's settings send scans to the project ${project.trim()}`);
+  return notes;
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { formatBytes } from '../core/workspace/selectFiles';
 import type { Commands } from './commands/manager';
 import type { Notifier } from './notifier';
-import { folderProject, serviceHost } from './settings';
+import { folderProject, repositorySettingNotes, serviceHost } from './settings';
 import { scannableFolders, selectForScan } from './uploadPreview';
 
 const CONSENT_KEY = 'codeScanner.uploadConsent';
@@ -48,9 +48,11 @@ export class UploadConsent {
     }
     const projects = await Promise.all(scannableFolders().map((f) => folderProject(f))).catch(() => []);
     const into = projects.length ? ` ${projects.length === 1 ? `Scans go to the project ${projects[0].name}` : `Scans go to the projects ${projects.map((p) => p.name).join(', ')}`} on the service${projects.some((p) => p.from === 'setting') ? ' (named by the codeScanner.projectName setting)' : ''}.` : '';
+    const narrowed = scannableFolders().flatMap((f) => repositorySettingNotes(f));
+    const settingsNote = narrowed.length ? ` Note: ${narrowed.join('; ')}.` : '';
     const choice = await this.notifier.choose(
       `Upload ${what} of this workspace to ${serviceHost()} for scanning?`,
-      `This is the first scan of this workspace.${into} Files ignored by git, dependency and build folders, credential files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.`,
+      `This is the first scan of this workspace.${into}${settingsNote} Files ignored by git, dependency and build folders, credential files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.`,
       [UPLOAD, PREVIEW],
     );
     if (choice === UPLOAD) {

@@ -10,7 +10,7 @@ import { setContext, type Commands } from './commands/manager';
 import { DisposableObject } from './disposable';
 import type { Notifier } from './notifier';
 import type { ProjectName } from '../core/workspace/projectName';
-import { describeProject, folderProject, scanSettings } from './settings';
+import { describeProject, folderProject, repositorySettingNotes, scanSettings } from './settings';
 
 export const UPLOAD_PREVIEW_VIEW_ID = 'codeScanner.uploadPreview';
 
@@ -28,6 +28,8 @@ type Node =
 /** What Preview Upload returns: per folder, the totals and lists the view shows. */
 export interface UploadPreviewSummary {
   folders: { folder: string; project: string; files: string[]; bytes: number; leftOut: { path: string; reason: string }[] }[];
+  /** What the view says above the files. */
+  message?: string;
 }
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
@@ -45,10 +47,14 @@ export function selectForScan(folder: vscode.WorkspaceFolder, listIgnored = fals
   return selectWorkspaceFiles(folder.uri.fsPath, { ...selectOptions(folder), listIgnored });
 }
 
-/** The selection settings of a folder's scans (exclude globs, size limit, credential files allowed). */
+/**
+ * The selection settings of a folder's scans (exclude globs, size limit, credential files
+ * allowed). No git runs for a workspace that is not trusted: its `.git/config` can name
+ * programs git starts.
+ */
 export function selectOptions(folder: vscode.WorkspaceFolder): SelectOptions {
   const st = scanSettings(folder);
-  return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles };
+  return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles, useGit: vscode.workspace.isTrusted };
 }
 
 export class UploadPreviewView extends DisposableObject implements vscode.TreeDataProvider<Node> {
@@ -76,8 +82,12 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     const files = this.previews.reduce((n, p) => n + p.selection.files.length, 0);
     const bytes = this.previews.reduce((n, p) => n + p.selection.totalBytes, 0);
     const to = this.previews.length === 1 ? ` to project ${this.previews[0].project.name}` : '';
+    const restricted = vscode.workspace.isTrusted ? ''
+      : ' Restricted Mode: files were chosen without running git (by the .gitignore files), and nothing the repository names was run; a scan needs a trusted workspace and may choose differently.';
+    const narrowed = folders.flatMap((f) => repositorySettingNotes(f).map((n) => `${folders.length > 1 ? `${f.name}: ` : ''}${n}`));
+    const settingsNote = narrowed.length ? ` Note: ${narrowed.join('; ')}.` : '';
     this.view.message = folders.length
-      ? `A scan would upload ${plural(files, 'file')} (${formatBytes(bytes)})${to}; files left out are listed with why.`
+      ? `A scan would upload ${plural(files, 'file')} (${formatBytes(bytes)})${to}; files left out are listed with why.${settingsNote}${restricted}`
       : 'Open a folder to see what a scan would upload.';
     await setContext(CONTEXT_KEYS.uploadPreviewShown, true);
     this.changed.fire(undefined);
@@ -93,6 +103,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
 
   summary(): UploadPreviewSummary {
     return {
+      message: this.view.message,
       folders: this.previews.map((p) => ({
         folder: p.folder.name,
         project: p.project.name,

@@ -55,7 +55,8 @@ suite('editor: multi-root workspace', () => {
     // The tree has a folder level, named after the folders, each holding its own findings.
     const top = a.issuesTree.getChildren();
     assert.deepStrictEqual(top.map((n) => n.kind === 'folder' && [n.name, n.folderUri]), [['order-service', firstUri], ['ops-tools', secondUri]]);
-    assert.strictEqual(a.issuesTree.getTreeItem(top[1]).description, `${expectedSecond.length} issue${expectedSecond.length === 1 ? '' : 's'}`);
+    // Each folder names the project its scans go to (no git remote here: the folder's name).
+    assert.strictEqual(a.issuesTree.getTreeItem(top[1]).description, `${expectedSecond.length} issue${expectedSecond.length === 1 ? '' : 's'} · project ops-tools`);
     const groups = a.issuesTree.getChildren(top[1]);
     assert.deepStrictEqual(groups.map((g) => g.kind === 'group' && g.key), ['tools/cleanup.py']);
     assert.deepStrictEqual(a.issuesTree.getParent(groups[0]), top[1]);

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { relativeUri } from '../../src/core/export';
 import type { ReviewedFixesResult } from '../../src/editor/fixes';
-import { api, closeAllEditors, fileUri, scan, signIn, treeRootsOf, waitFor } from './helpers';
+import { api, closeAllEditors, fileUri, scan, signIn, treeRootsOf, waitFor, workspaceRoot } from './helpers';
 
 const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js', 'src/format.ts', 'src/pricing.js'];
 
@@ -127,6 +127,38 @@ suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SAR
       for (const x of results) assert.ok(paths.has(x.locations[0]!.physicalLocation.artifactLocation.uri));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('Export Findings… never writes through a link the repository committed, and proposes a place outside the workspace', async () => {
+    const a = await api();
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'sarif-victim-'));
+    const victim = path.join(outside, 'victim.txt');
+    fs.writeFileSync(victim, 'precious\n');
+    const link = path.join(workspaceRoot(), 'code-scanner-findings.sarif');
+    fs.symlinkSync(victim, link);
+    const earlier = a.notifications().at(-1)?.seq ?? 0;
+    try {
+      const r = await vscode.commands.executeCommand('codeScanner.exportFindings', { uri: vscode.Uri.file(link).toString() });
+      assert.strictEqual(r, undefined, 'nothing was exported');
+      assert.strictEqual(fs.readFileSync(victim, 'utf8'), 'precious\n', 'the file behind the link is untouched');
+      const said = await waitFor('the refusal', () => a.notifications(earlier).find((n) => /symbolic link/.test(n.text)));
+      assert.strictEqual(said.severity, 'error');
+      // Asked without an argument, the save dialog proposes the home folder, never the workspace.
+      let proposed: vscode.Uri | undefined;
+      const original = vscode.window.showSaveDialog;
+      (vscode.window as { showSaveDialog: typeof original }).showSaveDialog = async (o) => { proposed = o?.defaultUri; return undefined; };
+      try {
+        await vscode.commands.executeCommand('codeScanner.exportFindings');
+      } finally {
+        (vscode.window as { showSaveDialog: typeof original }).showSaveDialog = original;
+      }
+      assert.ok(proposed, 'a place was proposed');
+      assert.strictEqual(path.dirname(proposed.fsPath), os.homedir());
+      assert.ok(!proposed.fsPath.startsWith(workspaceRoot()), proposed.fsPath);
+    } finally {
+      fs.rmSync(link, { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 });

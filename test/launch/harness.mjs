@@ -251,14 +251,17 @@ export function writeUserSettings(userDataDir, settings = {}) {
  * group with a fresh profile. `settings` go into the user's settings.json.
  * Returns { url, port, userDataDir, extensionsDir, logFile, pid }.
  */
-export async function startCodeServer(tools, { port, settings = {}, extensionsDir, installVsix, smokeTestDriver = true, env = {}, healthTimeoutMs = 90_000 } = {}) {
+export async function startCodeServer(tools, { port, settings = {}, extensionsDir, installVsix, smokeTestDriver = true, env = {}, healthTimeoutMs = 90_000, workspaceTrust = false } = {}) {
   port ??= await freePort();
   const home = tempDir('code-scanner-vscode-');
   const userDataDir = join(home, 'user-data');
   extensionsDir ??= join(home, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  writeUserSettings(userDataDir, settings);
+  // With workspaceTrust, folders open in Restricted Mode until trusted, without asking.
+  writeUserSettings(userDataDir, workspaceTrust
+    ? { ...settings, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.emptyWindow': false }
+    : settings);
   const configFile = join(home, 'config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const childEnv = {
@@ -286,7 +289,7 @@ export async function startCodeServer(tools, { port, settings = {}, extensionsDi
     ...common,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--reconnection-grace-time', '5',
     ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),

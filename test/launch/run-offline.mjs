@@ -4,15 +4,21 @@
 // suite's exit code. Everything it starts is stopped on success, failure, timeout and
 // Ctrl+C.
 //
+// Two windows: the suite in a trusted multi-root workspace, then the Restricted Mode tests
+// (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted.
+//
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 15 min), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { provision, ProvisionError } from './provision.mjs';
 import {
   cleanup,
   installSignalHandlers,
   launchChromium,
+  makeGitWorkspace,
   prepareSuite,
   log,
   remoteUri,
@@ -31,10 +37,17 @@ const argv = process.argv.slice(2);
 const shotIdx = argv.indexOf('--screenshot-on-failure');
 const screenshotFile = shotIdx >= 0 ? resolve(process.env.INIT_CWD || process.cwd(), argv[shotIdx + 1] ?? 'integration-failure.png') : undefined;
 
-let lines = [];
+/** Each window's lines; the counts are summed at the end. */
+const windows = [];
 let page;
 let finished = false;
 const started = Date.now();
+
+function total() {
+  const rs = windows.map((w) => parseMochaResult(w.lines));
+  if (rs.every((r) => !r)) return undefined;
+  return rs.reduce((t, r) => ({ passed: t.passed + (r?.passed ?? 0), failed: t.failed + (r?.failed ?? 0) }), { passed: 0, failed: 0 });
+}
 
 function summary(result, note) {
   const r = result ?? { passed: 0, failed: 0 };
@@ -53,7 +66,7 @@ async function finish(code, note) {
       (e) => log(`could not save a screenshot: ${e.message}`),
     );
   }
-  summary(parseMochaResult(lines), note);
+  summary(total(), note);
   log(`finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await cleanup();
   process.exit(code);
@@ -66,37 +79,26 @@ const timer = setTimeout(() => {
 }, timeoutMs);
 timer.unref();
 
-async function main() {
-  const tools = provision();
-
-  const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite();
-  extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
-  // The page reloads with its URL and its exposed functions: the suite may reload the window
-  // and go on in the new extension host (test/integration/index.ts).
-  extensionEnvironment.CODE_SCANNER_TEST_RELOAD_FILE = join(tempDir('code-scanner-reload-'), 'reload.json');
-
-  const server = await startCodeServer(tools, {
-    // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
-    settings: { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false },
-    env: systemStoreEnv,
-  });
-  log(`code-server ${server.url} (log ${server.logFile})`);
-
+/**
+ * Opens `target` in a code-server window that runs the suite's files named by the payload's
+ * environment, and resolves with the extension host's exit code (or why it never came).
+ */
+async function runWindow(tools, server, target, extensionEnvironment, testsPath) {
   const payload = [
     ['extensionDevelopmentPath', remoteUri(server, repoRoot)],
     ['extensionTestsPath', remoteUri(server, testsPath)],
     ['extensionEnvironment', JSON.stringify(extensionEnvironment)],
     ['skipWelcome', 'true'],
   ];
-
   const browser = await launchChromium(tools);
   page = browser.page;
-
+  const w = { lines: [] };
+  windows.push(w);
   let resolveExit;
   const exitCode = new Promise((r) => (resolveExit = r));
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = formatAutomationLog(type, args);
-    lines.push(...text.split('\n'));
+    w.lines.push(...text.split('\n'));
     if (verbose || !isWorkbenchNoise(text)) console.log(text);
   });
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
@@ -114,19 +116,64 @@ async function main() {
     }, 500);
     t.unref();
   });
-
-  log('opening the workbench; the suite runs in the extension host');
-  await page.goto(workbenchUrl(server, multiRoot.file, payload), { waitUntil: 'domcontentloaded', timeout: 120_000 });
-
+  await page.goto(workbenchUrl(server, target, payload), { waitUntil: 'domcontentloaded', timeout: 120_000 });
   const outcome = await Promise.race([exitCode, crashed, serverGone]);
   if (typeof outcome === 'string') {
     console.error(tail(server.logFile));
-    return finish(1, outcome);
+    return { note: outcome };
   }
   if (verbose || outcome !== 0) console.log(`--- code-server log (tail) ---\n${tail(server.logFile)}`);
-  const result = parseMochaResult(lines);
-  if (outcome === 0 && !result) return finish(1, 'the extension host exited 0 but the suite printed no MOCHA_RESULT line');
-  return finish(outcome, outcome === 0 ? undefined : `the suite exited with code ${outcome}`);
+  if (outcome === 0 && !parseMochaResult(w.lines)) return { note: 'the extension host exited 0 but the suite printed no MOCHA_RESULT line' };
+  await browser.browser.close().catch(() => {});
+  return outcome === 0 ? { code: 0 } : { code: outcome, note: `the suite exited with code ${outcome}` };
+}
+
+async function main() {
+  const tools = provision();
+
+  const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite();
+  extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
+  // The page reloads with its URL and its exposed functions: the suite may reload the window
+  // and go on in the new extension host (test/integration/index.ts).
+  extensionEnvironment.CODE_SCANNER_TEST_RELOAD_FILE = join(tempDir('code-scanner-reload-'), 'reload.json');
+  const settings = { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false };
+
+  const server = await startCodeServer(tools, {
+    // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
+    settings,
+    env: systemStoreEnv,
+  });
+  log(`code-server ${server.url} (log ${server.logFile})`);
+  log('opening the workbench; the suite runs in the extension host');
+  const trusted = await runWindow(tools, server, multiRoot.file, extensionEnvironment, testsPath);
+  // A window that never reported is the end; failed tests are counted, and the second window runs all the same.
+  if (trusted.code === undefined) return finish(1, trusted.note);
+
+  // Restricted Mode: a VS Code that asks about trust, and a repository nobody trusted whose
+  // .git/config names a program git would start (a tripwire that leaves a file behind).
+  const grep = process.env.CODE_SCANNER_TEST_GREP;
+  if (grep && !/restricted/i.test(grep)) return finish(trusted.code, trusted.note);
+  const untrusted = makeGitWorkspace(undefined, 'code-scanner-untrusted-');
+  const tripwire = join(tempDir('code-scanner-tripwire-'), 'fsmonitor-ran');
+  const hook = join(tempDir('code-scanner-hook-'), 'fsmonitor.sh');
+  writeFileSync(hook, `#!/bin/sh\necho "$@" > '${tripwire}'\nexit 1\n`, { mode: 0o755 });
+  spawnGit(untrusted, ['config', 'core.fsmonitor', hook]);
+  const restrictedServer = await startCodeServer(tools, { settings, env: systemStoreEnv, workspaceTrust: true });
+  log(`code-server with workspace trust ${restrictedServer.url}; Restricted Mode tests in ${untrusted}`);
+  const restricted = await runWindow(tools, restrictedServer, untrusted, {
+    ...extensionEnvironment,
+    CODE_SCANNER_TEST_SUFFIX: '.restricted.js',
+    CODE_SCANNER_TEST_WORKSPACE: untrusted,
+    CODE_SCANNER_TEST_TRIPWIRE: tripwire,
+    CODE_SCANNER_TEST_RELOAD_FILE: '',
+  }, testsPath);
+  const code = trusted.code || restricted.code || (restricted.code === undefined ? 1 : 0);
+  return finish(code, restricted.note ?? trusted.note);
+}
+
+function spawnGit(cwd, args) {
+  const r = spawnSync('git', args, { cwd, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed`);
 }
 
 main().catch((err) => {

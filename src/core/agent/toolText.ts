@@ -3,6 +3,8 @@
 // the model (a classification description, a triage reasoning, a diff's comment). The
 // result says so before the data, and the data is JSON with `<` escaped, so nothing in it
 // can close the envelope or look like markup of the prompt.
+import { createHash } from 'node:crypto';
+import { computeLineEdits } from '../fixes/lineEdits';
 import type { StoredIssue } from '../issues/model';
 import { normalizeUrgency } from '../issues/severity';
 
@@ -66,4 +68,28 @@ export function fullFinding(row: FindingRow): Record<string, unknown> {
     slaStatus: i.slaStatus, createdAt: i.createdAt, branch: i.branch, commit: i.gitSha,
     ...(i.stale ? { placement: 'the file changed since the scan; the line is the one the service reported' } : {}),
   };
+}
+
+/** Longest change a confirmation shows; a fix that changes more is refused (Preview Fix shows any size). */
+export const MAX_CONFIRMED_CHANGE_CHARS = 8000;
+
+/**
+ * The change a fix makes to a file as it is now, whole, as lines removed and added per place
+ * (the very line edits that will be applied), for a confirmation; and a digest, so that
+ * only the change that was confirmed is applied. Too large to show whole: refused, and why.
+ */
+export function changeListing(before: string, after: string): { tooLarge: false; text: string; digest: string } | { tooLarge: true; why: string } {
+  const lines = before.split(/(?<=\n)/);
+  const out: string[] = [];
+  for (const e of computeLineEdits(before, after)) {
+    const removed = lines.slice(e.startLine, e.endLine);
+    const added = e.text === '' ? [] : e.text.split(/(?<=\n)/);
+    const where = removed.length > 1 ? `lines ${e.startLine + 1}-${e.endLine}` : `line ${e.startLine + 1}`;
+    out.push(`@@ ${where} @@`, ...removed.map((l) => `-${l.replace(/\r?\n$/, '')}`), ...added.map((l) => `+${l.replace(/\r?\n$/, '')}`));
+  }
+  const text = out.join('\n');
+  if (text.length > MAX_CONFIRMED_CHANGE_CHARS) {
+    return { tooLarge: true, why: `the fix changes more than a confirmation can show (${text.length.toLocaleString('en-US')} characters of changed lines; at most ${MAX_CONFIRMED_CHANGE_CHARS.toLocaleString('en-US')}). Review it with Preview Fix in the editor instead.` };
+  }
+  return { tooLarge: false, text, digest: createHash('sha256').update(before).update('\0').update(after).digest('hex') };
 }

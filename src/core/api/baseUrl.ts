@@ -39,7 +39,9 @@ export function normalizeBaseUrl(url: string): string {
   try {
     u = new URL(raw);
   } catch {
-    throw new ClientValidationError(op, `"${raw}" is not a valid service URL. Enter a full address such as https://example.com/api/v1.`);
+    // Named by its host only: what does not parse may still carry `user:password@`.
+    const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/:?#@\s]{1,100})/i.exec(raw)?.[1];
+    throw new ClientValidationError(op, `The service URL${host ? ` for ${host}` : ''} is not a valid address. Enter a full address such as https://example.com/api/v1${raw.includes('@') ? ', without a user name or password' : ''}.`);
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
     throw new ClientValidationError(op, `The service URL must start with https:// (got ${u.protocol}//).`);

@@ -65,6 +65,9 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Called with the text of each `Warning: 299` header the service sends (deprecations). */
   onServiceWarning?: (text: string) => void;
+  /** Most findings / bytes of answers read for one scan (MAX_FINDINGS_PER_SCAN, MAX_SCAN_BYTES). */
+  maxScanFindings?: number;
+  maxScanBytes?: number;
   /** Which headers carry an API key: both (default), or one alone (to learn which the service accepts). */
   keyHeaders?: KeyHeaders;
 }
@@ -116,14 +119,23 @@ export interface AllQualityIssues<T> {
   unreadable: Unreadable[];
   /** Issues `convert` left out. */
   dropped: number;
+  /** Findings not read because the scan's answers passed MAX_FINDINGS_PER_SCAN or MAX_SCAN_BYTES. */
+  notRead?: number;
   unchanged?: boolean;
 }
+
+/** Most findings read of one scan: a repository with more is not one person's review. */
+export const MAX_FINDINGS_PER_SCAN = 100_000;
+/** Most bytes of answers read for one scan's findings. */
+export const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 
 export interface QualityIssuesResult {
   issues: QualityIssue[];
   unreadable: Unreadable[];
   /** Records on the page as sent, before a classification filter left some out (paging counts these). */
   received: number;
+  /** The answer's size in bytes. */
+  bytes: number;
   page?: number;
   total_pages?: number;
   total_issues?: number;
@@ -133,10 +145,14 @@ export class ServiceClient {
   readonly baseUrl: string;
   private readonly transport: Transport;
   private readonly maxPages: number;
+  private readonly maxScanFindings: number;
+  private readonly maxScanBytes: number;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
     this.maxPages = opts.maxPages ?? DEFAULTS.maxPages;
+    this.maxScanFindings = opts.maxScanFindings ?? MAX_FINDINGS_PER_SCAN;
+    this.maxScanBytes = opts.maxScanBytes ?? MAX_SCAN_BYTES;
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       token: (opts.token ?? '').trim(),
@@ -198,6 +214,7 @@ export class ServiceClient {
     };
     return await this.transport.send(call, (a) => {
       const page = parse(call, a, RolesPageSchema);
+      checkPageLength(call, page.roles.length, q.pageSize ?? LIMITS.rolesPageSize.max);
       const { items, unreadable } = readEach(RoleSchema, page.roles);
       return { roles: items, unreadable, page: page.page, total_pages: page.total_pages, total_roles: page.total_roles };
     });
@@ -280,6 +297,7 @@ export class ServiceClient {
     };
     return await this.transport.send(call, (a) => {
       const page = parse(call, a, PoliciesPageSchema);
+      checkPageLength(call, page.policies.length, q.pageSize ?? LIMITS.policiesPageSize.max);
       const { items, unreadable } = readEach(PolicySchema, page.policies);
       return { policies: items, unreadable, pagination: page.pagination };
     });
@@ -317,11 +335,12 @@ export class ServiceClient {
     };
     return await this.transport.send(call, (a) => {
       const page = parse(call, a, QualityIssuesPageSchema);
+      checkPageLength(call, page.issues.length, q.pageSize ?? LIMITS.qualityPageSize.max);
       const { items, unreadable } = readEach(QualityIssueSchema, page.issues);
       // No public client confirms the filter's name and the service ignores unknown
       // parameters (decisions.md): the answer is filtered here too.
       const issues = q.classification ? items.filter((i) => matchesClassification(i, q.classification!)) : items;
-      return { issues, unreadable, received: page.issues.length, page: page.page, total_pages: page.total_pages, total_issues: page.total_issues };
+      return { issues, unreadable, received: page.issues.length, bytes: a.bytes ?? 0, page: page.page, total_pages: page.total_pages, total_issues: page.total_issues };
     });
   }
 
@@ -348,8 +367,15 @@ export class ServiceClient {
     let dropped = 0;
     const unreadable: Unreadable[] = [];
     const { convert, ...query } = q;
+    let read = 0;
+    let bytes = 0;
+    const full = () => read >= this.maxScanFindings || bytes >= this.maxScanBytes;
     const { items, stoppedEarly } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, async (page) => {
+      // Past the bounds of one scan no further page is asked for; what was not read is counted.
+      if (page > 1 && full()) return { items: [], read: 0, totalPages: undefined };
       const r = await this.listQualityIssues(scanId, { ...query, page, pageSize });
+      read += r.received;
+      bytes += r.bytes;
       if (page === 1 || r.total_issues !== undefined) totalIssues = r.total_issues ?? totalIssues;
       unreadable.push(...r.unreadable);
       let pageItems: { id: string }[] = r.issues;
@@ -371,7 +397,9 @@ export class ServiceClient {
     const issues = firsts.filter((i) => i !== undefined);
     const unreadableIds = new Set<string>();
     const distinct = unreadable.filter((u) => u.id === undefined || (unreadableIds.has(u.id) ? false : (unreadableIds.add(u.id), true)));
-    return { issues, totalIssues: totalIssues ?? issues.length + distinct.length + dropped, unreadable: distinct, dropped };
+    const total = totalIssues ?? issues.length + distinct.length + dropped;
+    const notRead = full() ? Math.max(0, total - issues.length - distinct.length - dropped) : 0;
+    return { issues, totalIssues: total, unreadable: distinct, dropped, ...(notRead ? { notRead } : {}) };
   }
 
   // ---- the web app
@@ -601,6 +629,11 @@ export function matchesClassification(issue: Pick<QualityIssue, 'classification'
   if (!n) return true;
   const c = issue.classification;
   return !!c && [c.id, c.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(n));
+}
+
+/** A page holding more records than asked for is not the answer asked for: refused, not read. */
+function checkPageLength(call: Call, got: number, asked: number): void {
+  if (got > asked) throw badResponse(call, `a page held ${got} records where at most ${asked} were asked for; reading stopped.`);
 }
 
 function str(n: number | undefined): string | undefined {

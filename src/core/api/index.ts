@@ -13,6 +13,8 @@ export {
 export { validateMetadata, LIMITS } from './limits';
 export {
   ServiceClient,
+  MAX_FINDINGS_PER_SCAN,
+  MAX_SCAN_BYTES,
   rawServiceRequest,
   type ClientOptions,
   type IntegrationUpdate,

@@ -109,6 +109,8 @@ export interface Answer {
   headers: Record<string, string | undefined>;
   /** Decoded JSON body; undefined for HEAD or an empty body. */
   body: unknown;
+  /** Size of the body as received, in bytes (0 for HEAD). */
+  bytes?: number;
 }
 
 function firstHeader(v: string | string[] | undefined): string | undefined {
@@ -413,7 +415,7 @@ export class Transport {
           message: `${call.endpoint} returned an unexpected response: the body is not valid JSON. The service may be misconfigured or a proxy answered instead; check the service URL.`,
         });
       }
-      const result = decode({ status, headers: resHeaders, body: parsed });
+      const result = decode({ status, headers: resHeaders, body: parsed, bytes: Buffer.byteLength(text) });
       log();
       return result;
     } catch (err) {

@@ -4,7 +4,7 @@
 // local dismissals as suppressions. The text of every message comes from the service, so it
 // is escaped: SARIF viewers turn `[text](target)` in a plain-text message into a link.
 import type * as Sarif from 'sarif';
-import { applyFix } from '../fixes/applyFix';
+import { applyFix, isInsideFolder } from '../fixes/applyFix';
 import { computeLineEdits } from '../fixes/lineEdits';
 import { cweUrl } from '../issues/cwe';
 import type { StoredIssue } from '../issues/model';
@@ -122,6 +122,8 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
   const results: Sarif.Result[] = [];
   for (const f of folder.findings) {
     const { issue } = f;
+    // A path out of the folder (`../`, absolute) would point a SARIF viewer outside it.
+    if (!isInsideFolder(issue.path)) continue;
     let rIndex = ruleIndex.get(issue.classificationId);
     if (rIndex === undefined) {
       const cwe = cweNumber(issue.classificationId);

@@ -1,3 +1,4 @@
+import { MAX_FIX_DIFF_CHARS } from '../fixes/applyFix';
 import { normalizeUrgency } from './severity';
 
 /**
@@ -127,40 +128,53 @@ function share<T extends string | undefined>(s: T): T {
   return s;
 }
 
+/** Longest text kept of any one field of a finding (as scanner_metadata's 64 KB of JSON). */
+export const MAX_FIELD_CHARS = 64 * 1024;
+/** A path longer than this is no file's path: the finding is not read. */
+const MAX_PATH_CHARS = 4096;
+
+/** A text field, shortened to MAX_FIELD_CHARS (marked) when longer. */
+function capped<T extends string | undefined | null>(s: T, max = MAX_FIELD_CHARS): T {
+  return (typeof s === 'string' && s.length > max ? `${s.slice(0, max - 1)}…` : s) as T;
+}
+
 export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
   const rawPath = q.location?.file?.path ?? q.location?.file?.name;
-  if (!q.id || !rawPath) return undefined;
+  if (!q.id || !rawPath || rawPath.length > MAX_PATH_CHARS) return undefined;
   const fp = q.auto_triage?.false_positive_detection;
   const patch = q.auto_fix_suggestion?.patch;
   const line = q.location?.line_number;
+  // A diff is kept whole or not at all: shortened it would be another change. One too big to
+  // apply (applyFix.ts) is no fix.
+  const tooBig = !!patch?.diff && patch.diff.length > MAX_FIX_DIFF_CHARS;
   return {
-    id: q.id,
-    classificationId: share(q.classification?.id ?? 'unclassified'),
-    classificationName: share(q.classification?.name ?? q.classification?.id ?? 'Unclassified issue'),
-    classificationDescription: share(q.classification?.description ?? ''),
-    urgency: normalizeUrgency(q.urgency),
-    status: share((q.status ?? 'unknown').toLowerCase()),
+    id: capped(q.id, 500),
+    classificationId: share(capped(q.classification?.id ?? 'unclassified', 500)),
+    classificationName: share(capped(q.classification?.name ?? q.classification?.id ?? 'Unclassified issue', 2000)),
+    classificationDescription: share(capped(q.classification?.description ?? '')),
+    urgency: normalizeUrgency(capped(q.urgency, 100)),
+    status: share(capped((q.status ?? 'unknown').toLowerCase(), 100)),
     path: share(normalizeIssuePath(rawPath)),
     line: typeof line === 'number' && Number.isFinite(line) && line >= 1 ? Math.floor(line) : 1,
     falsePositive: isFalsePositiveStatus(fp?.status),
-    triageReasoning: fp?.reasoning ?? undefined,
-    fix: patch?.diff
-      ? { diff: patch.diff, explanation: patch.explanation ?? '', status: q.auto_fix_suggestion?.status ?? '' }
+    triageReasoning: capped(fp?.reasoning ?? undefined),
+    fix: patch?.diff && !tooBig
+      ? { diff: patch.diff, explanation: capped(patch.explanation ?? ''), status: capped(q.auto_fix_suggestion?.status ?? '', 100) }
       : undefined,
-    fixStatus: q.auto_fix_suggestion?.status ?? undefined,
+    fixStatus: tooBig ? 'fix_too_large' : capped(q.auto_fix_suggestion?.status ?? undefined, 100),
     ...compact({
-      createdAt: q.created_at ?? undefined,
-      slaStatus: q.sla_status ?? undefined,
-      triageStatus: fp?.status ?? undefined,
-      fixId: q.auto_fix_suggestion?.id ?? undefined,
+      createdAt: capped(q.created_at ?? undefined, 100),
+      slaStatus: capped(q.sla_status ?? undefined, 100),
+      triageStatus: capped(fp?.status ?? undefined, 100),
+      fixId: capped(q.auto_fix_suggestion?.id ?? undefined, 500),
       reachable: q.reachability?.is_reachable ?? undefined,
       endpointCount: q.reachability?.endpoint_count ?? undefined,
-      assignee: q.assigned_to ? compact({ id: q.assigned_to.id ?? undefined, email: q.assigned_to.email ?? undefined, name: q.assigned_to.name ?? undefined }) : undefined,
-      fileName: share(q.location?.file?.name ?? undefined),
-      language: share(q.location?.file?.language ?? undefined),
-      projectName: share(q.location?.project?.name ?? undefined),
-      branch: share(q.location?.project?.branch ?? undefined),
-      gitSha: share(q.location?.project?.git_sha ?? undefined),
+      assignee: q.assigned_to ? compact({ id: capped(q.assigned_to.id ?? undefined, 500), email: capped(q.assigned_to.email ?? undefined, 500), name: capped(q.assigned_to.name ?? undefined, 500) }) : undefined,
+      fileName: share(capped(q.location?.file?.name ?? undefined, MAX_PATH_CHARS)),
+      language: share(capped(q.location?.file?.language ?? undefined, 100)),
+      projectName: share(capped(q.location?.project?.name ?? undefined, 500)),
+      branch: share(capped(q.location?.project?.branch ?? undefined, 500)),
+      gitSha: share(capped(q.location?.project?.git_sha ?? undefined, 200)),
       scannerMetadata: metadataText(q.scanner_metadata),
     }),
   };

@@ -3,7 +3,7 @@
 // A real scan takes minutes, so there is no short limit on the wait: it ends when the
 // service says the scan is done or failed, or when the caller cancels. A service without
 // the status route (404) is watched the older way: its findings' total, until it settles.
-import { isRetryable, retryReason, ServiceError, type RetryNotice, type ScanStatusResult, type ServiceClient } from '../api';
+import { MAX_FINDINGS_PER_SCAN, MAX_SCAN_BYTES, isRetryable, retryReason, ServiceError, type RetryNotice, type ScanStatusResult, type ServiceClient } from '../api';
 import { CancelledAfterUploadError, backoffDelay, isCancellation, sleep as realSleep } from '../async';
 import { DEFAULT_MAX_POLLS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { elapsedText } from '../text/time';
@@ -188,7 +188,10 @@ export async function fetchFindings(
   for (const u of res.unreadable) {
     ctx.log(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);
   }
-  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.dropped };
+  if (res.notRead) {
+    ctx.log(`Scan ${scanId}: ${res.notRead} more findings were not read: one scan is read up to ${MAX_FINDINGS_PER_SCAN.toLocaleString('en-US')} findings or ${MAX_SCAN_BYTES / (1024 * 1024)} MB of answers.`);
+  }
+  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.dropped + (res.notRead ?? 0) };
 }
 
 /** A progress line for the wait: "the service is scanning · 2 min", "connection lost, retrying in 4 s (attempt 3 of 6)". */

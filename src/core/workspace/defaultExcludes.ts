@@ -16,8 +16,12 @@ export const DEFAULT_EXCLUDED_DIRS: readonly string[] = [
   '.vscode/', '.vscode-test/', '.idea/', '.vs/',
 ];
 
-/** Generated or minified companions of real sources: source maps and lock-step bundles. */
-export const DEFAULT_EXCLUDED_FILES: readonly string[] = ['*.map', '*.min.js', '*.min.css', '.DS_Store', 'Thumbs.db'];
+/**
+ * Generated or minified companions of real sources (source maps and lock-step bundles), and
+ * this extension's own exports: findings saved into the workspace would go back to the
+ * service with the next scan.
+ */
+export const DEFAULT_EXCLUDED_FILES: readonly string[] = ['*.map', '*.min.js', '*.min.css', '.DS_Store', 'Thumbs.db', 'code-scanner-findings*.sarif'];
 
 /**
  * Binary assets (images, audio/video, archives, fonts, compiled objects). The scanner reads

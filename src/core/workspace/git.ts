@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { statSync } from 'node:fs';
+import * as path from 'node:path';
 import { CheckRepoActions, simpleGit } from 'simple-git';
 
 /**
@@ -6,6 +8,15 @@ import { CheckRepoActions, simpleGit } from 'simple-git';
  * few megabytes); beyond this something is wrong and the call fails instead of growing.
  */
 const MAX_OUTPUT = 512 * 1024 * 1024;
+
+/**
+ * Settings that keep programs a repository's own `.git/config` names from running in a
+ * read-only git call of ours: `core.fsmonitor` is started by `status` and `ls-files` (a
+ * cloned or downloaded repository can name any program there). Hooks, pagers and editors
+ * are not run by the commands a scan uses. Workspaces that are not trusted run no git at
+ * all (SelectOptions.useGit, projectName.ts); this is for trusted ones, as a second fence.
+ */
+export const SAFE_GIT_CONFIG = ['core.fsmonitor=false'];
 
 /**
  * The environment git runs with: the extension host's, without the `GIT_*` variables
@@ -16,6 +27,41 @@ function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^git_/i.test(k)) env[k] = v;
   return env;
+}
+
+let resolved: { pathVar: string; git: string | undefined } | undefined;
+
+function isExecutableFile(p: string): boolean {
+  try {
+    const st = statSync(p);
+    return st.isFile() && (process.platform === 'win32' || (st.mode & 0o111) !== 0);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * git's executable, found on PATH by its absolute entries only. git runs with the
+ * workspace folder as its working directory: an empty or relative PATH entry (`.`) would
+ * find a `git` the repository ships, and on Windows the working directory is searched
+ * before PATH; an absolute path leaves neither to chance. Undefined when none is found.
+ */
+export function gitExecutable(): string | undefined {
+  const pathVar = process.env.PATH ?? process.env.Path ?? '';
+  if (resolved?.pathVar === pathVar) return resolved.git;
+  const names = process.platform === 'win32' ? ['git.exe'] : ['git'];
+  let git: string | undefined;
+  for (const dir of pathVar.split(path.delimiter)) {
+    if (!dir || !path.isAbsolute(dir)) continue;
+    git = names.map((n) => path.join(dir, n)).find(isExecutableFile);
+    if (git) break;
+  }
+  resolved = { pathVar, git };
+  return git;
+}
+
+function gitMissing(): Error {
+  return new Error('git was not found on PATH (only absolute PATH entries are searched); install git or add its folder to PATH.');
 }
 
 /**
@@ -31,11 +77,14 @@ function gitEnv(): NodeJS.ProcessEnv {
  * clears `GIT_*` variables; so does this.
  */
 export function gitBytes(root: string, args: string[]): Promise<Buffer> {
+  const git = gitExecutable();
+  if (!git) return Promise.reject(gitMissing());
+  const safe = SAFE_GIT_CONFIG.flatMap((c) => ['-c', c]);
   return new Promise((resolve, reject) => {
-    execFile('git', ['--no-optional-locks', ...args], { cwd: root, env: gitEnv(), encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true }, (err, stdout, stderr) => {
+    execFile(git, [...safe, '--no-optional-locks', ...args], { cwd: root, env: gitEnv(), encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true }, (err, stdout, stderr) => {
       if (err) {
         const message = stderr.toString('utf8').trim() || err.message;
-        reject(new Error(`git ${args[0]} failed: ${message}`));
+        reject(new Error(`git ${args.find((a) => !a.startsWith('-')) ?? args[0]} failed: ${message}`));
       } else {
         resolve(stdout);
       }
@@ -46,12 +95,36 @@ export function gitBytes(root: string, args: string[]): Promise<Buffer> {
 /**
  * True when `root` lies in a git work tree (and git is installed). Asked through
  * simple-git's own check, which prints an answer either way, so its wait after a silent
- * command (see gitBytes) never applies.
+ * command (see gitBytes) never applies; with the same executable as gitBytes. (`rev-parse`
+ * reads no index, so no fsmonitor starts; simple-git refuses `-c core.fsmonitor` anyway.)
  */
 export async function isInsideGitWorkTree(root: string): Promise<boolean> {
+  const git = gitExecutable();
+  if (!git) return false;
   try {
-    return await simpleGit({ baseDir: root }).checkIsRepo(CheckRepoActions.IN_TREE);
+    // The binary is our own absolute path (it may hold spaces: "C:\Program Files\Git\…").
+    return await simpleGit({ baseDir: root, binary: git, unsafe: { allowUnsafeCustomBinary: true } }).checkIsRepo(CheckRepoActions.IN_TREE);
   } catch {
     return false;
+  }
+}
+
+/**
+ * The folder git's `core.hooksPath` names, relative to `root`, when it lies inside it (a fix
+ * must not write git hooks there); undefined otherwise or when git cannot tell.
+ */
+export async function gitHooksDir(root: string): Promise<string | undefined> {
+  try {
+    const [top, hooks] = await Promise.all([
+      gitBytes(root, ['rev-parse', '--show-toplevel']).then((b) => b.toString('utf8').trim()),
+      gitBytes(root, ['config', '--get', 'core.hooksPath']).then((b) => b.toString('utf8').trim()),
+    ]);
+    if (!hooks) return undefined;
+    // A relative hooksPath is taken from the top of the work tree.
+    const abs = path.resolve(top, hooks.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'));
+    const rel = path.relative(path.resolve(root), abs);
+    return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : undefined;
+  } catch {
+    return undefined;
   }
 }

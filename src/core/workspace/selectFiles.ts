@@ -105,6 +105,12 @@ export interface SelectOptions {
    * index (~15 ms on the babel shape) then costs the selection nothing.
    */
   known?: KnownFiles | (() => KnownFiles | undefined);
+  /**
+   * false: no git process at all (a workspace that is not trusted: its `.git/config` can
+   * name programs git starts). Files are then chosen by the walk that applies every
+   * `.gitignore` on the way, as outside git; changed files cannot be listed.
+   */
+  useGit?: boolean;
 }
 
 /** Files recorded by an earlier packaging, in ascending byte order of their paths (an ArchiveIndex). */
@@ -141,6 +147,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
   // the tree for the untracked files: on the babel shape that overlap saves about a third of
   // the selection.
   const at = path.resolve(root);
+  if (opts.useGit === false) return selectByWalk(await makeContext(root, opts), opts);
   const trackedP = gitBytes(at, ['ls-files', '-z', '--cached']);
   const untrackedP = gitBytes(at, ['ls-files', '-z', '--others', '--exclude-standard']);
   // Awaited later or never (the folder may not even exist): a failure is not "unhandled" meanwhile.
@@ -175,10 +182,17 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
       gitUntracked: untrackedListing.count, gitTrackedLeftOut: trackedListing.count - trackedList.length, trackedUnrecorded: unrecorded?.items,
     };
   }
+  return selectByWalk(ctx, opts);
+}
+
+/** Outside git (or without it): the walk that applies every `.gitignore` found on the way. */
+async function selectByWalk(ctx: Context, opts: SelectOptions): Promise<Selection> {
   const { files, kept } = await walk(ctx);
   const out = new FileListBuilder(files.length);
   await filterCandidates(ctx, files, out, { dropMissing: true, kept: (rel) => kept.has(rel) });
-  return ctx.finish(out.build());
+  const sel = ctx.finish(out.build());
+  if (opts.useGit === false) sel.notes.push('Files were chosen without running git (the workspace is not trusted): by the .gitignore files found, which a scan in a trusted workspace may choose differently from.');
+  return sel;
 }
 
 /** A partial selection from explicit absolute paths (typically the open editors). */
@@ -200,7 +214,7 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
     candidates.push(rel);
   }
   const out = new FileListBuilder(candidates.length);
-  if (await isInsideGitWorkTree(ctx.root)) {
+  if (opts.useGit !== false && await isInsideGitWorkTree(ctx.root)) {
     const ignored = await gitCheckIgnored(ctx.root, candidates);
     for (const p of ignored) ctx.skip(p, 'gitignored');
     const tracked = new Set(splitNul((await gitBytes(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]).catch(() => Buffer.alloc(0))).toString('utf8')));
@@ -217,6 +231,7 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
  */
 export async function selectChangedFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
   const ctx = await makeContext(root, opts, { partial: true });
+  if (opts.useGit === false) throw new Error('Changed files are listed by git, which does not run in a workspace that is not trusted. Trust the workspace to scan its changed files.');
   if (!(await isInsideGitWorkTree(ctx.root))) {
     throw new Error(`"${root}" is not inside a git repository, so there are no git changes to scan. Scan the workspace or the open files instead.`);
   }

@@ -25,7 +25,8 @@ test('normalizeBaseUrl: rejects unusable URLs with a clear validation error', ()
   const cases: [string, RegExp][] = [
     ['', /empty/],
     ['   ', /empty/],
-    ['scanner.example.com', /not a valid service URL/],
+    ['scanner.example.com', /The service URL is not a valid address/],
+    ['https://exa mple.com', /The service URL for exa is not a valid address/],
     ['ftp://scanner.example.com', /must start with https/],
     ['http://scanner.example.com', /plain http/],
     ['http://10.0.0.5:8000', /plain http/],
@@ -80,4 +81,16 @@ test('resolveBaseUrl: regions and custom URL', () => {
     assert.equal(normalizeBaseUrl(url), url);
   }
   assert.notEqual(REGION_BASE_URLS.production, REGION_BASE_URLS.eu);
+});
+
+test('a URL that does not parse is named by its host only: a password in it is never echoed', () => {
+  for (const input of ['https://alice:hunter2 secret@scanner.example.com/api', 'https://alice:hunter2secret@scan ner.example.com', 'https://:hunter2secret@[bad']) {
+    assert.throws(() => normalizeBaseUrl(input), (e: unknown) => {
+      assert.ok(e instanceof ClientValidationError);
+      assert.ok(!e.message.includes('hunter2'), e.message);
+      assert.ok(!e.message.includes('alice'), e.message);
+      assert.match(e.message, /user name or password/);
+      return true;
+    }, input);
+  }
 });

@@ -118,6 +118,29 @@ describe('a hostile service', () => {
       assert.ok(stub.requests.length <= MAX_REQUESTS_PER_CHUNK * chunks + 32 + 2, `${stub.requests.length} requests`);
     });
   });
+
+  test('a page holding more findings than asked for is refused, not read', async () => {
+    stub.handle(() => ({ json: { status: 'ok', page: 1, total_pages: 1, total_issues: 5000, issues: Array.from({ length: 5000 }, (_, i) => ({ id: `f${i}`, location: { file: { path: 'a.js' } } })) } }));
+    const c = new ServiceClient({ baseUrl: stub.baseUrl, token: TOKEN, maxRetries: 0 });
+    const err = await c.listAllQualityIssues('s').catch((e: unknown) => e);
+    assert.ok(isServiceError(err) && err.kind === 'bad-response', String(err));
+    assert.match(err.message, /a page held 5000 records where at most 50 were asked for/);
+  });
+
+  test('one scan is read up to its bounds of findings and bytes; how many were not read is said', async () => {
+    const page = (n: number) => ({ json: { status: 'ok', page: n, total_pages: 1_000_000, total_issues: 50_000_000, issues: Array.from({ length: 50 }, (_, i) => ({ id: `p${n}-${i}`, location: { file: { path: 'a.js' } } })) } });
+    stub.handle((r) => page(Number(r.query.get('page'))));
+    stub.requests.length = 0;
+    const byCount = await new ServiceClient({ baseUrl: stub.baseUrl, token: TOKEN, maxRetries: 0, maxPages: 1_000_000, maxScanFindings: 500 }).listAllQualityIssues('s');
+    assert.ok(byCount.issues.length >= 500 && byCount.issues.length <= 500 + 4 * 50, `${byCount.issues.length} read`);
+    assert.equal(byCount.notRead, 50_000_000 - byCount.issues.length);
+    assert.ok(stub.requests.length <= 15, `${stub.requests.length} requests`);
+    stub.requests.length = 0;
+    const byBytes = await new ServiceClient({ baseUrl: stub.baseUrl, token: TOKEN, maxRetries: 0, maxPages: 1_000_000, maxScanBytes: 20_000 }).listAllQualityIssues('s');
+    assert.ok(byBytes.notRead && byBytes.notRead > 0);
+    assert.ok(stub.requests.length <= 12, `${stub.requests.length} requests`);
+  });
+
 });
 
 describe('the user\'s network: a proxy in the environment', () => {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { COMMANDS, COMMAND_IDS } from '../../../src/editor/commands/ids';
 import { CONTEXT_KEYS } from '../../../src/editor/commands/contextKeys';
+import { NUMERIC_SETTINGS, clampSetting } from '../../../src/editor/settingBounds';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -19,7 +20,7 @@ interface Manifest {
     views: Record<string, { id: string; when?: string }[]>;
     viewsWelcome?: { view: string; when?: string; contents: string }[];
     walkthroughs: { steps: { media: { markdown?: string }; completionEvents?: string[] }[] }[];
-    configuration: { properties: Record<string, { scope?: string }> };
+    configuration: { properties: Record<string, { scope?: string; type?: string; minimum?: number; maximum?: number; default?: unknown }> };
   };
 }
 
@@ -107,4 +108,30 @@ test('the Policies view is contributed with filter and refresh in its title bar'
   assert.ok(title.includes('codeScanner.policies.filter') && title.includes('codeScanner.policies.refresh'));
   const welcome = (c.viewsWelcome ?? []).find((w) => w.view === 'codeScanner.policies');
   assert.ok(welcome && welcome.when === `!${CONTEXT_KEYS.signedIn}` && welcome.contents.includes('command:codeScanner.signIn'), 'the signed-out welcome offers Sign In');
+});
+
+test('every numeric setting is clamped to the range package.json declares (a repository\'s settings are not checked by VS Code)', () => {
+  const numeric = Object.entries(c.configuration.properties).filter(([, v]) => v.type === 'number' || v.type === 'integer');
+  assert.deepEqual(numeric.map(([k]) => k.replace(/^codeScanner\./, '')).sort(), Object.keys(NUMERIC_SETTINGS).sort());
+  for (const [k, v] of numeric) {
+    const b = NUMERIC_SETTINGS[k.replace(/^codeScanner\./, '') as keyof typeof NUMERIC_SETTINGS];
+    assert.deepEqual([b.min, b.max, b.default], [v.minimum, v.maximum, v.default], k);
+  }
+});
+
+test('values out of range are clamped, values of another type give the default', () => {
+  assert.equal(clampSetting('uploadChunkSizeMB', 1e-9), 0.0625, 'a 1-byte chunk');
+  assert.equal(clampSetting('maxFileSizeMB', 1e9), 1024, 'an unlimited file size');
+  assert.equal(clampSetting('maxFileSizeMB', -1), 0.01);
+  assert.equal(clampSetting('maxFileSizeMB', '5'), 10);
+  assert.equal(clampSetting('maxFileSizeMB', Number.NaN), 10);
+  assert.equal(clampSetting('uploadChunkSizeMB', 16), 16);
+});
+
+test('what runs git is offered only in a trusted workspace (its .git/config can name programs git starts)', () => {
+  for (const command of ['codeScanner.previewUpload', 'codeScanner.scanWorkspace', 'codeScanner.scanChangedFiles']) {
+    const entries = Object.values(c.menus).flat().filter((e) => e.command === command);
+    assert.ok(entries.length > 0, command);
+    for (const e of entries) assert.match(e.when ?? '', /isWorkspaceTrusted/, `${command}: ${e.when}`);
+  }
 });

@@ -114,3 +114,10 @@ test('the validator rejects what the schema forbids (the check can fail)', () =>
   assert.equal(validate({ version: '2.1.0', runs: [{ tool: { driver: {} } }] }), false);
   assert.equal(validate({ version: '2.0.0', runs: [] }), false);
 });
+
+test('a finding whose path leads out of the folder is not exported (a viewer would open that file)', () => {
+  const log = toSarif([folder([{ issue: issue({}) }, { issue: issue({ id: 'out', path: '../../etc/passwd' }) }, { issue: issue({ id: 'abs', path: '/etc/passwd' }) }])], { tool: { name: 'Code Scanner', version: '1.0.0' } });
+  const run = log.runs[0];
+  assert.deepEqual(run.results!.map((r) => r.partialFingerprints!['codeScannerFinding/v1']), ['i-1']);
+  assert.ok(!JSON.stringify(run.artifacts).includes('passwd'));
+});
