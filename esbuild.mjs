@@ -1,11 +1,15 @@
 // Bundles the extension (and, on request, the integration tests) into CommonJS files.
-// `vscode` stays external because the editor provides it at run time.
+// `vscode` stays external because the editor provides it at run time. `--readme` also
+// writes dist/README.md, the installed extension's page (see installedReadme).
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const withTests = process.argv.includes('--tests');
+// `--readme-only`: the page alone, from README.md and package.json of the working directory.
+const readmeOnly = process.argv.includes('--readme-only');
+const withReadme = readmeOnly || process.argv.includes('--readme');
 // `--out-root DIR` writes DIR/dist/extension.js, for the packaging test's own copy.
 const outRootAt = process.argv.indexOf('--out-root');
 const outRoot = outRootAt >= 0 ? process.argv[outRootAt + 1] : '.';
@@ -21,13 +25,19 @@ const common = {
   logLevel: 'warning',
   // Drop dependency source maps from the bundle's map so the .vsix stays small.
   sourcesContent: false,
+  // Dependencies sniff the browser (`typeof navigator !== 'undefined'`: zod's eval probe,
+  // debug's colour check); in VS Code's extension host `navigator` is a trap that logs a
+  // PendingMigrationError at activation. They run in Node, where it is undefined.
+  define: { navigator: 'undefined' },
 };
 
-await esbuild.build({
-  ...common,
-  entryPoints: ['src/extension.ts'],
-  outfile: join(outRoot, 'dist', 'extension.js'),
-});
+if (!readmeOnly) {
+  await esbuild.build({
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: join(outRoot, 'dist', 'extension.js'),
+  });
+}
 
 if (withTests) {
   const dir = 'test/integration';
@@ -44,4 +54,46 @@ if (withTests) {
     // which a CommonJS bundle lacks: it is loaded from node_modules instead.
     external: ['vscode', 'mocha', 'proxy'],
   });
+}
+
+if (withReadme) {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+  mkdirSync(join(outRoot, 'dist'), { recursive: true });
+  writeFileSync(join(outRoot, 'dist', 'README.md'), installedReadme(readFileSync('README.md', 'utf8'), publicBase(pkg.repository)));
+}
+
+/**
+ * The repository's public web address, when it has one: `https://` on a real host (not a
+ * reserved name such as `example.invalid`).
+ */
+function publicBase(repository) {
+  const raw = typeof repository === 'string' ? repository : repository?.url;
+  let url;
+  try {
+    url = new URL(String(raw ?? '').replace(/^git\+/, ''));
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' || /(^|\.)(invalid|example|test|localhost)$/i.test(url.hostname)) return undefined;
+  return url.href.replace(/\.git$/, '').replace(/\/$/, '');
+}
+
+/**
+ * VS Code shows an extension's page with images only from https addresses (its sanitizer
+ * keeps http and https sources, its page allows https and data), and drops relative links:
+ * a relative image is an empty frame there. So the installed page gets the README with
+ * each relative image and link made absolute on the repository's public address, or, with
+ * none, images left out (the text says what they show) and links made plain text.
+ */
+function installedReadme(markdown, base) {
+  const relative = (href) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#');
+  return markdown
+    .replace(/^!\[([^\]]*)\]\(([^)\s]+)\)\n\n?/gm, (all, alt, href) => {
+      if (!relative(href)) return all;
+      return base ? `![${alt}](${base}/raw/HEAD/${href})\n\n` : '';
+    })
+    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (all, text, href) => {
+      if (!relative(href)) return all;
+      return base ? `[${text}](${base}/blob/HEAD/${href})` : `${text} (in the extension's folder or its repository)`;
+    });
 }

@@ -84,7 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   for (const d of agent.disposables) own(d);
   registerExportFindings(context, commands, store, notifier);
   own(registerUploadPreview(commands, notifier));
-  const details = registerReview(context, store, commands, notifier);
+  const details = registerReview(context, store, commands, notifier, fixes);
   const issuesTree = registerIssuesTree(context, store, session, notifier, commands, projects);
   const statusBar = registerStatusBar(context, session, store, scans);
 

@@ -1,7 +1,7 @@
 // The page of the finding details view, as HTML. No `vscode` import: tested in plain Node.
 // Every piece of server text is escaped; the policy allows no remote content and only the
 // page's own nonce'd style and script.
-import { cweUrl, isFixable, type StoredIssue } from '../core/issues';
+import { cweUrl, fixStatusWords, isFixable, slaWords, statusWords, triageWords, type StoredIssue } from '../core/issues';
 import { DISMISS_LABELS, capitalize, currentLine, reachabilityText } from './findingFacts';
 import type { Dismissal } from './resultsStore';
 
@@ -25,9 +25,9 @@ function diffHtml(diff: string): string {
 }
 
 /** The page for one finding. Exported for tests. */
-export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: string; folderName?: string; dismissal?: Dismissal }): string {
+export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: string; folderName?: string; dismissal?: Dismissal; fixed?: boolean }): string {
   const cwe = cweUrl(issue.classificationId);
-  const fixable = isFixable(issue);
+  const fixable = isFixable(issue) && !o.fixed;
   const reachability = reachabilityText(issue);
   const reach = reachability === undefined ? undefined : esc(reachability);
   const assignee = issue.assignee
@@ -37,7 +37,13 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
   // Numbers too: what a results file read back holds may have been edited by hand.
   const line = esc(String(currentLine(issue)));
   const scannedLine = esc(String(issue.line));
-  const button = (action: string, label: string, enabled = true) => `<button data-action="${action}"${enabled ? '' : ' disabled'}>${esc(label)}</button>`;
+  // One primary action: applying the fix where there is one, else opening the code.
+  const primary = fixable ? 'apply' : 'open';
+  const noFixWhy = o.fixed ? undefined
+    : !issue.fix ? 'There is no suggested fix to preview or apply.'
+      : !fixable ? 'The fix cannot be applied here: the file was not among the files this scan uploaded.' : undefined;
+  const button = (action: string, label: string, enabled = true) =>
+    `<button data-action="${action}"${action === primary ? '' : ' class="secondary"'}${enabled ? '' : ` disabled aria-describedby="why-${action}"`}>${esc(label)}</button>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -55,11 +61,13 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
   dt { color: var(--vscode-descriptionForeground); }
   dd { margin: 0; overflow-wrap: anywhere; }
   a { color: var(--vscode-textLink-foreground); }
-  a:focus, button:focus, summary:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+  a:focus, button:focus, summary:focus, .diff:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+  h1:focus { outline: none; }
   .actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }
   button { font: inherit; color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: 1px solid var(--vscode-button-border, transparent); padding: 4px 12px; cursor: pointer; }
   button:hover { background: var(--vscode-button-hoverBackground); }
   button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
+  button.secondary:hover { background: var(--vscode-button-secondaryHoverBackground); }
   button:disabled { opacity: 0.5; cursor: default; }
   section { margin-top: 16px; }
   h2 { font-size: 1.1em; margin: 0 0 6px; }
@@ -75,28 +83,31 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
 </head>
 <body>
 <main aria-labelledby="title">
-<h1 id="title">${esc(issue.classificationName)}</h1>
+<h1 id="title" tabindex="-1">${esc(issue.classificationName)}</h1>
 <div class="sub">
-  <span class="badge urgency-${esc(String(issue.urgency).toLowerCase())}" aria-label="Urgency ${esc(issue.urgency)}">${esc(capitalize(issue.urgency))}</span>
+  <span class="badge urgency-${esc(String(issue.urgency).toLowerCase())}"><span class="sr">Urgency: </span>${esc(capitalize(issue.urgency))}</span>
   ${cwe ? `<a href="${cwe}" title="Open the CWE page">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)}
   · ${esc(issue.path)}:${line}
 </div>
 ${issue.stale ? '<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>' : ''}
 ${o.dismissal ? `<p class="note" role="note">Dismissed in this workspace as <strong>${esc(DISMISS_LABELS[o.dismissal.reason])}</strong> on ${esc(new Date(o.dismissal.at).toLocaleString())}. The service has no operation for this, so the finding stays open there; Restore brings it back here.</p>` : ''}
-<div class="actions" role="toolbar" aria-label="Actions">
+${o.fixed ? '<p class="note" role="status">Fixed: the suggested fix was applied in the editor (the file is edited, not saved). Undo there brings the finding back.</p>' : ''}
+<div class="actions" role="group" aria-label="Actions">
   ${button('open', 'Open in Editor', !issue.stale)}
-  ${button('preview', 'Preview Fix', fixable)}
-  ${button('apply', 'Apply Fix', fixable)}
+  ${o.fixed ? '' : `${button('preview', 'Preview Fix', fixable)}
+  ${button('apply', 'Apply Fix', fixable)}`}
   ${button('copy', 'Copy Details')}
-  ${o.dismissal ? button('restore', 'Restore') : button('dismiss', 'Dismiss…')}
+  ${o.fixed ? '' : o.dismissal ? button('restore', 'Restore') : button('dismiss', 'Dismiss…')}
 </div>
+${issue.stale ? '<p id="why-open" class="sr">The code changed since the scan, so there is no line to open.</p>' : ''}
+${noFixWhy ? `<p id="why-preview" class="sr">${esc(noFixWhy)}</p><p id="why-apply" class="sr">${esc(noFixWhy)}</p>` : ''}
 ${issue.classificationDescription ? `<section aria-labelledby="h-desc"><h2 id="h-desc">Why it matters</h2><p>${esc(issue.classificationDescription)}</p></section>` : ''}
 <section aria-labelledby="h-facts"><h2 id="h-facts">Finding</h2>
 <dl>
   ${row('Classification', `${esc(issue.classificationName)} (${cwe ? `<a href="${cwe}">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)})`)}
   ${row('Urgency', esc(capitalize(issue.urgency)))}
-  ${row('Status', esc(issue.status))}
-  ${row('SLA status', issue.slaStatus && esc(issue.slaStatus))}
+  ${row('Status', esc(statusWords(issue.status)))}
+  ${row('SLA status', issue.slaStatus && esc(slaWords(issue.slaStatus)))}
   ${row('Reachability', reach)}
   ${row('Assigned to', assignee)}
   ${row('Found', created)}
@@ -108,11 +119,11 @@ ${issue.classificationDescription ? `<section aria-labelledby="h-desc"><h2 id="h
   ${row('Issue id', `<code>${esc(issue.id)}</code>`)}
 </dl></section>
 <section aria-labelledby="h-triage"><h2 id="h-triage">Auto-triage</h2>
-<p>${issue.triageStatus ? `${issue.falsePositive ? '<strong>Likely false positive</strong> ' : ''}(${esc(issue.triageStatus)})` : 'No verdict from the service.'}</p>
+<p>${issue.triageStatus ? (issue.falsePositive ? '<strong>Likely a false positive.</strong>' : `${esc(capitalize(triageWords(issue.triageStatus)))}.`) : 'No verdict from the service.'}</p>
 ${issue.triageReasoning ? `<p>${esc(issue.triageReasoning)}</p>` : ''}
 </section>
 <section aria-labelledby="h-fix"><h2 id="h-fix">Auto-fix</h2>
-<p>Status: ${esc(issue.fixStatus ?? (issue.fix ? issue.fix.status : 'none'))}${issue.fixId ? ` · suggestion <code>${esc(issue.fixId)}</code>` : ''}</p>
+<p>${esc(capitalize(fixStatusWords(issue.fixStatus ?? (issue.fix ? issue.fix.status || 'fix_available' : 'no_fix'))))}.${issue.fixId ? ` Suggestion <code>${esc(issue.fixId)}</code>.` : ''}</p>
 ${issue.fix ? `${issue.fix.explanation ? `<p>${esc(issue.fix.explanation)}</p>` : ''}
 ${fixable ? '' : '<p class="note" role="note">Not offered as a fix: the file was not among the files this scan uploaded.</p>'}
 <div class="diff" role="region" aria-label="Suggested change" tabindex="0">${diffHtml(issue.fix.diff)}</div>` : '<p>The service suggests no change for this finding.</p>'}
@@ -124,6 +135,8 @@ ${issue.scannerMetadata ? `<section><details><summary>Scanner metadata</summary>
   for (const b of document.querySelectorAll('button[data-action]')) {
     b.addEventListener('click', () => vscode.postMessage({ action: b.dataset.action }));
   }
+  // A screen reader starts at the finding's title, not somewhere in the page.
+  document.getElementById('title').focus();
 </script>
 </body>
 </html>`;

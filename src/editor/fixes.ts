@@ -8,7 +8,7 @@ import { appliedFixes, applyFix, checkFixTarget, composeFixes, type ComposedFixe
 import { gitHooksDir } from '../core/workspace/git';
 import { isFixable } from '../core/issues';
 import { oneLine } from '../core/text/untrusted';
-import { issueRefArg, type IssueRef } from './commands/args';
+import { issueRefArg, plainObjectArg, type IssueRef } from './commands/args';
 import { commandCall, type Commands } from './commands/manager';
 import { issueForDiagnostic } from './diagnostics';
 import { DisposableObject } from './disposable';
@@ -97,6 +97,10 @@ export interface ReviewedFixesResult { offered: number; applied: number; refused
 /** The fixes of one file composed on its current text. */
 interface ComposedFile { document: vscode.TextDocument; before: string; composed: ComposedFixes; applied: LocatedIssue[] }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : word.endsWith('x') ? 'es' : 's'}`;
+}
+
 function describeFinding(l: LocatedIssue): string {
   return `${l.issue.classificationName} (${l.issue.path}:${l.issue.range ? l.issue.range.start.line + 1 : l.issue.line})`;
 }
@@ -141,6 +145,9 @@ export class FixController extends DisposableObject {
   private readonly previewChanged = this.own(new vscode.EventEmitter<vscode.Uri>());
   private readonly previews = new Map<string, string>();
   private readonly applied: AppliedFix[] = [];
+  private readonly fixedChanged = this.own(new vscode.EventEmitter<void>());
+  /** Fires once the set of fixed findings has changed (applied, undone, redone). */
+  readonly onDidChangeFixed = this.fixedChanged.event;
 
   constructor(private readonly store: ResultsStore, private readonly notifier: Notifier) {
     super();
@@ -203,16 +210,41 @@ export class FixController extends DisposableObject {
 
   /**
    * Applies the fixes of the given findings, file by file: every fix of a file is applied
-   * to the same current text and composed into one edit. Refusals name their reason.
+   * to the same current text and composed into one edit. Refusals name their reason. With
+   * `reveal` (one finding's Apply Fix), the file opens at the change and one message says
+   * what was fixed and how to take it back.
    */
-  async apply(refs: IssueRef[]): Promise<number> {
+  async apply(refs: IssueRef[], o: { reveal?: boolean } = {}): Promise<number> {
     const located = refs.map((r) => this.store.get(r)).filter((l): l is LocatedIssue => !!l);
     if (!located.length) {
       void this.notifier.warn('Those issues are no longer in the results. Refresh or rescan.');
       return 0;
     }
-    const { files, refused: refusals } = await composeByFile(located);
-    const refused = refusals.map((r) => `${r.finding}: ${r.reason}`);
+    const { files, refused } = await composeByFile(located);
+    const count = await this.applyComposed(files);
+    if (count < 0) return 0;
+    const reasons = refused.map((r) => `${r.finding}: ${r.reason}`);
+    if (reasons.length) {
+      const head = count ? `Applied ${count} fix${count === 1 ? '' : 'es'}; ${reasons.length} could not be applied. ` : '';
+      void this.notifier.error(`${head}${reasons.join(' ')}`);
+    } else if (count === 1 && o.reveal) {
+      const f = files[0]!;
+      const l = f.applied[0]!;
+      // Where the change is, as Preview Fix shows it: a fix is never made out of sight.
+      const line = f.composed.edits[0]?.startLine ?? 0;
+      await vscode.window.showTextDocument(f.document, { selection: new vscode.Range(line, 0, line, 0), preview: false });
+      void this.notifier.info(`Applied the fix for ${oneLine(l.issue.classificationName, 80)} in ${l.issue.path}. The file is edited, not saved; Undo (Ctrl+Z, ⌘Z on macOS) takes it back.`);
+    } else if (count > 1) {
+      void this.notifier.info(`Applied ${count} fixes in ${plural(files.length, 'file')}. The files are edited, not saved; Undo takes them back.`);
+    }
+    return count;
+  }
+
+  /**
+   * One WorkspaceEdit for every composed file: their findings leave the view, and are kept
+   * so an undo brings them back. The number applied, or -1 when the editor refused the edit.
+   */
+  private async applyComposed(files: ComposedFile[]): Promise<number> {
     const edit = new vscode.WorkspaceEdit();
     const made = files.map((f) => {
       addLineEdits(edit, f.document, f.composed.edits);
@@ -224,20 +256,69 @@ export class FixController extends DisposableObject {
     if (made.length && !(await vscode.workspace.applyEdit(edit))) {
       for (const t of takenOut) this.store.putBack(t);
       void this.notifier.error('The editor refused the change; nothing was modified.');
-      return 0;
+      return -1;
     }
     let count = 0;
     made.forEach((m, i) => {
       count += takenOut[i].length;
       this.remember({ uri: m.document.uri.toString(), before: digest(m.before), after: digest(m.document.getText()), findings: takenOut[i], undone: false });
     });
-    if (refused.length) {
-      const head = count ? `Applied ${count} fix${count === 1 ? '' : 'es'}; ${refused.length} could not be applied. ` : '';
-      void this.notifier.error(`${head}${refused.join(' ')}`);
-    } else if (count > 1) {
-      void this.notifier.info(`Applied ${count} fixes. Review and save the file when ready; Undo takes them back.`);
-    }
+    if (made.length) this.fixedChanged.fire();
     return count;
+  }
+
+  /** Whether a finding left the view because its fix was applied (and not undone since). */
+  isFixed(ref: IssueRef): boolean {
+    return this.applied.some((f) => !f.undone && f.findings.some((l) => l.folderUri === ref.folderUri && l.issue.id === ref.issueId));
+  }
+
+  /**
+   * Apply All Fixes…: one question that lists what will change (fixes per file and
+   * classification, and what cannot be applied with why). Its main answer applies every
+   * applicable fix as one edit; "Review in Preview…" opens VS Code's refactor preview to
+   * pick. `choice` answers for automation.
+   */
+  async applyAll(located: LocatedIssue[], choice?: 'apply' | 'review'): Promise<ReviewedFixesResult> {
+    const { files, refused } = await composeByFile(located);
+    const offered = files.reduce((n, f) => n + f.applied.length, 0);
+    if (!offered) {
+      this.reportReviewed({ offered, applied: 0, refused });
+      return { offered, applied: 0, refused };
+    }
+    const answer = choice ?? await this.askApplyAll(files, refused);
+    if (answer === 'review') return this.review(files, refused);
+    if (answer !== 'apply') return { offered, applied: 0, refused };
+    const applied = Math.max(0, await this.applyComposed(files));
+    const result = { offered, applied, refused };
+    this.reportReviewed(result);
+    return result;
+  }
+
+  private async askApplyAll(files: ComposedFile[], refused: ReviewedFixesResult['refused']): Promise<'apply' | 'review' | undefined> {
+    const offered = files.reduce((n, f) => n + f.applied.length, 0);
+    const perFile = files.map((f) => {
+      const byClass = new Map<string, number>();
+      for (const l of f.applied) byClass.set(l.issue.classificationName, (byClass.get(l.issue.classificationName) ?? 0) + 1);
+      const what = [...byClass].map(([name, n]) => `${oneLine(name, 60)}${n > 1 ? ` ×${n}` : ''}`).join(', ');
+      return `• ${vscode.workspace.asRelativePath(f.document.uri)}: ${plural(f.applied.length, 'fix')} (${what})`;
+    });
+    const shownFiles = perFile.slice(0, 15);
+    if (perFile.length > shownFiles.length) shownFiles.push(`• …and ${perFile.length - shownFiles.length} more files`);
+    const left = refused.slice(0, 8).map((r) => `• ${r.finding}: ${r.reason}`);
+    if (refused.length > left.length) left.push(`• …and ${refused.length - left.length} more`);
+    const APPLY = `Apply ${plural(offered, 'Fix')}`;
+    const REVIEW = 'Review in Preview…';
+    const picked = await this.notifier.choose(
+      `Apply ${plural(offered, 'fix')} in ${plural(files.length, 'file')}?`,
+      [
+        ...shownFiles,
+        ...(left.length ? ['', `Not applicable, left as they are (${refused.length}):`, ...left] : []),
+        '',
+        'One edit: the files are changed, not saved, and one Undo takes every fix back. Review in Preview… shows each change to pick from.',
+      ].join('\n'),
+      [APPLY, REVIEW],
+    );
+    return picked === APPLY ? 'apply' : picked === REVIEW ? 'review' : undefined;
   }
 
   /**
@@ -247,25 +328,27 @@ export class FixController extends DisposableObject {
    * cannot be applied listed with why. Only the fixes the person kept take their findings
    * out of view; the others stay.
    */
-  async applyAllReviewed(located: LocatedIssue[]): Promise<ReviewedFixesResult> {
-    const { files, refused } = await composeByFile(located);
+  private async review(files: ComposedFile[], refused: ReviewedFixesResult['refused']): Promise<ReviewedFixesResult> {
     const edit = new vscode.WorkspaceEdit();
     for (const f of files) {
       for (const l of f.applied) {
-        const label = `${oneLine(l.issue.classificationName || l.issue.classificationId, 60)} (${oneLine(l.issue.classificationId, 30)})`;
+        // Each fix its own entry, named by its classification and line (the preview groups
+        // entries of the same label under one heading and one description).
+        const at = (l.issue.range?.start.line ?? l.issue.line - 1) + 1;
+        const label = `${oneLine(l.issue.classificationName || l.issue.classificationId, 60)} (${oneLine(l.issue.classificationId, 30)}), ${vscode.workspace.asRelativePath(f.document.uri)} line ${at}`;
         const description = oneLine(l.issue.fix!.explanation || 'Suggested fix', 80);
         addLineEdits(edit, f.document, f.composed.editsOf.get(l.issue.id)!, { needsConfirmation: true, label, description });
       }
     }
     const offered = files.reduce((n, f) => n + f.applied.length, 0);
-    if (!offered) {
-      this.reportReviewed({ offered, applied: 0, refused });
-      return { offered, applied: 0, refused };
-    }
+    // VS Code opens this preview with every entry unticked: say so, and how to take a file whole.
+    void this.notifier.info('The preview lists each fix under its name, file and line; nothing is applied until you tick it. Tick the fixes you want, or choose Group Changes By File in its title bar and tick a file to take all of its fixes, then Apply. Discard changes nothing.');
     // The findings stay in view while the preview is open: the person decides looking at
     // them. Their places now are kept, so an undo can bring back those whose fix is applied.
     const placedBefore = files.map((f) => f.applied.map((l) => ({ ...l, issue: structuredClone(l.issue) })));
-    const accepted = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    const answered = vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    void listFixesByName(answered);
+    const accepted = await answered;
     let applied = 0;
     if (accepted) {
       files.forEach((f, i) => {
@@ -309,16 +392,36 @@ export class FixController extends DisposableObject {
     const mine = this.applied.filter((f) => f.uri === uri);
     if (!mine.length) return;
     const now = digest(e.document.getText());
+    let changed = false;
     for (const fix of mine) {
       if (!fix.undone && now === fix.before) {
         fix.undone = true;
         this.store.putBack(fix.findings);
+        changed = true;
       } else if (fix.undone && now === fix.after) {
         // Redo: out again. The copies taken before the fix keep their places for the next undo.
         fix.undone = false;
         this.store.takeOut(fix.findings.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+        changed = true;
       }
     }
+    if (changed) this.fixedChanged.fire();
+  }
+}
+
+/**
+ * Grouped by file (its default), the refactor preview shows an entry as its code only; grouped
+ * by type, each fix heads its own entry with its label and explanation. The preview takes the
+ * switch only once it shows the edit, and opening it takes focus, so it is asked twice early
+ * on and never after (a person who then groups by file keeps it).
+ */
+async function listFixesByName(answered: Thenable<boolean>): Promise<void> {
+  let done = false;
+  answered.then(() => (done = true), () => (done = true));
+  for (const ms of [400, 1200]) {
+    await new Promise((r) => setTimeout(r, ms));
+    if (done) return;
+    await vscode.commands.executeCommand('refactorPreview.groupByType').then(undefined, () => undefined);
   }
 }
 
@@ -333,7 +436,7 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
   commands.register('codeScanner.previewFix', (arg) => fixes.preview(arg));
   commands.register('codeScanner.applyFix', async (arg) => {
     const ref = issueRefArg(arg);
-    return ref && store.get(ref) ? fixes.apply([ref]) : (void notifier.warn('That issue is no longer in the results. Refresh or rescan.'), 0);
+    return ref && store.get(ref) ? fixes.apply([ref], { reveal: true }) : (void notifier.warn('That issue is no longer in the results. Refresh or rescan.'), 0);
   });
   commands.register('codeScanner.applyPreviewedFix', (arg) => fixes.applyPreviewed(arg));
   commands.register('codeScanner.discardPreviewedFix', (arg) => fixes.discardPreviewed(arg));
@@ -356,7 +459,8 @@ export function registerFixes(context: vscode.ExtensionContext, store: ResultsSt
       : store.all();
     const hideFp = hideFalsePositives();
     const fixable = scope.filter((l) => isFixable(l.issue) && store.isShown(l.issue, hideFp));
-    return fixes.applyAllReviewed(fixable);
+    const choice = plainObjectArg<{ choice: unknown }>(arg)?.choice;
+    return fixes.applyAll(fixable, choice === 'apply' || choice === 'review' ? choice : undefined);
   });
   return fixes;
 }
@@ -376,7 +480,8 @@ class FixActions implements vscode.CodeActionProvider {
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const here = this.store.forFile(document.uri);
     if (!here.length) return [];
-    const fixable = here.filter((l) => isFixable(l.issue));
+    // What Apply All Fixes in File will apply: a dismissed finding's fix is not among them.
+    const fixable = here.filter((l) => isFixable(l.issue) && !this.store.dismissalOf(l.issue));
     const actions: vscode.CodeAction[] = [];
     for (const d of context.diagnostics) {
       const l = issueForDiagnostic(here, d);

@@ -295,6 +295,43 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   }
 }
 
+type ClassificationItem = vscode.QuickPickItem & { value: string };
+
+/**
+ * The classifications of the findings, most findings first, to pick one; what is typed
+ * becomes the last entry (part of an id or a name, as the filter matches). Undefined when
+ * dismissed; '' shows every classification again.
+ */
+async function pickClassification(store: ResultsStore): Promise<string | undefined> {
+  const counts = new Map<string, { name: string; n: number }>();
+  for (const l of store.all()) {
+    const c = counts.get(l.issue.classificationId);
+    if (c) c.n++;
+    else counts.set(l.issue.classificationId, { name: l.issue.classificationName, n: 1 });
+  }
+  const present: ClassificationItem[] = [...counts].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))
+    .map(([id, c]) => ({ label: id, description: c.name === id ? undefined : c.name, detail: plural(c.n, 'finding'), value: id }));
+  const current = store.classificationFilter;
+  const clear: ClassificationItem = { label: 'Every classification', description: current ? `now: ${current}` : 'shown now', value: '' };
+  const pick = vscode.window.createQuickPick<ClassificationItem>();
+  pick.title = 'Filter quality issues by classification';
+  pick.placeholder = 'Pick a classification, or type part of an id or a name (Problems keeps every finding)';
+  pick.matchOnDescription = true;
+  const typed = (text: string): ClassificationItem => ({ label: `Filter by "${text}"`, description: 'part of a classification id or name', value: text, alwaysShow: true });
+  const items = (text: string) => [clear, ...present, ...(text.trim() ? [typed(text.trim())] : [])];
+  pick.items = items('');
+  pick.onDidChangeValue((text) => { pick.items = items(text); });
+  try {
+    return await new Promise<string | undefined>((resolve) => {
+      pick.onDidAccept(() => resolve(pick.selectedItems[0]?.value));
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+  } finally {
+    pick.dispose();
+  }
+}
+
 /** Plain text of a finding for the clipboard. */
 export function issueDetails(issue: StoredIssue, folderName?: string): string {
   return findingText(issue, folderName);
@@ -367,11 +404,7 @@ export function registerIssuesTree(
     if (by) await provider.setGroupBy(by);
   });
   commands.register('codeScanner.filterByClassification', async (arg) => {
-    const value = stringArg(arg) ?? await vscode.window.showInputBox({
-      title: 'Filter quality issues by classification',
-      prompt: 'Part of a classification id or name (for example CWE-89 or injection). Leave empty to show all. Problems keeps every finding.',
-      value: store.classificationFilter ?? '',
-    });
+    const value = stringArg(arg) ?? await pickClassification(store);
     if (value === undefined) return;
     await store.setClassificationFilter(value);
     provider.refresh();

@@ -69,7 +69,7 @@ export class EditorNetwork extends DisposableObject {
     const network = new Network(settings);
     for (const secret of network.secrets()) this.redactor.add(secret);
     if (!settings.trust.strictSSL) {
-      this.log.warn('"http.proxyStrictSSL" is false: TLS certificates of the service and the proxy are not checked. Anyone on the network path could read your API token. Turn it back on once the right certificate authority is trusted.');
+      this.log.warn('"http.proxyStrictSSL" is false: TLS certificates of the service and the proxy are not checked. Anyone on the network path could read your API key. Turn it back on once the right certificate authority is trusted.');
     }
     for (const problem of network.trust.problems) this.log.warn(problem);
     return network;

@@ -67,7 +67,11 @@ export class ResultsStore extends DisposableObject {
     this.model.load(snapshot.folders, snapshot.dismissals);
     this.filter = snapshot.classificationFilter;
     this.own(this.model.onDidChange((c) => this.onModelChange(c)));
-    this.ready = fileToRead ? this.storage.readFile().then((folders) => this.model.load(folders)) : Promise.resolve();
+    this.ready = fileToRead ? this.storage.readFile().then(({ folders, workspace }) => {
+      // The file's copy of the dismissals and filter is the newest (see FileContents).
+      if (workspace) this.filter = workspace.classificationFilter;
+      this.model.load(folders, workspace?.dismissals, { replace: true });
+    }) : Promise.resolve();
     // Deletions made outside the editor too (git checkout, a terminal): a watcher, not onDidDeleteFiles.
     const deletions = this.own(vscode.workspace.createFileSystemWatcher('**/*', true, true, false));
     this.own(deletions.onDidDelete((uri) => this.dropFiles(uri)));

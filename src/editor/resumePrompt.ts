@@ -1,12 +1,9 @@
 import * as vscode from 'vscode';
+import { formatBytes } from '../core/workspace/selectFiles';
 import type { Notifier } from './notifier';
 import type { ScanOptions, ScanSummary } from './scanController';
 import type { Commands } from './commands/manager';
 import type { UploadStorage } from './uploadStorage';
-
-function mb(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /**
  * At start-up, offers to finish an upload a reload or crash interrupted. Resolves with what
@@ -19,9 +16,9 @@ export async function offerResume(transfers: UploadStorage, notifier: Notifier, 
     if (!pending.length) return undefined;
     const names = pending.map(({ transfer, store }) => {
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(store.folderUri));
-      return `${folder?.name ?? store.folderUri} (${mb(transfer.size)}, started ${new Date(transfer.createdAt).toLocaleString()})`;
+      return `${folder?.name ?? store.folderUri} (${formatBytes(transfer.size)}, started ${new Date(transfer.createdAt).toLocaleString()})`;
     });
-    const choice = await notifier.info(`An upload was interrupted: ${names.join(', ')}. Resume it?`, 'Resume Upload', 'Discard');
+    const choice = await notifier.info(names.length > 1 ? `Uploads were interrupted: ${names.join(', ')}. Resume them?` : `An upload was interrupted: ${names[0]}. Resume it?`, 'Resume Upload', 'Discard');
     if (choice === 'Resume Upload') return await commands.execute('codeScanner.resumeUpload', options);
     if (choice === 'Discard') for (const { store } of pending) await transfers.discard(store);
   } catch (err) {

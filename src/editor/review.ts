@@ -3,11 +3,12 @@
 import * as vscode from 'vscode';
 import { issueRefArg, plainObjectArg, type IssueRef } from './commands/args';
 import type { Commands } from './commands/manager';
-import { DetailsView } from './detailsView';
+import { DetailsView, type FixedFindings } from './detailsView';
 import { issueRange } from './diagnostics';
 import { DISMISS_LABELS, findingMarkdown } from './findingText';
 import type { Notifier } from './notifier';
 import type { DismissReason, ResultsStore } from './resultsStore';
+import { hideFalsePositives } from './settings';
 
 const REASONS: { reason: DismissReason; detail: string }[] = [
   { reason: 'false-positive', detail: 'The finding is wrong: the code is not vulnerable.' },
@@ -19,15 +20,19 @@ function isReason(v: unknown): v is DismissReason {
   return REASONS.some((r) => r.reason === v);
 }
 
-export function registerReview(context: vscode.ExtensionContext, store: ResultsStore, commands: Commands, notifier: Notifier): DetailsView {
-  const details = new DetailsView(store, commands);
+export function registerReview(context: vscode.ExtensionContext, store: ResultsStore, commands: Commands, notifier: Notifier, fixes?: FixedFindings): DetailsView {
+  const details = new DetailsView(store, commands, fixes);
   context.subscriptions.push(
     details,
     vscode.languages.registerHoverProvider({ scheme: 'file' }, {
       provideHover(document, position) {
         const here = store.forFile(document.uri).filter((l) => !l.issue.stale && l.issue.range && issueRange(l.issue).contains(position));
         if (!here.length) return undefined;
-        const contents = here.map((l) => findingMarkdown(l.issue, { ref: { folderUri: l.folderUri, issueId: l.issue.id }, dismissal: store.dismissalOf(l.issue) }));
+        const hideFp = hideFalsePositives();
+        // One hover: where the finding's diagnostic shows (its title and description), ours adds the rest.
+        const contents = here.map((l) => findingMarkdown(l.issue, {
+          ref: { folderUri: l.folderUri, issueId: l.issue.id }, dismissal: store.dismissalOf(l.issue), besideDiagnostic: store.isShown(l.issue, hideFp),
+        }));
         return new vscode.Hover(contents, issueRange(here[0].issue));
       },
     }),

@@ -3,13 +3,13 @@
 // user how it went. The work itself is the core pipeline (src/core/scan/pipeline.ts).
 import * as vscode from 'vscode';
 import { isServiceError, type ServiceClient } from '../core/api';
-import { CancelledAfterUploadError, isCancellation } from '../core/async';
+import { CancelledAfterUploadError, isCancellation, settleBounded } from '../core/async';
 import { clockTime, type PendingScan } from '../core/results';
 import { ScanFailedError, ScanStoppedError } from '../core/scan/awaitScan';
 import { fetchFindings, resumeFolder, scanFolder, waitForScan, type FolderScanResult, type PipelineContext, type ScanEvent } from '../core/scan/pipeline';
 import { overallFraction, type ScanProgress, type ScanStage } from '../core/scan/stages';
 import { UploadInterruptedError } from '../core/upload/engine';
-import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type Selection, type SelectOptions, type SkipReason, type SkippedFile } from '../core/workspace/selectFiles';
+import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type Selection, type SelectOptions, type SkippedFile } from '../core/workspace/selectFiles';
 import type { TargetPolicies } from './account/targetPolicies';
 import { plainObjectArg, scanOptionsArg, type ScanOptions } from './commands/args';
 import { CONTEXT_KEYS } from './commands/contextKeys';
@@ -51,12 +51,11 @@ export interface FolderOutcome {
  */
 export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; continuesOnService?: string; error?: { kind: string; message: string } }
 
-/** Reasons a file left out is reported after a scan; the others are what people expect (ignored, dependencies, binaries). */
-const NOTABLE: ReadonlySet<SkipReason> = new Set<SkipReason>([
-  'too-large', 'credentials', 'unreadable', 'changed', 'not-a-file', 'symlink-outside', 'unsafe-name', 'comma-in-name', 'missing', 'user-exclude', 'outside-folder',
-]);
 
 interface Step { folder: vscode.WorkspaceFolder; select: (known?: SelectOptions['known']) => Promise<Selection>; partial: boolean }
+
+/** Folders of a multi-root workspace scanned side by side. */
+const FOLDERS_AT_ONCE = 2;
 
 const TITLES: Record<ScanKind, string> = {
   workspace: 'Scanning the workspace',
@@ -68,9 +67,11 @@ const TITLES: Record<ScanKind, string> = {
 /** Tracks one running scan: its progress for the notification and the status bar, and cancellation. */
 class Run {
   readonly abort = new AbortController();
-  /** The folder being scanned now (its name), for what is said when the run ends. */
+  /** The folder a failure came from (its name), for what is said when the run ends. */
   folder: string | undefined;
   private reported = 0;
+  /** Each folder's progress (0..1): folders scanned side by side fill one bar together. */
+  private readonly fractions: number[] = [];
   constructor(
     private readonly progress: vscode.Progress<{ message?: string; increment?: number }>,
     private readonly onState: (s: ScanState) => void,
@@ -89,7 +90,12 @@ class Run {
 
   /** A pipeline progress of folder `index` of `count` (the label names the folder in multi-root workspaces). */
   folderProgress(index: number, count: number, label: string): (p: ScanProgress) => void {
-    return (p) => this.report(`${label}${p.message}`, ((index + overallFraction(p.stage, p.fraction)) / count) * 100, p.stage);
+    return (p) => {
+      this.fractions[index] = overallFraction(p.stage, p.fraction);
+      let sum = 0;
+      for (let i = 0; i < count; i++) sum += this.fractions[i] ?? 0;
+      this.report(`${label}${p.message}`, (sum / count) * 100, p.stage);
+    };
   }
 }
 
@@ -101,6 +107,25 @@ function scanEventText(e: ScanEvent): string {
     case 'failed': return `scan ${e.scan.scanId} failed on the service: ${e.reason ?? 'no reason given'}. The findings shown are unchanged.`;
     case 'stopped': return `stopped waiting for scan ${e.scan.scanId} (${e.why})${e.detail ? `: ${e.detail}` : ''}. The findings shown are unchanged.`;
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** How one folder of a run ended when it did not finish (`folder` its name, when known). */
+interface FolderFailure { folder: string | undefined; error: unknown }
+
+/** A run some of whose folders did not finish; `done` holds those that did. */
+class FoldersEnded extends Error {
+  constructor(readonly done: FolderOutcome[], readonly failures: FolderFailure[]) {
+    super(`${failures.length} folder(s) did not finish`);
+  }
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /** Errors the pipeline has already recorded on the folder (the service had the scan). */
@@ -178,8 +203,9 @@ export class ScanController extends DisposableObject {
       if (!client) return undefined;
       if (!(await this.consent.ask(kind, options.confirmed))) return undefined;
       return this.withRun(TITLES[kind], async (run) => {
-        const outcomes: FolderOutcome[] = [];
-        for (const [i, step] of steps.entries()) {
+        // Two folders at a time: each waits on the service most of its time, and a scan's
+        // packaging uses both cores only briefly. Each folder's results land when it finishes.
+        const settled = await settleBounded(steps, FOLDERS_AT_ONCE, async (step, i) => {
           const { folder } = step;
           const ctx = await this.pipelineContext(client, folder, this.uploads.forFolder(folder.uri.toString()), run, run.folderProgress(i, steps.length, this.label(folder)), options);
           const project = await folderProject(folder);
@@ -197,9 +223,12 @@ export class ScanController extends DisposableObject {
           // Said with every scan: a repository's own settings may narrow what it scans.
           const narrowed = repositorySettingNotes(folder);
           const note = [outcome.note, ...narrowed].filter(Boolean).join('; ') || undefined;
-          outcomes.push({ ...outcome, project: project.name, ...(note ? { note } : {}) });
-        }
-        return outcomes;
+          return { ...outcome, project: project.name, ...(note ? { note } : {}) };
+        });
+        const done = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+        const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ folder: steps[i].folder.name, error: r.reason as unknown }] : []));
+        if (failures.length) throw new FoldersEnded(done, failures);
+        return done;
       });
     });
   }
@@ -274,6 +303,7 @@ export class ScanController extends DisposableObject {
     try {
       return await fn();
     } catch (err) {
+      run.folder ??= folder.name;
       if (!recordedByPipeline(err)) {
         const cancelled = isCancellation(err, run.abort.signal);
         this.store.noteAttempt(folder.uri.toString(), cancelled ? { kind: 'cancelled' } : { kind: 'error', detail: err instanceof Error ? err.message : String(err) });
@@ -290,13 +320,13 @@ export class ScanController extends DisposableObject {
     client: ServiceClient, folder: vscode.WorkspaceFolder, store: FolderTransferStore, run: Run, onProgress: (p: ScanProgress) => void, options: ScanOptions,
   ): Promise<PipelineContext> {
     const folderUri = folder.uri.toString();
-    run.folder = folder.name;
     return {
       client,
       uploads: await this.uploads.uploadsOf(store),
       signal: run.abort.signal,
       onProgress,
-      log: (line) => this.session.log.warn(`${folder.name}: ${line}`),
+      log: (line) => this.session.log.info(`${folder.name}: ${line}`),
+      warn: (line) => this.session.log.warn(`${folder.name}: ${line}`),
       onScan: async (e) => {
         // The window is closing: the scan is still waited for, and the next window waits again.
         if (this.disposing && e.kind === 'stopped') return;
@@ -312,7 +342,8 @@ export class ScanController extends DisposableObject {
   }
 
   private outcome(folder: string, r: FolderScanResult): FolderOutcome {
-    const leftOut = r.skipped.filter((s) => NOTABLE.has(s.reason));
+    // Every reason, as Upload Preview lists them (git's ignored files are not enumerated by a scan).
+    const leftOut = r.skipped;
     for (const s of r.skipped) this.session.log.info(`${folder}: left out ${s.path} (${skipReasonLabel(s.reason)})`);
     if (r.kind === 'nothing') return { folder, files: 0, note: r.note, leftOut };
     if (r.kind === 'in-progress') {
@@ -377,7 +408,8 @@ export class ScanController extends DisposableObject {
     const uploads = await this.uploads.uploadsOf(this.uploads.forFolder(folderUri));
     const ctx: PipelineContext = {
       client, uploads, signal: new AbortController().signal, onProgress: () => undefined,
-      log: (line) => this.session.log.warn(`${name}: ${line}`),
+      log: (line) => this.session.log.info(`${name}: ${line}`),
+      warn: (line) => this.session.log.warn(`${name}: ${line}`),
       onScan: (e) => this.store.apply(folderUri, e, this.session.account),
     };
     try {
@@ -485,39 +517,10 @@ export class ScanController extends DisposableObject {
           this.announce(folders);
           return { folders, cancelled: false };
         } catch (err) {
-          const folder = run.folder;
-          if (err instanceof CancelledAfterUploadError) {
-            // The service has the archive and scans it whatever we do now; nothing it found is shown yet.
-            void this.notifier.info(
-              `Stopped waiting for the scan of ${folder ?? 'the workspace'}: the service goes on scanning it. ${this.shownText(folder)} Refresh Results shows its findings once it is done.`,
-              { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') },
-              { title: 'Ignore This Scan', run: () => this.store.forgetScan(err.scanId) },
-            );
-            return { folders: [], cancelled: true, continuesOnService: err.scanId };
-          }
-          if (err instanceof ScanFailedError) {
-            void this.notifier.error(`The scan of ${folder ?? 'the workspace'} failed on the service${err.reason ? `: ${err.reason}` : ' (it gave no reason)'}. ${this.shownText(folder)}`);
-            return { folders: [], cancelled: false, error: { kind: 'scan-failed', message: err.message } };
-          }
-          if (err instanceof ScanStoppedError) {
-            void this.notifier.warn(`${folder ? `${folder}: ` : ''}${err.message} ${this.shownText(folder)}`,
-              { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') });
-            return { folders: [], cancelled: false, continuesOnService: err.scanId, error: { kind: err.why, message: err.message } };
-          }
-          if (err instanceof UploadInterruptedError && err.cancelled && err.lastChunkInFlight) {
-            void this.notifier.info('Cancelled while the last part of the upload was being sent: the service may have received it all and scan it. Scan again later to see current results.');
-            return { folders: [], cancelled: true };
-          }
-          if (isCancellation(err, run.abort.signal)) {
-            void this.notifier.info(`Scan cancelled. ${this.shownText(folder)}`);
-            return { folders: [], cancelled: true };
-          }
-          if (err instanceof UploadInterruptedError) {
-            void this.notifier.warn(err.message, { title: 'Resume Upload', run: () => this.commands.execute('codeScanner.resumeUpload') });
-            return { folders: [], cancelled: false, error: { kind: 'interrupted', message: err.message } };
-          }
-          await this.session.reportError(err);
-          return { folders: [], cancelled: false, error: { kind: isServiceError(err) ? err.kind : 'error', message: err instanceof Error ? err.message : String(err) } };
+          const ended = err instanceof FoldersEnded ? err : new FoldersEnded([], [{ folder: run.folder, error: err }]);
+          // Folders that finished are told as usual; each way the others ended, once.
+          if (ended.done.length) this.announce(ended.done);
+          return { folders: ended.done, ...(await this.reportEnded(ended.failures, run)) };
         } finally {
           sub.dispose();
           await this.pruneArchivedFiles();
@@ -529,24 +532,84 @@ export class ScanController extends DisposableObject {
     );
   }
 
+  /**
+   * What is said when folders of a run did not finish: every folder whose scan goes on on
+   * the service in one message (Ignore This Scan forgets them all), one "cancelled", and
+   * each other failure with its folder. The findings shown stay in every case.
+   */
+  private async reportEnded(failures: FolderFailure[], run: Run): Promise<Omit<ScanSummary, 'folders'>> {
+    const summary: Omit<ScanSummary, 'folders'> = { cancelled: false };
+    const continuing = failures.filter((f): f is FolderFailure & { error: CancelledAfterUploadError } => f.error instanceof CancelledAfterUploadError);
+    if (continuing.length) {
+      // The service has the archives and scans them whatever we do now; nothing they found is shown yet.
+      const names = continuing.map((f) => f.folder ?? 'the workspace');
+      const ids = continuing.map((f) => f.error.scanId);
+      const shown = continuing.length === 1 ? this.shownText(continuing[0].folder) : 'The findings shown are still those of each folder\'s last completed scan.';
+      void this.notifier.info(
+        `Stopped waiting for the scan${names.length > 1 ? 's' : ''} of ${listWords(names)}: the service goes on scanning ${names.length > 1 ? 'them' : 'it'}. ${shown} Refresh Results shows ${names.length > 1 ? 'their' : 'its'} findings once ${names.length > 1 ? 'they are' : 'it is'} done.`,
+        { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') },
+        { title: names.length > 1 ? 'Ignore These Scans' : 'Ignore This Scan', run: () => { for (const id of ids) this.store.forgetScan(id); } },
+      );
+      summary.cancelled = true;
+      summary.continuesOnService = ids[0];
+    }
+    let saidCancelled = continuing.length > 0;
+    for (const { folder, error: err } of failures) {
+      if (err instanceof CancelledAfterUploadError) continue;
+      if (err instanceof ScanFailedError) {
+        void this.notifier.error(`The scan of ${folder ?? 'the workspace'} failed on the service${err.reason ? `: ${err.reason}` : ' (it gave no reason)'}. ${this.shownText(folder)}`);
+        summary.error ??= { kind: 'scan-failed', message: err.message };
+      } else if (err instanceof ScanStoppedError) {
+        void this.notifier.warn(`${folder ? `${folder}: ` : ''}${err.message} ${this.shownText(folder)}`,
+          { title: 'Refresh Results', run: () => this.commands.execute('codeScanner.refreshResults') });
+        summary.continuesOnService ??= err.scanId;
+        summary.error ??= { kind: err.why, message: err.message };
+      } else if (err instanceof UploadInterruptedError && err.cancelled && err.lastChunkInFlight) {
+        void this.notifier.info(`Cancelled while the last part of the upload${folder ? ` of ${folder}` : ''} was being sent: the service may have received it all and scan it. Scan again later to see current results.`);
+        summary.cancelled = true;
+      } else if (isCancellation(err, run.abort.signal)) {
+        if (!saidCancelled) void this.notifier.info(`Scan cancelled. ${this.shownText(folder)}`);
+        saidCancelled = true;
+        summary.cancelled = true;
+      } else if (err instanceof UploadInterruptedError) {
+        void this.notifier.warn(err.message, { title: 'Resume Upload', run: () => this.commands.execute('codeScanner.resumeUpload') });
+        summary.error ??= { kind: 'interrupted', message: err.message };
+      } else {
+        await this.session.reportError(err);
+        summary.error ??= { kind: isServiceError(err) ? err.kind : 'error', message: err instanceof Error ? err.message : String(err) };
+      }
+    }
+    return summary;
+  }
+
+  /**
+   * One message when a scan ends: how many issues in each folder, notes, and the files left
+   * out by every reason (the same reasons Upload Preview lists), with Show Skipped Files.
+   * A notification, so a screen reader hears it.
+   */
   private announce(folders: FolderOutcome[]): void {
-    const notes = folders.filter((f) => f.note).map((f) => `${f.folder}: ${f.note}`);
-    if (notes.length) void this.notifier.info(`${notes.join('; ')}.`);
+    const sentences: string[] = [];
+    const scanned = folders.filter((f) => f.scanId);
+    if (scanned.length) {
+      const counts = scanned.map((f) => `${f.issues ? plural(f.issues, 'issue') : 'no issues'} in ${f.folder}`);
+      sentences.push(`Scan finished: ${counts.join(', ')}.`);
+    }
+    // Notes are clauses; a service's or git's text may end in its own period.
+    for (const f of folders.filter((x) => x.note)) sentences.push(`${f.folder}: ${f.note!.replace(/[.\s]+$/, '')}.`);
     const leftOut = folders.flatMap((f) => (f.leftOut ?? []).map((s) => ({ folder: f.folder, ...s })));
     if (leftOut.length) {
       const byReason = new Map<string, number>();
       for (const s of leftOut) byReason.set(skipReasonLabel(s.reason), (byReason.get(skipReasonLabel(s.reason)) ?? 0) + 1);
-      const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${n}`);
       // Labels are plural nouns ("credential files"); the count follows so one reads right.
-      void this.notifier.info(
-        `${leftOut.length} file${leftOut.length === 1 ? ' was' : 's were'} left out of the scan — ${parts.join(', ')}.`,
-        { title: 'Show Skipped Files', run: () => showSkipped(leftOut) },
-      );
+      const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${n}`);
+      sentences.push(`${plural(leftOut.length, 'file')} ${leftOut.length === 1 ? 'was' : 'were'} left out: ${parts.join(', ')}.`);
     }
-    const total = folders.reduce((n, f) => n + (f.issues ?? 0), 0);
-    if (folders.some((f) => f.scanId)) {
-      this.notifier.flash(`scan finished, ${total} issue${total === 1 ? '' : 's'}.`);
-    }
+    if (!sentences.length) return;
+    const actions = [
+      ...(scanned.some((f) => f.issues) ? [{ title: 'Show Issues', run: () => this.commands.execute('codeScanner.showIssues') }] : []),
+      ...(leftOut.length ? [{ title: 'Show Skipped Files', run: () => showSkipped(leftOut) }] : []),
+    ];
+    void this.notifier.info(sentences.join(' '), ...actions);
   }
 
   override dispose(): void {

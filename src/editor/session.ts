@@ -7,9 +7,10 @@ import { plainObjectArg, tokenArg } from './commands/args';
 import { CONTEXT_KEYS } from './commands/contextKeys';
 import type { CommandId } from './commands/signatures';
 import { setContext, type Commands } from './commands/manager';
+import { KnownIds } from './account/knownIds';
 import { DisposableObject } from './disposable';
 import type { EditorNetwork } from './network';
-import { progressTitle, type Notifier } from './notifier';
+import type { Notifier } from './notifier';
 import { requestLogger } from './outputLog';
 import { affectsConnection, baseUrl } from './settings';
 
@@ -42,6 +43,8 @@ export class Session extends DisposableObject implements EditorDeps {
   private readonly signedInAs = this.own(new vscode.EventEmitter<string | undefined>());
   /** Fires after a successful sign-in (or a token moved to a new address) with the account. */
   readonly onDidSignIn = this.signedInAs.event;
+  /** Teams, users and integrations the service has shown this account (offered by name in the wizards). */
+  readonly known: KnownIds;
   /** decisions.md: a `Warning: 299` is logged and shown once per session, never more. */
   private serviceWarningShown = false;
   private readonly serviceWarningsLogged = new Set<string>();
@@ -54,6 +57,7 @@ export class Session extends DisposableObject implements EditorDeps {
     private readonly network: EditorNetwork,
   ) {
     super();
+    this.known = new KnownIds(context.globalState, () => this.account);
     this.own(context.secrets.onDidChange((e) => { if (e.key === TOKEN_KEY) void this.refreshState(); }));
     this.own(vscode.workspace.onDidChangeConfiguration((e) => { if (affectsConnection(e)) this.changed.fire(); }));
     // A view that could not reach the service tries again with the new proxy or certificates.
@@ -152,11 +156,11 @@ export class Session extends DisposableObject implements EditorDeps {
    */
   private offerNewOrigin(token: string, boundTo: string, url: string): void {
     const origin = new URL(url).origin;
-    this.log.warn(`The service address is now ${origin}; the API token was verified with ${boundTo} and is not sent elsewhere without asking.`);
+    this.log.warn(`The service address is now ${origin}; the API key was verified with ${boundTo} and is not sent elsewhere without asking.`);
     if (this.originOffered) return;
     this.originOffered = true;
     void this.notifier.warn(
-      `The service address changed to ${origin} since you signed in at ${boundTo}. Your API token is not sent to the new address unless you allow it.`,
+      `The service address changed to ${origin} since you signed in at ${boundTo}. Your API key is not sent to the new address unless you allow it.`,
       { title: `Use My Token with ${new URL(url).host}`, run: () => this.moveToken(token, url) },
       { title: 'Sign In There', run: () => this.signIn() },
     ).finally(() => { this.originOffered = false; });
@@ -170,7 +174,7 @@ export class Session extends DisposableObject implements EditorDeps {
       this.rejected = false;
       this.changed.fire();
       this.signedInAs.fire(this.account);
-      void this.notifier.info(`Your API token is now used with ${new URL(url).origin}.`);
+      void this.notifier.info(`Your API key is now used with ${new URL(url).origin}.`);
     } catch (err) {
       await this.reportError(err);
     }
@@ -181,34 +185,26 @@ export class Session extends DisposableObject implements EditorDeps {
    * only then stores it. Returns the user, or undefined when cancelled or rejected.
    */
   async signIn(tokenArg?: string): Promise<SignedInUser | undefined> {
-    const token = (tokenArg ?? await vscode.window.showInputBox({
-      title: 'Code Scanner: Sign In',
-      prompt: 'Paste your API token (web app → Settings → API Keys). It is kept in the editor\'s secret storage.',
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'Enter the API token.'),
-    }))?.trim();
-    if (!token) return undefined;
-    let user: SignedInUser | undefined;
-    let origin: string;
-    try {
-      const url = baseUrl();
-      origin = new URL(url).origin;
-      const client = this.newClient(token, url);
-      const res = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: progressTitle('Checking the API token…') },
-        () => client.verify({ userInfo: true }),
-      );
-      user = toUser(res.user);
-    } catch (err) {
-      if (isServiceError(err) && err.kind === 'unauthorized') {
-        void this.notifier.error('The service rejected this API token. Check that you copied the whole key and that it is still active, then sign in again.',
-          { title: 'Sign In', run: () => this.signIn() });
+    let checked: { token: string; user: SignedInUser | undefined; origin: string } | undefined;
+    if (tokenArg !== undefined) {
+      const token = tokenArg.trim();
+      if (!token) return undefined;
+      const r = await this.checkKey(token);
+      if ('problem' in r) {
+        if (r.rejected) {
+          void this.notifier.error('The service rejected this API key. Check that you copied the whole key and that it is still active, then sign in again.',
+            { title: 'Sign In', run: () => this.signIn() });
+        } else {
+          await this.reportError(r.error);
+        }
         return undefined;
       }
-      await this.reportError(err);
-      return undefined;
+      checked = { token, ...r };
+    } else {
+      checked = await this.askForKey();
+      if (!checked) return undefined;
     }
+    const { token, user, origin } = checked;
     const previous = await this.context.secrets.get(TOKEN_KEY);
     if (previous !== token) this.redactor.delete(previous);
     await this.context.secrets.store(TOKEN_KEY, token);
@@ -221,6 +217,62 @@ export class Session extends DisposableObject implements EditorDeps {
     this.signedInAs.fire(this.account);
     void this.notifier.info(`Signed in${user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''}.`);
     return user ?? { name: 'unknown', email: '' };
+  }
+
+  /** Verifies a key with the service: the user it belongs to, or what went wrong. */
+  private async checkKey(token: string): Promise<{ user: SignedInUser | undefined; origin: string } | { problem: string; rejected: boolean; error: unknown }> {
+    try {
+      const url = baseUrl();
+      const origin = new URL(url).origin;
+      const res = await this.newClient(token, url).verify({ userInfo: true });
+      return { user: toUser(res.user), origin };
+    } catch (err) {
+      const rejected = isServiceError(err) && err.kind === 'unauthorized';
+      return { problem: rejected ? 'The service rejected this API key: check that you copied the whole key and that it is still active.' : err instanceof Error ? err.message : String(err), rejected, error: err };
+    }
+  }
+
+  /**
+   * The password box, as VS Code's own sign-ins behave: the key is checked when Enter is
+   * pressed, and a key the service refuses keeps the box open with why, to correct it.
+   */
+  private askForKey(): Promise<{ token: string; user: SignedInUser | undefined; origin: string } | undefined> {
+    const box = vscode.window.createInputBox();
+    box.title = 'Code Scanner: Sign In';
+    box.prompt = 'Paste your API key (web app → Settings → API Keys). It is kept in the editor\'s secret storage.';
+    box.placeholder = 'API key';
+    box.password = true;
+    box.ignoreFocusOut = true;
+    let settled = false;
+    return new Promise((resolve) => {
+      const done = (v: { token: string; user: SignedInUser | undefined; origin: string } | undefined) => {
+        if (settled) return;
+        settled = true;
+        resolve(v);
+        box.dispose();
+      };
+      box.onDidChangeValue(() => { box.validationMessage = undefined; });
+      box.onDidAccept(async () => {
+        const token = box.value.trim();
+        if (!token) {
+          box.validationMessage = 'Enter the API key.';
+          return;
+        }
+        box.busy = true;
+        box.enabled = false;
+        box.validationMessage = undefined;
+        const r = await this.checkKey(token);
+        box.busy = false;
+        box.enabled = true;
+        if ('problem' in r) {
+          box.validationMessage = { message: r.problem, severity: vscode.InputBoxValidationSeverity.Error };
+          return;
+        }
+        done({ token, ...r });
+      });
+      box.onDidHide(() => done(undefined));
+      box.show();
+    });
   }
 
   /** Asks first (a modal dialog); automation passes `{ confirmed: true }`. */
@@ -250,7 +302,7 @@ export class Session extends DisposableObject implements EditorDeps {
       this.changed.fire();
     } catch (err) {
       if (isServiceError(err) && err.kind === 'unauthorized') await this.reportError(err);
-      else this.log.warn(`Could not check the API token at start-up: ${(err as Error).message}`);
+      else this.log.warn(`Could not check the API key at start-up: ${(err as Error).message}`);
     }
   }
 
@@ -260,7 +312,7 @@ export class Session extends DisposableObject implements EditorDeps {
     const message = err instanceof Error ? err.message : String(err);
     if (isServiceError(err)) this.log.error(`${err.operation} failed (${err.kind}${err.status ? `, HTTP ${err.status}` : ''})`);
     if (isServiceError(err) && err.kind === 'unauthorized') {
-      this.notifier.offerSignIn('The API token was rejected (expired or revoked). Sign in again to continue.');
+      this.notifier.offerSignIn('The API key was rejected (expired or revoked). Sign in again to continue.');
       return;
     }
     if (isServiceError(err) && err.kind === 'unsupported') {

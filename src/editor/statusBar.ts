@@ -53,6 +53,12 @@ export function registerStatusBar(
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
       tooltip.appendMarkdown('Click to refresh the results.');
       item.command = 'codeScanner.refreshResults' satisfies CommandId;
+    } else if (!vscode.workspace.isTrusted) {
+      // Why there is no Scan button: said in the bar itself, not only when clicked.
+      item.text = '$(workspace-untrusted) Scan needs trust';
+      spoken = 'Code Scanner: scanning needs a trusted workspace';
+      tooltip.appendMarkdown('Scanning uploads workspace files, so it needs a trusted workspace (this one is in Restricted Mode). Click to manage workspace trust.');
+      item.command = 'workbench.trust.manage';
     } else if (!session.isSignedIn()) {
       item.text = '$(sign-in) Sign in to scan';
       spoken = 'Code Scanner: sign in to scan';
@@ -62,7 +68,7 @@ export function registerStatusBar(
       item.text = '$(shield) Scan';
       spoken = 'Code Scanner: scan the workspace';
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
-      tooltip.appendMarkdown(vscode.workspace.isTrusted ? 'Click to scan the workspace.' : 'Trust this workspace to scan it.');
+      tooltip.appendMarkdown('Click to scan the workspace.');
       item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
     }
     item.accessibilityInformation = { label: spoken, role: 'button' };

@@ -1,6 +1,6 @@
 // `npm run demo`: a real VS Code (code-server) with the packaged extension installed,
 // pointed at a local reference service with seed data, on a sample project that has
-// real findings. Prints the URL to open and the token for "Code Scanner: Sign In".
+// real findings. Prints the URL to open and the API key for "Code Scanner: Sign In".
 // Ctrl+C stops everything.
 //
 // `npm run demo -- --screenshot FILE.png` runs headless instead: signs in, scans the
@@ -22,6 +22,7 @@ import {
   run,
   startCodeServer,
   startService,
+  stoppingOnSignal,
   workbenchUrl,
 } from '../launch/harness.mjs';
 import { takeDemoScreenshot, takeScreenshotSet } from './screenshot.mjs';
@@ -98,7 +99,7 @@ async function main() {
 
     Open:          ${url}
     Sign in:       click the Code Scanner icon in the activity bar → Sign In
-                   (or F1 → "Code Scanner: Sign In") and paste this token:
+                   (or F1 → "Code Scanner: Sign In") and paste this API key:
                    ${service.token}
     Then:          Scan Workspace (same view, or F1 → "Code Scanner: Scan Workspace")
 
@@ -108,9 +109,14 @@ async function main() {
 
   Press Ctrl+C to stop everything.
 `);
-  // Stay up until Ctrl+C; leave if code-server dies.
-  setInterval(() => {
+  // Stay up until Ctrl+C; leave if code-server dies (not when Ctrl+C stopped it).
+  const watchdog = setInterval(() => {
+    if (stoppingOnSignal()) {
+      clearInterval(watchdog);
+      return;
+    }
     if (server.exited() !== undefined) {
+      clearInterval(watchdog);
       console.error(`[demo] code-server exited (${server.exited()}); stopping.`);
       void cleanup().then(() => process.exit(1));
     }

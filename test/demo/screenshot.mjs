@@ -230,11 +230,22 @@ export async function takeScreenshotSet(page, { url, token, adminUrl, dir, log =
     if (await folded.count()) await folded.first().click();
   };
   await prepareWorkbench(page, { url, token, adminUrl, log, beforeUpload: previewShot });
-  // Every fix of the workspace in VS Code's refactor preview, before anything changes.
-  log('opening "Code Scanner: Apply All Fixes…" in the refactor preview');
+  // Apply All Fixes…: its question (what would change), then "Review in Preview…": every
+  // fix in VS Code's refactor preview under its own name, before anything changes.
+  log('asking "Code Scanner: Apply All Fixes…"');
   await runCommand(page, 'Code Scanner: Apply All Fixes…');
+  await page.locator(DIALOG).waitFor({ state: 'visible', timeout: 60_000 });
+  await page.waitForTimeout(800);
+  const askFile = join(dir, 'dark-apply-all.png');
+  await page.screenshot({ path: askFile });
+  files.push(askFile);
+  await answerDialog(page, 'Review in Preview');
   const preview = page.locator('.bulk-edit-panel, .pane:has(.pane-header[aria-label*="Refactor Preview"])').first();
   await preview.waitFor({ state: 'visible', timeout: 60_000 });
+  // Grouped by fix (the extension asks the preview for that): each entry headed by its name.
+  await waitFor('the fixes under their names', async () => (await page.locator('.bulk-edit-panel .monaco-tl-contents.category').count()) > 0, { timeoutMs: 15_000 });
+  // The pointer off the panel's tabs (the dialog's button was there), so no tooltip covers it.
+  await page.mouse.move(900, 300);
   await page.waitForTimeout(1500);
   const refactorFile = join(dir, 'dark-refactor-preview.png');
   await page.screenshot({ path: refactorFile });

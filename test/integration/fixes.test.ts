@@ -89,6 +89,59 @@ suite('editor: fixes and range tracking', () => {
     assert.strictEqual(ourDiagnostics(l.uri).filter((d) => d.code === cls).length, before - 1);
   });
 
+  test('Apply Fix opens the file at the change, says once what was fixed and how to undo it, and the Details view shows it fixed', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const [l] = await fixableIn('src/db.ts');
+    assert.ok(l);
+    const ref = { folderUri: l.folderUri, issueId: l.issue.id };
+    await closeAllEditors();
+    assert.strictEqual(await vscode.commands.executeCommand('codeScanner.showDetails', ref), true);
+    assert.match(a.details()?.html ?? '', /data-action="apply">Apply Fix/);
+    const earlier = a.notifications().at(-1)?.seq ?? 0;
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('codeScanner.applyFix', ref), 1);
+      const editor = await waitFor('the file to be shown', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === l.uri.toString()));
+      assert.ok(Math.abs(editor.selection.active.line - l.issue.range!.start.line) <= 3, `the cursor is at the change (line ${editor.selection.active.line + 1})`);
+      const said = a.notifications(earlier);
+      assert.strictEqual(said.length, 1, JSON.stringify(said));
+      assert.match(said[0].text, new RegExp(`^Code Scanner: Applied the fix for .+ in src/db\\.ts\\. The file is edited, not saved; Undo \\(Ctrl\\+Z`));
+      const page = await waitFor('the Details view to show it fixed', () => (/Fixed: the suggested fix was applied/.test(a.details()?.html ?? '') ? a.details()!.html : undefined));
+      assert.ok(!/data-action="(apply|preview)"/.test(page), 'no Apply or Preview that would do nothing');
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('undo');
+      await waitFor('the finding back in the Details view', () => /data-action="apply">Apply Fix/.test(a.details()?.html ?? ''));
+    } finally {
+      // Whatever failed above, the next tests find db.ts as the scan saw it.
+      await revert(l.uri);
+      fs.writeFileSync(l.uri.fsPath, originals.get('src/db.ts')!);
+    }
+  });
+
+  test('the light bulb counts what Apply All Fixes in File will apply: a dismissed finding\'s fix is not among them', async () => {
+    const a = await api();
+    // The files as the fixture has them (an earlier test saved a fix): report.py has three fixes.
+    for (const [rel, text] of originals) fs.writeFileSync(fileUri(rel).fsPath, text);
+    await scan('codeScanner.scanWorkspace');
+    const fixable = await fixableIn('scripts/report.py');
+    assert.ok(fixable.length >= 3, `report.py has several fixes (${fixable.length})`);
+    const [dismissed, shown] = fixable;
+    assert.strictEqual(await vscode.commands.executeCommand('codeScanner.dismissFinding', { folderUri: dismissed.folderUri, issueId: dismissed.issue.id, reason: 'wont-fix' }), true);
+    try {
+      const d = ourDiagnostics(shown.uri).find((x) => x.range.start.line === shown.issue.range!.start.line && x.code === shown.issue.classificationId);
+      assert.ok(d);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', shown.uri, d.range, vscode.CodeActionKind.QuickFix.value);
+      const all = actions.find((x) => x.title.startsWith('Code Scanner: Apply All Fixes in File'));
+      assert.strictEqual(all?.title, `Code Scanner: Apply All Fixes in File (${fixable.length - 1})`);
+      const doc = await vscode.workspace.openTextDocument(shown.uri);
+      assert.strictEqual(await vscode.commands.executeCommand('codeScanner.applyAllFixesInFile', doc.uri), fixable.length - 1, 'exactly as many as it said');
+      await revert(doc.uri);
+    } finally {
+      await vscode.commands.executeCommand('codeScanner.restoreFinding', { folderUri: dismissed.folderUri, issueId: dismissed.issue.id });
+      await waitFor('the finding to be back', () => a.issues().some((x) => x.issue.id === dismissed.issue.id));
+    }
+  });
+
   test('a fix whose code was edited since the scan is refused and nothing changes', async () => {
     const [l] = await fixableIn('src/server.js');
     assert.ok(l);

@@ -231,7 +231,7 @@ export async function logText(): Promise<string> {
 }
 
 /** How the reference service's next scans end: failed with a reason, or complete with scan_errors. */
-export async function planScanOutcome(outcome: { failedReason?: string; scanErrors?: unknown[]; count?: number }): Promise<void> {
+export async function planScanOutcome(outcome: { failedReason?: string; scanErrors?: unknown[]; count?: number; project?: string }): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/scan-outcomes`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(outcome),
   });
@@ -250,4 +250,45 @@ export async function statusBarTexts<T>(work: Promise<T>): Promise<{ result: T; 
   }
   seen.add(a.statusBar.text);
   return { result: await finished, seen: [...seen] };
+}
+
+export interface ProbedQuickInput { visible: boolean; value: string; message: string; title: string }
+
+/**
+ * The quick input the workbench shows (an input box or a pick), as the offline launcher reads
+ * it from the page; with `type`, it is filled first, and with `enter`, Enter is pressed.
+ * Undefined where no launcher offers this (the desktop launcher).
+ */
+export async function quickInput(o: { type?: string; enter?: boolean } = {}): Promise<ProbedQuickInput | undefined> {
+  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
+  if (!url) return undefined;
+  const q = new URLSearchParams();
+  if (o.type !== undefined) q.set('type', o.type);
+  if (o.enter) q.set('enter', '1');
+  const res = await fetch(`${url}/quickinput?${q}`);
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
+  return JSON.parse(text) as ProbedQuickInput;
+}
+
+export interface ProbedDialog { visible: boolean; message: string; detail: string; buttons: string[] }
+
+/** The modal dialog the workbench shows; with `click`, that button is pressed. Undefined without a probe. */
+export async function dialog(click?: string): Promise<ProbedDialog | undefined> {
+  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
+  if (!url) return undefined;
+  const res = await fetch(`${url}/dialog${click ? `?click=${encodeURIComponent(click)}` : ''}`);
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
+  return JSON.parse(text) as ProbedDialog;
+}
+
+/** The rows a view shows (found by its title), as the offline launcher reads them; undefined without a probe. */
+export async function viewRows(title: string): Promise<string[] | undefined> {
+  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
+  if (!url) return undefined;
+  const res = await fetch(`${url}/rows?view=${encodeURIComponent(title)}`);
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
+  return JSON.parse(text) as string[];
 }

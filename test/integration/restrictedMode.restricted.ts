@@ -30,6 +30,14 @@ suite('editor: Restricted Mode runs no program the repository names', () => {
     assert.strictEqual(fs.existsSync(tripwire()), false, 'no git process of ours ran');
   });
 
+  test('the status bar says why there is no Scan button, and leads to workspace trust', async () => {
+    const a = await api();
+    assert.strictEqual(a.statusBar.text, '$(workspace-untrusted) Scan needs trust');
+    assert.strictEqual(a.statusBar.command, 'workbench.trust.manage');
+    assert.match(String((a.statusBar.tooltip as vscode.MarkdownString).value), /needs a trusted workspace/);
+    assert.strictEqual(a.statusBar.accessibilityInformation?.label, 'Code Scanner: scanning needs a trusted workspace');
+  });
+
   test('Scan Workspace is refused with why, before anything runs', async () => {
     const a = await api();
     const earlier = a.notifications().at(-1)?.seq ?? 0;

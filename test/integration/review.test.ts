@@ -170,19 +170,30 @@ suite('review and fix', () => {
     assert.deepStrictEqual(notified, [], 'no toast holds the Apply button');
   });
 
-  test('files left out of a scan are reported: a one-line summary with Show Skipped Files, every file in the log', async () => {
+  test('a scan ends with one message: each folder\'s count and the files left out by every reason, with Show Skipped Files', async () => {
     const secret = path.join(workspaceRoot(), 'config', 'prod.env');
     fs.mkdirSync(path.dirname(secret), { recursive: true });
     fs.writeFileSync(secret, 'DB_PASSWORD=hunter2\n');
     created.push(path.join(workspaceRoot(), 'config'));
+    // A binary asset: left out for another reason, which the summary counts too.
+    fs.mkdirSync(path.join(workspaceRoot(), 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(workspaceRoot(), 'assets', 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
+    created.push(path.join(workspaceRoot(), 'assets'));
     const a = await api();
     const earlier = a.notifications().at(-1)?.seq ?? 0;
     const summary = await vscode.commands.executeCommand<ScanSummary>('codeScanner.scanWorkspace', FAST);
     const folder = summary?.folders.find((f) => f.scanId);
     assert.ok(folder?.leftOut?.some((s) => s.path === 'config/prod.env' && s.reason === 'credentials'), JSON.stringify(folder?.leftOut));
-    const shown = await waitFor('the summary', () => a.notifications(earlier).find((n) => /left out of the scan/.test(n.text)));
-    assert.match(shown.text, /credential files: \d+/);
-    assert.ok(shown.actions.includes('Show Skipped Files'));
+    // One message: the count of each folder and every reason files were left out for.
+    const said = a.notifications(earlier).filter((n) => /Scan finished/.test(n.text));
+    assert.strictEqual(said.length, 1, JSON.stringify(a.notifications(earlier)));
+    const shown = said[0];
+    assert.match(shown.text, /^Code Scanner: Scan finished: \d+ issues? in order-service, (no issues|\d+ issues?) in ops-tools\. /);
+    const leftOut = summary!.folders.flatMap((f) => f.leftOut ?? []);
+    assert.match(shown.text, new RegExp(`${leftOut.length} files? (was|were) left out: .*credential files: \\d+`));
+    // Every reason is counted, not only credential files (the scan reports what Upload Preview lists).
+    assert.ok(new Set(leftOut.map((x) => x.reason)).size >= 2, JSON.stringify(leftOut.map((x) => x.reason)));
+    assert.ok(shown.actions.includes('Show Skipped Files') && shown.actions.includes('Show Issues'), shown.actions.join(', '));
   });
 
   test('a cancel after the upload finished says the service still scans it, and keeps the findings as they were', async () => {
@@ -198,10 +209,14 @@ suite('review and fix', () => {
     assert.ok(summary?.cancelled);
     assert.ok(summary?.continuesOnService, `the summary names the scan that goes on: ${JSON.stringify(summary)}`);
     const shown = await waitFor('the message', () => a.notifications(earlier).find((n) => /Stopped waiting for the scan/.test(n.text)));
-    assert.ok(shown.actions.includes('Refresh Results') && shown.actions.includes('Ignore This Scan'));
+    // One folder's scan goes on, or both (they upload side by side): one message either way.
+    assert.ok(shown.actions.includes('Refresh Results') && (shown.actions.includes('Ignore This Scan') || shown.actions.includes('Ignore These Scans')), shown.actions.join(', '));
     assert.ok(!a.notifications(earlier).some((n) => /Scan cancelled/.test(n.text)), 'it does not claim a cancel');
     assert.deepStrictEqual(a.issues().map((l) => l.issue.id).sort(), before, 'nothing that arrived replaced the findings');
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.ignoreScan', { scanId: summary!.continuesOnService }), true);
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      for (const p of a.folderState(f.uri.toString())?.pending ?? []) await vscode.commands.executeCommand('codeScanner.ignoreScan', { scanId: p.scanId });
+    }
   });
 
   test('another account: the previous account\'s findings are cleared and unknown target policies dropped with a message', async () => {
@@ -283,8 +298,12 @@ suite('review and fix', () => {
     assert.ok(l, 'the eval finding');
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', l.uri, l.issue.range!.start);
     const md = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')).join('\n');
-    assert.ok(md.replace(/\\(.)/g, '$1').includes(l.issue.classificationName), md);
+    // The editor's own diagnostic hover shows the title; ours adds what it lacks, not the title again.
+    const diagnostic = ourDiagnostics(l.uri).find((d) => d.code === 'CWE-95')!;
+    assert.ok(diagnostic.message.includes(l.issue.classificationName), diagnostic.message);
+    assert.ok(!md.replace(/\\(.)/g, '$1').includes(l.issue.classificationName), md);
     assert.match(md, /Urgency/);
+    assert.match(md, /SLA: on track/, 'human words, not on_track');
     const commands = [...md.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
     assert.ok(commands.includes('codeScanner.showDetails'), md);
     assert.ok(commands.every((c) => ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix'].includes(c)), commands.join(', '));

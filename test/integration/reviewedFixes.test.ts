@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { relativeUri } from '../../src/core/export';
 import type { ReviewedFixesResult } from '../../src/editor/fixes';
-import { api, closeAllEditors, fileUri, scan, signIn, treeRootsOf, waitFor, workspaceRoot } from './helpers';
+import { api, closeAllEditors, fileUri, scan, signIn, treeRootsOf, viewRows, waitFor, workspaceRoot } from './helpers';
 
 const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js', 'src/format.ts', 'src/pricing.js'];
 
@@ -17,9 +17,13 @@ const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js', 'src/format.t
  * Runs Apply All Fixes… and answers its refactor preview with `answer` (the preview's own
  * Apply or Discard command, as its buttons run them) once the preview is showing.
  */
-async function reviewAll(answer: 'refactorPreview.apply' | 'refactorPreview.discard', arg?: unknown, tickFocused = false): Promise<ReviewedFixesResult> {
+async function reviewAll(
+  answer: 'refactorPreview.apply' | 'refactorPreview.discard', arg?: object, tickFocused = false, whileOpen?: () => Promise<boolean>,
+): Promise<ReviewedFixesResult> {
   let settled: ReviewedFixesResult | undefined;
-  const run = Promise.resolve(vscode.commands.executeCommand<ReviewedFixesResult>('codeScanner.applyAllFixes', arg)).then((r) => (settled = r));
+  // "Review in Preview…" in Apply All Fixes' question (answered here as its button would be).
+  const run = Promise.resolve(vscode.commands.executeCommand<ReviewedFixesResult>('codeScanner.applyAllFixes', { ...arg, choice: 'review' })).then((r) => (settled = r));
+  if (whileOpen) await waitFor('the refactor preview to show its entries', async () => { await new Promise((r) => setTimeout(r, 500)); return whileOpen(); }, 20_000);
   if (tickFocused) {
     // The preview's tick box of its focused entry, as Space in the preview toggles it.
     await new Promise((r) => setTimeout(r, 1500));
@@ -43,20 +47,119 @@ async function revertAllDirty(): Promise<void> {
   }
 }
 
-suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SARIF)', () => {
-  const originals = new Map<string, string>();
+/**
+ * Runs `act` answering the modal questions it asks (showInformationMessage with `modal`)
+ * with `answer`; returns what they asked, question and detail, as the workbench got them.
+ */
+async function answeringQuestions<T>(answer: (buttons: string[]) => string | undefined, act: () => Thenable<T>): Promise<{ result: T; asked: { question: string; detail: string; buttons: string[] }[] }> {
+  const window = vscode.window as { showInformationMessage: unknown };
+  const original = window.showInformationMessage;
+  const asked: { question: string; detail: string; buttons: string[] }[] = [];
+  window.showInformationMessage = (message: string, ...rest: unknown[]) => {
+    const o = rest[0] as vscode.MessageOptions | undefined;
+    if (!o || typeof o !== 'object' || !o.modal) return (original as (...a: unknown[]) => unknown)(message, ...rest);
+    const buttons = rest.slice(1).map((b) => (typeof b === 'string' ? b : (b as vscode.MessageItem).title));
+    asked.push({ question: message, detail: o.detail ?? '', buttons });
+    return Promise.resolve(answer(buttons));
+  };
+  try {
+    return { result: await act(), asked };
+  } finally {
+    window.showInformationMessage = original;
+  }
+}
 
+/** Signs in, and puts the files the suite edits back as they were when it ends. */
+function keepingEditedFiles(): Map<string, string> {
+  const originals = new Map<string, string>();
   suiteSetup(async () => {
     await api();
     await signIn();
     for (const rel of EDITED) if (fs.existsSync(fileUri(rel).fsPath)) originals.set(rel, fs.readFileSync(fileUri(rel).fsPath, 'utf8'));
   });
-
   suiteTeardown(async () => {
     await revertAllDirty();
     await closeAllEditors();
     for (const [rel, text] of originals) fs.writeFileSync(fileUri(rel).fsPath, text);
   });
+  return originals;
+}
+
+suite('editor: Apply All Fixes…: one question, then every fix as one edit', () => {
+  keepingEditedFiles();
+
+  test('the question lists the fixes per file and classification; its main button applies every one; Undo takes them all back', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    await vscode.commands.executeCommand('codeScanner.groupBy', 'file');
+    // A file's group: one file, so one Undo there takes the whole edit back.
+    const group = treeRootsOf(a).find((g) => g.kind === 'group' && g.issues.filter((i) => i.fix && i.inArchive).length >= 2);
+    assert.ok(group && group.kind === 'group', 'a file group with several fixes');
+    const fixable = group.issues.filter((i) => i.fix && i.inArchive);
+    const uri = fileUri(group.key);
+    const before = fs.readFileSync(uri.fsPath, 'utf8');
+    const { result, asked } = await answeringQuestions((b) => b.find((x) => /^Apply \d+ Fix/.test(x)), () => vscode.commands.executeCommand<ReviewedFixesResult>('codeScanner.applyAllFixes', group));
+    assert.strictEqual(asked.length, 1, 'one question');
+    assert.match(asked[0].question, new RegExp(`^Apply ${fixable.length} fixes in 1 file\\?$`));
+    assert.ok(asked[0].detail.includes(group.key), asked[0].detail);
+    for (const i of fixable) assert.ok(asked[0].detail.includes(i.classificationName), `the question names ${i.classificationName}`);
+    assert.deepStrictEqual(asked[0].buttons, [`Apply ${fixable.length} Fixes`, 'Review in Preview…']);
+    assert.strictEqual(result.applied, fixable.length, 'every fix applied');
+    for (const i of fixable) assert.ok(!a.issues().some((l) => l.issue.id === i.id), 'its finding left the view');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    assert.notStrictEqual(doc.getText(), before);
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(doc.getText(), before, 'one Undo takes every fix back');
+    await waitFor('every finding to come back', () => fixable.every((i) => a.issues().some((l) => l.issue.id === i.id)));
+  });
+
+  test('across the workspace: every applicable fix of every file in one go, and what cannot be applied is said with why', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const fixable = a.issues().filter((l) => l.issue.fix && l.issue.inArchive);
+    const { result, asked } = await answeringQuestions((b) => b[0], () => vscode.commands.executeCommand<ReviewedFixesResult>('codeScanner.applyAllFixes'));
+    assert.strictEqual(asked.length, 1);
+    assert.strictEqual(result.applied, result.offered, 'all of them, not none');
+    assert.strictEqual(result.offered + result.refused.length, fixable.length);
+    const files = new Set(fixable.map((l) => l.issue.path));
+    assert.match(asked[0].question, new RegExp(`^Apply ${result.offered} fix(es)? in \\d+ files?\\?$`));
+    for (const f of files) if (result.refused.every((r) => !r.finding.includes(f))) assert.ok(asked[0].detail.includes(f), `${f} is listed`);
+    if (result.refused.length) assert.match(asked[0].detail, /Not applicable, left as they are/);
+    await revertAllDirty();
+  });
+
+  test('Review in Preview…: each entry is labelled with its classification, file and line; nothing is ticked until chosen, and it says so', async () => {
+    const a = await api();
+    await scan('codeScanner.scanWorkspace');
+    const earlier = a.notifications().at(-1)?.seq ?? 0;
+    const fixable = a.issues().filter((l) => l.issue.fix && l.issue.inArchive);
+    let labels: string[] | undefined;
+    const r = await reviewAll('refactorPreview.discard', undefined, false, async () => {
+      // Each fix one entry at the top (the list draws only the rows in sight): folded, they all are.
+      await vscode.commands.executeCommand('refactorPreview.focus');
+      await vscode.commands.executeCommand('list.collapseAll').then(undefined, () => undefined);
+      labels = await viewRows('Refactor Preview');
+      return labels === undefined || labels.some((t) => fixable.some((l) => t.includes(l.issue.classificationName) && /line \d+/.test(t)));
+    });
+    assert.ok(r.offered >= 2);
+    const said = a.notifications(earlier).find((n) => /nothing is applied until you tick it/.test(n.text));
+    assert.ok(said, 'the preview is explained');
+    assert.match(said.text, /Group Changes By File in its title bar and tick a file to take all of its fixes/);
+    if (labels) {
+      for (const l of fixable.filter((x) => labels!.some((t) => t.includes(x.issue.path)))) {
+        // Its own entry: its classification, its line and its own explanation, never another fix's.
+        const own = labels.find((t) => t.includes(l.issue.classificationName) && t.includes(`${l.issue.path} line ${l.issue.range!.start.line + 1}`));
+        assert.ok(own, `${l.issue.classificationName} line ${l.issue.range!.start.line + 1}: ${labels.join(' | ')}`);
+        assert.ok(own.includes(l.issue.fix!.explanation.slice(0, 40)), `${own} explains its own fix (${l.issue.fix!.explanation})`);
+      }
+      assert.ok(labels.some((t) => /line \d+/.test(t)), labels.join(' | '));
+    }
+  });
+});
+
+suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SARIF)', () => {
+  const originals = keepingEditedFiles();
 
   test('Discard in the preview changes nothing and keeps every finding', async () => {
     const a = await api();
@@ -105,7 +208,7 @@ suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SAR
     const groups = treeRootsOf(a);
     const group = groups.find((g) => g.kind === 'group' && g.issues.filter((i) => i.fix && i.inArchive).length >= 2);
     assert.ok(group && group.kind === 'group', 'a file group with several fixes');
-    const r = await reviewAll('refactorPreview.discard', group);
+    const r = await reviewAll('refactorPreview.discard', group as object);
     assert.strictEqual(r.offered + r.refused.length, group.issues.filter((i) => i.fix && i.inArchive).length);
   });
 

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, env, signIn, waitFor } from './helpers';
+import { api, env, quickInput, signIn, waitFor } from './helpers';
 
 /** The tooltip's text with Markdown escapes removed. */
 function tooltipText(item: vscode.StatusBarItem): string {
@@ -41,8 +41,31 @@ suite('editor: sign-in', () => {
     assert.match(tooltipText(a.statusBar), /Not signed in/);
   });
 
+  test('a key the service rejects keeps the box open with why; the right key then signs in', async function () {
+    const a = await api();
+    await vscode.commands.executeCommand('codeScanner.signOut', { confirmed: true });
+    let done = false;
+    const signing = Promise.resolve(vscode.commands.executeCommand<User | undefined>('codeScanner.signIn')).finally(() => { done = true; });
+    const opened = await waitFor('the API key box', async () => (await quickInput())?.visible ?? this.skip());
+    assert.ok(opened);
+    const refused = await waitFor('the refusal under the box', async () => {
+      const q = await quickInput({ type: 'not-a-valid-key-0000', enter: true });
+      return q?.message ? q : undefined;
+    });
+    assert.match(refused.message, /The service rejected this API key/);
+    assert.strictEqual(refused.visible, true, 'the box stays open to correct the key');
+    assert.strictEqual(done, false);
+    assert.strictEqual(await a.hasStoredToken(), false);
+    await quickInput({ type: env('CODE_SCANNER_TEST_TOKEN'), enter: true });
+    const user = await signing;
+    assert.ok(user?.name, 'signed in');
+    assert.strictEqual((await quickInput())?.visible, false);
+    assert.strictEqual(await a.hasStoredToken(), true);
+  });
+
   test('a token the service rejects is not stored', async () => {
     const a = await api();
+    await vscode.commands.executeCommand('codeScanner.signOut', { confirmed: true });
     const user = await vscode.commands.executeCommand('codeScanner.signIn', { token: 'not-a-valid-token-0000' });
     assert.strictEqual(user, undefined);
     assert.strictEqual(await a.hasStoredToken(), false);

@@ -62,9 +62,11 @@ suite('editor: cancel and resume uploads', () => {
     assert.strictEqual(interrupted?.error?.kind, 'interrupted', JSON.stringify(interrupted));
     await fault({ action: 'clear' });
     const saved = await a.pendingUploads();
-    assert.strictEqual(saved.length, 1, 'the interrupted upload of the first folder is saved');
-    const archive = fs.readFileSync(saved[0].archivePath);
-    assert.strictEqual(createHash('sha256').update(archive).digest('hex'), saved[0].sha256);
+    // Folders upload side by side: each one's interrupted upload is saved.
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.name);
+    assert.deepStrictEqual(saved.map((t) => t.folder).sort(), [...folders].sort(), 'the interrupted upload of every folder is saved');
+    const archives = new Map(saved.map((t) => [t.folder, fs.readFileSync(t.archivePath)]));
+    for (const t of saved) assert.strictEqual(createHash('sha256').update(archives.get(t.folder)!).digest('hex'), t.sha256);
 
     // What a reload does: activate() runs this check. Answer its notification like a user.
     const offers: { message: string; items: string[] }[] = [];
@@ -86,15 +88,16 @@ suite('editor: cancel and resume uploads', () => {
     }
     const offer = offers.find((o) => o.items.includes('Resume Upload'));
     assert.ok(offer, `no Resume offer among ${JSON.stringify(offers)}`);
-    assert.match(offer.message, /An upload was interrupted: order-service/);
+    assert.match(offer.message, folders.length > 1 ? /Uploads were interrupted: .*order-service.*\. Resume them\?/ : /An upload was interrupted: order-service .*\. Resume it\?/);
 
-    const scanId = summary?.folders[0]?.scanId;
-    assert.ok(scanId, `resumed: ${JSON.stringify(summary)}`);
-    assert.ok(!before.has(scanId));
-    const record = await adminScan(scanId);
-    assert.ok(fs.readFileSync(record.archivePath).equals(archive), 'the service holds exactly the archive that was interrupted');
-    assert.deepStrictEqual(await a.pendingUploads(), [], 'the saved transfer is cleared');
-    assert.ok(!fs.existsSync(saved[0].archivePath), 'its archive is deleted');
+    assert.deepStrictEqual(summary?.folders.map((f) => f.folder).sort(), [...folders].sort(), `resumed: ${JSON.stringify(summary)}`);
+    for (const f of summary.folders) {
+      assert.ok(f.scanId && !before.has(f.scanId), `${f.folder}: a new scan`);
+      const record = await adminScan(f.scanId);
+      assert.ok(fs.readFileSync(record.archivePath).equals(archives.get(f.folder)!), `the service holds exactly the archive of ${f.folder} that was interrupted`);
+    }
+    assert.deepStrictEqual(await a.pendingUploads(), [], 'the saved transfers are cleared');
+    for (const t of saved) assert.ok(!fs.existsSync(t.archivePath), 'its archive is deleted');
     assert.strictEqual(await a.offerResume(FAST), undefined, 'nothing is offered any more');
   });
 

@@ -45,11 +45,20 @@ export async function exitAfterCleanup(code) {
 }
 
 let signalsInstalled = false;
+let stoppingBySignal = false;
+/** Whether a signal (Ctrl+C) is stopping everything: watchdogs then stay quiet. */
+export function stoppingOnSignal() {
+  return stoppingBySignal;
+}
+
 export function installSignalHandlers(onSignal) {
   if (signalsInstalled) return;
   signalsInstalled = true;
   for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
     process.on(sig, () => {
+      // One line for one stop: a second Ctrl+C while cleaning up changes nothing.
+      if (stoppingBySignal) return;
+      stoppingBySignal = true;
       if (onSignal) onSignal(sig);
       else log(`${sig} received, stopping everything...`);
       void exitAfterCleanup(code);
@@ -428,6 +437,51 @@ export async function startWorkbenchProbe(getPage) {
     try {
       const page = getPage();
       if (!page) return send(503, { error: 'the workbench is not open yet' });
+      const url = new URL(req.url ?? '/', 'http://probe');
+      if (url.pathname === '/quickinput') {
+        // The quick input (an input box or a pick): its prompt, value and validation message;
+        // ?type=TEXT fills it, &enter=1 presses Enter, as a person would.
+        const box = page.locator('.quick-input-widget .quick-input-box input');
+        if (url.searchParams.has('type')) await box.fill(url.searchParams.get('type') ?? '');
+        if (url.searchParams.get('enter') === '1') await box.press('Enter');
+        await new Promise((r) => setTimeout(r, 150));
+        return send(200, await page.evaluate(() => {
+          const w = document.querySelector('.quick-input-widget');
+          const visible = !!w && w.offsetParent !== null;
+          const input = w?.querySelector('.quick-input-box input');
+          return {
+            visible,
+            value: input?.value ?? '',
+            message: (w?.querySelector('.quick-input-message')?.textContent ?? '').trim(),
+            title: (w?.querySelector('.quick-input-title')?.textContent ?? '').trim(),
+          };
+        }));
+      }
+      if (url.pathname === '/rows') {
+        // The rows of a view (its pane found by its title, e.g. "Refactor Preview"), as shown.
+        const view = url.searchParams.get('view') ?? '';
+        return send(200, await page.evaluate((title) => {
+          const panes = [...document.querySelectorAll('.pane')].filter((p) => (p.querySelector('.pane-header .title')?.textContent ?? '').toLowerCase().includes(title.toLowerCase()));
+          const rows = panes.flatMap((p) => [...p.querySelectorAll('.monaco-list-row')]);
+          return rows.map((r) => (r.getAttribute('aria-label') || r.textContent || '').trim());
+        }, view));
+      }
+      if (url.pathname === '/dialog') {
+        // A modal dialog: its message and buttons; ?click=LABEL presses that button.
+        const info = await page.evaluate(() => {
+          const d = document.querySelector('.monaco-dialog-box');
+          if (!d) return { visible: false, message: '', detail: '', buttons: [] };
+          return {
+            visible: true,
+            message: (d.querySelector('.dialog-message-text')?.textContent ?? '').trim(),
+            detail: (d.querySelector('.dialog-message-detail')?.textContent ?? '').trim(),
+            buttons: [...d.querySelectorAll('.dialog-buttons a.monaco-button, .dialog-buttons .monaco-button')].map((b) => (b.textContent ?? '').trim()),
+          };
+        });
+        const click = url.searchParams.get('click');
+        if (click && info.visible) await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: click }).first().click();
+        return send(200, info);
+      }
       if (req.url === '/notifications') {
         const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')].map((el) => {
           const message = el.querySelector('.notification-list-item-message');

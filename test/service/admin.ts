@@ -100,12 +100,13 @@ function setMode(core: ServiceCore, body: unknown): void {
   if (ms !== undefined) core.mode.processingMs = ms ?? undefined;
 }
 
-/** `{failedReason?, scanErrors?, count?}`: how the next `count` scans end. */
+/** `{failedReason?, scanErrors?, count?, project?}`: how the next `count` scans (of `project`, when given) end. */
 export function planOutcomes(core: ServiceCore, body: unknown): void {
-  const b = (body ?? {}) as { failedReason?: unknown; scanErrors?: unknown; count?: unknown };
+  const b = (body ?? {}) as { failedReason?: unknown; scanErrors?: unknown; count?: unknown; project?: unknown };
   const count = b.count === undefined ? 1 : b.count;
   if (!Number.isInteger(count) || (count as number) < 1) throw new HttpError(400, 'count must be a positive integer');
   if (b.failedReason !== undefined && typeof b.failedReason !== 'string') throw new HttpError(400, 'failedReason must be a string');
+  if (b.project !== undefined && (typeof b.project !== 'string' || !b.project)) throw new HttpError(400, 'project must be a project name');
   if (b.scanErrors !== undefined && !(Array.isArray(b.scanErrors) && b.scanErrors.every((e) => e && typeof e === 'object'))) {
     throw new HttpError(400, 'scanErrors must be an array of {scan_type, level, location, message}');
   }
@@ -113,6 +114,7 @@ export function planOutcomes(core: ServiceCore, body: unknown): void {
     failedReason: b.failedReason as string | undefined,
     // Given as they are: a hostile or unusual service may send any shape.
     scanErrors: b.scanErrors as PlannedOutcome['scanErrors'],
+    ...(b.project ? { project: b.project as string } : {}),
   };
   for (let i = 0; i < (count as number); i++) core.plannedOutcomes.push(structuredClone(outcome));
 }

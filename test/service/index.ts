@@ -66,7 +66,7 @@ export interface ReferenceService {
   /** The answer mode, switchable while running (also `POST /__admin/mode`). */
   mode: AnswerMode;
   /** How the next `count` scans end: failed with a reason, or complete with scan_errors (also `POST /__admin/scan-outcomes`). */
-  planOutcome(outcome: { failedReason?: string; scanErrors?: unknown[] }, count?: number): void;
+  planOutcome(outcome: { failedReason?: string; scanErrors?: unknown[]; project?: string }, count?: number): void;
   scans(): ScanRecord[];
   transferBytes(transferId: string): Buffer | undefined;
   /** Every API request so far (method, path, route, status, CORGEA-SOURCE value, auth scheme). */

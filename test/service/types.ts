@@ -154,6 +154,8 @@ export interface PlannedOutcome {
   failedReason?: string;
   /** The scan completes with these `scan_errors` besides its own `info` line. */
   scanErrors?: ScanErrorRecord[];
+  /** Only a scan of this project takes it (folders of a workspace are scanned side by side). */
+  project?: string;
 }
 
 export interface ScanRecord {

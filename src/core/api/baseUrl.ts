@@ -49,7 +49,7 @@ export function normalizeBaseUrl(url: string): string {
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     throw new ClientValidationError(
       op,
-      `The service URL ${u.origin} uses plain http, which would send your API token unencrypted. Use https:// (plain http is only allowed for localhost).`,
+      `The service URL ${u.origin} uses plain http, which would send your API key unencrypted. Use https:// (plain http is only allowed for localhost).`,
     );
   }
   if (u.username || u.password) {

@@ -189,7 +189,7 @@ export class ServiceClient {
           kind: 'unauthorized',
           operation: 'verify',
           status: a.status,
-          message: 'The API token was rejected (missing, invalid or expired). Sign in again.',
+          message: 'The API key was rejected (missing, invalid or expired). Sign in again.',
         });
       }
       if (opts.userInfo && !body.user) throw badResponse(call, 'user: expected object (missing)');

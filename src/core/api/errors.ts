@@ -1,6 +1,6 @@
 // One error family for everything the service client can fail with. Messages are shown
 // to users as they are, so each one says what happened and what to do next, and none of
-// them ever contains the API token (see `redact`).
+// them ever contains the API key (see `redact`).
 
 import { redactSecrets } from '../text/redact';
 
@@ -103,7 +103,7 @@ function formatWait(ms: number): string {
 
 /** A readable sentence fragment for an operation id, used in messages. */
 export const OPERATION_LABELS: Record<string, string> = {
-  verify: 'checking the API token',
+  verify: 'checking the API key',
   listRoles: 'listing roles',
   addTeamMembers: 'adding team members',
   updateIntegration: 'updating the integration',
@@ -160,7 +160,7 @@ export function errorForStatus(input: HttpErrorInput): ServiceError {
     return new ServiceError({ ...base, kind: 'bad-request', message: `The service refused the request while ${what}${said || ' (HTTP 400)'}.` });
   }
   if (status === 401) {
-    return new ServiceError({ ...base, kind: 'unauthorized', message: 'The API token was rejected (missing, invalid or expired). Sign in again.' });
+    return new ServiceError({ ...base, kind: 'unauthorized', message: 'The API key was rejected (missing, invalid or expired). Sign in again.' });
   }
   if (status === 403) {
     const needs = operationPermission(operation);

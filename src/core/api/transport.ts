@@ -235,7 +235,7 @@ export class Transport {
     // Header values cannot carry control characters; say so instead of letting undici throw.
     // eslint-disable-next-line no-control-regex
     this.tokenProblem = /[\x00-\x1f\x7f]/.test(opts.token)
-      ? 'The API token contains line breaks or control characters. Copy it again from Settings > API Keys and sign in again.'
+      ? 'The API key contains line breaks or control characters. Copy it again from Settings > API Keys and sign in again.'
       : undefined;
     this.anonymousHeaders = { accept: 'application/json', 'user-agent': opts.userAgent, [CLIENT_SOURCE_HEADER]: CLIENT_SOURCE };
     this.fixedHeaders = { ...this.anonymousHeaders, ...(this.tokenProblem ? {} : authHeaders(opts.token, opts.keyHeaders)) };

@@ -2,3 +2,4 @@ export { backoffDelay } from './backoff';
 export { CancelledAfterUploadError, CancelledError, cancellationOf, isCancellation, throwIfCancelled } from './cancel';
 export { sleep } from './sleep';
 export { forEachInSlices, mapInSlices } from './slices';
+export { settleBounded } from './bounded';

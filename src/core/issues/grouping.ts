@@ -8,6 +8,8 @@ export interface IssueGroup {
   label: string;
   count: number;
   issues: StoredIssue[];
+  /** The rank of its most urgent finding (urgencyRank: 0 is critical). */
+  mostUrgent: number;
 }
 
 function keyOf(issue: StoredIssue, by: GroupBy): string {
@@ -30,7 +32,8 @@ function compareGroups(by: GroupBy) {
   return (a: IssueGroup, b: IssueGroup): number => {
     if (by === 'urgency') return urgencyRank(a.key) - urgencyRank(b.key) || text(a.key, b.key);
     if (by === 'classification') return b.count - a.count || text(a.key, b.key);
-    return text(a.key, b.key);
+    // Files: the one holding the most urgent finding first (the Critical is at the top), then by name.
+    return a.mostUrgent - b.mostUrgent || text(a.key, b.key);
   };
 }
 
@@ -59,9 +62,14 @@ export function groupIssues(issues: readonly StoredIssue[], by: GroupBy): IssueG
   const groups = new Map<string, IssueGroup>();
   for (const issue of issues) {
     const key = keyOf(issue, by);
+    const rank = urgencyRank(issue.urgency);
     const g = groups.get(key);
-    if (g) g.issues.push(issue);
-    else groups.set(key, { key, label: labelOf(issue, by), count: 0, issues: [issue] });
+    if (g) {
+      g.issues.push(issue);
+      if (rank < g.mostUrgent) g.mostUrgent = rank;
+    } else {
+      groups.set(key, { key, label: labelOf(issue, by), count: 0, issues: [issue], mostUrgent: rank });
+    }
   }
   for (const g of groups.values()) g.count = g.issues.length;
   return [...groups.values()].sort(compareGroups(by));

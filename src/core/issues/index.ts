@@ -5,3 +5,4 @@ export * from './rangeTracker';
 export * from './poller';
 export * from './cwe';
 export * from './viewFilter';
+export * from './words';

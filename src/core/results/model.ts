@@ -349,12 +349,19 @@ export class FindingsModel {
     return { folders: [...this.folders.values()], dismissals: Object.fromEntries(this.dismissals) };
   }
 
-  /** Folders read from storage; a folder recorded since (newer) stays as it is. */
-  load(folders: readonly FolderFindings[], dismissals?: Record<string, Dismissal>): void {
+  /**
+   * Folders read from storage; a folder recorded since (newer) stays as it is. `dismissals`
+   * add to those known, or with `replace` (a newer copy of them all) take their place.
+   */
+  load(folders: readonly FolderFindings[], dismissals?: Record<string, Dismissal>, o: { replace?: boolean } = {}): void {
     let any = false;
     for (const f of folders) {
       if (this.folders.has(f.folderUri)) continue;
       this.setFolder(f);
+      any = true;
+    }
+    if (o.replace && dismissals) {
+      this.dismissals.clear();
       any = true;
     }
     for (const [k, d] of Object.entries(dismissals ?? {})) if (!this.dismissals.has(k)) this.dismissals.set(k, d);

@@ -21,7 +21,7 @@ export const STATE_KEY = 'codeScanner.results';
 const ISSUES_PER_RECORD = 500;
 
 interface Persisted {
-  /** 1: findings in the key-value state; 2: findings in the results file, the rest here. */
+  /** 1: findings in the key-value state; 2: findings in the results file, the rest here (and there). */
   version: 1 | 2;
   folders?: FolderFindings[];
   classificationFilter?: string;
@@ -33,6 +33,16 @@ export interface Snapshot {
   folders: FolderFindings[];
   dismissals: Record<string, Dismissal>;
   classificationFilter?: string;
+}
+
+/**
+ * What a results file holds: its folders and, when it has them, the workspace's dismissals
+ * and filter. The file is written first and whole, so it is the newest copy: a window that
+ * closes may lose the key-value state's last update, never the file's.
+ */
+export interface FileContents {
+  folders: FolderFindings[];
+  workspace?: { dismissals: Record<string, Dismissal>; classificationFilter?: string };
 }
 
 // ---- what a stored record must look like
@@ -102,6 +112,12 @@ const FolderRecordSchema = z.looseObject({
   }).optional(),
 });
 
+const WorkspaceRecordSchema = z.looseObject({
+  kind: z.literal('workspace'),
+  dismissals: z.record(z.string().max(1000), z.looseObject({ reason: z.enum(['false-positive', 'accepted-risk', 'wont-fix']), at: z.string().max(100) })),
+  classificationFilter: z.string().max(1000).optional(),
+});
+
 const IssuesRecordSchema = z.looseObject({
   kind: z.literal('issues'),
   folderUri: z.string().min(1),
@@ -109,18 +125,27 @@ const IssuesRecordSchema = z.looseObject({
 });
 
 type FileRecord =
+  | { kind: 'workspace'; dismissals: Record<string, Dismissal>; classificationFilter?: string }
   | ({ kind: 'folder' } & Omit<FolderFindings, 'issues'>)
   | { kind: 'issues'; folderUri: string; issues: StoredIssue[] };
 
 /** The folders a results file holds, each checked whole; `dropped` says which were left out and why. */
-export function readRecords(records: readonly unknown[]): { folders: FolderFindings[]; dropped: string[] } {
+export function readRecords(records: readonly unknown[]): FileContents & { dropped: string[] } {
   const folders = new Map<string, FolderFindings>();
   const bad = new Map<string, string>();
   const dropped: string[] = [];
+  let workspace: FileContents['workspace'];
   records.forEach((raw, line) => {
     const kind = (raw as { kind?: unknown } | null)?.kind;
     const folderUri = (raw as { folderUri?: unknown } | null)?.folderUri;
     const where = typeof folderUri === 'string' ? folderUri : undefined;
+    if (kind === 'workspace') {
+      const r = WorkspaceRecordSchema.safeParse(raw);
+      // Unreadable: the key-value state's copy stays in use.
+      if (!r.success) dropped.push(`line ${line + 1}: the dismissals and filter (${r.error.issues[0]?.message ?? 'not readable'})`);
+      else workspace = { dismissals: r.data.dismissals as Record<string, Dismissal>, classificationFilter: r.data.classificationFilter };
+      return;
+    }
     if (kind === 'folder') {
       const r = FolderRecordSchema.safeParse(raw);
       if (!r.success) {
@@ -157,11 +182,12 @@ export function readRecords(records: readonly unknown[]): { folders: FolderFindi
     folders.delete(folderUri);
     dropped.push(`${folderUri} (${why})`);
   }
-  return { folders: [...folders.values()], dropped };
+  return { folders: [...folders.values()], ...(workspace ? { workspace } : {}), dropped };
 }
 
-function* fileRecords(folders: readonly FolderFindings[]): Generator<FileRecord> {
-  for (const { issues, ...folder } of folders) {
+function* fileRecords(s: Snapshot): Generator<FileRecord> {
+  yield { kind: 'workspace', dismissals: s.dismissals, ...(s.classificationFilter !== undefined ? { classificationFilter: s.classificationFilter } : {}) };
+  for (const { issues, ...folder } of s.folders) {
     yield { kind: 'folder', ...folder };
     for (let i = 0; i < issues.length; i += ISSUES_PER_RECORD) {
       yield { kind: 'issues', folderUri: folder.folderUri, issues: issues.slice(i, i + ISSUES_PER_RECORD) };
@@ -196,7 +222,8 @@ export class ResultsStorage {
   /** What the key-value state holds now: everything when there is no results file (or an older version wrote it), else the small part. */
   initial(): { snapshot: Snapshot; fileToRead: boolean } {
     const saved = this.state.get<Persisted>(STATE_KEY);
-    if (saved?.version !== 1 && saved?.version !== 2) return { snapshot: { folders: [], dismissals: {} }, fileToRead: false };
+    // No state: a new workspace, or a window that closed before the state's update landed (the file's did).
+    if (saved?.version !== 1 && saved?.version !== 2) return { snapshot: { folders: [], dismissals: {} }, fileToRead: !!this.file };
     // Version 1 kept findings here; the next write moves them to the results file.
     const inState = saved.version === 1 ? readRecords((saved.folders ?? []).flatMap((f) => [{ ...f, kind: 'folder' }, { kind: 'issues', folderUri: f.folderUri, issues: f.issues }])) : undefined;
     for (const d of inState?.dropped ?? []) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
@@ -207,25 +234,25 @@ export class ResultsStorage {
     };
   }
 
-  /** The folders the results file holds (checked); none when it cannot be read. Writes wait for this read. */
-  readFile(): Promise<FolderFindings[]> {
+  /** What the results file holds (checked); nothing when it cannot be read. Writes wait for this read. */
+  readFile(): Promise<FileContents> {
     const reading = this.read();
     this.ready = reading;
     return reading;
   }
 
-  private async read(): Promise<FolderFindings[]> {
-    if (!this.file) return [];
+  private async read(): Promise<FileContents> {
+    if (!this.file) return { folders: [] };
     let records: unknown[] | undefined;
     try {
       records = await readJsonLines(this.file);
     } catch (e) {
       this.log(`Stored findings could not be read (${e instanceof Error ? e.message : String(e)}); scan again to see them.`);
-      return [];
+      return { folders: [] };
     }
-    const { folders, dropped } = readRecords(records ?? []);
+    const { dropped, ...contents } = readRecords(records ?? []);
     for (const d of dropped) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
-    return folders;
+    return contents;
   }
 
   schedule(when: 'soon' | 'idle'): void {
@@ -252,7 +279,7 @@ export class ResultsStorage {
       const s = this.snapshot();
       if (this.file) {
         // The findings before the state that points at them: a reload never finds version 2 without its file.
-        await writeJsonLines(this.file, fileRecords(s.folders)).catch((e: unknown) => {
+        await writeJsonLines(this.file, fileRecords(s)).catch((e: unknown) => {
           this.log(`Findings could not be stored in ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
         });
       }
@@ -270,7 +297,7 @@ export class ResultsStorage {
     const s = this.snapshot();
     if (this.file) {
       try {
-        writeJsonLinesSync(this.file, fileRecords(s.folders));
+        writeJsonLinesSync(this.file, fileRecords(s));
       } catch (e) {
         this.log(`Findings could not be stored in ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
       }

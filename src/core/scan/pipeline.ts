@@ -10,6 +10,7 @@ import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
 import { archiveNameFor } from '../workspace/projectName';
+import { formatBytes } from '../text/bytes';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
 import { foundGitUntracked, type SelectOptions, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import type { ArchivedFiles } from './archivedFiles';
@@ -44,7 +45,10 @@ export interface PipelineContext {
   uploads: FolderUploads;
   signal: AbortSignal;
   onProgress(p: ScanProgress): void;
+  /** Routine facts worth a line in the log (how files were chosen, what was copied). */
   log(line: string): void;
+  /** What went wrong without stopping the scan (left-out findings, the service's warnings); `log` when not given. */
+  warn?(line: string): void;
   /**
    * Told how the scan goes once the service has it: uploaded (wait for it), completed (its
    * findings, read whole), failed, or stopped waiting. Only `completed` may change findings.
@@ -150,7 +154,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
     const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers });
-    if (loadPrevious()) ctx.log(`${archive.index.length} files packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
+    if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
     return { kind: 'packaged', selection, archive, gitInfo };
   } finally {
     // Packaging has stopped them already when it had them; stopping twice is harmless.
@@ -223,7 +227,7 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
     // Uploaded: a full scan's archive is what the next scan copies its unchanged files from.
     if (!req.partial && ctx.uploads.reuse) {
       await ctx.uploads.reuse.keep(archive.path, archive.index, archive.level, archive.madeAtMs)
-        .catch((e: unknown) => ctx.log(`The archive could not be kept for the next scan: ${e instanceof Error ? e.message : String(e)}`));
+        .catch((e: unknown) => (ctx.warn ?? ctx.log)(`The archive could not be kept for the next scan: ${e instanceof Error ? e.message : String(e)}`));
     }
     return { ...(await afterUpload(ctx, outcome, fields, archive.sha256, archive.index.length)), skipped };
   } finally {
@@ -257,17 +261,9 @@ export async function resumeFolder(transfer: SavedTransfer, given: PipelineConte
   }
 }
 
-/** "1.2 MB", "340 KB", "512 bytes". */
-export function byteSize(n: number): string {
-  if (n < 1024) return `${n} byte${n === 1 ? '' : 's'}`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
-}
-
 function uploadProgress(ctx: PipelineContext, sent: number, total: number): void {
   const f = total ? sent / total : 1;
-  progress(ctx, 'upload', f, `uploading ${Math.floor(f * 100)}% · ${byteSize(sent)} of ${byteSize(total)}`);
+  progress(ctx, 'upload', f, `uploading ${Math.floor(f * 100)}% · ${formatBytes(sent)} of ${formatBytes(total)}`);
 }
 
 /** Runs an upload; an interruption that left a resumable transfer keeps the archive. */
@@ -316,7 +312,7 @@ export async function waitForScan(
   progress(ctx, 'results', 0, 'waiting for the service…');
   try {
     const r = await awaitScan({
-      client: ctx.client, signal: ctx.signal, log: ctx.log, classification: ctx.classification, wait: ctx.wait, retryBaseMs: ctx.retries?.baseDelayMs,
+      client: ctx.client, signal: ctx.signal, log: ctx.warn ?? ctx.log, classification: ctx.classification, wait: ctx.wait, retryBaseMs: ctx.retries?.baseDelayMs,
       onWait: (s) => progress(ctx, 'results', waitFraction(s), waitMessage(s)),
     }, scan, o);
     if (r.kind === 'running') return r;
@@ -332,7 +328,7 @@ export async function waitForScan(
       : err instanceof CancelledAfterUploadError ? { kind: 'stopped', scan, why: 'cancelled' }
         : err instanceof ScanStoppedError ? { kind: 'stopped', scan, why: err.why, detail }
           : { kind: 'stopped', scan, why: 'unknown', detail };
-    await ctx.onScan(event).catch((e: unknown) => ctx.log(`Could not record how the scan ${scan.scanId} ended: ${e instanceof Error ? e.message : String(e)}`));
+    await ctx.onScan(event).catch((e: unknown) => (ctx.warn ?? ctx.log)(`Could not record how the scan ${scan.scanId} ended: ${e instanceof Error ? e.message : String(e)}`));
     throw err;
   }
 }

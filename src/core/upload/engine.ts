@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { ServiceError, TransferCookies, isRetryable, retryReason, type RetryNotice, type ServiceClient, type UploadFields } from '../api';
 import { uploadFieldParts } from '../api/chunk';
 import { sha256File } from '../archive/hash';
+import { formatBytes } from '../text/bytes';
 import { backoffDelay, sleep } from '../async';
 import { ChunkReader } from './chunkReader';
 import type { SavedTransfer, TransferStore } from './transferStore';
@@ -263,13 +264,15 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
   let lastChunkInFlight = false;
   const interrupted = (e: unknown): UploadInterruptedError => {
     const cancelled = !!signal?.aborted;
-    const where = `${offset} of ${total} bytes`;
     const reason = e instanceof Error ? e.message : String(e);
     const why = cancelled ? 'was cancelled'
       : failures === 0 ? `stopped (${reason})`
         : `stopped after ${failures} failed attempt${failures === 1 ? '' : 's'} (${reason})`;
+    const held = offset > 0
+      ? `with ${formatBytes(offset)} of ${formatBytes(total)} on the service. It can be resumed: the service keeps what it received.`
+      : `before the service received any of its ${formatBytes(total)}. It can be resumed from the start.`;
     return new UploadInterruptedError(
-      `The upload ${why} with ${where} on the service. It can be resumed: the service keeps what it received.`,
+      `The upload ${why} ${held}`,
       t.transferId, offset, total, cancelled, { cause: e, lastChunkInFlight },
     );
   };

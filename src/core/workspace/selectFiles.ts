@@ -2,12 +2,15 @@ import { lstatSync, promises as fsp, realpathSync, statSync, type Dirent, type S
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { createHash } from 'node:crypto';
+import { formatBytes } from '../text/bytes';
 import { CREDENTIAL_FILE_PATTERNS, credentialMatcher } from './credentials';
 import { BINARY_ASSET_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
 import type { FolderVerdict, PathMatcher } from './fastMatcher';
 import { FileList, FileListBuilder, pathStart, type PathBytes } from './fileList';
 import { gitBytes, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
+
+export { formatBytes };
 
 export { FileList, type SelectedFile } from './fileList';
 
@@ -231,9 +234,9 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
  */
 export async function selectChangedFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
   const ctx = await makeContext(root, opts, { partial: true });
-  if (opts.useGit === false) throw new Error('Changed files are listed by git, which does not run in a workspace that is not trusted. Trust the workspace to scan its changed files.');
+  if (opts.useGit === false) throw new Error('changed files are listed by git, which does not run in a workspace that is not trusted; trust the workspace to scan its changed files');
   if (!(await isInsideGitWorkTree(ctx.root))) {
-    throw new Error(`"${root}" is not inside a git repository, so there are no git changes to scan. Scan the workspace or the open files instead.`);
+    throw new Error('it is not a git repository, so git reports no changes to scan there; scan the workspace or the open files instead');
   }
   const top = (await gitBytes(ctx.root, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
   const out = (await gitBytes(ctx.root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.'])).toString('utf8');
@@ -302,13 +305,6 @@ export function formatSelectionSummary(sel: Selection): string {
     .sort((a, b) => b[1] - a[1])
     .map(([r, n]) => `${n} ${REASON_LABELS[r]}`);
   return `${head}; skipped ${s.skipped}: ${parts.join(', ')}`;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { ServiceError, type ServiceClient } from '../../core/api';
 import { operationPermission } from '../../core/api/errors';
 import type { NotificationAction } from '../notifier';
 import type { Parsed } from '../../core/account/parsed';
+import type { KnownIds } from './knownIds';
 import { progressTitle, type Notifier } from '../notifier';
 
 export interface AccountDeps {
@@ -19,6 +20,8 @@ export interface AccountDeps {
   isSignedIn?(): boolean;
   /** The signed-in account (`company:user`), to remember what the service refused whom. */
   readonly account?: string;
+  /** Teams, users and integrations the service has shown this account, offered by name in the wizards. */
+  known?: KnownIds;
 }
 
 /** Operations the service refused (403) per account in this session, so wizards can say so before asking. */
@@ -72,7 +75,7 @@ export function describeFailure(err: unknown, action: string): { kind: FailureKi
     const said = err.serverMessage?.trim();
     switch (err.kind) {
       case 'unauthorized':
-        return { kind: err.kind, status: err.status, message: 'Your sign-in has expired or the API token was revoked. Sign in again to continue.' };
+        return { kind: err.kind, status: err.status, message: 'Your sign-in has expired or the API key was revoked. Sign in again to continue.' };
       case 'forbidden':
         // Says which permission is missing in words, with the service's own message.
         return { kind: err.kind, status: err.status, message: `Could not ${action}. ${err.message}` };
@@ -133,5 +136,50 @@ export async function runWithProgress<T>(
     return { ok: true, value };
   } catch (err) {
     return reportFailure(err, action, deps, retry);
+  }
+}
+
+export interface KnownChoice<T> extends vscode.QuickPickItem { value: T }
+
+/**
+ * A pick of values the extension knows (by name), where typing offers the typed text as the
+ * last entry, checked with `parse` (a text that does not parse says why and cannot be
+ * chosen). With nothing known, the plain input box. Undefined when dismissed.
+ */
+export async function pickOrType<T>(
+  o: { title: string; prompt: string; placeHolder: string; value?: string; typedLabel: (text: string) => string },
+  known: KnownChoice<T>[], parse: (text: string) => Parsed<T>,
+): Promise<{ value: T } | undefined> {
+  if (!known.length) return askParsed({ title: o.title, prompt: o.prompt, placeHolder: o.placeHolder, value: o.value }, parse);
+  const pick = vscode.window.createQuickPick<KnownChoice<T> & { problem?: string }>();
+  pick.title = o.title;
+  pick.placeholder = `${o.prompt} — pick one, or type it (${o.placeHolder})`;
+  pick.ignoreFocusOut = true;
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  const items = (text: string) => {
+    const t = text.trim();
+    if (!t) return known;
+    const r = parse(t);
+    const typed = r.ok
+      ? { label: o.typedLabel(t), value: r.value, alwaysShow: true }
+      : { label: o.typedLabel(t), detail: r.message, value: undefined as unknown as T, problem: r.message, alwaysShow: true };
+    return [...known, typed];
+  };
+  pick.items = items(o.value ?? '');
+  if (o.value) pick.value = o.value;
+  pick.onDidChangeValue((t) => { pick.items = items(t); });
+  try {
+    return await new Promise<{ value: T } | undefined>((resolve) => {
+      pick.onDidAccept(() => {
+        const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+        if (!chosen || chosen.problem) return;
+        resolve({ value: chosen.value });
+      });
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+  } finally {
+    pick.dispose();
   }
 }

@@ -8,7 +8,8 @@ import {
   INTEGRATION_FIELDS, changedFieldLabels, changesReverify, integrationUpdateSummary, parseField, parseIntegrationChanges,
   toIntegrationUpdate, type IntegrationChanges, type IntegrationFieldInfo,
 } from '../../core/account/integrationFields';
-import { askParsed, cancelled, invalid, mayTry, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import { askParsed, cancelled, invalid, mayTry, pickOrType, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import type { KnownIntegration } from './knownIds';
 
 export interface UpdateIntegrationArgs {
   uuid?: unknown;
@@ -30,13 +31,23 @@ export interface UpdateIntegrationResult {
 
 const TITLE = 'Update Pipeline-Provider Integration';
 
-async function askUuid(value?: string): Promise<string | undefined> {
-  return (await askParsed({
+async function askUuid(deps: AccountDeps, value?: string): Promise<string | undefined> {
+  // Integrations updated before are offered by name; any UUID may be typed.
+  const known = (deps.known?.integrations() ?? []).map((i) => ({ label: i.name ?? i.uuid, description: i.name ? i.uuid : undefined, detail: i.baseUrl, value: i.uuid }));
+  return (await pickOrType({
     title: TITLE,
-    prompt: 'UUID of the integration (shown in the web application under Integrations)',
-    placeHolder: 'e.g. 3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
+    prompt: 'The integration (its UUID is shown in the web application under Integrations)',
+    placeHolder: 'a UUID, e.g. 3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
     value,
-  }, parseUuid))?.value;
+    typedLabel: (t) => `Integration ${t}`,
+  }, known, parseUuid))?.value;
+}
+
+/** A field's value as the service last returned it, as input box text. */
+function currentValue(known: KnownIntegration | undefined, field: string): string | undefined {
+  if (!known) return undefined;
+  const v = field === 'name' ? known.name : field === 'orgAllowlist' ? known.orgAllowlist : field === 'baseUrl' ? known.baseUrl : field === 'gatewayPrefix' ? known.gatewayPrefix : undefined;
+  return asText(v);
 }
 
 interface FieldItem extends vscode.QuickPickItem { info: IntegrationFieldInfo }
@@ -55,15 +66,17 @@ function asText(v: unknown): string | undefined {
   return Array.isArray(v) ? v.join(', ') : typeof v === 'string' ? v : undefined;
 }
 
-async function askValues(fields: IntegrationFieldInfo[], previous?: IntegrationChanges): Promise<IntegrationChanges | undefined> {
+async function askValues(fields: IntegrationFieldInfo[], previous?: IntegrationChanges, known?: KnownIntegration): Promise<IntegrationChanges | undefined> {
   const changes: Record<string, unknown> = {};
   for (const [i, info] of fields.entries()) {
+    // The value given before (Edit and Retry), else the one the service last returned, to edit.
+    const now = currentValue(known, info.field);
     const answer = await askParsed({
       title: `${TITLE} (${i + 1}/${fields.length}): ${info.label}`,
-      prompt: info.prompt,
+      prompt: now !== undefined ? `${info.prompt} (now: ${now || 'empty'})` : info.prompt,
       placeHolder: info.placeholder,
       password: info.secret,
-      value: info.secret ? undefined : asText((previous as Record<string, unknown> | undefined)?.[info.field]),
+      value: info.secret ? undefined : asText((previous as Record<string, unknown> | undefined)?.[info.field]) ?? now,
     }, (v) => parseField(info.field, v));
     if (answer === undefined) return undefined;
     changes[info.field] = answer.value;
@@ -91,13 +104,13 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   const interactive = uuid === undefined;
   if (interactive && !previous && !(await mayTry(deps, 'updateIntegration'))) return cancelled();
   if (uuid === undefined) {
-    uuid = await askUuid(previous?.uuid);
+    uuid = await askUuid(deps, previous?.uuid);
     if (uuid === undefined) return cancelled();
   }
   if (changes === undefined) {
     const fields = await askFields(previous?.changes);
     if (!fields) return cancelled();
-    changes = await askValues(fields, previous?.changes);
+    changes = await askValues(fields, previous?.changes, deps.known?.integration(uuid));
     if (!changes) return cancelled();
   }
 
@@ -110,6 +123,7 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   const result = await runWithProgress(title, `update integration ${id}`, deps, () => got.client.updateIntegration(id, request), retry);
   if (!result.ok) return result;
   const { integration, credentialsVerified } = result.value;
+  await deps.known?.rememberIntegration(id, integration, changes.name);
   const message = integrationUpdateSummary(integration?.name ?? changes.name ?? id, changes, credentialsVerified)
     + (integration?.expired ? ' The integration is marked as expired: replace its token.' : '');
   deps.log.info(`Updated integration ${id} (${changed.join(', ')}); credentials verified: ${credentialsVerified ?? 'not said'}.`);

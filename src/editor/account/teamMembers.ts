@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Member, Team } from '../../core/api';
 import { parseMemberIds, parseTeamId } from '../../core/account/ids';
 import { memberName, plural, sortedMembers, summarizeTeam, teamName } from '../../core/account/format';
-import { askParsed, cancelled, invalid, mayTry, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import { askParsed, cancelled, invalid, mayTry, pickOrType, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 
 export interface AddMembersResult {
   team: Team;
@@ -14,17 +14,53 @@ export interface AddMembersResult {
   message: string;
 }
 
-async function askTeamId(value?: number): Promise<number | undefined> {
-  return (await askParsed({ title: 'Add Members to Team (1/2)', prompt: 'Id of the team to add members to', placeHolder: 'e.g. 42', value: value === undefined ? undefined : String(value) }, parseTeamId))?.value;
+async function askTeamId(deps: AccountDeps, value?: number): Promise<number | undefined> {
+  // Teams the service has shown this account are offered by name; any id may be typed.
+  const known = (deps.known?.teams() ?? []).map((t) => ({ label: t.name ?? `Team #${t.id}`, description: `#${t.id}`, detail: plural(t.members, 'member'), value: t.id }));
+  return (await pickOrType({
+    title: 'Add Members to Team (1/2)', prompt: 'The team to add members to', placeHolder: 'a team id, e.g. 42',
+    value: value === undefined ? undefined : String(value), typedLabel: (t) => `Team id ${t}`,
+  }, known, parseTeamId))?.value;
 }
 
-async function askMemberIds(teamId: number, value?: number[]): Promise<number[] | undefined> {
-  return (await askParsed({
-    title: 'Add Members to Team (2/2)',
-    prompt: `User ids to add to team #${teamId}, separated by commas`,
-    placeHolder: 'e.g. 7, 12, 15',
-    value: value?.join(', '),
-  }, parseMemberIds))?.value;
+async function askMemberIds(deps: AccountDeps, teamId: number, value?: number[]): Promise<number[] | undefined> {
+  const known = deps.known?.users() ?? [];
+  if (!known.length) {
+    return (await askParsed({
+      title: 'Add Members to Team (2/2)',
+      prompt: `User ids to add to team #${teamId}, separated by commas`,
+      placeHolder: 'e.g. 7, 12, 15',
+      value: value?.join(', '),
+    }, parseMemberIds))?.value;
+  }
+  // Users the service has shown in teams' answers, ticked by name; more ids may be typed.
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: number }>();
+  pick.title = 'Add Members to Team (2/2)';
+  pick.placeholder = `Users to add to team #${teamId}: tick them, or type user ids separated by commas`;
+  pick.canSelectMany = true;
+  pick.ignoreFocusOut = true;
+  pick.matchOnDescription = true;
+  pick.items = known.map((u) => ({ label: u.label, description: `#${u.id}${u.email ? ` · ${u.email}` : ''}`, id: u.id }));
+  pick.selectedItems = pick.items.filter((i) => value?.includes(i.id));
+  try {
+    return await new Promise<number[] | undefined>((resolve) => {
+      pick.onDidAccept(() => {
+        const ticked = pick.selectedItems.map((i) => i.id);
+        const typed = pick.value.trim();
+        const parsed = typed ? parseMemberIds(typed) : undefined;
+        if (parsed && !parsed.ok) {
+          pick.placeholder = parsed.message;
+          return;
+        }
+        const ids = [...new Set([...ticked, ...(parsed?.value ?? [])])];
+        if (ids.length) resolve(ids);
+      });
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+  } finally {
+    pick.dispose();
+  }
 }
 
 /** The team's members in a quick pick; the ones just added are marked. */
@@ -65,11 +101,11 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
   const interactive = teamId === undefined;
   if (interactive && !previous && !(await mayTry(deps, 'addTeamMembers'))) return cancelled();
   if (teamId === undefined) {
-    teamId = await askTeamId(previous?.teamId);
+    teamId = await askTeamId(deps, previous?.teamId);
     if (teamId === undefined) return cancelled();
   }
   if (memberIds === undefined) {
-    memberIds = await askMemberIds(teamId, previous?.memberIds);
+    memberIds = await askMemberIds(deps, teamId, previous?.memberIds);
     if (memberIds === undefined) return cancelled();
   }
 
@@ -80,6 +116,7 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
     got.client.addTeamMembers(id, ids), retry);
   if (!result.ok) return result;
   const team = result.value;
+  await deps.known?.rememberTeam(team);
   const summary = summarizeTeam(team, ids);
   deps.log.info(`Added members ${ids.join(', ')} to team #${team.id}; it now lists ${team.members?.length ?? 'no'} members.`);
   const showMembersAction = { title: 'Show Members', run: () => showMembers(team, summary.added) };

@@ -4,7 +4,7 @@
 // (reading 27,674 entries took ~180 ms, all of it in the client's wait for its scan id).
 import { randomUUID } from 'node:crypto';
 import type { ServiceCore } from '../core';
-import type { ScanRecord, TransferState } from '../types';
+import type { PlannedOutcome, ScanRecord, TransferState } from '../types';
 import { normalizeArchivePath, parseDirty, parseMetadata, parseTargetPolicies, splitList } from '../uploads/validate';
 
 
@@ -48,7 +48,7 @@ export async function completeTransfer(
     error: null,
     // Only when set for the mode: otherwise the service's own duration, as it is when the scan runs.
     processingMs: core.mode.processingMs,
-    planned: core.plannedOutcomes.shift() ?? null,
+    planned: takePlanned(core.plannedOutcomes, projectName),
     createdAt: new Date().toISOString(),
     completedAt: null,
     issueCount: 0,
@@ -58,4 +58,10 @@ export async function completeTransfer(
     t.scanId = scan.id;
   });
   return scan;
+}
+
+/** The first planned outcome meant for any scan or for this project's; taken, so it ends one scan. */
+function takePlanned(planned: PlannedOutcome[], projectName: string): PlannedOutcome | null {
+  const i = planned.findIndex((p) => !p.project || p.project === projectName);
+  return i < 0 ? null : planned.splice(i, 1)[0]!;
 }

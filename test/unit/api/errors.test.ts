@@ -22,7 +22,7 @@ test('parseRetryAfter: seconds and HTTP dates', () => {
 test('errorForStatus tells every status apart', () => {
   const cases: [number, ServiceErrorKind, RegExp][] = [
     [400, 'bad-request', /refused the request while listing policies: nope/],
-    [401, 'unauthorized', /^The API token was rejected \(missing, invalid or expired\)\. Sign in again\.$/],
+    [401, 'unauthorized', /^The API key was rejected \(missing, invalid or expired\)\. Sign in again\.$/],
     [403, 'forbidden', /Your account is not allowed to view the company policies\. The service says: nope\./],
     [404, 'not-found', /Not found while listing policies: nope/],
     [409, 'conflict', /different upload position/],

@@ -14,7 +14,7 @@ after(async () => {
 });
 
 const t = () => svc.seed.tokens;
-const UNAUTHORIZED = 'The API token was rejected (missing, invalid or expired). Sign in again.';
+const UNAUTHORIZED = 'The API key was rejected (missing, invalid or expired). Sign in again.';
 
 test('verify with an API key and with a JWT, with and without user info', async () => {
   const demoUser = svc.seed.users.find((u) => u.id === svc.seed.user_ids.demo)!;

@@ -16,9 +16,10 @@ test('every field of the spec is on the page', () => {
   const html = render(raw);
   for (const value of [
     'Eval injection', 'CWE-95', 'https://cwe.mitre.org/data/definitions/95.html', 'Use of eval on dynamic input.',
-    'Critical', 'open', 'on_track', 'reachable from 2 endpoints', 'Dev', 'dev@example.com', '2026-11-21T10:00:00.123456+00:00',
+    // Known values of the service's enumerations in words (the raw value only when unknown).
+    'Critical', 'open', 'on track', 'reachable from 2 endpoints', 'Dev', 'dev@example.com', '2026-11-21T10:00:00.123456+00:00',
     'app.js', 'javascript', 'src/app.js', 'demo', 'main', 'abc123', '12',
-    'valid', 'Reachable from user input.', 'fix_available', 'a1b2c3d4-0000-4000-8000-000000000001', 'Parse instead of eval.',
+    'A real finding (not a false positive)', 'Reachable from user input.', 'A fix is available', 'a1b2c3d4-0000-4000-8000-000000000001', 'Parse instead of eval.',
     'JSON.parse(x)', 'js-eval', raw.id,
   ]) {
     assert.ok(html.includes(value), `the page shows ${value}`);
@@ -56,12 +57,25 @@ test('a finding without a fix, not reachable, stale and dismissed says so', () =
   const raw = { ...sampleIssue(), auto_fix_suggestion: { status: 'no_fix' }, reachability: { is_reachable: false, endpoint_count: 0 } };
   const issue = { ...toStoredIssue(raw as never)!, stale: true };
   const html = detailsHtml(issue, { nonce: 'n', cspSource: 's', dismissal: { reason: 'accepted-risk', at: '2026-11-23T10:00:00Z' } });
-  assert.match(html, /Status: no_fix/);
+  assert.match(html, /No fix available\./);
+  for (const raw of ['on_track', 'fix_available', 'no_fix', '(valid)']) assert.ok(!html.includes(raw), `no raw value ${raw}`);
   assert.match(html, /not reachable/);
   assert.match(html, /code changed since this scan/);
   assert.match(html, /Dismissed in this workspace as <strong>accepted risk<\/strong>/);
-  assert.match(html, /<button data-action="apply" disabled>/);
+  assert.match(html, /<button data-action="apply" class="secondary" disabled aria-describedby="why-apply">/);
+  assert.match(html, /<p id="why-apply" class="sr">There is no suggested fix to preview or apply\.<\/p>/, 'a disabled button says why');
   assert.match(html, /data-action="restore"/);
+});
+
+test('one primary action: Apply Fix where there is a fix, else Open; once fixed, no fix button that would do nothing', () => {
+  const issue = toStoredIssue(sampleIssue() as never)!;
+  const fixable = detailsHtml({ ...issue, inArchive: true }, { nonce: 'n', cspSource: 's' });
+  assert.deepEqual([...fixable.matchAll(/<button data-action="(\w+)"(?! class="secondary")/g)].map((m) => m[1]), ['apply']);
+  const noFix = detailsHtml({ ...issue, fix: undefined }, { nonce: 'n', cspSource: 's' });
+  assert.deepEqual([...noFix.matchAll(/<button data-action="(\w+)"(?! class="secondary")/g)].map((m) => m[1]), ['open']);
+  const fixed = detailsHtml({ ...issue, inArchive: true }, { nonce: 'n', cspSource: 's', fixed: true });
+  assert.match(fixed, /Fixed: the suggested fix was applied/);
+  assert.ok(!/data-action="(apply|preview|dismiss)"/.test(fixed), 'no Apply, Preview or Dismiss once fixed');
 });
 
 test('reachable with no endpoint count worth telling says just "reachable"', () => {
@@ -69,4 +83,11 @@ test('reachable with no endpoint count worth telling says just "reachable"', () 
   const html = detailsHtml(toStoredIssue(raw as never)!, { nonce: 'n', cspSource: 's' });
   assert.match(html, />reachable</);
   assert.ok(!html.includes('from 0 endpoints'));
+});
+
+test('values the extension does not know are shown as they came, never hidden', () => {
+  const raw = { ...sampleIssue(), sla_status: 'escalated_to_ciso', auto_fix_suggestion: { status: 'awaiting_review' } };
+  const html = detailsHtml(toStoredIssue(raw as never)!, { nonce: 'n', cspSource: 's' });
+  assert.match(html, /escalated to ciso/);
+  assert.match(html, /Awaiting review/);
 });

@@ -135,3 +135,8 @@ test('what runs git is offered only in a trusted workspace (its .git/config can 
     for (const e of entries) assert.match(e.when ?? '', /isWorkspaceTrusted/, `${command}: ${e.when}`);
   }
 });
+
+test('the Scan Workspace key works in Restricted Mode too, where it says why it cannot scan (a key that does nothing says nothing)', () => {
+  const kb = c.keybindings.find((k) => k.command === 'codeScanner.scanWorkspace');
+  assert.doesNotMatch(kb?.when ?? '', /isWorkspaceTrusted/);
+});

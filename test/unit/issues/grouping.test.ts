@@ -17,13 +17,15 @@ const issues = [
   issue('5', 'a.py', 7, 'high', 'CWE-3'),
 ];
 
-test('groups by file, sorted by path; inside a group (once opened) most urgent first, with counts', () => {
+test('groups by file, the file with the most urgent finding first, then by name; inside a group (once opened) most urgent first, with counts', () => {
   const groups = groupIssues(issues, 'file');
   assert.deepEqual(groups.map((g) => [g.key, g.count, sortedIssues(g.issues).map((i) => i.id)]), [
     ['a.py', 3, ['2', '5', '3']],
     ['b.py', 1, ['1']],
     ['c.py', 1, ['4']],
   ]);
+  const more = [...issues, issue('6', 'z.py', 1, 'CR', 'CWE-9'), issue('7', 'd.py', 2, 'high', 'CWE-9'), issue('8', '0.py', 3, 'low', 'CWE-9')];
+  assert.deepEqual(groupIssues(more, 'file').map((g) => g.key), ['a.py', 'z.py', 'd.py', '0.py', 'b.py', 'c.py'], 'critical files first (short codes too), unknown urgency last');
 });
 
 test('groups by urgency, most urgent first and unknown last', () => {

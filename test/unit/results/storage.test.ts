@@ -42,7 +42,7 @@ for (const withFile of [true, false]) {
     const again = new ResultsStorage(state, file, () => ({ folders: [], dismissals: {} }));
     const { snapshot, fileToRead } = again.initial();
     assert.equal(fileToRead, withFile);
-    const folders = withFile ? await again.readFile() : snapshot.folders;
+    const folders = withFile ? (await again.readFile()).folders : snapshot.folders;
     assert.deepEqual(JSON.parse(JSON.stringify(folders)), JSON.parse(JSON.stringify(m.snapshot().folders)));
     assert.equal(snapshot.classificationFilter, 'CWE');
     assert.deepEqual(Object.values(snapshot.dismissals).map((d) => d.reason), ['wont-fix']);
@@ -83,6 +83,57 @@ test('a results file that is not JSON Lines at all is logged and read as nothing
   const logged: string[] = [];
   const s = new ResultsStorage(state, file, () => ({ folders: [], dismissals: {} }), (l) => logged.push(l));
   assert.equal(s.initial().fileToRead, true);
-  assert.deepEqual(await s.readFile(), []);
+  assert.deepEqual(await s.readFile(), { folders: [] });
   assert.equal(logged.length, 1, logged.join('\n'));
+});
+
+test('a window that closed before the state\'s update landed: the results file alone brings back findings, the scan waited for and dismissals', async () => {
+  const m = model();
+  await m.apply(FOLDER, completed(scanRef('base'), [issue('1', 'a.js', 3), issue('2', 'b.js')]));
+  await m.apply(FOLDER, { kind: 'uploaded', scan: scanRef('waiting') });
+  m.dismiss([{ folderUri: FOLDER, issue: m.get(FOLDER, '2')! }], 'accepted-risk');
+  const file = await tempFile();
+  await new ResultsStorage(new MapState(), file, () => ({ ...m.snapshot(), classificationFilter: 'CWE-79' })).write();
+  const lost = new MapState(); // the key-value state never got its update
+  const again = new ResultsStorage(lost, file, () => ({ folders: [], dismissals: {} }));
+  assert.equal(again.initial().fileToRead, true, 'the file is read without the state saying so');
+  const { folders, workspace } = await again.readFile();
+  const reloaded = model();
+  reloaded.load(folders, workspace?.dismissals, { replace: true });
+  assert.deepEqual(reloaded.pendingOf(FOLDER).map((p) => [p.scanId, p.waiting]), [['waiting', true]]);
+  assert.equal(reloaded.dismissalOf(reloaded.get(FOLDER, '2')!)?.reason, 'accepted-risk');
+  assert.equal(workspace?.classificationFilter, 'CWE-79');
+});
+
+test('the file\'s dismissals, the newest, replace an older copy in the state: a finding restored before the reload stays restored', async () => {
+  const m = model();
+  await m.apply(FOLDER, completed(scanRef('base'), [issue('1', 'a.js', 3)]));
+  const located = [{ folderUri: FOLDER, issue: m.get(FOLDER, '1')! }];
+  m.dismiss(located, 'wont-fix');
+  const state = new MapState();
+  const file = await tempFile();
+  const storage = new ResultsStorage(state, file, () => m.snapshot());
+  await storage.write();
+  const older = state.get<{ dismissals: object }>(STATE_KEY);
+  m.restore(located);
+  await storage.write();
+  await state.update(STATE_KEY, older); // the state's last update lost; the file has it
+  const again = new ResultsStorage(state, file, () => ({ folders: [], dismissals: {} }));
+  const { snapshot } = again.initial();
+  const reloaded = model();
+  reloaded.load(snapshot.folders, snapshot.dismissals);
+  const { folders, workspace } = await again.readFile();
+  reloaded.load(folders, workspace?.dismissals, { replace: true });
+  assert.equal(reloaded.dismissalOf(reloaded.get(FOLDER, '1')!), undefined, 'restored, as the file says');
+});
+
+test('a workspace record that cannot be read leaves the findings readable and says so', () => {
+  const records = [
+    { kind: 'workspace', dismissals: { x: { reason: 'because', at: 'now' } } },
+    { kind: 'folder', folderUri: 'file:///good', scans: [{ scanId: 's', scannedAt: '2026-11-25T10:00:00Z' }] },
+  ];
+  const { folders, workspace, dropped } = readRecords(records);
+  assert.equal(workspace, undefined);
+  assert.equal(folders.length, 1);
+  assert.match(dropped.join(' '), /dismissals and filter/);
 });

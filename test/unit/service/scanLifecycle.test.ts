@@ -77,6 +77,25 @@ describe('reference service: the scan lifecycle', () => {
     }
   });
 
+  test('an outcome planned for one project ends that project\'s next scan, not another\'s', async () => {
+    svc.mode.shapes = 'real';
+    try {
+      const armed = await call(svc, 'POST', '/__admin/scan-outcomes', { body: JSON.stringify({ failedReason: 'out of time', project: 'billing' }) });
+      assert.equal(armed.status, 200, armed.text);
+      const other = await uploaded();
+      await waitForScan(svc, other);
+      assert.equal((await call(svc, 'GET', `/scan/${other}`)).json.status, 'complete', 'a scan of another project is not taken');
+      const meant = await uploadedScanId(svc, archive, 'billing');
+      await waitForScan(svc, meant);
+      const r = await call(svc, 'GET', `/scan/${meant}`);
+      assert.deepEqual([r.json.status, r.json.failed_reason], ['failed', 'out of time']);
+      const bad = await call(svc, 'POST', '/__admin/scan-outcomes', { body: JSON.stringify({ failedReason: 'x', project: 7 }) });
+      assert.equal(bad.status, 400);
+    } finally {
+      svc.mode.shapes = 'seed';
+    }
+  });
+
   test('planned scan_errors come after the info line; the admin API arms them too', async () => {
     svc.mode.shapes = 'real';
     try {

@@ -82,7 +82,7 @@ describe('git runs no program of the repository', { skip: process.platform === '
       assert.deepEqual(sel.files.map((f) => f.path).sort(), ['.gitignore', 'new.js', 'src/a.js'], 'the .gitignore files still apply');
       assert.match(sel.notes.join(' '), /without running git/);
       await selectGivenFiles(repo, [path.join(repo, 'src/a.js')], { useGit: false });
-      await assert.rejects(selectChangedFiles(repo, { useGit: false }), /Trust the workspace/);
+      await assert.rejects(selectChangedFiles(repo, { useGit: false }), /trust the workspace/);
       assert.equal((await projectNameOf(repo, { folderName: 'checkout', git: false })).name, 'checkout');
       assert.equal(existsSync(marker), false, 'no git process started');
     } finally {
