@@ -1,31 +1,25 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
-import { SecretRedactor } from './core/text/redact';
-import type { SavedTransfer } from './core/upload/transferStore';
-import { TargetPolicies, registerAccountFeatures } from './editor/account';
-import type { PoliciesSnapshot } from './editor/account/policiesView';
-import { followAccountChanges } from './editor/accountSwitch';
-import { Commands } from './editor/commands/manager';
-import { registerDiagnostics } from './editor/diagnostics';
-import { registerExportFindings } from './editor/exportFindings';
-import { registerFixes } from './editor/fixes';
-import { registerLanguageModelTools, type AgentTools } from './editor/lmTools';
-import { registerReview } from './editor/review';
-import { registerIssuesTree, type IssuesTreeProvider } from './editor/issuesTree';
-import { Notifier, type ShownNotification } from './editor/notifier';
-import { createOutputLog } from './editor/outputLog';
 import type { FolderFindings } from './core/results';
-import { ResultsStore, type LocatedIssue } from './editor/resultsStore';
-import { ProjectNames } from './editor/projectNames';
-import { offerResume } from './editor/resumePrompt';
-import { EditorNetwork } from './editor/network';
-import { registerConnectionCheck } from './editor/connectionCheck';
-import { ScanController, registerScanCommands, type ScanOptions, type ScanSummary } from './editor/scanController';
-import { Session, registerSessionCommands } from './editor/session';
-import { registerStatusBar } from './editor/statusBar';
-import { UploadConsent } from './editor/uploadConsent';
-import { registerUploadPreview } from './editor/uploadPreview';
-import { UploadStorage } from './editor/uploadStorage';
+import type { SavedTransfer } from './core/upload/transferStore';
+import { accountFeature } from './editor/account';
+import { followAccountChanges } from './editor/account/accountSwitch';
+import { connectionFeature } from './editor/account/connectionCheck';
+import { sessionFeature } from './editor/account/session';
+import type { PoliciesSnapshot } from './editor/account/policiesView';
+import { agentFeature, type AgentTools } from './editor/agent/lmTools';
+import type { CommandHandlers } from './editor/commands/signatures';
+import { createContext } from './editor/context';
+import { fixesFeature } from './editor/fixes/fixesFeature';
+import type { ShownNotification } from './editor/notifier';
+import { diagnosticsFeature } from './editor/results/diagnostics';
+import { exportFeature } from './editor/results/exportFindings';
+import { issuesTreeFeature, type IssuesTreeProvider } from './editor/results/issuesTree';
+import type { LocatedIssue } from './editor/results/resultsStore';
+import { reviewFeature } from './editor/review/review';
+import { offerResume } from './editor/scan/resumePrompt';
+import { scanFeature, type ScanOptions, type ScanSummary } from './editor/scan/scanController';
+import { statusBarFeature } from './editor/scan/statusBar';
+import { uploadPreviewFeature } from './editor/scan/uploadPreview';
 
 /** What activate() returns: read-only views for automation and the integration tests. */
 export interface CodeScannerApi {
@@ -56,60 +50,52 @@ export interface CodeScannerApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
-  // Everything created here is owned by context.subscriptions and disposed on deactivation.
-  const own = <T extends vscode.Disposable>(d: T): T => { context.subscriptions.push(d); return d; };
-  const redactor = new SecretRedactor();
-  const log = own(createOutputLog(redactor));
-  const notifier = new Notifier(log, redactor);
-  const commands = own(new Commands(log, notifier));
-  const network = own(new EditorNetwork(log, redactor));
-  const session = own(new Session(context, log, notifier, redactor, network));
-  // Findings go to a file in the workspace's storage (written in slices); the Memento keeps the rest.
-  const resultsFile = context.storageUri?.scheme === 'file' ? path.join(context.storageUri.fsPath, 'results.jsonl') : undefined;
-  const store = own(new ResultsStore(context.workspaceState, resultsFile, (line) => log.warn(line)));
-  const targets = own(new TargetPolicies(context.workspaceState));
-  const uploads = new UploadStorage(context);
-  const projects = own(new ProjectNames());
-  const consent = new UploadConsent(context.workspaceState, notifier, commands);
-  const scans = own(new ScanController(targets, session, store, uploads, notifier, commands, consent, projects));
-  own(followAccountChanges(session, store, targets, notifier, log));
-
-  registerSessionCommands(commands, session);
-  registerConnectionCheck(context, commands, session, notifier);
-  const policies = registerAccountFeatures(context, session, commands, targets);
-  registerScanCommands(commands, scans);
-  registerDiagnostics(context, store);
-  const fixes = registerFixes(context, store, notifier, commands);
-  const agent = registerLanguageModelTools(store, scans, fixes, log);
-  for (const d of agent.disposables) own(d);
-  registerExportFindings(context, commands, store, notifier);
-  own(registerUploadPreview(commands, notifier));
-  const details = registerReview(context, store, commands, notifier, fixes);
-  const issuesTree = registerIssuesTree(context, store, session, notifier, commands, projects);
-  const statusBar = registerStatusBar(context, session, store, scans);
+  // One context for every feature; everything it holds is owned by context.subscriptions.
+  const ctx = createContext(context);
+  const { session, store, scans, notifier, uploads, consent } = ctx;
+  followAccountChanges(ctx);
+  diagnosticsFeature(ctx);
+  const account = accountFeature(ctx);
+  const tree = issuesTreeFeature(ctx);
+  const review = reviewFeature(ctx);
+  const agent = agentFeature(ctx);
+  const statusBar = statusBarFeature(ctx);
+  // Every command's handler, from the feature it belongs to: one missing does not compile.
+  const handlers: CommandHandlers = {
+    ...sessionFeature(ctx).commands,
+    ...connectionFeature(ctx).commands,
+    ...account.commands,
+    ...scanFeature(ctx).commands,
+    ...uploadPreviewFeature(ctx).commands,
+    ...tree.commands,
+    ...review.commands,
+    ...fixesFeature(ctx).commands,
+    ...exportFeature(ctx).commands,
+  };
+  ctx.commands.registerAll(handlers);
 
   await session.init();
   // Scans whose wait a reload cut short are waited for again (they were saved when uploaded).
   if (vscode.workspace.isTrusted) {
     void store.ready.then(() => scans.resumeWaiting());
-    void offerResume(uploads, notifier, log, commands);
+    void offerResume(ctx);
   } else {
-    own(vscode.workspace.onDidGrantWorkspaceTrust(() => void scans.resumeWaiting()));
+    ctx.own(vscode.workspace.onDidGrantWorkspaceTrust(() => void scans.resumeWaiting()));
   }
 
   return {
     issues: () => store.all(),
     hasStoredToken: () => session.hasStoredToken(),
-    issuesTree,
+    issuesTree: tree.provider,
     statusBar,
     logUri: context.logUri,
     pendingUploads: async () => (await uploads.pending()).map((p) => p.transfer),
-    offerResume: (options) => offerResume(uploads, notifier, log, commands, options),
+    offerResume: (options) => offerResume(ctx, options),
     resumeWaiting: (options) => scans.resumeWaiting(options),
     folderState: (folderUri) => store.folder(folderUri),
     notifications: (after) => notifier.shown(after),
-    details: () => details.current,
-    policies: () => policies.snapshot(),
+    details: () => review.details.current,
+    policies: () => account.policies.snapshot(),
     forgetUploadConsent: () => consent.forget(),
     agentTools: agent.tools,
   };

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { SecretRedactor } from '../core/text/redact';
 import type { CommandId } from './commands/signatures';
 import { plainNotificationText } from '../core/text/untrusted';
+import { errorMessage } from '../core/errors';
 
 export type NotificationSeverity = 'info' | 'warning' | 'error';
 
@@ -83,7 +84,7 @@ export class Notifier {
       return await vscode.window.showInformationMessage(plain(question), { modal: true, detail: plain(detail) }, ...actions);
     } catch (e) {
       // A workbench that shows no dialogs (extension tests) refuses: no answer, so nothing happens.
-      this.log.warn(`The question could not be shown: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.warn(`The question could not be shown: ${errorMessage(e)}`);
       return undefined;
     }
   }
@@ -121,7 +122,7 @@ export class Notifier {
       try {
         await action.run();
       } catch (err) {
-        this.log.error(`${PREFIX}"${action.title}" failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.log.error(`${PREFIX}"${action.title}" failed: ${errorMessage(err)}`);
       }
     }
     return chosen;

@@ -3,11 +3,11 @@ import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CodeScannerApi } from '../../src/extension';
-import type { IssueTreeNode } from '../../src/editor/issuesTree';
-import type { LocatedIssue } from '../../src/editor/resultsStore';
-import type { ScanSummary } from '../../src/editor/scanController';
+import type { IssueTreeNode } from '../../src/editor/results/issuesTree';
+import type { LocatedIssue } from '../../src/editor/results/resultsStore';
+import type { ScanSummary } from '../../src/editor/scan/scanController';
 
-export type { ScanSummary } from '../../src/editor/scanController';
+export type { ScanSummary } from '../../src/editor/scan/scanController';
 
 export const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
 /**

@@ -9,7 +9,7 @@ import type { ConnectionReport } from '../../src/core/network';
 import { TEST_HOST } from '../network/testCa';
 import { startTestProxy, type TestProxy } from '../network/testProxy';
 import { FAST, api, closeAllEditors, env, logText, revert, scan, signIn, waitFor } from './helpers';
-import type { ScanSummary } from '../../src/editor/scanController';
+import type { ScanSummary } from '../../src/editor/scan/scanController';
 
 const PROXY_USER = 'alice';
 const PROXY_PASSWORD = 'n3tw0rk-pr0xy-pw';

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { toDiagnostic } from '../../src/editor/diagnostics';
-import { ResultsStore } from '../../src/editor/resultsStore';
+import { toDiagnostic } from '../../src/editor/results/diagnostics';
+import { ResultsStore } from '../../src/editor/results/resultsStore';
 import { api, fileUri, fixtureIssues, folderUriOf, revert, scan, signIn, waitFor, workspaceRoot } from './helpers';
 
 /** workspaceState keeps JSON; so does this one, so whatever does not survive JSON is caught. */

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import { execFileSync } from 'child_process';
 import * as vscode from 'vscode';
-import type { UploadPreviewSummary } from '../../src/editor/uploadPreview';
+import type { UploadPreviewSummary } from '../../src/editor/scan/uploadPreview';
 import { api, env, workspaceRoot } from './helpers';
 
 const tripwire = () => env('CODE_SCANNER_TEST_TRIPWIRE');

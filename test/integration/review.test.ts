@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { LocatedIssue } from '../../src/editor/resultsStore';
+import type { LocatedIssue } from '../../src/editor/results/resultsStore';
 import {
   FAST, api, closeAllEditors, diagnosticsUnder, env, fault, fileUri, fixtureIssues, injectIssues, ourDiagnostics, revert, scan,
   signIn, treeRootsOf, waitFor, workspaceRoot, type ScanSummary,
@@ -303,7 +303,7 @@ suite('review and fix', () => {
     assert.ok(diagnostic.message.includes(l.issue.classificationName), diagnostic.message);
     assert.ok(!md.replace(/\\(.)/g, '$1').includes(l.issue.classificationName), md);
     assert.match(md, /Urgency/);
-    assert.match(md, /SLA: on track/, 'human words, not on_track');
+    assert.match(md, /SLA status: on track/, 'human words, not on_track');
     const commands = [...md.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
     assert.ok(commands.includes('codeScanner.showDetails'), md);
     assert.ok(commands.every((c) => ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix'].includes(c)), commands.join(', '));

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { relativeUri } from '../../src/core/export';
-import type { ReviewedFixesResult } from '../../src/editor/fixes';
+import type { ReviewedFixesResult } from '../../src/editor/fixes/fixTargets';
 import { api, closeAllEditors, fileUri, scan, signIn, treeRootsOf, viewRows, waitFor, workspaceRoot } from './helpers';
 
 const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js', 'src/format.ts', 'src/pricing.js'];

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { IssueTreeNode } from '../../src/editor/issuesTree';
+import type { IssueTreeNode } from '../../src/editor/results/issuesTree';
 import { adminScan, api, diagnosticsUnder, fileUri, fixtureIssues, ourDiagnostics, scan, serviceIssues, setAnswerMode, signIn, treeRootsOf, waitFor, workspaceRoot, FAST, type WireIssue } from './helpers';
 
 const SEVERITY: Record<string, vscode.DiagnosticSeverity> = {

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { UploadPreviewSummary } from '../../src/editor/uploadPreview';
+import type { UploadPreviewSummary } from '../../src/editor/scan/uploadPreview';
 import { adminScan, adminScans, api, FAST, logText, scan, signIn, workspaceRoot, type ScanSummary } from './helpers';
 
 const ADDED = { '.env': 'API_KEY=not-for-upload\n', 'debug.log': 'log line\n', 'node_modules/left/index.js': 'module.exports = 1;\n' };

@@ -17,7 +17,12 @@ suite('editor: after a reload while the service was scanning', () => {
     assert.strictEqual(saved?.waiting, true, `the scan survived the reload as waited for: ${JSON.stringify(a.folderState(asked.folderUri)?.pending)}`);
     // By itself: the API key survived the reload, and nothing here starts the wait.
     assert.strictEqual(await a.hasStoredToken(), true, 'the API key is kept across a reload');
-    await waitFor('the status bar to show the service\'s state', () => /the service (has queued the scan|is scanning)/.test(a.statusBar.text), 20_000);
+    // Every text the status bar showed, so a failure says what it showed instead.
+    const seen = new Set<string>();
+    await waitFor('the status bar to show the service\'s state', () => {
+      seen.add(a.statusBar.text);
+      return /the service (has queued the scan|is scanning)/.test(a.statusBar.text);
+    }, 20_000).catch((err: Error) => { throw new Error(`${err.message}; it showed: ${[...seen].join(' | ')}`); });
     await waitFor('the scan\'s findings', () => a.folderState(asked.folderUri)?.scans.some((s) => s.scanId === asked.scanId), 75_000);
     const expected = (await serviceIssues(asked.scanId)).map((i) => String(i.id)).sort();
     assert.ok(expected.length >= 5);

@@ -14,7 +14,8 @@ suite('editor: a reload while the service is scanning', () => {
     const a = await api();
     await signIn();
     const folderUri = folderUriOf(workspaceRoot());
-    await setAnswerMode({ shapes: 'real', processingMs: 25_000 });
+    // Long enough that the new window, started on a busy machine, still finds the service scanning.
+    await setAnswerMode({ shapes: 'real', processingMs: 45_000 });
     // Not awaited: the reload ends this window while it waits.
     void vscode.commands.executeCommand('codeScanner.scanWorkspace', FAST);
     await waitFor('the service to be scanning', () => /the service (has queued the scan|is scanning)/.test(a.statusBar.text), 30_000);

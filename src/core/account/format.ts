@@ -3,9 +3,8 @@
 // escapes server text there), so all of this is testable without an editor.
 import type { Member, Policy, Role, Team } from '../api/schemas';
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { plural } from '../text/plural';
+import { plural } from '../text/plural';
 
 /** "12 users", or "users not known" when the service did not count them. */
 export function userCount(n: number | undefined): string {

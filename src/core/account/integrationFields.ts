@@ -6,13 +6,8 @@ import { ok, fail, type Parsed } from './parsed';
 
 export type IntegrationField = 'name' | 'orgAllowlist' | 'baseUrl' | 'gatewayPrefix' | 'token';
 
-export interface IntegrationChanges {
-  name?: string;
-  orgAllowlist?: string[];
-  baseUrl?: string;
-  gatewayPrefix?: string;
-  token?: string;
-}
+/** An integration update as people give it: the API's fields, the secure token named `token`. */
+export type IntegrationChanges = Omit<IntegrationUpdate, 'secureToken'> & { token?: string };
 
 export interface IntegrationFieldInfo {
   field: IntegrationField;

@@ -5,6 +5,7 @@
 // can close the envelope or look like markup of the prompt.
 import { createHash } from 'node:crypto';
 import { computeLineEdits } from '../fixes/lineEdits';
+import { FINDING_FACTS, factData, type FindingFact } from '../issues/facts';
 import type { StoredIssue } from '../issues/model';
 import { normalizeUrgency } from '../issues/severity';
 
@@ -57,15 +58,15 @@ export function compactFinding(row: FindingRow): Record<string, unknown> {
   };
 }
 
-/** Everything known about one finding. */
-export function fullFinding(row: FindingRow): Record<string, unknown> {
+/** Everything known about one finding (`facts`: the table of a finding's facts). */
+export function fullFinding(row: FindingRow, facts: readonly FindingFact[] = FINDING_FACTS): Record<string, unknown> {
   const i = row.finding;
   return {
     ...compactFinding(row),
+    ...factData(i, 'agent', facts),
     description: i.classificationDescription || undefined,
     triage: i.triageStatus ? { status: i.triageStatus, reasoning: i.triageReasoning } : undefined,
     fix: i.fix ? { explanation: i.fix.explanation, diff: i.fix.diff, status: i.fix.status } : i.fixStatus ? { status: i.fixStatus } : undefined,
-    slaStatus: i.slaStatus, createdAt: i.createdAt, branch: i.branch, commit: i.gitSha,
     ...(i.stale ? { placement: 'the file changed since the scan; the line is the one the service reported' } : {}),
   };
 }

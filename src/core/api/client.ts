@@ -141,6 +141,24 @@ export interface QualityIssuesResult {
   total_issues?: number;
 }
 
+/** The one way a Transport is made from the client's options (the defaults filled in). */
+function transportFor(opts: ClientOptions): Transport {
+  return new Transport({
+    baseUrl: normalizeBaseUrl(opts.baseUrl),
+    token: (opts.token ?? '').trim(),
+    timeoutMs: opts.timeoutMs ?? DEFAULTS.timeoutMs,
+    userAgent: opts.userAgent ?? DEFAULTS.userAgent,
+    logger: opts.logger,
+    maxRetries: opts.maxRetries ?? DEFAULTS.maxRetries,
+    retryBaseDelayMs: opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+    maxRetryWaitMs: opts.maxRetryWaitMs ?? DEFAULTS.maxRetryWaitMs,
+    network: opts.network,
+    maxResponseBytes: opts.maxResponseBytes,
+    onServiceWarning: opts.onServiceWarning,
+    keyHeaders: opts.keyHeaders,
+  });
+}
+
 export class ServiceClient {
   readonly baseUrl: string;
   private readonly transport: Transport;
@@ -153,20 +171,7 @@ export class ServiceClient {
     this.maxPages = opts.maxPages ?? DEFAULTS.maxPages;
     this.maxScanFindings = opts.maxScanFindings ?? MAX_FINDINGS_PER_SCAN;
     this.maxScanBytes = opts.maxScanBytes ?? MAX_SCAN_BYTES;
-    this.transport = new Transport({
-      baseUrl: this.baseUrl,
-      token: (opts.token ?? '').trim(),
-      timeoutMs: opts.timeoutMs ?? DEFAULTS.timeoutMs,
-      userAgent: opts.userAgent ?? DEFAULTS.userAgent,
-      logger: opts.logger,
-      maxRetries: opts.maxRetries ?? DEFAULTS.maxRetries,
-      retryBaseDelayMs: opts.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
-      maxRetryWaitMs: opts.maxRetryWaitMs ?? DEFAULTS.maxRetryWaitMs,
-      network: opts.network,
-      maxResponseBytes: opts.maxResponseBytes,
-      onServiceWarning: opts.onServiceWarning,
-      keyHeaders: opts.keyHeaders,
-    });
+    this.transport = transportFor(opts);
   }
 
   // ---- verify
@@ -608,18 +613,7 @@ export async function rawServiceRequest(
   opts: ClientOptions,
   call: Omit<Call, 'endpoint'> & { endpoint?: string },
 ): Promise<Answer> {
-  const baseUrl = normalizeBaseUrl(opts.baseUrl);
-  const t = new Transport({
-    baseUrl,
-    token: (opts.token ?? '').trim(),
-    timeoutMs: opts.timeoutMs ?? DEFAULTS.timeoutMs,
-    userAgent: opts.userAgent ?? DEFAULTS.userAgent,
-    logger: opts.logger,
-    maxRetries: 0,
-    retryBaseDelayMs: 0,
-    maxRetryWaitMs: 0,
-    network: opts.network,
-  });
+  const t = transportFor({ ...opts, maxRetries: 0, retryBaseDelayMs: 0, maxRetryWaitMs: 0 });
   return t.send({ ...call, endpoint: call.endpoint ?? `${call.method} ${call.path}` });
 }
 

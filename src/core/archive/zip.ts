@@ -20,12 +20,16 @@ import { mayReuse, type ReusableArchive } from './reuseCache';
 import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
 import { takeScratch } from '../scratch';
 
-export interface BuiltArchive {
+/** An archive on disk as an upload needs it. */
+export interface ArchiveRef {
   path: string;
   /** File name sent to the service, e.g. `project.zip`. */
   name: string;
   size: number;
   sha256: string;
+}
+
+export interface BuiltArchive extends ArchiveRef {
   /** Every entry written, in archive order: its path, where its bytes are, the file it was made from (ReuseCache.keep). */
   index: ArchiveIndex;
   /** Files that vanished or became unreadable between selection and packaging. */

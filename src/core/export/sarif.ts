@@ -4,9 +4,11 @@
 // local dismissals as suppressions. The text of every message comes from the service, so it
 // is escaped: SARIF viewers turn `[text](target)` in a plain-text message into a link.
 import type * as Sarif from 'sarif';
-import { applyFix, isInsideFolder } from '../fixes/applyFix';
+import { applyFix } from '../fixes/applyFix';
+import { isInsideFolder } from '../workspace/insideFolder';
 import { computeLineEdits } from '../fixes/lineEdits';
 import { cweUrl } from '../issues/cwe';
+import { factData, type FindingFact } from '../issues/facts';
 import type { StoredIssue } from '../issues/model';
 import { normalizeUrgency, severityFromUrgency } from '../issues/severity';
 
@@ -31,6 +33,8 @@ export interface ExportedFolder {
 
 export interface ExportOptions {
   tool: { name: string; version: string; informationUri?: string };
+  /** The table of a finding's facts (the properties of each result). */
+  facts?: readonly FindingFact[];
 }
 
 /** Plain-text SARIF message: brackets escaped so no embedded link is made of server text. */
@@ -162,8 +166,7 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
       ...(fix ? { fixes: [fix] } : {}),
       ...(suppressions(f) ? { suppressions: suppressions(f) } : {}),
       properties: {
-        urgency, status: issue.status,
-        ...(issue.reachable !== undefined ? { reachable: issue.reachable } : {}),
+        ...factData(issue, 'sarif', o.facts),
         ...(issue.stale ? { placement: 'the file changed since the scan; the line is the one the service reported' } : {}),
       },
     });

@@ -1,6 +1,9 @@
 import { applyPatch, parsePatch } from 'diff';
 import type { StructuredPatch } from 'diff';
 import * as path from 'node:path';
+import { isInsideFolder } from '../workspace/insideFolder';
+
+export { isInsideFolder };
 
 export type FixRefusal =
   | 'too-large'         // bigger than any real fix; applying it could stall the editor
@@ -76,13 +79,6 @@ export function readFixTarget(diffText: string): FixTarget | Exclude<FixResult, 
   return { relativePath: path.posix.normalize(target.replace(/\\/g, '/')), patch };
 }
 
-/** True for a relative path that cannot climb out of the folder it is resolved against. */
-export function isInsideFolder(relative: string): boolean {
-  const p = relative.replace(/\\/g, '/');
-  if (p === '' || p.startsWith('/') || /^[a-zA-Z]:/.test(p) || p.includes('\0')) return false;
-  const norm = path.posix.normalize(p);
-  return norm !== '..' && !norm.startsWith('../') && norm !== '.';
-}
 
 /**
  * Applies a fix to the file's current text. Hunks may have moved (the user edited above

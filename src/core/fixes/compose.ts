@@ -4,7 +4,7 @@
 // fix is refused with that reason. Fixes a few lines apart (whose diff contexts overlap,
 // but not their changes) compose: all edits are applied together, bottom-up.
 import { applyFix, type FixRefusal } from './applyFix';
-import { computeLineEdits, type LineEdit } from './lineEdits';
+import { computeLineEdits, splitLines, type LineEdit } from './lineEdits';
 
 export interface FixInput {
   id: string;
@@ -24,9 +24,6 @@ export interface ComposedFixes {
   refused: { id: string; reason: FixRefusal | 'overlaps'; message: string }[];
 }
 
-function splitLines(text: string): string[] {
-  return text === '' ? [] : text.split(/(?<=\n)/);
-}
 
 /** True when two edits change some of the same lines (or insert at the same place). */
 function clash(a: LineEdit, b: LineEdit): boolean {

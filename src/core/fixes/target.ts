@@ -6,7 +6,7 @@
 // symlinks are resolved, as a regular file.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { isInsideFolder } from './applyFix';
+import { isInsideFolder } from '../workspace/insideFolder';
 import { isInsideReal } from '../workspace/readInside';
 
 export type TargetRefusal = 'outside-folder' | 'not-scanned' | 'protected' | 'not-a-file' | 'missing';

@@ -1,5 +1,6 @@
 import type { StoredIssue } from './model';
 import { urgencyRank } from './severity';
+import { currentLine } from './facts';
 
 export type GroupBy = 'file' | 'urgency' | 'classification';
 
@@ -20,9 +21,6 @@ function labelOf(issue: StoredIssue, by: GroupBy): string {
   return by === 'classification' ? `${issue.classificationId}: ${issue.classificationName}` : keyOf(issue, by);
 }
 
-function currentLine(i: StoredIssue): number {
-  return i.range ? i.range.start.line + 1 : i.line;
-}
 
 /** One collator for every comparison: `localeCompare` costs several times more per call, and a tree of 50,000 findings sorts them all. */
 const collator = new Intl.Collator(undefined, { numeric: true });

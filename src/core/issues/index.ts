@@ -6,3 +6,5 @@ export * from './poller';
 export * from './cwe';
 export * from './viewFilter';
 export * from './words';
+export * from './facts';
+export * from './findingText';

@@ -4,8 +4,8 @@
 // reached directly: a proxy would see the token in clear text for a connection that never
 // leaves the machine.
 import { BlockList, isIP } from 'node:net';
-import { ClientValidationError } from '../api/errors';
-import { isLoopbackHost } from '../api/baseUrl';
+import { ClientValidationError } from '../errors';
+import { isLoopbackHost } from './loopback';
 
 export type ProxySupport = 'off' | 'on' | 'override' | 'fallback';
 

@@ -1,7 +1,7 @@
 // Where each finding is in the user's text now: at the service's line when the file is as
 // scanned, marked stale when it changed since, left out when it is gone or outside the folder.
 import { createHash } from 'node:crypto';
-import { isInsideFolder } from '../fixes/applyFix';
+import { isInsideFolder } from '../workspace/insideFolder';
 import { rangeForLine, type StoredIssue } from '../issues';
 
 /** The text of a folder's file as the editor sees it (an open editor's text wins over the disk); undefined when it is gone. */

@@ -5,10 +5,12 @@
 // hand, and one bad record must not break every view, so a folder with a bad record is
 // dropped whole (and said why), never half-loaded.
 import { z } from 'zod';
-import { isInsideFolder } from '../fixes/applyFix';
+import { isInsideFolder } from '../workspace/insideFolder';
 import { readJsonLines, writeJsonLines, writeJsonLinesSync } from '../persist';
 import type { StoredIssue } from '../issues';
 import type { Dismissal, FolderFindings } from './types';
+import { errorMessage } from '../errors';
+import { isRecord } from '../text/isRecord';
 
 /** What VS Code's Memento offers (and a test's plain map). */
 export interface KeyValueState {
@@ -229,7 +231,7 @@ export class ResultsStorage {
     for (const d of inState?.dropped ?? []) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
     if (saved.version === 1 && this.file && saved.folders?.length) this.schedule('idle');
     return {
-      snapshot: { folders: inState?.folders ?? [], dismissals: isRecord(saved.dismissals) ? saved.dismissals : {}, classificationFilter: typeof saved.classificationFilter === 'string' ? saved.classificationFilter : undefined },
+      snapshot: { folders: inState?.folders ?? [], dismissals: isRecord(saved.dismissals) ? (saved.dismissals as Record<string, Dismissal>) : {}, classificationFilter: typeof saved.classificationFilter === 'string' ? saved.classificationFilter : undefined },
       fileToRead: !!this.file && saved.version === 2,
     };
   }
@@ -247,7 +249,7 @@ export class ResultsStorage {
     try {
       records = await readJsonLines(this.file);
     } catch (e) {
-      this.log(`Stored findings could not be read (${e instanceof Error ? e.message : String(e)}); scan again to see them.`);
+      this.log(`Stored findings could not be read (${errorMessage(e)}); scan again to see them.`);
       return { folders: [] };
     }
     const { dropped, ...contents } = readRecords(records ?? []);
@@ -280,7 +282,7 @@ export class ResultsStorage {
       if (this.file) {
         // The findings before the state that points at them: a reload never finds version 2 without its file.
         await writeJsonLines(this.file, fileRecords(s)).catch((e: unknown) => {
-          this.log(`Findings could not be stored in ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
+          this.log(`Findings could not be stored in ${this.file}: ${errorMessage(e)}`);
         });
       }
       await this.state.update(STATE_KEY, this.small(s));
@@ -299,13 +301,10 @@ export class ResultsStorage {
       try {
         writeJsonLinesSync(this.file, fileRecords(s));
       } catch (e) {
-        this.log(`Findings could not be stored in ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
+        this.log(`Findings could not be stored in ${this.file}: ${errorMessage(e)}`);
       }
     }
     void this.state.update(STATE_KEY, this.small(s));
   }
 }
 
-function isRecord(v: unknown): v is Record<string, Dismissal> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
-}

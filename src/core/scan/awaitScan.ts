@@ -8,6 +8,7 @@ import { CancelledAfterUploadError, backoffDelay, isCancellation, sleep as realS
 import { DEFAULT_MAX_POLLS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
 import { elapsedText } from '../text/time';
 import type { ScanRef, StopReason } from './events';
+import { errorMessage } from '../errors';
 
 /** How the scan's state is watched. */
 export interface WaitSettings {
@@ -105,7 +106,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
   try {
     for (let poll = 1; ; poll++) {
       const status = await retried(ctx, 'status', STATUS_ATTEMPTS, (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry }),
-        (e) => new ScanStoppedError(scan.scanId, 'unknown', `The state of the scan could not be learnt: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
+        (e) => new ScanStoppedError(scan.scanId, 'unknown', `The state of the scan could not be learnt: ${errorMessage(e)}`, { cause: e }));
       if (!status) return { kind: 'complete', found: await settle(ctx, scan, o.wait, elapsed, wait), warnings: [] };
       const phase = scanPhase(status.status);
       if (phase === 'failed') throw new ScanFailedError(scan.scanId, status.status, status.failedReason);
@@ -129,7 +130,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
 async function readWhole(ctx: AwaitContext, scan: ScanRef, previous?: FoundFindings): Promise<FoundFindings> {
   ctx.onWait?.({ phase: 'reading' });
   return retried(ctx, 'findings', READ_ATTEMPTS, (onRetry) => fetchFindings({ ...ctx, onRetry }, scan.scanId, ctx.signal, previous),
-    (e) => new ScanStoppedError(scan.scanId, 'unreadable', `The findings could not be read: ${e instanceof Error ? e.message : String(e)}`, { cause: e }));
+    (e) => new ScanStoppedError(scan.scanId, 'unreadable', `The findings could not be read: ${errorMessage(e)}`, { cause: e }));
 }
 
 /** No status route: the findings' total until two polls agree (decisions.md, the first table). */

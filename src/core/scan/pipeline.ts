@@ -17,6 +17,8 @@ import type { ArchivedFiles } from './archivedFiles';
 import { ScanFailedError, ScanStoppedError, awaitScan, waitMessage, type WaitSettings, type WaitState } from './awaitScan';
 import type { ScanEvent, ScanRef } from './events';
 import { monotonicProgress, type ScanProgress, type ScanStage } from './stages';
+import { plural } from '../text/plural';
+import { errorMessage } from '../errors';
 
 export type { ScanEvent, ScanFindings, ScanRef } from './events';
 export { fetchFindings, type FoundFindings } from './awaitScan';
@@ -87,9 +89,6 @@ export type FolderScanResult = (Uploaded | { kind: 'nothing'; note: string }) & 
   skipped: SkippedFile[];
 };
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 function progress(ctx: PipelineContext, stage: ScanStage, fraction: number | undefined, message: string): void {
   ctx.onProgress({ stage, fraction, message });
@@ -143,7 +142,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     } catch (err) {
       // e.g. Scan Changed Files in a folder that is not a git repository: nothing to scan there.
       if (!req.partial) throw err;
-      return { kind: 'nothing', result: { kind: 'nothing', note: err instanceof Error ? err.message : String(err), skipped: [] } };
+      return { kind: 'nothing', result: { kind: 'nothing', note: errorMessage(err), skipped: [] } };
     }
     throwIfCancelled(ctx.signal);
     for (const note of selection.notes) ctx.log(note);
@@ -227,7 +226,7 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
     // Uploaded: a full scan's archive is what the next scan copies its unchanged files from.
     if (!req.partial && ctx.uploads.reuse) {
       await ctx.uploads.reuse.keep(archive.path, archive.index, archive.level, archive.madeAtMs)
-        .catch((e: unknown) => (ctx.warn ?? ctx.log)(`The archive could not be kept for the next scan: ${e instanceof Error ? e.message : String(e)}`));
+        .catch((e: unknown) => (ctx.warn ?? ctx.log)(`The archive could not be kept for the next scan: ${errorMessage(e)}`));
     }
     return { ...(await afterUpload(ctx, outcome, fields, archive.sha256, archive.index.length)), skipped };
   } finally {
@@ -323,12 +322,12 @@ export async function waitForScan(
     return { kind: 'complete', issues: r.found.issues.length, totalIssues: r.found.totalIssues, warnings: r.warnings };
   } catch (err) {
     // Whatever ended the wait, the findings stay as they were; the scan is remembered with why.
-    const detail = err instanceof Error ? err.message : String(err);
+    const detail = errorMessage(err);
     const event: ScanEvent = err instanceof ScanFailedError ? { kind: 'failed', scan, reason: err.reason }
       : err instanceof CancelledAfterUploadError ? { kind: 'stopped', scan, why: 'cancelled' }
         : err instanceof ScanStoppedError ? { kind: 'stopped', scan, why: err.why, detail }
           : { kind: 'stopped', scan, why: 'unknown', detail };
-    await ctx.onScan(event).catch((e: unknown) => (ctx.warn ?? ctx.log)(`Could not record how the scan ${scan.scanId} ended: ${e instanceof Error ? e.message : String(e)}`));
+    await ctx.onScan(event).catch((e: unknown) => (ctx.warn ?? ctx.log)(`Could not record how the scan ${scan.scanId} ended: ${errorMessage(e)}`));
     throw err;
   }
 }

@@ -7,6 +7,7 @@ import { formatBytes } from '../text/bytes';
 import { backoffDelay, sleep } from '../async';
 import { ChunkReader } from './chunkReader';
 import type { SavedTransfer, TransferStore } from './transferStore';
+import { errorMessage } from '../errors';
 
 export interface UploadProgress {
   /** Bytes the service holds (or is receiving in the current chunk). */
@@ -16,12 +17,9 @@ export interface UploadProgress {
   bytesPerSecond: number;
 }
 
-export interface ArchiveRef {
-  path: string;
-  name: string;
-  size: number;
-  sha256: string;
-}
+import type { ArchiveRef } from '../archive/zip';
+
+export type { ArchiveRef };
 
 export interface UploadOptions {
   client: ServiceClient;
@@ -264,7 +262,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
   let lastChunkInFlight = false;
   const interrupted = (e: unknown): UploadInterruptedError => {
     const cancelled = !!signal?.aborted;
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = errorMessage(e);
     const why = cancelled ? 'was cancelled'
       : failures === 0 ? `stopped (${reason})`
         : `stopped after ${failures} failed attempt${failures === 1 ? '' : 's'} (${reason})`;

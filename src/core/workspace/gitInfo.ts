@@ -2,12 +2,10 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { gitBytes, isInsideGitWorkTree } from './git';
 import { sameFile, type FileIdentity, type TrackedClean } from './trackedClean';
+import type { UploadFields } from '../api/chunk';
 
-export interface GitInfo {
-  branch?: string;
-  repoUrl?: string;
-  sha?: string;
-  dirty?: boolean;
+/** What git says of a folder: the fields of an upload that name its revision, and more. */
+export interface GitInfo extends Pick<UploadFields, 'branch' | 'repoUrl' | 'sha' | 'dirty'> {
   /** With GitInfoOptions.record, when the folder's tracked files were found clean: for the next scan's `since`. */
   clean?: TrackedClean;
 }

@@ -2,7 +2,7 @@
 // really be inside the folder (symlinks resolved), a regular file, and of a sane size.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { isInsideFolder } from '../fixes/applyFix';
+import { isInsideFolder } from './insideFolder';
 import { openRegularFile } from './safeOpen';
 
 /** Findings in bigger files are not placed (the editor would not show such a file well either). */

@@ -3,6 +3,9 @@
 // tests and other extensions calling it with arguments can tell what happened.
 import * as vscode from 'vscode';
 import { ServiceError, type ServiceClient } from '../../core/api';
+import type { ErrorHandler, FailureKind } from '../errors';
+
+export { describeFailure, type FailureKind } from '../errors';
 import { operationPermission } from '../../core/api/errors';
 import type { NotificationAction } from '../notifier';
 import type { Parsed } from '../../core/account/parsed';
@@ -14,6 +17,8 @@ export interface AccountDeps {
   getClient(): Promise<ServiceClient | undefined>;
   log: vscode.LogOutputChannel;
   notifier: Notifier;
+  /** Turns a failure into what the user reads (errors.ts). */
+  errors: ErrorHandler;
   /** Lets the Policies view reload on sign-in, sign-out and base URL changes. */
   onDidChangeSession?: vscode.Event<void>;
   /** Lets views render their signed-out welcome without asking for a client. */
@@ -42,8 +47,6 @@ export async function mayTry(deps: AccountDeps, operation: string): Promise<bool
   return choice === 'Try Anyway';
 }
 
-export type FailureKind = 'signed-out' | 'cancelled' | 'validation' | 'error' | ServiceError['kind'];
-
 export type Outcome<T> =
   | { ok: true; value: T }
   | { ok: false; kind: FailureKind; message: string; status?: number };
@@ -66,46 +69,14 @@ export function invalid(deps: AccountDeps, message: string): Outcome<never> {
 }
 
 /**
- * The message users see for a failed operation. A 403 shows the service's own words
- * (they say which permission or plan is missing); a 401 offers to sign in again.
- * `action` completes "Could not …", e.g. "add members to team #3".
- */
-export function describeFailure(err: unknown, action: string): { kind: FailureKind; message: string; status?: number } {
-  if (err instanceof ServiceError) {
-    const said = err.serverMessage?.trim();
-    switch (err.kind) {
-      case 'unauthorized':
-        return { kind: err.kind, status: err.status, message: 'Your sign-in has expired or the API key was revoked. Sign in again to continue.' };
-      case 'forbidden':
-        // Says which permission is missing in words, with the service's own message.
-        return { kind: err.kind, status: err.status, message: `Could not ${action}. ${err.message}` };
-      case 'validation':
-        return { kind: err.kind, message: err.message };
-      case 'not-found':
-      case 'bad-request':
-      case 'unprocessable':
-        return { kind: err.kind, status: err.status, message: `Could not ${action}: ${said ?? err.message}` };
-      default:
-        return { kind: err.kind, status: err.status, message: `Could not ${action}. ${err.message}` };
-    }
-  }
-  const text = err instanceof Error ? err.message : String(err);
-  return { kind: 'error', message: `Could not ${action}: ${text}` };
-}
-
-/**
- * Logs and shows a failure. `retry` (e.g. "Edit and Retry", reopening the wizard with the
- * values given) is offered when the service refused one of the values.
+ * Logs and shows a failure (errors.ts), and remembers a refusal (403) so the wizard can say
+ * so next time. `retry` (e.g. "Edit and Retry", reopening the wizard with the values given)
+ * is offered when the service refused one of the values.
  */
 export function reportFailure(err: unknown, action: string, deps: AccountDeps, retry?: NotificationAction): Outcome<never> {
-  const f = describeFailure(err, action);
   if (err instanceof ServiceError && err.kind === 'forbidden') refusals.add(refusalKey(deps, err.operation));
   else if (err instanceof ServiceError) refusals.delete(refusalKey(deps, err.operation));
-  deps.log.error(`Could not ${action}: ${err instanceof ServiceError ? `${err.kind}${err.status ? ` (HTTP ${err.status})` : ''} ${err.message}` : err instanceof Error ? err.stack ?? err.message : String(err)}`);
-  if (f.kind === 'unauthorized') deps.notifier.offerSignIn(f.message);
-  else if (retry && (f.kind === 'bad-request' || f.kind === 'unprocessable' || f.kind === 'not-found')) void deps.notifier.error(f.message, retry);
-  else void deps.notifier.error(f.message);
-  return { ok: false, ...f };
+  return { ok: false, ...deps.errors.report(err, { action, retry }) };
 }
 
 /**

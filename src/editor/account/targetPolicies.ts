@@ -5,9 +5,11 @@ import * as vscode from 'vscode';
 import type { Policy, ServiceClient } from '../../core/api';
 import { parsePolicyIds } from '../../core/account/ids';
 import { plural } from '../../core/account/format';
-import { TARGET_POLICIES_KEY } from '../deps';
 import { DisposableObject } from '../disposable';
 import { cancelled, invalid, reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
+
+/** workspaceState key holding the target policy ids the next scan sends (`(number|string)[]`). */
+const TARGET_POLICIES_KEY = 'codeScanner.targetPolicies';
 
 /** The target policies of this workspace, and an event when they change (the Policies view marks them). */
 export class TargetPolicies extends DisposableObject {

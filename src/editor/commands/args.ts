@@ -2,6 +2,7 @@
 // a menu or keybinding possibly a URI or a tree node, from automation a plain object; each
 // parser returns the argument it understands, or undefined (then the command asks).
 import type { GroupBy } from '../../core/issues';
+import { isRecord } from '../../core/text/isRecord';
 
 /** A finding, as menus, code actions and automation name it. */
 export interface IssueRef { folderUri: string; issueId: string }
@@ -13,9 +14,6 @@ export interface ScanOptions {
   confirmed?: boolean;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * Only a plain object counts as an automation argument: commands run from a keybinding or

@@ -1,32 +1,35 @@
 import * as vscode from 'vscode';
 import { isCancellation } from '../../core/async';
 import { DisposableObject } from '../disposable';
-import type { Notifier } from '../notifier';
+import type { ErrorHandler } from '../errors';
 import type { ContextKey } from './contextKeys';
-import type { CommandId, CommandSignatures } from './signatures';
+import type { CommandHandlers, CommandId, CommandSignatures } from './signatures';
 
 type Handler = (...args: unknown[]) => unknown;
 
 /**
  * Registers the extension's commands and runs them for each other. Every handler runs
  * inside one error boundary: a failure is logged with the command id and shown once
- * through the notifier (a cancellation silently), and never escapes into the workbench.
+ * through the error handler (a cancellation silently), and never escapes into the workbench.
  */
 export class Commands extends DisposableObject {
-  constructor(private readonly log: vscode.LogOutputChannel, private readonly notifier: Notifier) {
+  constructor(private readonly errors: ErrorHandler) {
     super();
   }
 
-  register<K extends CommandId>(id: K, handler: CommandSignatures[K]): void {
+  /** Registers a handler for every command (extension.ts, once, with what the features return). */
+  registerAll(handlers: CommandHandlers): void {
+    for (const id of Object.keys(handlers) as CommandId[]) this.register(id, handlers[id]);
+  }
+
+  private register<K extends CommandId>(id: K, handler: CommandSignatures[K]): void {
     const run = handler as unknown as Handler;
     this.own(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
         return await run(...args);
       } catch (err) {
         if (isCancellation(err)) return undefined;
-        const message = err instanceof Error ? err.message : String(err);
-        this.log.error(`Command ${id} failed: ${err instanceof Error ? err.stack ?? message : message}`);
-        void this.notifier.error(message);
+        this.errors.report(err, { source: `Command ${id}` });
         return undefined;
       }
     }));

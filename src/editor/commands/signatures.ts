@@ -1,18 +1,18 @@
-// The one map of the extension's commands: id -> handler signature. Handlers are
-// registered through Commands.register (which checks them against this map) and internal
-// calls go through Commands.execute. Adding a command: one entry here, one in COMMANDS
-// (ids.ts), one handler, and its package.json contribution (a unit test checks them).
+// The one map of the extension's commands: id -> handler signature. Each feature returns
+// the handlers of its commands; extension.ts registers them all at once as one
+// CommandHandlers, so a command without a handler does not compile. Internal calls go
+// through Commands.execute. Adding a command: see CONTRIBUTING.md.
 import type { PoliciesSnapshot } from '../account/policiesView';
 import type { ShownRoles } from '../account/roles';
 import type { AddMembersResult } from '../account/teamMembers';
 import type { TargetPoliciesResult } from '../account/targetPolicies';
 import type { UpdateIntegrationResult } from '../account/integrationUpdate';
 import type { Outcome } from '../account/common';
-import type { ExportResult } from '../exportFindings';
-import type { ReviewedFixesResult } from '../fixes';
-import type { ScanSummary } from '../scanController';
-import type { SignedInUser } from '../session';
-import type { UploadPreviewSummary } from '../uploadPreview';
+import type { ExportResult } from '../results/exportFindings';
+import type { ReviewedFixesResult } from '../fixes/fixTargets';
+import type { ScanSummary } from '../scan/scanController';
+import type { SignedInUser } from '../account/session';
+import type { UploadPreviewSummary } from '../scan/uploadPreview';
 import type { ConnectionReport } from '../../core/network';
 
 type Arg = unknown;
@@ -70,3 +70,9 @@ export interface CommandSignatures {
 }
 
 export type CommandId = keyof CommandSignatures;
+
+/** A handler for every command: what extension.ts registers (a missing one does not compile). */
+export type CommandHandlers = { [K in CommandId]: CommandSignatures[K] };
+
+/** What a feature returns for its commands (checked against the map with `satisfies`). */
+export type SomeCommandHandlers = Partial<CommandHandlers>;

@@ -56,6 +56,9 @@ export async function startStub(): Promise<Stub> {
       else send();
     });
   });
+  // Idle connections stay open for the whole test file: a server closing one just as the
+  // client reuses it (its keep-alive timeout, late on a busy machine) is a race no test asks for.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toStoredIssue } from '../../../src/core/issues';
-import { detailsHtml } from '../../../src/editor/detailsHtml';
+import { detailsHtml } from '../../../src/editor/review/detailsHtml';
 import { sampleIssue } from '../api/samples';
 
 const render = (raw: Record<string, unknown>, extra: Parameters<typeof detailsHtml>[1] extends infer O ? Partial<O> : never = {}) => {

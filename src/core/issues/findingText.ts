@@ -1,0 +1,29 @@
+// A finding as text: every field for the clipboard (Copy Details), and the facts line of a
+// hover in Markdown (the service's text escaped). The facts come from the one table.
+import { escapeMarkdown } from '../text/untrusted';
+import { FINDING_FACTS, currentLine, factLines, factsFor, type FindingFact } from './facts';
+import type { StoredIssue } from './model';
+import { fixStatusWords, triageWords } from './words';
+
+/** Every field, as plain text (Copy Details). */
+export function findingPlainText(issue: StoredIssue, folderName?: string, facts: readonly FindingFact[] = FINDING_FACTS): string {
+  const lines = [
+    `${issue.classificationName} (${issue.classificationId})`,
+    `Location: ${folderName ? `${folderName}/` : ''}${issue.path}:${currentLine(issue)}`,
+    ...factLines(issue, facts),
+    `Issue id: ${issue.id}`,
+  ];
+  if (issue.classificationDescription) lines.push('', issue.classificationDescription);
+  if (issue.triageStatus) lines.push('', `Auto-triage: ${triageWords(issue.triageStatus)}${issue.triageReasoning ? ` — ${issue.triageReasoning}` : ''}`);
+  if (issue.fix) lines.push('', `Suggested fix: ${issue.fix.explanation}`, '', issue.fix.diff);
+  else if (issue.fixStatus) lines.push('', `Auto-fix: ${fixStatusWords(issue.fixStatus)}`);
+  return lines.join('\n');
+}
+
+/** The hover's line of facts in Markdown: "Urgency: **High** · Status: open · …". */
+export function hoverFactsMarkdown(issue: StoredIssue, facts: readonly FindingFact[] = FINDING_FACTS): string[] {
+  return factsFor(issue, 'hover', facts).map(({ fact, words }) => {
+    const text = escapeMarkdown(words);
+    return `${fact.label}: ${fact.look === 'strong' ? `**${text}**` : fact.look === 'code' ? `\`${words.replace(/`/g, '')}\`` : text}`;
+  });
+}

@@ -1,0 +1,4 @@
+/** "1 file", "2 files", "1,234 fixes": the count in en-US digits and the word in its number. */
+export function plural(n: number, one: string, many = /(s|x|ch|sh)$/.test(one) ? `${one}es` : `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,28 @@
+// Signing in as another account must not show the previous account's findings, nor send
+// its target policies (the new company would refuse them).
+import type { Ctx } from '../context';
+import { errorMessage } from '../../core/errors';
+
+export function followAccountChanges({ session, store, targets, notifier, log, own }: Ctx): void {
+  own(session.onDidSignIn(async (account) => {
+    if (!account) return;
+    const owners = store.accounts();
+    if (owners.size && !owners.has(account)) {
+      store.clear();
+      void notifier.info('You signed in to another account, so the findings of the previous account were cleared. Scan again to see this account\'s findings.');
+    }
+    const ids = targets.ids;
+    if (!ids.length) return;
+    try {
+      const client = await session.getClient();
+      if (!client) return;
+      const active = new Set((await client.listAllPolicies({ active: true })).filter((p) => p.active !== false && !p.archived).map((p) => p.id));
+      const dropped = ids.filter((id) => !active.has(id));
+      if (!dropped.length) return;
+      await targets.set(ids.filter((id) => active.has(id)));
+      void notifier.warn(`${dropped.map((id) => `#${id}`).join(', ')} ${dropped.length === 1 ? 'is not an active policy' : 'are not active policies'} of this account's company, so ${dropped.length === 1 ? 'it was' : 'they were'} removed from the target policies of this workspace.`);
+    } catch (err) {
+      log.warn(`Could not check the target policies against the new account: ${errorMessage(err)}`);
+    }
+  }));
+}

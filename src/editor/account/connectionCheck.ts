@@ -1,0 +1,74 @@
+// Code Scanner: Check Connection. Asks the service once, the way every request goes, and
+// reports the address, the route (direct or which proxy), the certificates trusted, the TLS
+// result, the latency, the account and the service's warnings: in the log, in a
+// notification, and copyable for a support ticket. Nothing secret is in the report.
+import * as vscode from 'vscode';
+import { connectionReport, type ConnectionReport } from '../../core/network';
+import type { SomeCommandHandlers } from '../commands/signatures';
+import type { Ctx } from '../context';
+import { progressTitle } from '../notifier';
+import type { Session } from './session';
+import { errorMessage } from '../../core/errors';
+
+function addressSource(): string {
+  const c = vscode.workspace.getConfiguration('codeScanner');
+  const custom = (c.get<string>('customBaseUrl') ?? '').trim();
+  return custom ? 'from "codeScanner.customBaseUrl"' : `the ${c.get<string>('region', 'production')} region ("codeScanner.region")`;
+}
+
+export async function checkConnection(session: Session, context: vscode.ExtensionContext): Promise<ConnectionReport> {
+  const probe = await session.probe();
+  const network = probe.network;
+  let route;
+  let routeError: string | undefined;
+  if (probe.url) {
+    try {
+      route = network.route(new URL(probe.url));
+    } catch (err) {
+      routeError = errorMessage(err);
+    }
+  }
+  const u = probe.user;
+  return connectionReport({
+    at: new Date().toISOString(),
+    service: probe.url ? { url: probe.url, from: addressSource() } : { error: probe.error ?? 'unknown' },
+    route,
+    routeError,
+    trust: { sources: network.trust.sources, problems: network.trust.problems, strict: network.trust.rejectUnauthorized },
+    verify: probe.url && probe.ms !== undefined
+      ? { ok: !probe.error, ms: probe.ms, status: probe.status, error: probe.error, tlsFailed: /TLS certificate of/.test(probe.error ?? '') }
+      : undefined,
+    signedIn: probe.signedIn,
+    tokenSent: probe.tokenSent,
+    user: u ? `${u.name}${u.email ? ` <${u.email}>` : ''}${u.company ? `, ${u.company}` : ''}` : undefined,
+    warnings: probe.warnings,
+    webApp: probe.webApp,
+    keyHeaders: probe.keyHeaders,
+    client: [
+      `${context.extension.packageJSON.name as string} ${context.extension.packageJSON.version as string}`,
+      `${vscode.env.appName} ${vscode.version}`,
+      vscode.env.remoteName ? `remote: ${vscode.env.remoteName}` : 'local',
+      `extension host ${process.platform}-${process.arch}, Node ${process.versions.node}`,
+    ].join(', '),
+  });
+}
+
+/** Check Connection: the report in the log and a notification, with Copy Report. */
+export function connectionFeature({ session, notifier, extension }: Ctx) {
+  return {
+    commands: {
+      'codeScanner.checkConnection': async () => {
+        const report = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: progressTitle('Checking the connection…') },
+          () => checkConnection(session, extension),
+        );
+        session.log.info(report.text);
+        const copy = { title: 'Copy Report', run: () => vscode.env.clipboard.writeText(report.text) };
+        const show = { title: 'Show Report', run: () => session.log.show(true) };
+        if (report.ok) void notifier.info(report.summary, copy, show);
+        else void notifier.error(report.summary, copy);
+        return report;
+      },
+    } satisfies SomeCommandHandlers,
+  };
+}

@@ -1,0 +1,436 @@
+import * as vscode from 'vscode';
+import { CLIENT_KEY_HEADER, SPEC_KEY_HEADER, ServiceClient, authScheme, isServiceError, type ClientOptions, type VerifiedUser } from '../../core/api';
+import type { Network } from '../../core/network';
+import { plainObjectArg, tokenArg } from '../commands/args';
+import { CONTEXT_KEYS } from '../commands/contextKeys';
+import type { SomeCommandHandlers } from '../commands/signatures';
+import { setContext } from '../commands/manager';
+import { KnownIds } from './knownIds';
+import { DisposableObject } from '../disposable';
+import type { BaseCtx, Ctx } from '../context';
+import type { Notifier } from '../notifier';
+import { requestLogger } from '../outputLog';
+import { affectsConnection, baseUrl } from '../settings';
+import { errorMessage } from '../../core/errors';
+
+const TOKEN_KEY = 'codeScanner.apiToken';
+const USER_KEY = 'codeScanner.user';
+/** Origin (scheme, host, port) the stored token was verified with; it is sent nowhere else unasked. */
+const ORIGIN_KEY = 'codeScanner.tokenOrigin';
+
+export interface SignedInUser {
+  /** The service's user id, as text (for "assigned to me"). */
+  id?: string;
+  name: string;
+  email: string;
+  company?: string;
+  /** The company's id, as text: results and target policies belong to one company. */
+  companyId?: string;
+}
+
+/**
+ * Sign-in state: the token lives only in SecretStorage; the user's name, e-mail and company
+ * (shown in the view and the status bar) are kept in globalState.
+ */
+export class Session extends DisposableObject {
+  private readonly changed = this.own(new vscode.EventEmitter<void>());
+  readonly onDidChangeSession = this.changed.event;
+  private signedIn = false;
+  private originOffered = false;
+  /** The service answered 401 since the last successful check: the stored token is no longer good. */
+  private rejected = false;
+  private readonly signedInAs = this.own(new vscode.EventEmitter<string | undefined>());
+  /** Fires after a successful sign-in (or a token moved to a new address) with the account. */
+  readonly onDidSignIn = this.signedInAs.event;
+  /** Teams, users and integrations the service has shown this account (offered by name in the wizards). */
+  readonly known: KnownIds;
+  /** decisions.md: a `Warning: 299` is logged and shown once per session, never more. */
+  private serviceWarningShown = false;
+  private readonly serviceWarningsLogged = new Set<string>();
+
+  private readonly context: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  readonly notifier: Notifier;
+  private readonly redactor: BaseCtx['redactor'];
+  private readonly network: BaseCtx['network'];
+  readonly errors: BaseCtx['errors'];
+
+  constructor(ctx: BaseCtx) {
+    super();
+    ({ extension: this.context, log: this.log, notifier: this.notifier, redactor: this.redactor, network: this.network, errors: this.errors } = ctx);
+    this.known = new KnownIds(this.context.globalState, () => this.account);
+    this.own(this.context.secrets.onDidChange((e) => { if (e.key === TOKEN_KEY) void this.refreshState(); }));
+    this.own(vscode.workspace.onDidChangeConfiguration((e) => { if (affectsConnection(e)) this.changed.fire(); }));
+    // A view that could not reach the service tries again with the new proxy or certificates.
+    this.own(this.network.onDidChange(() => this.changed.fire()));
+  }
+
+  async init(): Promise<void> {
+    await this.refreshState();
+    if (this.signedIn) void this.recheckToken();
+  }
+
+  isSignedIn(): boolean {
+    return this.signedIn;
+  }
+
+  /** The signed-in account as `company:user` (which results belong to whom). */
+  get account(): string | undefined {
+    const u = this.user;
+    return u && (u.companyId || u.id) ? `${u.companyId ?? '?'}:${u.id ?? u.email}` : undefined;
+  }
+
+  /** The signed-in user; undefined when signed out or when the service has since rejected the token. */
+  get user(): SignedInUser | undefined {
+    return this.signedIn && !this.rejected ? this.context.globalState.get<SignedInUser>(USER_KEY) : undefined;
+  }
+
+  /** Signed in, but the service rejected the token since (expired or revoked). */
+  get tokenRejected(): boolean {
+    return this.signedIn && this.rejected;
+  }
+
+  private markRejected(): void {
+    if (this.rejected) return;
+    this.rejected = true;
+    this.changed.fire();
+  }
+
+  private accepted(): void {
+    if (!this.rejected) return;
+    this.rejected = false;
+    this.changed.fire();
+  }
+
+  /** Reads whether a key is stored; says so (fires) when it changed, unless the caller fires itself. */
+  private async refreshState(o: { quiet?: boolean } = {}): Promise<void> {
+    const had = this.signedIn;
+    this.signedIn = !!(await this.context.secrets.get(TOKEN_KEY));
+    await setContext(CONTEXT_KEYS.signedIn, this.signedIn);
+    if (had !== this.signedIn && !o.quiet) this.changed.fire();
+  }
+
+  /**
+   * The one way the extension makes a service client: the editor's network, our user agent,
+   * the key redacted from every line; by default any 401 marks the stored key rejected.
+   */
+  private newClient(token: string, url = baseUrl(), o: Partial<ClientOptions> = {}): ServiceClient {
+    this.redactor.add(token);
+    return new ServiceClient({
+      baseUrl: url,
+      token,
+      logger: (e) => {
+        requestLogger(this.log)(e);
+        // Any 401 means the stored token is no good any more, whoever made the request.
+        if (e.status === 401) this.markRejected();
+      },
+      onServiceWarning: (text) => this.onServiceWarning(text),
+      network: this.network.current,
+      userAgent: `code-scanner-vscode/${this.context.extension.packageJSON.version} vscode/${vscode.version}`,
+      ...o,
+    });
+  }
+
+  async getClient(): Promise<ServiceClient | undefined> {
+    const token = await this.context.secrets.get(TOKEN_KEY);
+    if (!token) {
+      this.notifier.offerSignIn('Sign in to the code scanning service first.');
+      return undefined;
+    }
+    let url: string;
+    try {
+      url = baseUrl();
+    } catch (err) {
+      await this.reportError(err); // a bad custom URL setting
+      return undefined;
+    }
+    const origin = new URL(url).origin;
+    const boundTo = this.context.globalState.get<string>(ORIGIN_KEY);
+    if (boundTo === undefined) {
+      // Signed in before tokens were tied to an address: tie it to the one in use.
+      await this.context.globalState.update(ORIGIN_KEY, origin);
+    } else if (boundTo !== origin) {
+      this.offerNewOrigin(token, boundTo, url);
+      return undefined;
+    }
+    return this.newClient(token, url);
+  }
+
+  /**
+   * The service address changed since the token was verified. A repository cannot change
+   * it (the settings are user-only), but a mistyped or pasted URL can: the token goes to
+   * the new address only once the user says so, and is verified there first.
+   */
+  private offerNewOrigin(token: string, boundTo: string, url: string): void {
+    const origin = new URL(url).origin;
+    this.log.warn(`The service address is now ${origin}; the API key was verified with ${boundTo} and is not sent elsewhere without asking.`);
+    if (this.originOffered) return;
+    this.originOffered = true;
+    void this.notifier.warn(
+      `The service address changed to ${origin} since you signed in at ${boundTo}. Your API key is not sent to the new address unless you allow it.`,
+      { title: `Use My Token with ${new URL(url).host}`, run: () => this.moveToken(token, url) },
+      { title: 'Sign In There', run: () => this.signIn() },
+    ).finally(() => { this.originOffered = false; });
+  }
+
+  private async moveToken(token: string, url: string): Promise<void> {
+    try {
+      const res = await this.newClient(token, url).verify({ userInfo: true });
+      await this.context.globalState.update(ORIGIN_KEY, new URL(url).origin);
+      await this.context.globalState.update(USER_KEY, toUser(res.user));
+      this.rejected = false;
+      this.changed.fire();
+      this.signedInAs.fire(this.account);
+      void this.notifier.info(`Your API key is now used with ${new URL(url).origin}.`);
+    } catch (err) {
+      await this.reportError(err);
+    }
+  }
+
+  /**
+   * Asks for the token (or takes one passed by automation), checks it with the service, and
+   * only then stores it. Returns the user, or undefined when cancelled or rejected.
+   */
+  async signIn(tokenArg?: string): Promise<SignedInUser | undefined> {
+    let checked: { token: string; user: SignedInUser | undefined; origin: string } | undefined;
+    if (tokenArg !== undefined) {
+      const token = tokenArg.trim();
+      if (!token) return undefined;
+      const r = await this.checkKey(token);
+      if ('problem' in r) {
+        if (r.rejected) {
+          void this.notifier.error('The service rejected this API key. Check that you copied the whole key and that it is still active, then sign in again.',
+            { title: 'Sign In', run: () => this.signIn() });
+        } else {
+          await this.reportError(r.error);
+        }
+        return undefined;
+      }
+      checked = { token, ...r };
+    } else {
+      checked = await this.askForKey();
+      if (!checked) return undefined;
+    }
+    const { token, user, origin } = checked;
+    const previous = await this.context.secrets.get(TOKEN_KEY);
+    if (previous !== token) this.redactor.delete(previous);
+    await this.context.secrets.store(TOKEN_KEY, token);
+    await this.context.globalState.update(ORIGIN_KEY, origin);
+    await this.context.globalState.update(USER_KEY, user);
+    this.log.info(`Signed in${user ? ` as ${user.name} <${user.email}>${user.company ? ` (${user.company})` : ''}` : ''}.`);
+    this.rejected = false;
+    // One change for one sign-in, whatever changed (the key, the user, the address).
+    await this.refreshState({ quiet: true });
+    this.changed.fire();
+    this.signedInAs.fire(this.account);
+    void this.notifier.info(`Signed in${user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''}.`);
+    return user ?? { name: 'unknown', email: '' };
+  }
+
+  /** Verifies a key with the service: the user it belongs to, or what went wrong. */
+  private async checkKey(token: string): Promise<{ user: SignedInUser | undefined; origin: string } | { problem: string; rejected: boolean; error: unknown }> {
+    try {
+      const url = baseUrl();
+      const origin = new URL(url).origin;
+      const res = await this.newClient(token, url).verify({ userInfo: true });
+      return { user: toUser(res.user), origin };
+    } catch (err) {
+      const rejected = isServiceError(err) && err.kind === 'unauthorized';
+      return { problem: rejected ? 'The service rejected this API key: check that you copied the whole key and that it is still active.' : errorMessage(err), rejected, error: err };
+    }
+  }
+
+  /**
+   * The password box, as VS Code's own sign-ins behave: the key is checked when Enter is
+   * pressed, and a key the service refuses keeps the box open with why, to correct it.
+   */
+  private askForKey(): Promise<{ token: string; user: SignedInUser | undefined; origin: string } | undefined> {
+    const box = vscode.window.createInputBox();
+    box.title = 'Code Scanner: Sign In';
+    box.prompt = 'Paste your API key (web app → Settings → API Keys). It is kept in the editor\'s secret storage.';
+    box.placeholder = 'API key';
+    box.password = true;
+    box.ignoreFocusOut = true;
+    let settled = false;
+    return new Promise((resolve) => {
+      const done = (v: { token: string; user: SignedInUser | undefined; origin: string } | undefined) => {
+        if (settled) return;
+        settled = true;
+        resolve(v);
+        box.dispose();
+      };
+      box.onDidChangeValue(() => { box.validationMessage = undefined; });
+      box.onDidAccept(async () => {
+        const token = box.value.trim();
+        if (!token) {
+          box.validationMessage = 'Enter the API key.';
+          return;
+        }
+        box.busy = true;
+        box.enabled = false;
+        box.validationMessage = undefined;
+        const r = await this.checkKey(token);
+        box.busy = false;
+        box.enabled = true;
+        if ('problem' in r) {
+          box.validationMessage = { message: r.problem, severity: vscode.InputBoxValidationSeverity.Error };
+          return;
+        }
+        done({ token, ...r });
+      });
+      box.onDidHide(() => done(undefined));
+      box.show();
+    });
+  }
+
+  /** Asks first (a modal dialog); automation passes `{ confirmed: true }`. */
+  async signOut(confirmed = false): Promise<void> {
+    if (!confirmed) {
+      if (!(await this.notifier.confirm('Sign out of Code Scanner?', 'The API key is removed from this editor; you need it again to sign in.', 'Sign Out'))) return;
+    }
+    this.redactor.delete(await this.context.secrets.get(TOKEN_KEY));
+    this.rejected = false;
+    await this.context.secrets.delete(TOKEN_KEY);
+    await this.context.globalState.update(USER_KEY, undefined);
+    await this.context.globalState.update(ORIGIN_KEY, undefined);
+    this.log.info('Signed out.');
+    await this.refreshState({ quiet: true });
+    this.changed.fire();
+  }
+
+  /** At start-up: refresh the user's details and notice a revoked token early. Offline is fine. */
+  private async recheckToken(): Promise<void> {
+    const client = await this.getClient();
+    if (!client) return;
+    try {
+      const res = await client.verify({ userInfo: true });
+      const user = toUser(res.user);
+      if (user) await this.context.globalState.update(USER_KEY, user);
+      this.rejected = false;
+      this.changed.fire();
+    } catch (err) {
+      if (isServiceError(err) && err.kind === 'unauthorized') await this.reportError(err);
+      else this.log.warn(`Could not check the API key at start-up: ${(err as Error).message}`);
+    }
+  }
+
+  /** Shows the error without waiting for the user, so callers can clean up (progress, status bar) at once. */
+  /** Shows a failure the way the whole extension does (errors.ts); a 401 offers Sign In again. */
+  async reportError(err: unknown): Promise<void> {
+    this.errors.report(err);
+  }
+
+  private onServiceWarning(text: string): void {
+    if (!this.serviceWarningsLogged.has(text)) {
+      this.serviceWarningsLogged.add(text);
+      this.log.warn(`The service sent a deprecation warning: ${text}`);
+    }
+    if (this.serviceWarningShown) return;
+    this.serviceWarningShown = true;
+    void this.notifier.warn(`The service says: ${text}`);
+  }
+
+  /**
+   * For Check Connection: GET /verify at the configured address, timed, with the stored
+   * token only when it was verified with this address (otherwise without one: a 401 then
+   * still shows the service is reachable).
+   */
+  async probe(): Promise<ConnectionProbe> {
+    const network = this.network.current;
+    let url: string;
+    try {
+      url = baseUrl();
+    } catch (err) {
+      return { error: errorMessage(err), network, signedIn: this.signedIn, tokenSent: false, warnings: [] };
+    }
+    const token = await this.context.secrets.get(TOKEN_KEY);
+    const tokenSent = !!token && (this.context.globalState.get<string>(ORIGIN_KEY) ?? new URL(url).origin) === new URL(url).origin;
+    const warnings: string[] = [];
+    const client = this.newClient(tokenSent ? token! : '', url, {
+      network,
+      maxRetries: 0,
+      logger: (e) => {
+        requestLogger(this.log)(e);
+        if (tokenSent && e.status === 401) this.markRejected();
+      },
+      onServiceWarning: (text) => { warnings.push(text); this.onServiceWarning(text); },
+    });
+    const started = performance.now();
+    try {
+      const res = await client.verify({ userInfo: tokenSent });
+      const ms = Math.round(performance.now() - started);
+      const user = toUser(res.user);
+      if (tokenSent && user) {
+        await this.context.globalState.update(USER_KEY, user);
+        this.accepted();
+      }
+      const webApp = await client.webAppVersion().then((v) => (v === undefined ? 'unknown (the service has no version route)' : v ?? 'not given'), (e: unknown) => `could not be read (${errorMessage(e)})`);
+      // Which of the two key headers the service reads (decisions.md): asked one at a time.
+      let keyHeaders: ConnectionProbe['keyHeaders'];
+      if (tokenSent && token && authScheme(token) === 'service-token') {
+        const accepts = async (keyHeaders: 'spec' | 'client') => {
+          const one = this.newClient(token, url, { network, maxRetries: 0, keyHeaders, logger: requestLogger(this.log) });
+          return one.verify().then(() => true, () => false);
+        };
+        const [client2, spec] = await Promise.all([accepts('client'), accepts('spec')]);
+        keyHeaders = { [CLIENT_KEY_HEADER]: client2, [SPEC_KEY_HEADER]: spec };
+      }
+      return { url, network, ms, status: 200, user, signedIn: this.signedIn, tokenSent, warnings, webApp, keyHeaders };
+    } catch (err) {
+      const ms = Math.round(performance.now() - started);
+      const status = isServiceError(err) ? err.status : undefined;
+      return { url, network, ms, status, error: errorMessage(err), signedIn: this.signedIn, tokenSent, warnings };
+    }
+  }
+
+  /** For the integration tests: whether SecretStorage holds a token (never the token itself). */
+  async hasStoredToken(): Promise<boolean> {
+    return !!(await this.context.secrets.get(TOKEN_KEY));
+  }
+
+}
+
+export interface ConnectionProbe {
+  url?: string;
+  network: Network;
+  ms?: number;
+  /** The HTTP status of the answer, when there was one. */
+  status?: number;
+  error?: string;
+  user?: SignedInUser;
+  signedIn: boolean;
+  tokenSent: boolean;
+  warnings: string[];
+  /** The service's web app version, in words (GET /api/version). */
+  webApp?: string;
+  /** Whether the service accepted the API key in each header alone. */
+  keyHeaders?: Record<string, boolean>;
+}
+
+function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {
+  if (!u) return undefined;
+  return {
+    id: u.id === undefined ? undefined : String(u.id),
+    name: u.name ?? u.email ?? (u.id !== undefined ? `user #${u.id}` : 'unknown user'),
+    email: u.email ?? '',
+    company: u.company?.name,
+    companyId: u.company?.id === undefined ? undefined : String(u.company.id),
+  };
+}
+
+export function describeUser(u: SignedInUser | undefined): string {
+  if (!u) return '';
+  return `${u.name} <${u.email}>${u.company ? ` · ${u.company}` : ''}`;
+}
+
+/** Sign In, Sign Out and Show Log. */
+export function sessionFeature({ session }: Ctx) {
+  return {
+    commands: {
+      // The token argument is for automation (tests, scripts); people get the password box.
+      'codeScanner.signIn': (arg) => session.signIn(tokenArg(arg)),
+      'codeScanner.signOut': (arg) => session.signOut(plainObjectArg<{ confirmed: boolean }>(arg)?.confirmed === true),
+      'codeScanner.showLog': () => session.log.show(),
+    } satisfies SomeCommandHandlers,
+  };
+}

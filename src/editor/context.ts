@@ -1,0 +1,71 @@
+// The one context every feature is given (as rust-analyzer's editors/code hands its Ctx to
+// every command): the services of the extension, built once at activation, each owned by
+// the extension's subscriptions. Features take what they need from it; nothing is passed
+// around feature by feature.
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import { SecretRedactor } from '../core/text/redact';
+import { TargetPolicies } from './account/targetPolicies';
+import { Session } from './account/session';
+import { Commands } from './commands/manager';
+import { ErrorHandler } from './errors';
+import { FixController } from './fixes/fixController';
+import { EditorNetwork } from './network';
+import { Notifier } from './notifier';
+import { createOutputLog } from './outputLog';
+import { ResultsStore } from './results/resultsStore';
+import { ProjectNames } from './scan/projectNames';
+import { ScanController } from './scan/scanController';
+import { UploadConsent } from './scan/uploadConsent';
+import { UploadStorage } from './scan/uploadStorage';
+
+export interface Ctx {
+  readonly extension: vscode.ExtensionContext;
+  /** The "Code Scanner" log; secrets are redacted from every line. */
+  readonly log: vscode.LogOutputChannel;
+  readonly redactor: SecretRedactor;
+  readonly notifier: Notifier;
+  /** Turns every failure into what the user reads (errors.ts). */
+  readonly errors: ErrorHandler;
+  readonly commands: Commands;
+  /** The editor's proxy and certificate settings, followed as they change. */
+  readonly network: EditorNetwork;
+  /** Sign-in, the API key and the service client. */
+  readonly session: Session;
+  /** The findings of every folder (the one findings model the views read). */
+  readonly store: ResultsStore;
+  readonly targets: TargetPolicies;
+  readonly uploads: UploadStorage;
+  readonly projects: ProjectNames;
+  readonly consent: UploadConsent;
+  readonly scans: ScanController;
+  readonly fixes: FixController;
+  /** Makes `d` live as long as the extension. */
+  own<T extends vscode.Disposable>(d: T): T;
+}
+
+/** What exists before sign-in and findings: the context's first half, which they are built from. */
+export type BaseCtx = Pick<Ctx, 'extension' | 'log' | 'redactor' | 'notifier' | 'errors' | 'commands' | 'network' | 'own'>;
+
+export function createContext(extension: vscode.ExtensionContext): Ctx {
+  const own = <T extends vscode.Disposable>(d: T): T => { extension.subscriptions.push(d); return d; };
+  const redactor = new SecretRedactor();
+  const log = own(createOutputLog(redactor));
+  const notifier = new Notifier(log, redactor);
+  const errors = new ErrorHandler(log, notifier, extension.extension.id);
+  const base: BaseCtx = { extension, log, redactor, notifier, errors, commands: own(new Commands(errors)), network: own(new EditorNetwork(log, redactor)), own };
+  const session = own(new Session(base));
+  // Findings go to a file in the workspace's storage (written in slices); the Memento keeps the rest.
+  const resultsFile = extension.storageUri?.scheme === 'file' ? path.join(extension.storageUri.fsPath, 'results.jsonl') : undefined;
+  const store = own(new ResultsStore(extension.workspaceState, resultsFile, (line) => log.warn(line)));
+  const services = {
+    ...base,
+    session,
+    store,
+    targets: own(new TargetPolicies(extension.workspaceState)),
+    uploads: new UploadStorage(extension),
+    projects: own(new ProjectNames()),
+    consent: new UploadConsent(extension.workspaceState, notifier, base.commands),
+  };
+  return { ...services, scans: own(new ScanController(services)), fixes: own(new FixController(store, notifier)) };
+}

@@ -1,0 +1,48 @@
+// The light bulb on a finding: Apply Fix and Preview Fix (when the service suggests one),
+// Show Details, and Apply All Fixes in File with the count it will apply.
+import * as vscode from 'vscode';
+import { isFixable } from '../../core/issues';
+import { oneLine } from '../../core/text/untrusted';
+import type { IssueRef } from '../commands/args';
+import { commandCall } from '../commands/manager';
+import { issueForDiagnostic } from '../results/diagnostics';
+import type { ResultsStore } from '../results/resultsStore';
+
+export class FixActions implements vscode.CodeActionProvider {
+  constructor(private readonly store: ResultsStore) {}
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const here = this.store.forFile(document.uri);
+    if (!here.length) return [];
+    // What Apply All Fixes in File will apply: a dismissed finding's fix is not among them.
+    const fixable = here.filter((l) => isFixable(l.issue) && !this.store.dismissalOf(l.issue));
+    const actions: vscode.CodeAction[] = [];
+    for (const d of context.diagnostics) {
+      const l = issueForDiagnostic(here, d);
+      if (!l) continue;
+      const ref: IssueRef = { folderUri: l.folderUri, issueId: l.issue.id };
+      if (isFixable(l.issue)) {
+        const explanation = oneLine(l.issue.fix!.explanation || l.issue.classificationName, 60);
+        const apply = new vscode.CodeAction(`Code Scanner: Apply Fix — ${explanation}`, vscode.CodeActionKind.QuickFix);
+        apply.diagnostics = [d];
+        apply.isPreferred = true;
+        apply.command = commandCall('codeScanner.applyFix', 'Apply Fix', ref);
+        const preview = new vscode.CodeAction(`Code Scanner: Preview Fix — ${explanation}`, vscode.CodeActionKind.QuickFix);
+        preview.diagnostics = [d];
+        preview.command = commandCall('codeScanner.previewFix', 'Preview Fix', ref);
+        actions.push(apply, preview);
+      }
+      // Every finding, fixable or not, can be read in full from the light bulb.
+      const details = new vscode.CodeAction(`Code Scanner: Show Details — ${oneLine(l.issue.classificationName, 60)}`, vscode.CodeActionKind.QuickFix);
+      details.diagnostics = [d];
+      details.command = commandCall('codeScanner.showDetails', 'Show Finding Details', ref);
+      actions.push(details);
+    }
+    if (fixable.length > 1 && actions.some((a) => a.command?.command === 'codeScanner.applyFix')) {
+      const all = new vscode.CodeAction(`Code Scanner: Apply All Fixes in File (${fixable.length})`, vscode.CodeActionKind.QuickFix);
+      all.command = commandCall('codeScanner.applyAllFixesInFile', 'Apply All Fixes in File', document.uri);
+      actions.push(all);
+    }
+    return actions;
+  }
+}

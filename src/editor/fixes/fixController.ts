@@ -1,0 +1,327 @@
+// Preview and apply the service's fixes. Undo brings the fixed findings back exactly as
+// they were, redo takes them away again. The preview is a diff editor with Apply and
+// Discard in its title bar; Apply All Fixes asks one question, then applies every fix as one
+// edit or opens VS Code's refactor preview to pick.
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { appliedFixes, applyFix } from '../../core/fixes';
+import { oneLine } from '../../core/text/untrusted';
+import { plural } from '../../core/text/plural';
+import { issueRefArg, type IssueRef } from '../commands/args';
+import { DisposableObject } from '../disposable';
+import type { Notifier } from '../notifier';
+import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
+import { addLineEdits, composeByFile, fixTarget, type ComposedFile, type ReviewedFixesResult } from './fixTargets';
+
+export const PREVIEW_SCHEME = 'code-scanner-fix';
+
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+
+/** The finding a preview shows (its URI carries folder and issue id). */
+export function previewRef(uri: vscode.Uri): IssueRef | undefined {
+  if (uri.scheme !== PREVIEW_SCHEME) return undefined;
+  const q = new URLSearchParams(uri.query);
+  const folderUri = q.get('folder');
+  const issueId = q.get('issue');
+  return folderUri && issueId ? { folderUri, issueId } : undefined;
+}
+
+function previewUri(ref: IssueRef, located: LocatedIssue): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: PREVIEW_SCHEME,
+    path: located.uri.path,
+    query: new URLSearchParams({ folder: ref.folderUri, issue: ref.issueId }).toString(),
+  });
+}
+
+interface AppliedFix {
+  uri: string;
+  before: string;
+  after: string;
+  findings: LocatedIssue[];
+  undone: boolean;
+}
+
+export class FixController extends DisposableObject {
+  private readonly previewChanged = this.own(new vscode.EventEmitter<vscode.Uri>());
+  private readonly previews = new Map<string, string>();
+  private readonly applied: AppliedFix[] = [];
+  private readonly fixedChanged = this.own(new vscode.EventEmitter<void>());
+  /** Fires once the set of fixed findings has changed (applied, undone, redone). */
+  readonly onDidChangeFixed = this.fixedChanged.event;
+
+  constructor(private readonly store: ResultsStore, private readonly notifier: Notifier) {
+    super();
+    this.own(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
+      onDidChange: this.previewChanged.event,
+      provideTextDocumentContent: (uri) => this.previews.get(uri.toString()) ?? '',
+    }));
+    this.own(vscode.workspace.onDidCloseTextDocument((d) => { if (d.uri.scheme === PREVIEW_SCHEME) this.previews.delete(d.uri.toString()); }));
+    this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followUndo(e)));
+  }
+
+  private resolve(ref: IssueRef | undefined): LocatedIssue | undefined {
+    const located = ref ? this.store.get(ref) : undefined;
+    if (!located) void this.notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+    return located;
+  }
+
+  /** Opens a diff of the file's current text against the fixed text; Apply and Discard are in its title bar. */
+  async preview(arg: unknown): Promise<boolean> {
+    const ref = issueRefArg(arg);
+    const located = this.resolve(ref);
+    if (!located || !ref) return false;
+    const target = await fixTarget(located);
+    const fixed = target.ok ? applyFix(located.issue.fix!.diff, target.document.getText(), located.issue.path) : undefined;
+    if (!target.ok || !fixed?.ok) {
+      void this.notifier.error(!target.ok ? target.message : fixed!.ok ? '' : fixed!.message);
+      return false;
+    }
+    const uri = previewUri(ref, located);
+    this.previews.set(uri.toString(), fixed.text);
+    this.previewChanged.fire(uri);
+    const name = located.uri.path.split('/').pop();
+    const title = `${name} ↔ Fix: ${oneLine(located.issue.fix!.explanation || located.issue.classificationName, 60)}`;
+    await vscode.commands.executeCommand('vscode.diff', located.uri, uri, title, { preview: true });
+    return true;
+  }
+
+  /** Apply from the preview's title bar: applies the fix and closes the preview. */
+  async applyPreviewed(arg: unknown): Promise<number> {
+    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg);
+    if (!ref) return 0;
+    const n = await this.apply([ref]);
+    if (n > 0) await this.closePreviews(ref);
+    return n;
+  }
+
+  async discardPreviewed(arg: unknown): Promise<void> {
+    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg);
+    if (ref) await this.closePreviews(ref);
+  }
+
+  private async closePreviews(ref: IssueRef): Promise<void> {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
+      const input = t.input;
+      const r = input instanceof vscode.TabInputTextDiff ? previewRef(input.modified) : undefined;
+      return r?.folderUri === ref.folderUri && r.issueId === ref.issueId;
+    });
+    if (tabs.length) await vscode.window.tabGroups.close(tabs);
+  }
+
+  /**
+   * Applies the fixes of the given findings, file by file: every fix of a file is applied
+   * to the same current text and composed into one edit. Refusals name their reason. With
+   * `reveal` (one finding's Apply Fix), the file opens at the change and one message says
+   * what was fixed and how to take it back.
+   */
+  async apply(refs: IssueRef[], o: { reveal?: boolean } = {}): Promise<number> {
+    const located = refs.map((r) => this.store.get(r)).filter((l): l is LocatedIssue => !!l);
+    if (!located.length) {
+      void this.notifier.warn('Those issues are no longer in the results. Refresh or rescan.');
+      return 0;
+    }
+    const { files, refused } = await composeByFile(located);
+    const count = await this.applyComposed(files);
+    if (count < 0) return 0;
+    const reasons = refused.map((r) => `${r.finding}: ${r.reason}`);
+    if (reasons.length) {
+      const head = count ? `Applied ${count} fix${count === 1 ? '' : 'es'}; ${reasons.length} could not be applied. ` : '';
+      void this.notifier.error(`${head}${reasons.join(' ')}`);
+    } else if (count === 1 && o.reveal) {
+      const f = files[0]!;
+      const l = f.applied[0]!;
+      // Where the change is, as Preview Fix shows it: a fix is never made out of sight.
+      const line = f.composed.edits[0]?.startLine ?? 0;
+      await vscode.window.showTextDocument(f.document, { selection: new vscode.Range(line, 0, line, 0), preview: false });
+      void this.notifier.info(`Applied the fix for ${oneLine(l.issue.classificationName, 80)} in ${l.issue.path}. The file is edited, not saved; Undo (Ctrl+Z, ⌘Z on macOS) takes it back.`);
+    } else if (count > 1) {
+      void this.notifier.info(`Applied ${count} fixes in ${plural(files.length, 'file')}. The files are edited, not saved; Undo takes them back.`);
+    }
+    return count;
+  }
+
+  /**
+   * One WorkspaceEdit for every composed file: their findings leave the view, and are kept
+   * so an undo brings them back. The number applied, or -1 when the editor refused the edit.
+   */
+  private async applyComposed(files: ComposedFile[]): Promise<number> {
+    const edit = new vscode.WorkspaceEdit();
+    const made = files.map((f) => {
+      addLineEdits(edit, f.document, f.composed.edits);
+      return { document: f.document, before: f.before, refs: f.applied.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })) };
+    });
+    // Out of the store before the edit: the edit rewrites their lines, and range tracking
+    // would otherwise count them as deleted code instead of keeping them for an undo.
+    const takenOut = made.map((m) => this.store.takeOut(m.refs));
+    if (made.length && !(await vscode.workspace.applyEdit(edit))) {
+      for (const t of takenOut) this.store.putBack(t);
+      void this.notifier.error('The editor refused the change; nothing was modified.');
+      return -1;
+    }
+    let count = 0;
+    made.forEach((m, i) => {
+      count += takenOut[i].length;
+      this.remember({ uri: m.document.uri.toString(), before: digest(m.before), after: digest(m.document.getText()), findings: takenOut[i], undone: false });
+    });
+    if (made.length) this.fixedChanged.fire();
+    return count;
+  }
+
+  /** Whether a finding left the view because its fix was applied (and not undone since). */
+  isFixed(ref: IssueRef): boolean {
+    return this.applied.some((f) => !f.undone && f.findings.some((l) => l.folderUri === ref.folderUri && l.issue.id === ref.issueId));
+  }
+
+  /**
+   * Apply All Fixes…: one question that lists what will change (fixes per file and
+   * classification, and what cannot be applied with why). Its main answer applies every
+   * applicable fix as one edit; "Review in Preview…" opens VS Code's refactor preview to
+   * pick. `choice` answers for automation.
+   */
+  async applyAll(located: LocatedIssue[], choice?: 'apply' | 'review'): Promise<ReviewedFixesResult> {
+    const { files, refused } = await composeByFile(located);
+    const offered = files.reduce((n, f) => n + f.applied.length, 0);
+    if (!offered) {
+      this.reportReviewed({ offered, applied: 0, refused });
+      return { offered, applied: 0, refused };
+    }
+    const answer = choice ?? await this.askApplyAll(files, refused);
+    if (answer === 'review') return this.review(files, refused);
+    if (answer !== 'apply') return { offered, applied: 0, refused };
+    const applied = Math.max(0, await this.applyComposed(files));
+    const result = { offered, applied, refused };
+    this.reportReviewed(result);
+    return result;
+  }
+
+  private async askApplyAll(files: ComposedFile[], refused: ReviewedFixesResult['refused']): Promise<'apply' | 'review' | undefined> {
+    const offered = files.reduce((n, f) => n + f.applied.length, 0);
+    const perFile = files.map((f) => {
+      const byClass = new Map<string, number>();
+      for (const l of f.applied) byClass.set(l.issue.classificationName, (byClass.get(l.issue.classificationName) ?? 0) + 1);
+      const what = [...byClass].map(([name, n]) => `${oneLine(name, 60)}${n > 1 ? ` ×${n}` : ''}`).join(', ');
+      return `• ${vscode.workspace.asRelativePath(f.document.uri)}: ${plural(f.applied.length, 'fix')} (${what})`;
+    });
+    const shownFiles = perFile.slice(0, 15);
+    if (perFile.length > shownFiles.length) shownFiles.push(`• …and ${perFile.length - shownFiles.length} more files`);
+    const left = refused.slice(0, 8).map((r) => `• ${r.finding}: ${r.reason}`);
+    if (refused.length > left.length) left.push(`• …and ${refused.length - left.length} more`);
+    const APPLY = `Apply ${plural(offered, 'Fix')}`;
+    const REVIEW = 'Review in Preview…';
+    const picked = await this.notifier.choose(
+      `Apply ${plural(offered, 'fix')} in ${plural(files.length, 'file')}?`,
+      [
+        ...shownFiles,
+        ...(left.length ? ['', `Not applicable, left as they are (${refused.length}):`, ...left] : []),
+        '',
+        'One edit: the files are changed, not saved, and one Undo takes every fix back. Review in Preview… shows each change to pick from.',
+      ].join('\n'),
+      [APPLY, REVIEW],
+    );
+    return picked === APPLY ? 'apply' : picked === REVIEW ? 'review' : undefined;
+  }
+
+  /**
+   * Every applicable fix of `located` in one WorkspaceEdit that VS Code's refactor preview
+   * shows before anything changes: each fix its own entry (ticked, labelled with its
+   * classification, so the preview can group by classification or by file), fixes that
+   * cannot be applied listed with why. Only the fixes the person kept take their findings
+   * out of view; the others stay.
+   */
+  private async review(files: ComposedFile[], refused: ReviewedFixesResult['refused']): Promise<ReviewedFixesResult> {
+    const edit = new vscode.WorkspaceEdit();
+    for (const f of files) {
+      for (const l of f.applied) {
+        // Each fix its own entry, named by its classification and line (the preview groups
+        // entries of the same label under one heading and one description).
+        const at = (l.issue.range?.start.line ?? l.issue.line - 1) + 1;
+        const label = `${oneLine(l.issue.classificationName || l.issue.classificationId, 60)} (${oneLine(l.issue.classificationId, 30)}), ${vscode.workspace.asRelativePath(f.document.uri)} line ${at}`;
+        const description = oneLine(l.issue.fix!.explanation || 'Suggested fix', 80);
+        addLineEdits(edit, f.document, f.composed.editsOf.get(l.issue.id)!, { needsConfirmation: true, label, description });
+      }
+    }
+    const offered = files.reduce((n, f) => n + f.applied.length, 0);
+    // VS Code opens this preview with every entry unticked: say so, and how to take a file whole.
+    void this.notifier.info('The preview lists each fix under its name, file and line; nothing is applied until you tick it. Tick the fixes you want, or choose Group Changes By File in its title bar and tick a file to take all of its fixes, then Apply. Discard changes nothing.');
+    // The findings stay in view while the preview is open: the person decides looking at
+    // them. Their places now are kept, so an undo can bring back those whose fix is applied.
+    const placedBefore = files.map((f) => f.applied.map((l) => ({ ...l, issue: structuredClone(l.issue) })));
+    const answered = vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    void listFixesByName(answered);
+    const accepted = await answered;
+    let applied = 0;
+    if (accepted) {
+      files.forEach((f, i) => {
+        const after = f.document.getText();
+        const ids = appliedFixes(f.before, after, f.composed.editsOf) ?? new Set<string>();
+        // A fix that rewrote its finding's line already took it out (range tracking); the others go now.
+        this.store.takeOut(f.applied.filter((l) => ids.has(l.issue.id)).map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+        const out = placedBefore[i].filter((l) => ids.has(l.issue.id));
+        applied += out.length;
+        if (out.length) this.remember({ uri: f.document.uri.toString(), before: digest(f.before), after: digest(after), findings: out, undone: false });
+      });
+    }
+    const result = { offered, applied, refused };
+    this.reportReviewed(result);
+    return result;
+  }
+
+  private reportReviewed(r: ReviewedFixesResult): void {
+    const list = r.refused.map((x) => `${x.finding}: ${x.reason}`).join(' ');
+    if (!r.offered) {
+      void (r.refused.length ? this.notifier.error(`No fix could be applied. ${list}`) : this.notifier.info('No finding in view has a fix that can be applied.'));
+      return;
+    }
+    const head = r.applied
+      ? `Applied ${r.applied} of ${r.offered} fix${r.offered === 1 ? '' : 'es'}. Review and save the files when ready; Undo takes them back.`
+      : 'No fix was applied.';
+    if (r.refused.length) void this.notifier.warn(`${head} ${r.refused.length} could not be offered: ${list}`);
+    else void this.notifier.info(head);
+  }
+
+  private remember(fix: AppliedFix): void {
+    this.applied.push(fix);
+    // Undo history is the editor's; a few dozen fixes back is plenty to follow it.
+    if (this.applied.length > 100) this.applied.shift();
+  }
+
+  /** Undo of a fix brings its findings back at their places; redo takes them out again. */
+  private followUndo(e: vscode.TextDocumentChangeEvent): void {
+    if (e.reason !== vscode.TextDocumentChangeReason.Undo && e.reason !== vscode.TextDocumentChangeReason.Redo) return;
+    const uri = e.document.uri.toString();
+    const mine = this.applied.filter((f) => f.uri === uri);
+    if (!mine.length) return;
+    const now = digest(e.document.getText());
+    let changed = false;
+    for (const fix of mine) {
+      if (!fix.undone && now === fix.before) {
+        fix.undone = true;
+        this.store.putBack(fix.findings);
+        changed = true;
+      } else if (fix.undone && now === fix.after) {
+        // Redo: out again. The copies taken before the fix keep their places for the next undo.
+        fix.undone = false;
+        this.store.takeOut(fix.findings.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+        changed = true;
+      }
+    }
+    if (changed) this.fixedChanged.fire();
+  }
+}
+
+/**
+ * Grouped by file (its default), the refactor preview shows an entry as its code only; grouped
+ * by type, each fix heads its own entry with its label and explanation. The preview takes the
+ * switch only once it shows the edit, and opening it takes focus, so it is asked twice early
+ * on and never after (a person who then groups by file keeps it).
+ */
+async function listFixesByName(answered: Thenable<boolean>): Promise<void> {
+  let done = false;
+  answered.then(() => (done = true), () => (done = true));
+  for (const ms of [400, 1200]) {
+    await new Promise((r) => setTimeout(r, ms));
+    if (done) return;
+    await vscode.commands.executeCommand('refactorPreview.groupByType').then(undefined, () => undefined);
+  }
+}

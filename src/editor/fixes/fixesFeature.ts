@@ -1,0 +1,59 @@
+// The fix commands (Preview Fix, Apply Fix, Apply All Fixes in File, Apply All Fixes…) and
+// the light bulb, over the one FixController of the context.
+import * as vscode from 'vscode';
+import { isFixable } from '../../core/issues';
+import { issueRefArg, plainObjectArg } from '../commands/args';
+import type { SomeCommandHandlers } from '../commands/signatures';
+import type { Ctx } from '../context';
+import type { LocatedIssue } from '../results/resultsStore';
+import { hideFalsePositives } from '../settings';
+import { FixActions } from './fixActions';
+
+/** The fix commands and the light bulb's quick fixes. */
+export function fixesFeature({ store, notifier, fixes, own }: Ctx) {
+  own(vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixActions(store), {
+    providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+  }));
+  return {
+    commands: {
+  'codeScanner.previewFix': (arg) => fixes.preview(arg),
+  'codeScanner.applyFix': async (arg) => {
+    const ref = issueRefArg(arg);
+    return ref && store.get(ref) ? fixes.apply([ref], { reveal: true }) : (void notifier.warn('That issue is no longer in the results. Refresh or rescan.'), 0);
+  },
+  'codeScanner.applyPreviewedFix': (arg) => fixes.applyPreviewed(arg),
+  'codeScanner.discardPreviewedFix': (arg) => fixes.discardPreviewed(arg),
+  'codeScanner.applyAllFixesInFile': async (arg) => {
+    // From the palette: the active editor's file; from a code action: its file; from a finding: that finding's file.
+    const ref = issueRefArg(arg);
+    const uri = arg instanceof vscode.Uri ? arg : ref ? store.get(ref)?.uri : vscode.window.activeTextEditor?.document.uri;
+    const fixable = uri ? store.forFile(uri).filter((l) => isFixable(l.issue) && !store.dismissalOf(l.issue)) : [];
+    if (!fixable.length) {
+      void notifier.info('No suggested fixes for this file.');
+      return 0;
+    }
+    return fixes.apply(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+  },
+  'codeScanner.applyAllFixes': async (arg) => {
+    // From a tree group: its findings; otherwise every finding in view in the workspace.
+    const group = groupNodeArg(arg);
+    const scope = group
+      ? group.issues.map((issue) => store.get({ folderUri: group.folderUri, issueId: issue.id })).filter((l): l is LocatedIssue => !!l)
+      : store.all();
+    const hideFp = hideFalsePositives();
+    const fixable = scope.filter((l) => isFixable(l.issue) && store.isShown(l.issue, hideFp));
+    const choice = plainObjectArg<{ choice: unknown }>(arg)?.choice;
+    return fixes.applyAll(fixable, choice === 'apply' || choice === 'review' ? choice : undefined);
+  },
+    } satisfies SomeCommandHandlers,
+  };
+}
+
+/** A group node of the findings tree (its context menu passes it). */
+function groupNodeArg(v: unknown): { folderUri: string; issues: { id: string }[] } | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const n = v as Record<string, unknown>;
+  return n.kind === 'group' && typeof n.folderUri === 'string' && Array.isArray(n.issues) && !n.dismissed
+    ? { folderUri: n.folderUri, issues: n.issues.filter((i): i is { id: string } => typeof (i as { id?: unknown })?.id === 'string') }
+    : undefined;
+}

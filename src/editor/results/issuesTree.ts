@@ -1,0 +1,453 @@
+// The Quality Issues view: findings grouped by file, urgency or classification, most urgent
+// and reachable first, narrowed by view filters (which leave Problems and counts alone),
+// locally dismissed findings in their own group.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { capitalize, compareIssues, currentLine, describeViewFilter, groupIssues, sortedIssues, isFixable, isViewFiltered, matchesView, severityFromUrgency, type GroupBy, type StoredIssue, type ViewFilter } from '../../core/issues';
+import { groupByArg, issueRefArg, stringArg, stringListArg } from '../commands/args';
+import type { SomeCommandHandlers } from '../commands/signatures';
+import type { Ctx } from '../context';
+import { issueRange } from './diagnostics';
+import { DisposableObject } from '../disposable';
+import { DISMISS_LABELS } from './dismissLabels';
+import { findingMarkdown, findingText } from '../review/findingText';
+import { fileUri, relativeTo, type ResultsStore } from './resultsStore';
+import { describeUser } from '../account/session';
+import { folderSummaries, summaryNotes } from './resultsSummary';
+import type { ProjectNames } from '../scan/projectNames';
+import { describeProject, hideFalsePositives } from '../settings';
+import { plural } from '../../core/text/plural';
+
+export type IssueTreeNode =
+  | { kind: 'folder'; folderUri: string; name: string }
+  | { kind: 'group'; folderUri: string; key: string; label: string; count: number; issues: StoredIssue[]; dismissed?: boolean }
+  | { kind: 'issue'; folderUri: string; issueId: string; issue: StoredIssue };
+
+const GROUP_BY_KEY = 'codeScanner.issues.groupBy';
+const STATUS_FILTER_KEY = 'codeScanner.issues.statusFilter';
+const URGENCY_FILTER_KEY = 'codeScanner.issues.urgencyFilter';
+const REACHABLE_KEY = 'codeScanner.issues.reachableOnly';
+const MINE_KEY = 'codeScanner.issues.assignedToMe';
+const DISMISSED_GROUP = '\u0000dismissed';
+/** Groups are expanded up to this many findings in a folder, collapsed beyond. */
+const EXPAND_UP_TO = 300;
+
+
+const SEVERITY_ICON = {
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
+  warning: new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')),
+  information: new vscode.ThemeIcon('info', new vscode.ThemeColor('problemsInfoIcon.foreground')),
+  hint: new vscode.ThemeIcon('lightbulb'),
+};
+
+export class IssuesTreeProvider extends DisposableObject implements vscode.TreeDataProvider<IssueTreeNode> {
+  private readonly changed = this.own(new vscode.EventEmitter<IssueTreeNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private view: vscode.TreeView<IssueTreeNode> | undefined;
+  /** The group nodes last handed to the view, per folder (refreshFiles fires them by identity). */
+  private readonly shownGroups = new Map<string, IssueTreeNode[]>();
+  private expandGroups = true;
+
+  constructor(
+    private readonly store: ResultsStore,
+    private readonly state: vscode.Memento,
+    private readonly me: () => { id?: string; email?: string } | undefined,
+    private readonly projects?: ProjectNames,
+  ) {
+    super();
+  }
+
+  /** What the view shows above its items (filters, nothing found, findings left out). */
+  get viewMessage(): string | undefined {
+    return this.view?.message;
+  }
+
+  get viewBadge(): vscode.ViewBadge | undefined {
+    return this.view?.badge;
+  }
+
+  attach(view: vscode.TreeView<IssueTreeNode>): void {
+    this.view = view;
+  }
+
+  get groupBy(): GroupBy {
+    return this.state.get<GroupBy>(GROUP_BY_KEY, 'file');
+  }
+
+  get statusFilter(): string[] {
+    return this.state.get<string[]>(STATUS_FILTER_KEY, []);
+  }
+
+  /** The view's filters as they are now. */
+  get filter(): ViewFilter {
+    const me = this.state.get<boolean>(MINE_KEY, false) ? this.me() : undefined;
+    return {
+      classification: this.store.classificationFilter,
+      statuses: this.statusFilter,
+      urgencies: this.state.get<string[]>(URGENCY_FILTER_KEY, []),
+      reachableOnly: this.state.get<boolean>(REACHABLE_KEY, false),
+      assignedTo: me && (me.id || me.email) ? me : undefined,
+    };
+  }
+
+  get assignedToMe(): boolean {
+    return this.state.get<boolean>(MINE_KEY, false);
+  }
+
+  async setGroupBy(by: GroupBy): Promise<void> {
+    await this.state.update(GROUP_BY_KEY, by);
+    this.refresh();
+  }
+
+  async setStatusFilter(statuses: string[]): Promise<void> {
+    await this.state.update(STATUS_FILTER_KEY, statuses);
+    this.refresh();
+  }
+
+  async setUrgencyFilter(urgencies: string[]): Promise<void> {
+    await this.state.update(URGENCY_FILTER_KEY, urgencies);
+    this.refresh();
+  }
+
+  async setReachableOnly(on: boolean): Promise<void> {
+    await this.state.update(REACHABLE_KEY, on || undefined);
+    this.refresh();
+  }
+
+  async setAssignedToMe(on: boolean): Promise<void> {
+    await this.state.update(MINE_KEY, on || undefined);
+    this.refresh();
+  }
+
+  async clearFilters(): Promise<void> {
+    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, REACHABLE_KEY, MINE_KEY]) await this.state.update(k, undefined);
+    await this.store.setClassificationFilter(undefined);
+    this.refresh();
+  }
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  /**
+   * After typing moved findings in some files: only the groups holding their findings are
+   * refreshed (labels carry line numbers), not the whole tree of maybe thousands of items.
+   */
+  refreshFiles(uris: readonly vscode.Uri[]): void {
+    const touched = new Set<IssueTreeNode>();
+    for (const uri of uris) {
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (!folder) continue;
+      const folderUri = folder.uri.toString();
+      const rel = relativeTo(folder.uri, uri);
+      for (const node of this.shownGroups.get(folderUri) ?? []) {
+        if (node.kind === 'group' && node.issues.some((i) => i.path === rel)) touched.add(node);
+      }
+    }
+    for (const node of touched) this.changed.fire(node);
+  }
+
+  /** The findings the tree lists in a folder (dismissed ones excluded): everything the view filters let through. */
+  visibleIssues(folderUri: string): StoredIssue[] {
+    const f = this.filter;
+    return this.store.issuesIn(folderUri).filter((issue) => !this.store.dismissalOf(issue) && matchesView(issue, f));
+  }
+
+  /**
+   * The view's counts in one pass, allocating nothing per finding: it runs on every change
+   * of the store, in the same task as the other listeners, over maybe 50,000 findings.
+   */
+  tally(): { listed: number; undismissed: number; stale: number } {
+    const f = this.filter;
+    let listed = 0;
+    let undismissed = 0;
+    let stale = 0;
+    for (const folderUri of this.store.folderUris()) {
+      for (const issue of this.store.issuesIn(folderUri)) {
+        if (issue.stale) stale++;
+        if (this.store.dismissalOf(issue)) continue;
+        undismissed++;
+        if (matchesView(issue, f)) listed++;
+      }
+    }
+    return { listed, undismissed, stale };
+  }
+
+  private dismissed(folderUri: string): StoredIssue[] {
+    return this.store.issuesIn(folderUri).filter((issue) => this.store.dismissalOf(issue));
+  }
+
+  getChildren(node?: IssueTreeNode): IssueTreeNode[] {
+    if (!node) {
+      const folders = this.store.foldersWithResults();
+      if (folders.length > 1) {
+        return folders.map((f) => ({ kind: 'folder', folderUri: f, name: vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(f))?.name ?? f }));
+      }
+      return folders.length ? this.groups(folders[0]) : [];
+    }
+    if (node.kind === 'folder') return this.groups(node.folderUri);
+    // Sorted again: typing may have moved findings of a file past each other.
+    if (node.kind === 'group') return sortedIssues(node.issues).map((issue) => ({ kind: 'issue', folderUri: node.folderUri, issueId: issue.id, issue }));
+    return [];
+  }
+
+  private groups(folderUri: string): IssueTreeNode[] {
+    const issues = this.visibleIssues(folderUri);
+    const nodes: IssueTreeNode[] = groupIssues(issues, this.groupBy).map((g) => ({ kind: 'group', folderUri, ...g }));
+    const dismissed = this.dismissed(folderUri);
+    if (dismissed.length) {
+      nodes.push({ kind: 'group', folderUri, key: DISMISSED_GROUP, label: 'Dismissed', count: dismissed.length, dismissed: true, issues: dismissed.sort(compareIssues) });
+    }
+    // Groups start collapsed when there are many findings: the view then asks only for what is opened.
+    this.expandGroups = issues.length <= EXPAND_UP_TO;
+    this.shownGroups.set(folderUri, nodes);
+    return nodes;
+  }
+
+  getTreeItem(node: IssueTreeNode): vscode.TreeItem {
+    if (node.kind === 'folder') {
+      const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
+      item.iconPath = vscode.ThemeIcon.Folder;
+      const project = this.projects?.of(node.folderUri);
+      item.description = `${plural(this.visibleIssues(node.folderUri).length, 'issue')}${project ? ` · project ${project.name}` : ''}`;
+      if (project) item.tooltip = `${node.name}: ${describeProject(project)}`;
+      item.id = `folder:${node.folderUri}`;
+      return item;
+    }
+    if (node.kind === 'group') return this.groupItem(node);
+    return this.issueItem(node);
+  }
+
+  private groupItem(node: Extract<IssueTreeNode, { kind: 'group' }>): vscode.TreeItem {
+    const by = this.groupBy;
+    if (node.dismissed) {
+      const item = new vscode.TreeItem('Dismissed', vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `group:${node.folderUri}:dismissed`;
+      item.description = String(node.count);
+      item.iconPath = new vscode.ThemeIcon('eye-closed');
+      item.tooltip = `${plural(node.count, 'finding')} dismissed in this workspace only. The service has no operation for this; they stay open there. Right-click one to restore it.`;
+      item.contextValue = 'group.dismissed';
+      return item;
+    }
+    const item = new vscode.TreeItem('', this.expandGroups ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `group:${node.folderUri}:${by}:${node.key}`;
+    item.contextValue = 'group';
+    if (by === 'file') {
+      const dir = path.posix.dirname(node.key);
+      item.label = path.posix.basename(node.key);
+      item.resourceUri = fileUri(node.folderUri, node.key);
+      item.description = `${node.count}${dir === '.' ? '' : ` · ${dir}`}`;
+      item.tooltip = `${node.key}: ${plural(node.count, 'issue')}`;
+    } else {
+      item.label = by === 'urgency' ? capitalize(node.label) : node.label;
+      item.description = String(node.count);
+      item.tooltip = `${item.label}: ${plural(node.count, 'issue')}`;
+      if (by === 'urgency') item.iconPath = SEVERITY_ICON[severityFromUrgency(node.key)];
+    }
+    return item;
+  }
+
+  private issueItem(node: Extract<IssueTreeNode, { kind: 'issue' }>): vscode.TreeItem {
+    const { issue } = node;
+    const line = currentLine(issue);
+    const dismissal = this.store.dismissalOf(issue);
+    // Urgency and line first: they stay visible when a narrow side bar cuts the rest.
+    const where = this.groupBy === 'file' ? `line ${line}` : `${path.posix.basename(issue.path)}:${line}`;
+    const label = this.groupBy === 'urgency' ? where : `${capitalize(issue.urgency)} · ${where}`;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = `issue:${node.folderUri}:${issue.id}`;
+    item.description = [
+      issue.classificationName,
+      issue.classificationId,
+      issue.reachable ? 'reachable' : '',
+      issue.stale ? 'code changed since the scan' : '',
+      issue.falsePositive ? 'likely false positive' : '',
+      dismissal ? `dismissed: ${DISMISS_LABELS[dismissal.reason]}` : '',
+    ].filter(Boolean).join(' · ');
+    item.iconPath = dismissal ? new vscode.ThemeIcon('eye-closed')
+      : issue.stale ? new vscode.ThemeIcon('history')
+        : issue.falsePositive ? new vscode.ThemeIcon('circle-slash') : SEVERITY_ICON[severityFromUrgency(issue.urgency)];
+    // The tooltip (a rendered summary) is made when the item is hovered: resolveTreeItem.
+    item.accessibilityInformation = { label: `${capitalize(issue.urgency)} ${issue.classificationName}, ${issue.path} line ${line}${dismissal ? ', dismissed' : ''}` };
+    item.contextValue = dismissal ? 'issue.dismissed' : isFixable(issue) ? 'issue.fixable' : 'issue';
+    item.command = issue.stale
+      ? { command: 'codeScanner.showDetails', title: 'Show Details', arguments: [{ folderUri: node.folderUri, issueId: issue.id }] }
+      : {
+        command: 'vscode.open',
+        title: 'Open',
+        arguments: [fileUri(node.folderUri, issue.path), { selection: issueRange(issue), preview: true } satisfies vscode.TextDocumentShowOptions],
+      };
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: IssueTreeNode): vscode.TreeItem {
+    if (node.kind === 'issue' && item.tooltip === undefined) item.tooltip = findingMarkdown(node.issue, { dismissal: this.store.dismissalOf(node.issue) });
+    return item;
+  }
+
+  getParent(node: IssueTreeNode): IssueTreeNode | undefined {
+    if (node.kind === 'folder') return undefined;
+    const multi = this.store.foldersWithResults().length > 1;
+    const folderNode = multi ? this.getChildren().find((n) => n.folderUri === node.folderUri) : undefined;
+    if (node.kind === 'group') return folderNode;
+    return this.getChildren(folderNode).find((g) => g.kind === 'group' && g.issues.some((i) => i.id === node.issueId));
+  }
+}
+
+type ClassificationItem = vscode.QuickPickItem & { value: string };
+
+/**
+ * The classifications of the findings, most findings first, to pick one; what is typed
+ * becomes the last entry (part of an id or a name, as the filter matches). Undefined when
+ * dismissed; '' shows every classification again.
+ */
+async function pickClassification(store: ResultsStore): Promise<string | undefined> {
+  const counts = new Map<string, { name: string; n: number }>();
+  for (const l of store.all()) {
+    const c = counts.get(l.issue.classificationId);
+    if (c) c.n++;
+    else counts.set(l.issue.classificationId, { name: l.issue.classificationName, n: 1 });
+  }
+  const present: ClassificationItem[] = [...counts].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))
+    .map(([id, c]) => ({ label: id, description: c.name === id ? undefined : c.name, detail: plural(c.n, 'finding'), value: id }));
+  const current = store.classificationFilter;
+  const clear: ClassificationItem = { label: 'Every classification', description: current ? `now: ${current}` : 'shown now', value: '' };
+  const pick = vscode.window.createQuickPick<ClassificationItem>();
+  pick.title = 'Filter quality issues by classification';
+  pick.placeholder = 'Pick a classification, or type part of an id or a name (Problems keeps every finding)';
+  pick.matchOnDescription = true;
+  const typed = (text: string): ClassificationItem => ({ label: `Filter by "${text}"`, description: 'part of a classification id or name', value: text, alwaysShow: true });
+  const items = (text: string) => [clear, ...present, ...(text.trim() ? [typed(text.trim())] : [])];
+  pick.items = items('');
+  pick.onDidChangeValue((text) => { pick.items = items(text); });
+  try {
+    return await new Promise<string | undefined>((resolve) => {
+      pick.onDidAccept(() => resolve(pick.selectedItems[0]?.value));
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+  } finally {
+    pick.dispose();
+  }
+}
+
+/** Plain text of a finding for the clipboard. */
+export function issueDetails(issue: StoredIssue, folderName?: string): string {
+  return findingText(issue, folderName);
+}
+
+const URGENCIES = ['critical', 'high', 'medium', 'low'];
+
+/** The Quality Issues view, its filters and grouping, and Copy Details. */
+export function issuesTreeFeature({ extension: context, store, session, notifier, projects }: Ctx) {
+  const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined }, projects);
+  const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
+  provider.attach(view);
+
+  const describe = () => {
+    // One folder: its project beside who is signed in (several: each folder node names its own).
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const project = folders.length === 1 ? projects.of(folders[0].uri.toString()) : undefined;
+    const who = session.tokenRejected ? 'sign-in expired: sign in again' : describeUser(session.user);
+    view.description = [project ? `Project: ${project.name}` : '', who].filter(Boolean).join(' · ');
+    // The badge shows what Problems and the status bar show; view filters narrow the list only.
+    const shown = store.shownCount(hideFalsePositives());
+    view.badge = shown ? { value: shown, tooltip: plural(shown, 'quality issue') } : undefined;
+    const f = provider.filter;
+    const { listed, undismissed, stale } = provider.tally();
+    const parts: string[] = [];
+    const summaries = folderSummaries(store, hideFalsePositives());
+    if (isViewFiltered(f)) parts.push(`Showing ${listed} of ${undismissed}: ${describeViewFilter(f)}.${listed ? '' : ' No issue matches.'}`);
+    else if (store.hasResults() && !listed) {
+      // Only from completed scans: a cancelled or failed one never empties the view.
+      const found = summaries.filter((s) => s.results && !s.notes.length).map((s) => `${summaries.length > 1 ? `${s.name}: ` : ''}${capitalize(s.results!)}.`);
+      parts.push(...(found.length ? found : ['No quality issues found in the last completed scan.']));
+    }
+    // What happened since the findings' scan: said where the findings are (dated), never instead of them.
+    parts.push(...summaryNotes(summaries, true));
+    if (stale) parts.push(`${plural(stale, 'finding')} could not be placed because the code changed since the scan; rescan to place ${stale === 1 ? 'it' : 'them'}.`);
+    const unreadable = store.unreadableCount();
+    if (unreadable) parts.push(`${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);
+    view.message = parts.join(' ') || undefined;
+  };
+  describe();
+
+  context.subscriptions.push(
+    provider,
+    view,
+    store.onDidChange((e) => {
+      if (e.moved && e.uris) {
+        provider.refreshFiles(e.uris);
+        return;
+      }
+      // The view's description follows from the refresh (onDidChangeTreeData below): once.
+      provider.refresh();
+    }),
+    session.onDidChangeSession(() => provider.refresh()),
+    projects.onDidChange(() => provider.refresh()),
+    provider.onDidChangeTreeData((node) => { if (!node) describe(); }),
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) describe(); }),
+  );
+  const handlers = {
+    'codeScanner.groupBy': async (arg) => {
+      const options: { label: string; by: GroupBy }[] = [
+        { label: 'File', by: 'file' }, { label: 'Urgency', by: 'urgency' }, { label: 'Classification', by: 'classification' },
+      ];
+      const by = groupByArg(arg)
+        ?? (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: 'Group quality issues by' }))?.by;
+      if (by) await provider.setGroupBy(by);
+    },
+    'codeScanner.filterByClassification': async (arg) => {
+      const value = stringArg(arg) ?? await pickClassification(store);
+      if (value === undefined) return;
+      await store.setClassificationFilter(value);
+      provider.refresh();
+    },
+    'codeScanner.filterByStatus': async (arg) => {
+      let statuses = stringListArg(arg);
+      if (!statuses) {
+        const known = new Set([...store.all().map((l) => l.issue.status), ...provider.statusFilter]);
+        const picked = await vscode.window.showQuickPick(
+          [...known].sort().map((s) => ({ label: s, picked: provider.statusFilter.includes(s) })),
+          { title: 'Show quality issues with status', canPickMany: true, placeHolder: 'Pick none to show every status' },
+        );
+        statuses = picked?.map((p) => p.label);
+      }
+      if (statuses) await provider.setStatusFilter(statuses);
+    },
+    'codeScanner.filterByUrgency': async (arg) => {
+      let urgencies = stringListArg(arg);
+      if (!urgencies) {
+        const current = provider.filter.urgencies ?? [];
+        const picked = await vscode.window.showQuickPick(
+          URGENCIES.map((u) => ({ label: capitalize(u), value: u, picked: current.includes(u) })),
+          { title: 'Show quality issues of urgency', canPickMany: true, placeHolder: 'Pick none to show every urgency' },
+        );
+        urgencies = picked?.map((p) => p.value);
+      }
+      if (urgencies) await provider.setUrgencyFilter(urgencies);
+    },
+    'codeScanner.toggleReachableOnly': async (arg) => {
+      await provider.setReachableOnly(typeof arg === 'boolean' ? arg : !provider.filter.reachableOnly);
+    },
+    'codeScanner.toggleAssignedToMe': async (arg) => {
+      const on = typeof arg === 'boolean' ? arg : !provider.assignedToMe;
+      if (on && !session.user?.email && !session.user?.id) {
+        void notifier.warn('Sign in first: "assigned to me" compares with the signed-in user.');
+        return;
+      }
+      await provider.setAssignedToMe(on);
+    },
+    'codeScanner.clearFilters': () => provider.clearFilters(),
+    'codeScanner.copyDetails': async (arg) => {
+      const ref = issueRefArg(arg);
+      const located = ref ? store.get(ref) : undefined;
+      if (!located) return;
+      const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
+      await vscode.env.clipboard.writeText(issueDetails(located.issue, folderName));
+      notifier.flash('issue details copied.', 3000);
+    },
+    'codeScanner.showIssues': () => Promise.resolve(vscode.commands.executeCommand('codeScanner.issues.focus')),
+  } satisfies SomeCommandHandlers;
+  return { provider, commands: handlers };
+}

@@ -1,0 +1,250 @@
+// The editor's side of a workspace's findings: the core model (src/core/results) with file
+// URIs, VS Code events, the open editors' text, edits and deletions followed, and its
+// storage in the workspace's Memento and storage folder. The tree, diagnostics and code
+// actions read from here and change nothing except through these methods.
+import * as vscode from 'vscode';
+import { FindingsModel, ResultsStorage, type Attempt, type DismissReason, type Dismissal, type FindingsChange, type FolderFindings, type PendingScan, type RefreshedScan, type ScanEvent, type ScanRef } from '../../core/results';
+import type { StoredIssue } from '../../core/issues';
+import { readTextInside } from '../../core/workspace/readInside';
+import type { IssueRef } from '../commands/args';
+import { CONTEXT_KEYS } from '../commands/contextKeys';
+import { setContext } from '../commands/manager';
+import { DisposableObject } from '../disposable';
+
+export type { DismissReason, Dismissal, ScanRef } from '../../core/results';
+export type { IssueRef } from '../commands/args';
+
+export interface LocatedIssue { folderUri: string; uri: vscode.Uri; issue: StoredIssue }
+
+/** What changed: `uris` (undefined: anything may have); `moved`: only the places of findings in those files. */
+export interface StoreChange { uris?: vscode.Uri[]; moved?: boolean }
+
+/** A results folder's name as the workspace shows it (its last path segment when it left the workspace). */
+export function folderNameOf(folderUri: string): string {
+  const uri = vscode.Uri.parse(folderUri);
+  return vscode.workspace.getWorkspaceFolder(uri)?.name ?? uri.path.split('/').pop() ?? folderUri;
+}
+
+export function fileUri(folderUri: string, relPath: string): vscode.Uri {
+  return vscode.Uri.joinPath(vscode.Uri.parse(folderUri), ...relPath.split('/'));
+}
+
+export function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
+  const base = folder.path.endsWith('/') ? folder.path : folder.path + '/';
+  return file.path.startsWith(base) ? file.path.slice(base.length) : file.path;
+}
+
+/** A file's text as the editor sees it: an open editor's text wins over the disk. */
+async function readText(folderUri: string, relPath: string): Promise<string | undefined> {
+  const uri = fileUri(folderUri, relPath);
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open.getText();
+  return readTextInside(vscode.Uri.parse(folderUri).fsPath, relPath);
+}
+
+export class ResultsStore extends DisposableObject {
+  private readonly model = new FindingsModel({ readText });
+  private readonly storage: ResultsStorage;
+  private filter: string | undefined;
+  private readonly changed = this.own(new vscode.EventEmitter<StoreChange>());
+  /** `uris` lists the files whose findings changed; undefined means anything may have. */
+  readonly onDidChange = this.changed.event;
+  private located: LocatedIssue[] | undefined;
+  /** File URIs per folder, keyed by relative path: made once per file, looked up per finding. */
+  private readonly uris = new Map<string, Map<string, vscode.Uri>>();
+  /** Settles once the findings kept in the results file are loaded (at once without one). */
+  readonly ready: Promise<void>;
+
+  /**
+   * `resultsFile`: where findings are kept (JSON Lines in the workspace's storage); without
+   * one they go into the Memento with the rest. `log` hears of stored findings that could
+   * not be read or written.
+   */
+  constructor(state: vscode.Memento, resultsFile?: string, private readonly log: (line: string) => void = () => undefined) {
+    super();
+    this.storage = new ResultsStorage(state, resultsFile, () => ({ ...this.model.snapshot(), classificationFilter: this.filter }), log);
+    const { snapshot, fileToRead } = this.storage.initial();
+    this.model.load(snapshot.folders, snapshot.dismissals);
+    this.filter = snapshot.classificationFilter;
+    this.own(this.model.onDidChange((c) => this.onModelChange(c)));
+    this.ready = fileToRead ? this.storage.readFile().then(({ folders, workspace }) => {
+      // The file's copy of the dismissals and filter is the newest (see FileContents).
+      if (workspace) this.filter = workspace.classificationFilter;
+      this.model.load(folders, workspace?.dismissals, { replace: true });
+    }) : Promise.resolve();
+    // Deletions made outside the editor too (git checkout, a terminal): a watcher, not onDidDeleteFiles.
+    const deletions = this.own(vscode.workspace.createFileSystemWatcher('**/*', true, true, false));
+    this.own(deletions.onDidDelete((uri) => this.dropFiles(uri)));
+    this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)));
+    void this.updateContext();
+  }
+
+  private onModelChange(c: FindingsChange): void {
+    if (c.all) {
+      this.located = undefined;
+      this.changed.fire({});
+      void this.updateContext();
+      if (!c.fromStorage) this.storage.schedule('soon');
+      return;
+    }
+    if (!c.moved) this.located = undefined;
+    this.changed.fire({ uris: c.files.map((f) => this.uriOf(f.folderUri, f.path)), moved: c.moved });
+    this.storage.schedule(c.moved ? 'idle' : 'soon');
+  }
+
+  private updateContext(): Thenable<unknown> {
+    return Promise.all([
+      setContext(CONTEXT_KEYS.hasResults, this.hasResults()),
+      setContext(CONTEXT_KEYS.hasPendingScan, this.pendingScans().length > 0),
+    ]);
+  }
+
+  // ---- reading
+
+  get classificationFilter(): string | undefined {
+    return this.filter;
+  }
+
+  /** A view filter: the tree narrows to it; Problems and counts keep every finding. */
+  async setClassificationFilter(value: string | undefined): Promise<void> {
+    this.filter = value?.trim() || undefined;
+    this.storage.schedule('soon');
+  }
+
+  unreadableCount(): number { return this.model.unreadableCount(); }
+  hasResults(): boolean { return this.model.hasResults(); }
+  scansOf(folderUri: string): ScanRef[] { return this.model.scansOf(folderUri); }
+  folderUris(): string[] { return this.model.folderUris(); }
+  foldersWithResults(): string[] { return this.model.foldersWithResults(); }
+  archiveDigests(): string[] { return this.model.archiveDigests(); }
+  accounts(): Set<string> { return this.model.accounts(); }
+  /** A folder's whole state (its scans, those still on the service, the last attempt's outcome). */
+  folder(folderUri: string): FolderFindings | undefined { return this.model.folder(folderUri); }
+  lastAttemptOf(folderUri: string): Attempt | undefined { return this.model.lastAttemptOf(folderUri); }
+  /** Scans uploaded whose findings are not read yet, with their folder. */
+  pendingScans(): { folderUri: string; scan: PendingScan }[] {
+    return this.model.folderUris().flatMap((folderUri) => this.model.pendingOf(folderUri).map((scan) => ({ folderUri, scan })));
+  }
+
+  /**
+   * A folder's file URIs, each made once: tens of thousands of findings would make as many
+   * URIs on every change. Keyed by the path alone, whose hash V8 keeps with the string.
+   */
+  private uriOf(folderUri: string, relPath: string): vscode.Uri {
+    let uris = this.uris.get(folderUri);
+    if (!uris) this.uris.set(folderUri, (uris = new Map()));
+    let uri = uris.get(relPath);
+    if (!uri) uris.set(relPath, (uri = fileUri(folderUri, relPath)));
+    return uri;
+  }
+
+  /** Every finding with its file's URI; cached until findings come or go (moving with edits keeps it). */
+  all(): LocatedIssue[] {
+    if (!this.located) {
+      this.located = [];
+      for (const folderUri of this.model.folderUris()) {
+        for (const issue of this.model.issuesIn(folderUri)) this.located.push({ folderUri, uri: this.uriOf(folderUri, issue.path), issue });
+      }
+    }
+    return this.located;
+  }
+
+  /** A folder's findings as stored (read only): for counts and lists that need no URIs. */
+  issuesIn(folderUri: string): readonly StoredIssue[] {
+    return this.model.issuesIn(folderUri);
+  }
+
+  /** Every file with findings and its findings (the arrays are the store's: read only). */
+  *files(): Generator<{ uri: vscode.Uri; issues: readonly StoredIssue[] }> {
+    for (const f of this.model.files()) yield { uri: this.uriOf(f.folderUri, f.path), issues: f.issues };
+  }
+
+  /** The findings of one file. */
+  forFile(uri: vscode.Uri): LocatedIssue[] {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return [];
+    const folderUri = folder.uri.toString();
+    return this.model.issuesOfFile(folderUri, relativeTo(folder.uri, uri)).map((issue) => ({ folderUri, uri, issue }));
+  }
+
+  get(ref: IssueRef): LocatedIssue | undefined {
+    const issue = this.model.get(ref.folderUri, ref.issueId);
+    return issue ? { folderUri: ref.folderUri, uri: this.uriOf(ref.folderUri, issue.path), issue } : undefined;
+  }
+
+  dismissalOf(issue: StoredIssue): Dismissal | undefined { return this.model.dismissalOf(issue); }
+  isShown(issue: StoredIssue, hideFalsePositives: boolean): boolean { return this.model.isShown(issue, hideFalsePositives); }
+  shownCount(hideFalsePositives: boolean): number { return this.model.shownCount(hideFalsePositives); }
+
+  // ---- changing
+
+  async dismiss(refs: IssueRef[], reason: DismissReason): Promise<number> {
+    return this.model.dismiss(refs.map((r) => this.get(r)).filter((l): l is LocatedIssue => !!l), reason);
+  }
+
+  async restoreDismissed(refs: IssueRef[]): Promise<number> {
+    return this.model.restore(refs.map((r) => this.get(r)).filter((l): l is LocatedIssue => !!l));
+  }
+
+  /** What a scan of the folder reports: only a completed one changes its findings (src/core/results). */
+  apply(folderUri: string, e: ScanEvent, account?: string): Promise<void> {
+    return this.model.apply(folderUri, e, account);
+  }
+
+  /** A scan attempt that ended before the service had the scan (upload cancelled or failed). */
+  noteAttempt(folderUri: string, attempt: Omit<Attempt, 'at'>): void {
+    this.model.noteAttempt(folderUri, attempt);
+  }
+
+  /** Refresh Results read every scan of a folder again. */
+  replaceFolder(folderUri: string, perScan: RefreshedScan[]): Promise<void> {
+    return this.model.replaceFolder(folderUri, perScan);
+  }
+
+  /** Ignore This Scan: that scan only; earlier findings stay. */
+  forgetScan(scanId: string): boolean {
+    return this.model.forgetScan(scanId);
+  }
+
+  /** Takes findings out of view because their code was fixed; returns them so an undo can bring them back. */
+  takeOut(refs: IssueRef[]): LocatedIssue[] {
+    return this.model.takeOut(refs).map((l) => ({ ...l, uri: this.uriOf(l.folderUri, l.issue.path) }));
+  }
+
+  /** Puts findings taken out by takeOut back (an undo of their fix), while still gone. */
+  putBack(located: LocatedIssue[]): void {
+    this.model.putBack(located);
+  }
+
+  /** Forgets everything: findings, scans waited for, notes and local dismissals. */
+  clear(): void {
+    this.model.clear();
+  }
+
+  private followEdits(e: vscode.TextDocumentChangeEvent): void {
+    if (!e.contentChanges.length || e.document.uri.scheme !== 'file') return;
+    const folder = vscode.workspace.getWorkspaceFolder(e.document.uri);
+    if (!folder) return;
+    this.model.followEdits(folder.uri.toString(), relativeTo(folder.uri, e.document.uri), e.contentChanges);
+  }
+
+  private dropFiles(deleted: vscode.Uri): void {
+    const d = deleted.toString();
+    for (const folderUri of this.model.folderUris()) {
+      this.model.dropFiles(folderUri, (relPath) => {
+        const u = this.uriOf(folderUri, relPath).toString();
+        return u === d || u.startsWith(d + '/');
+      });
+    }
+  }
+
+  /** Writes the state now; writes never overlap, and the last one wins. */
+  persist(): Promise<void> {
+    return this.storage.write();
+  }
+
+  override dispose(): void {
+    this.storage.flushSync();
+    super.dispose();
+  }
+}

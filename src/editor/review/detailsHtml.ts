@@ -1,0 +1,138 @@
+// The page of the finding details view, as HTML. No `vscode` import: tested in plain Node.
+// Every piece of server text is escaped; the policy allows no remote content and only the
+// page's own nonce'd style and script.
+import { FINDING_FACTS, capitalize, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
+import { DISMISS_LABELS } from '../results/dismissLabels';
+import type { Dismissal } from '../results/resultsStore';
+
+export function esc(s: string | number | undefined | null): string {
+  return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function row(label: string, value: string | undefined): string {
+  return value === undefined || value === '' ? '' : `<dt>${esc(label)}</dt><dd>${value}</dd>`;
+}
+
+/** A unified diff as lines classed added / removed / hunk header / context. */
+function diffHtml(diff: string): string {
+  const lines = diff.replace(/\r\n/g, '\n').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => {
+    const cls = l.startsWith('+++') || l.startsWith('---') ? 'file' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'ctx';
+    const label = cls === 'add' ? 'added: ' : cls === 'del' ? 'removed: ' : '';
+    return `<div class="${cls}"><span class="sr">${label}</span>${esc(l) || '&nbsp;'}</div>`;
+  }).join('');
+}
+
+/** A fact's value as the page shows it: escaped; ids as code, times in the reader's locale. */
+function factHtml(fact: FindingFact, words: string): string {
+  if (fact.look === 'code') return `<code>${esc(words)}</code>`;
+  if (fact.look === 'time' && !Number.isNaN(Date.parse(words))) return `<time datetime="${esc(words)}">${esc(new Date(words).toLocaleString())}</time>`;
+  return esc(words);
+}
+
+/** The page for one finding. Exported for tests; `facts` is the table of a finding's facts. */
+export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: string; folderName?: string; dismissal?: Dismissal; fixed?: boolean; facts?: readonly FindingFact[] }): string {
+  const cwe = cweUrl(issue.classificationId);
+  const fixable = isFixable(issue) && !o.fixed;
+  const factRows = factsFor(issue, 'details', o.facts ?? FINDING_FACTS).map(({ fact, words }) => row(fact.label, factHtml(fact, words))).join('\n  ');
+  // Numbers too: what a results file read back holds may have been edited by hand.
+  const line = esc(String(currentLine(issue)));
+  const scannedLine = esc(String(issue.line));
+  // One primary action: applying the fix where there is one, else opening the code.
+  const primary = fixable ? 'apply' : 'open';
+  const noFixWhy = o.fixed ? undefined
+    : !issue.fix ? 'There is no suggested fix to preview or apply.'
+      : !fixable ? 'The fix cannot be applied here: the file was not among the files this scan uploaded.' : undefined;
+  const button = (action: string, label: string, enabled = true) =>
+    `<button data-action="${action}"${action === primary ? '' : ' class="secondary"'}${enabled ? '' : ` disabled aria-describedby="why-${action}"`}>${esc(label)}</button>`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${o.nonce}'; script-src 'nonce-${o.nonce}'; img-src ${o.cspSource};">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${esc(issue.classificationName)}</title>
+<style nonce="${o.nonce}">
+  body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); background: var(--vscode-editor-background); padding: 0 20px 20px; line-height: 1.5; }
+  h1 { font-size: 1.4em; margin: 16px 0 4px; }
+  .sub { color: var(--vscode-descriptionForeground); margin-bottom: 12px; }
+  .badge { display: inline-block; padding: 0 8px; border-radius: 10px; border: 1px solid var(--vscode-contrastBorder, transparent); background: var(--vscode-badge-background); color: var(--vscode-badge-foreground); margin-right: 6px; }
+  .urgency-critical, .urgency-high { background: var(--vscode-inputValidation-errorBackground, var(--vscode-badge-background)); color: var(--vscode-foreground); border-color: var(--vscode-inputValidation-errorBorder, transparent); }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 12px 0; }
+  dt { color: var(--vscode-descriptionForeground); }
+  dd { margin: 0; overflow-wrap: anywhere; }
+  a { color: var(--vscode-textLink-foreground); }
+  a:focus, button:focus, summary:focus, .diff:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+  h1:focus { outline: none; }
+  .actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }
+  button { font: inherit; color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: 1px solid var(--vscode-button-border, transparent); padding: 4px 12px; cursor: pointer; }
+  button:hover { background: var(--vscode-button-hoverBackground); }
+  button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
+  button.secondary:hover { background: var(--vscode-button-secondaryHoverBackground); }
+  button:disabled { opacity: 0.5; cursor: default; }
+  section { margin-top: 16px; }
+  h2 { font-size: 1.1em; margin: 0 0 6px; }
+  .diff { font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size); white-space: pre; overflow-x: auto; border: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); padding: 6px 0; }
+  .diff div { padding: 0 8px; }
+  .diff .add { background: var(--vscode-diffEditor-insertedLineBackground, var(--vscode-diffEditor-insertedTextBackground)); }
+  .diff .del { background: var(--vscode-diffEditor-removedLineBackground, var(--vscode-diffEditor-removedTextBackground)); }
+  .diff .hunk, .diff .file { color: var(--vscode-descriptionForeground); }
+  pre.meta { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; overflow-wrap: anywhere; }
+  .note { border-left: 3px solid var(--vscode-notificationsInfoIcon-foreground, var(--vscode-focusBorder)); padding: 4px 10px; background: var(--vscode-textBlockQuote-background); }
+  .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+</style>
+</head>
+<body>
+<main aria-labelledby="title">
+<h1 id="title" tabindex="-1">${esc(issue.classificationName)}</h1>
+<div class="sub">
+  <span class="badge urgency-${esc(String(issue.urgency).toLowerCase())}"><span class="sr">Urgency: </span>${esc(capitalize(issue.urgency))}</span>
+  ${cwe ? `<a href="${cwe}" title="Open the CWE page">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)}
+  · ${esc(issue.path)}:${line}
+</div>
+${issue.stale ? '<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>' : ''}
+${o.dismissal ? `<p class="note" role="note">Dismissed in this workspace as <strong>${esc(DISMISS_LABELS[o.dismissal.reason])}</strong> on ${esc(new Date(o.dismissal.at).toLocaleString())}. The service has no operation for this, so the finding stays open there; Restore brings it back here.</p>` : ''}
+${o.fixed ? '<p class="note" role="status">Fixed: the suggested fix was applied in the editor (the file is edited, not saved). Undo there brings the finding back.</p>' : ''}
+<div class="actions" role="group" aria-label="Actions">
+  ${button('open', 'Open in Editor', !issue.stale)}
+  ${o.fixed ? '' : `${button('preview', 'Preview Fix', fixable)}
+  ${button('apply', 'Apply Fix', fixable)}`}
+  ${button('copy', 'Copy Details')}
+  ${o.fixed ? '' : o.dismissal ? button('restore', 'Restore') : button('dismiss', 'Dismiss…')}
+</div>
+${issue.stale ? '<p id="why-open" class="sr">The code changed since the scan, so there is no line to open.</p>' : ''}
+${noFixWhy ? `<p id="why-preview" class="sr">${esc(noFixWhy)}</p><p id="why-apply" class="sr">${esc(noFixWhy)}</p>` : ''}
+${issue.classificationDescription ? `<section aria-labelledby="h-desc"><h2 id="h-desc">Why it matters</h2><p>${esc(issue.classificationDescription)}</p></section>` : ''}
+<section aria-labelledby="h-facts"><h2 id="h-facts">Finding</h2>
+<dl>
+  ${row('Classification', `${esc(issue.classificationName)} (${cwe ? `<a href="${cwe}">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)})`)}
+  ${row('File', `${esc(o.folderName ? `${o.folderName}/` : '')}${esc(issue.path)}${issue.fileName && issue.fileName !== issue.path.split('/').pop() ? ` (${esc(issue.fileName)})` : ''}${issue.language ? ` · ${esc(issue.language)}` : ''}`)}
+  ${row('Line', `${line}${currentLine(issue) !== issue.line ? ` (line ${scannedLine} when scanned)` : ''}`)}
+  ${factRows}
+  ${row('Issue id', `<code>${esc(issue.id)}</code>`)}
+</dl></section>
+<section aria-labelledby="h-triage"><h2 id="h-triage">Auto-triage</h2>
+<p>${issue.triageStatus ? (issue.falsePositive ? '<strong>Likely a false positive.</strong>' : `${esc(capitalize(triageWords(issue.triageStatus)))}.`) : 'No verdict from the service.'}</p>
+${issue.triageReasoning ? `<p>${esc(issue.triageReasoning)}</p>` : ''}
+</section>
+<section aria-labelledby="h-fix"><h2 id="h-fix">Auto-fix</h2>
+<p>${esc(capitalize(fixStatusWords(issue.fixStatus ?? (issue.fix ? issue.fix.status || 'fix_available' : 'no_fix'))))}.${issue.fixId ? ` Suggestion <code>${esc(issue.fixId)}</code>.` : ''}</p>
+${issue.fix ? `${issue.fix.explanation ? `<p>${esc(issue.fix.explanation)}</p>` : ''}
+${fixable ? '' : '<p class="note" role="note">Not offered as a fix: the file was not among the files this scan uploaded.</p>'}
+<div class="diff" role="region" aria-label="Suggested change" tabindex="0">${diffHtml(issue.fix.diff)}</div>` : '<p>The service suggests no change for this finding.</p>'}
+</section>
+${issue.scannerMetadata ? `<section><details><summary>Scanner metadata</summary><pre class="meta">${esc(issue.scannerMetadata)}</pre></details></section>` : ''}
+</main>
+<script nonce="${o.nonce}">
+  const vscode = acquireVsCodeApi();
+  for (const b of document.querySelectorAll('button[data-action]')) {
+    b.addEventListener('click', () => vscode.postMessage({ action: b.dataset.action }));
+  }
+  // A screen reader starts at the finding's title, not somewhere in the page.
+  document.getElementById('title').focus();
+</script>
+</body>
+</html>`;
+}
+

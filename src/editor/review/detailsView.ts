@@ -1,0 +1,114 @@
+// The finding details view: every field of the service's quality issue, the fix as a
+// rendered diff, and the actions (open, preview, apply, copy, dismiss), in a webview whose
+// page (detailsHtml.ts) takes its colours from the VS Code theme.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { IssueRef } from '../commands/args';
+import type { Commands } from '../commands/manager';
+import { DisposableObject } from '../disposable';
+import { detailsHtml } from './detailsHtml';
+import { capitalize } from '../../core/issues';
+import { findingText } from './findingText';
+import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
+
+const ACTIONS = new Set(['open', 'preview', 'apply', 'copy', 'dismiss', 'restore']);
+
+/** One details panel, reused for whichever finding is shown. */
+/** Which findings left the results because their fix was applied (FixController). */
+export interface FixedFindings {
+  isFixed(ref: IssueRef): boolean;
+  readonly onDidChangeFixed: vscode.Event<void>;
+}
+
+export class DetailsView extends DisposableObject {
+  private panel: vscode.WebviewPanel | undefined;
+  private shown: IssueRef | undefined;
+  /** The finding as last shown: once it leaves the results (its fix applied), the page says so. */
+  private last: LocatedIssue | undefined;
+  private html: string | undefined;
+
+  constructor(private readonly store: ResultsStore, private readonly commands: Commands, private readonly fixes?: FixedFindings) {
+    super();
+    this.own(store.onDidChange(() => this.rerender()));
+    if (fixes) this.own(fixes.onDidChangeFixed(() => this.rerender()));
+  }
+
+  private isFixed(ref: IssueRef): boolean {
+    return this.fixes?.isFixed(ref) ?? false;
+  }
+
+  /** What the panel shows now (for tests): the finding and its page. */
+  get current(): { ref: IssueRef; html: string } | undefined {
+    return this.shown && this.html !== undefined ? { ref: this.shown, html: this.html } : undefined;
+  }
+
+  show(ref: IssueRef): boolean {
+    const located = this.store.get(ref);
+    if (!located) return false;
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel('codeScanner.details', 'Finding', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
+        enableScripts: true,
+        enableFindWidget: true,
+        localResourceRoots: [],
+      });
+      this.panel.onDidDispose(() => { this.panel = undefined; this.shown = undefined; this.html = undefined; });
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
+    } else {
+      this.panel.reveal(undefined, false);
+    }
+    this.shown = ref;
+    this.render(located);
+    return true;
+  }
+
+  private rerender(): void {
+    if (!this.panel || !this.shown) return;
+    const located = this.store.get(this.shown);
+    if (located) this.render(located);
+    // Fixed (and not undone): the page says so and offers nothing that would do nothing.
+    else if (this.last && this.isFixed(this.shown)) this.render(this.last, true);
+  }
+
+  private render(located: LocatedIssue, fixed = false): void {
+    if (!this.panel) return;
+    this.last = located;
+    const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
+    this.html = detailsHtml(located.issue, {
+      nonce: randomBytes(16).toString('base64'),
+      cspSource: this.panel.webview.cspSource,
+      folderName,
+      dismissal: this.store.dismissalOf(located.issue),
+      fixed,
+    });
+    this.panel.title = `${capitalize(located.issue.urgency)}: ${located.issue.classificationName}`.slice(0, 80);
+    this.panel.webview.html = this.html;
+  }
+
+  /** Runs an action the page asked for; anything else the page might send is ignored. */
+  async run(action: string): Promise<unknown> {
+    const ref = this.shown;
+    if (!ref || !ACTIONS.has(action)) return undefined;
+    const located = this.store.get(ref) ?? (this.isFixed(ref) && (action === 'open' || action === 'copy') ? this.last : undefined);
+    if (!located) return undefined;
+    switch (action) {
+      case 'open':
+        return vscode.window.showTextDocument(located.uri, { selection: located.issue.range && new vscode.Range(located.issue.range.start.line, located.issue.range.start.character, located.issue.range.end.line, located.issue.range.end.character), viewColumn: vscode.ViewColumn.One, preview: false });
+      case 'preview': return this.commands.execute('codeScanner.previewFix', ref);
+      case 'apply': return this.commands.execute('codeScanner.applyFix', ref);
+      case 'copy': return this.store.get(ref) ? this.commands.execute('codeScanner.copyDetails', ref) : vscode.env.clipboard.writeText(findingText(located.issue));
+      case 'dismiss': return this.commands.execute('codeScanner.dismissFinding', ref);
+      case 'restore': return this.commands.execute('codeScanner.restoreFinding', ref);
+    }
+    return undefined;
+  }
+
+  private async onMessage(m: unknown): Promise<void> {
+    const action = typeof m === 'object' && m !== null ? (m as { action?: unknown }).action : undefined;
+    if (typeof action === 'string') await this.run(action);
+  }
+
+  override dispose(): void {
+    this.panel?.dispose();
+    super.dispose();
+  }
+}

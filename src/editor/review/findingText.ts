@@ -1,0 +1,54 @@
+// How one finding reads in the editor: a Markdown summary for tooltips and hovers (server
+// text escaped, links only to our own commands), and plain text for the clipboard.
+import * as vscode from 'vscode';
+import { cweUrl, currentLine, findingPlainText, fixStatusWords, hoverFactsMarkdown, isFixable, triageWords, type StoredIssue } from '../../core/issues';
+import { escapeMarkdown as escape } from '../../core/text/untrusted';
+import type { IssueRef } from '../commands/args';
+import type { CommandId } from '../commands/signatures';
+import { DISMISS_LABELS } from '../results/dismissLabels';
+import type { Dismissal } from '../results/resultsStore';
+
+/** Commands a hover may run: only these, never anything named by the service. */
+export const HOVER_COMMANDS: CommandId[] = ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix'];
+
+function commandLink(id: CommandId, ref: IssueRef): string {
+  return `command:${id}?${encodeURIComponent(JSON.stringify([ref]))}`;
+}
+
+
+/**
+ * The summary a tooltip or hover shows. With `ref`, links to Show Details and the fix
+ * commands are added; the Markdown must then be trusted for exactly HOVER_COMMANDS.
+ */
+export function findingMarkdown(issue: StoredIssue, o: { ref?: IssueRef; dismissal?: Dismissal; besideDiagnostic?: boolean } = {}): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  const cwe = cweUrl(issue.classificationId);
+  // Beside its diagnostic (an editor hover) the title and description are already there: not twice.
+  if (!o.besideDiagnostic) {
+    md.appendMarkdown(`**${escape(issue.classificationName)}** `);
+    md.appendMarkdown(cwe ? `([${escape(issue.classificationId)}](${cwe}))\n\n` : `(${escape(issue.classificationId)})\n\n`);
+  }
+  const facts = [...hoverFactsMarkdown(issue), o.besideDiagnostic && cwe && `[${escape(issue.classificationId)}](${cwe})`].filter(Boolean);
+  md.appendMarkdown(`${facts.join(' · ')}\n\n`);
+  if (!o.besideDiagnostic) md.appendMarkdown(`${escape(issue.path)}:${currentLine(issue)}\n\n`);
+  if (issue.stale) md.appendMarkdown('*The code changed since this scan, so this finding could not be placed. Rescan.*\n\n');
+  if (issue.classificationDescription && !o.besideDiagnostic) md.appendMarkdown(`${escape(issue.classificationDescription)}\n\n`);
+  if (issue.falsePositive) md.appendMarkdown(`*Auto-triage: likely a false positive.* ${escape(issue.triageReasoning ?? '')}\n\n`);
+  else if (issue.triageStatus) md.appendMarkdown(`Auto-triage: ${escape(triageWords(issue.triageStatus))}${issue.triageReasoning ? ` — ${escape(issue.triageReasoning)}` : ''}\n\n`);
+  if (o.dismissal) md.appendMarkdown(`*Dismissed here as ${DISMISS_LABELS[o.dismissal.reason]}* (only in this workspace; the service keeps it open).\n\n`);
+  if (issue.fix && isFixable(issue)) md.appendMarkdown(`$(lightbulb) Fix available: ${escape(issue.fix.explanation)}\n\n`);
+  else if (issue.fix) md.appendMarkdown('Suggested fix not offered: the file was not among the uploaded files.\n\n');
+  else if (issue.fixStatus) md.appendMarkdown(`No suggested fix: ${escape(fixStatusWords(issue.fixStatus))}.\n\n`);
+  if (o.ref) {
+    const links = [`[Show Details](${commandLink('codeScanner.showDetails', o.ref)})`];
+    if (isFixable(issue)) links.push(`[Preview Fix](${commandLink('codeScanner.previewFix', o.ref)})`, `[Apply Fix](${commandLink('codeScanner.applyFix', o.ref)})`);
+    md.appendMarkdown(links.join(' · '));
+    md.isTrusted = { enabledCommands: HOVER_COMMANDS };
+  }
+  return md;
+}
+
+/** Every field, as plain text (Copy Details). */
+export function findingText(issue: StoredIssue, folderName?: string): string {
+  return findingPlainText(issue, folderName);
+}

@@ -1,0 +1,106 @@
+// Reading a finding where it is: the hover on its range, the details view, and local
+// dismissal (the service has no operation for it, so it stays in this workspace).
+import * as vscode from 'vscode';
+import { issueRefArg, plainObjectArg, type IssueRef } from '../commands/args';
+import type { SomeCommandHandlers } from '../commands/signatures';
+import type { Ctx } from '../context';
+import { DetailsView } from './detailsView';
+import { issueRange } from '../results/diagnostics';
+import { DISMISS_LABELS } from '../results/dismissLabels';
+import { findingMarkdown } from './findingText';
+import type { DismissReason } from '../results/resultsStore';
+import { hideFalsePositives } from '../settings';
+
+const REASONS: { reason: DismissReason; detail: string }[] = [
+  { reason: 'false-positive', detail: 'The finding is wrong: the code is not vulnerable.' },
+  { reason: 'accepted-risk', detail: 'The risk is known and accepted for this code.' },
+  { reason: 'wont-fix', detail: 'It will not be changed (legacy, test code, out of scope).' },
+];
+
+function isReason(v: unknown): v is DismissReason {
+  return REASONS.some((r) => r.reason === v);
+}
+
+/** The hover, the details view, Show Details and local dismissal. */
+export function reviewFeature({ store, commands, notifier, fixes, own }: Ctx) {
+  const details = own(new DetailsView(store, commands, fixes));
+  own(
+    vscode.languages.registerHoverProvider({ scheme: 'file' }, {
+      provideHover(document, position) {
+        const here = store.forFile(document.uri).filter((l) => !l.issue.stale && l.issue.range && issueRange(l.issue).contains(position));
+        if (!here.length) return undefined;
+        const hideFp = hideFalsePositives();
+        // One hover: where the finding's diagnostic shows (its title and description), ours adds the rest.
+        const contents = here.map((l) => findingMarkdown(l.issue, {
+          ref: { folderUri: l.folderUri, issueId: l.issue.id }, dismissal: store.dismissalOf(l.issue), besideDiagnostic: store.isShown(l.issue, hideFp),
+        }));
+        return new vscode.Hover(contents, issueRange(here[0].issue));
+      },
+    }),
+  );
+
+  /**
+   * From the tree, hover or details the finding comes as the argument; from the command
+   * palette or a key binding it is the one under the cursor (asked for when several overlap).
+   */
+  async function findingFor(arg: unknown): Promise<IssueRef | undefined | null> {
+    const given = issueRefArg(arg);
+    if (given) return given;
+    const editor = vscode.window.activeTextEditor;
+    const here = editor
+      ? store.forFile(editor.document.uri).filter((l) => !l.issue.stale && issueRange(l.issue).contains(editor.selection.active))
+      : [];
+    if (!here.length) {
+      void notifier.info('No Code Scanner finding at the cursor. Put the cursor on an underlined finding, or pick one in the Quality Issues view.');
+      return null;
+    }
+    if (here.length === 1) return { folderUri: here[0].folderUri, issueId: here[0].issue.id };
+    const picked = await vscode.window.showQuickPick(
+      here.map((l) => ({ label: l.issue.classificationName, description: `${l.issue.urgency} · line ${l.issue.line}`, ref: { folderUri: l.folderUri, issueId: l.issue.id } })),
+      { title: 'Findings at the cursor', placeHolder: 'Which finding?' },
+    );
+    return picked ? picked.ref : null;
+  }
+
+  const showDetails = async (arg: unknown) => {
+    const ref = await findingFor(arg);
+    if (ref === null) return false;
+    if (ref && details.show(ref)) return true;
+    void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+    return false;
+  };
+
+  const dismissFinding = async (arg: unknown) => {
+    const ref = await findingFor(arg);
+    if (ref === null) return false;
+    if (!ref || !store.get(ref)) {
+      void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+      return false;
+    }
+    let reason = plainObjectArg<{ reason: unknown }>(arg)?.reason;
+    if (!isReason(reason)) {
+      const picked = await vscode.window.showQuickPick(
+        REASONS.map((r) => ({ label: DISMISS_LABELS[r.reason], detail: r.detail, reason: r.reason })),
+        { title: 'Dismiss in this workspace', placeHolder: 'Why? The service has no way to record this: it stays open there and for your team.' },
+      );
+      reason = picked?.reason;
+    }
+    if (!isReason(reason)) return false;
+    await store.dismiss([ref], reason);
+    notifier.flash(`finding dismissed here as ${DISMISS_LABELS[reason]}; the service still lists it.`);
+    return true;
+  };
+
+  return {
+    details,
+    commands: {
+      'codeScanner.showDetails': showDetails,
+      'codeScanner.dismissFinding': dismissFinding,
+      'codeScanner.restoreFinding': async (arg) => {
+        const ref: IssueRef | undefined = issueRefArg(arg);
+        if (!ref) return false;
+        return (await store.restoreDismissed([ref])) > 0;
+      },
+    } satisfies SomeCommandHandlers,
+  };
+}

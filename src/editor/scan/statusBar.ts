@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import type { CommandId } from '../commands/signatures';
+import type { Ctx } from '../context';
+import { escapeMarkdown as escape } from '../../core/text/untrusted';
+import type { ScanState } from './scanController';
+import { hideFalsePositives } from '../settings';
+import { capitalize } from '../../core/issues';
+import { folderSummaries } from '../results/resultsSummary';
+import { describeUser } from '../account/session';
+
+/** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
+export function statusBarFeature({ extension: context, session, store, scans }: Ctx): vscode.StatusBarItem {
+  const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
+  item.name = 'Code Scanner';
+
+  const update = () => {
+    const state: ScanState | undefined = scans.state;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.appendMarkdown('**Code Scanner**\n\n');
+    const user = session.user;
+    tooltip.appendMarkdown(session.tokenRejected
+      ? 'The service rejected the API key (expired or revoked): sign in again.\n\n'
+      : session.isSignedIn() ? `Signed in as ${escape(describeUser(user) || 'unknown user')}\n\n` : 'Not signed in\n\n');
+    // Screen readers get plain words, never `$(icon)` syntax.
+    let spoken: string;
+    const summaries = folderSummaries(store, hideFalsePositives());
+    const notes = summaries.flatMap((f) => f.notes.map((n) => (summaries.length > 1 ? `${f.name}: ${n}` : n)));
+    const pending = store.pendingScans().length > 0;
+    if (state) {
+      // Once the service has the scan a percentage means little: its state and the time say more.
+      const waiting = state.stage === 'results';
+      const short = state.message.length > 48 ? `${state.message.slice(0, 47)}…` : state.message;
+      item.text = waiting ? `$(sync~spin) ${short}` : state.percent === undefined ? '$(sync~spin) Scanning…' : `$(sync~spin) Scanning ${state.percent}%`;
+      spoken = waiting ? `Code Scanner: ${state.message}` : state.percent === undefined ? 'Code Scanner: scanning' : `Code Scanner: scanning, ${state.percent} percent`;
+      tooltip.appendMarkdown(`${escape(state.message)}\n\nClick to see progress or cancel.`);
+      item.command = 'codeScanner.showScanProgress' satisfies CommandId;
+      item.backgroundColor = undefined;
+    } else if (store.hasResults()) {
+      // The same count as the view's badge and Problems (view filters do not change it).
+      // "No issues" only ever comes from a completed scan that found none (hasResults).
+      const count = store.shownCount(hideFalsePositives());
+      item.text = count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues';
+      spoken = `Code Scanner: ${count ? `${count} quality issue${count === 1 ? '' : 's'}` : 'no quality issues'}${notes.length ? `. ${notes.join(' ')}` : ''}`;
+      for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? `${f.name}: ${f.results}.` : `${capitalize(f.results)}.`)}\n\n`);
+      for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
+      tooltip.appendMarkdown('Click to show them.');
+      item.command = 'codeScanner.showIssues' satisfies CommandId;
+    } else if (pending && session.isSignedIn()) {
+      // Uploaded, not read yet: never "no issues", and one click asks the service again.
+      item.text = '$(cloud) Scan on the service';
+      spoken = `Code Scanner: a scan is on the service. ${notes.join(' ')}`;
+      for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
+      tooltip.appendMarkdown('Click to refresh the results.');
+      item.command = 'codeScanner.refreshResults' satisfies CommandId;
+    } else if (!vscode.workspace.isTrusted) {
+      // Why there is no Scan button: said in the bar itself, not only when clicked.
+      item.text = '$(workspace-untrusted) Scan needs trust';
+      spoken = 'Code Scanner: scanning needs a trusted workspace';
+      tooltip.appendMarkdown('Scanning uploads workspace files, so it needs a trusted workspace (this one is in Restricted Mode). Click to manage workspace trust.');
+      item.command = 'workbench.trust.manage';
+    } else if (!session.isSignedIn()) {
+      item.text = '$(sign-in) Sign in to scan';
+      spoken = 'Code Scanner: sign in to scan';
+      tooltip.appendMarkdown('Sign in with an API key of the code scanning service to scan this workspace.');
+      item.command = 'codeScanner.signIn' satisfies CommandId;
+    } else {
+      item.text = '$(shield) Scan';
+      spoken = 'Code Scanner: scan the workspace';
+      for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
+      tooltip.appendMarkdown('Click to scan the workspace.');
+      item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
+    }
+    item.accessibilityInformation = { label: spoken, role: 'button' };
+    item.tooltip = tooltip;
+    item.show();
+  };
+  update();
+  context.subscriptions.push(
+    item,
+    scans.onDidChangeState(update),
+    store.onDidChange((e) => { if (!e.moved) update(); }),
+    session.onDidChangeSession(update),
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) update(); }),
+    vscode.workspace.onDidGrantWorkspaceTrust(update),
+  );
+  return item;
+}
+

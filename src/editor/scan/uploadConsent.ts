@@ -1,0 +1,74 @@
+// The first scan of a workspace asks before any of its code leaves the machine: how many
+// files go to which service, with Preview Upload one click away. Remembered per workspace.
+// Only the user's own settings can turn the question off: a repository's
+// .vscode/settings.json must not be able to wave its code through.
+import * as vscode from 'vscode';
+import { formatBytes } from '../../core/workspace/selectFiles';
+import type { Commands } from '../commands/manager';
+import type { Notifier } from '../notifier';
+import { folderProject, repositorySettingNotes, serviceHost } from '../settings';
+import { scannableFolders, selectForScan } from './uploadPreview';
+
+const CONSENT_KEY = 'codeScanner.uploadConsent';
+const UPLOAD = 'Upload and Scan';
+const PREVIEW = 'Preview Upload';
+
+export type ConsentScope = 'workspace' | 'openFiles' | 'changedFiles' | 'givenFiles';
+
+function questionTurnedOff(): boolean {
+  return vscode.workspace.getConfiguration('codeScanner').inspect<boolean>('confirmFirstUpload')?.globalValue === false;
+}
+
+
+export class UploadConsent {
+  constructor(private readonly state: vscode.Memento, private readonly notifier: Notifier, private readonly commands: Commands) {}
+
+  /** Whether the next scan must ask first. */
+  needed(): boolean {
+    return !questionTurnedOff() && !this.state.get(CONSENT_KEY);
+  }
+
+  /** Asks when needed; true to go on. `confirmed`: automation that already asked. */
+  async ask(scope: ConsentScope, confirmed = false): Promise<boolean> {
+    if (!this.needed()) return true;
+    if (confirmed) {
+      await this.remember();
+      return true;
+    }
+    let what: string;
+    if (scope === 'workspace') {
+      // A folder whose files cannot be chosen (a bad exclude setting) fails the scan itself
+      // with the reason; the question then names no count.
+      const selections = await Promise.all(scannableFolders().map((f) => selectForScan(f))).catch(() => undefined);
+      const files = selections?.reduce((n, s) => n + s.files.length, 0) ?? 0;
+      const bytes = selections?.reduce((n, s) => n + s.totalBytes, 0) ?? 0;
+      what = selections ? `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})` : 'the files';
+    } else {
+      what = scope === 'openFiles' ? 'the files open in editors' : scope === 'givenFiles' ? 'the chosen files' : 'the files git reports as changed';
+    }
+    const projects = await Promise.all(scannableFolders().map((f) => folderProject(f))).catch(() => []);
+    const into = projects.length ? ` ${projects.length === 1 ? `Scans go to the project ${projects[0].name}` : `Scans go to the projects ${projects.map((p) => p.name).join(', ')}`} on the service${projects.some((p) => p.from === 'setting') ? ' (named by the codeScanner.projectName setting)' : ''}.` : '';
+    const narrowed = scannableFolders().flatMap((f) => repositorySettingNotes(f));
+    const settingsNote = narrowed.length ? ` Note: ${narrowed.join('; ')}.` : '';
+    const choice = await this.notifier.choose(
+      `Upload ${what} of this workspace to ${serviceHost()} for scanning?`,
+      `This is the first scan of this workspace.${into}${settingsNote} Files ignored by git, dependency and build folders, credential files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.`,
+      [UPLOAD, PREVIEW],
+    );
+    if (choice === UPLOAD) {
+      await this.remember();
+      return true;
+    }
+    if (choice === PREVIEW) void this.commands.execute('codeScanner.previewUpload');
+    return false;
+  }
+
+  private remember(): Thenable<void> {
+    return this.state.update(CONSENT_KEY, { at: new Date().toISOString() });
+  }
+
+  /** For tests: the next scan asks again. */
+  forget(): Thenable<void> {
+    return this.state.update(CONSENT_KEY, undefined);
+  }
+}

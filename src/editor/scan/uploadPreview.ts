@@ -1,0 +1,216 @@
+// Preview Upload: per workspace folder, every file a scan would upload (a tree with sizes),
+// the totals, and every file left out with the reason. The files are chosen by exactly the
+// selection a scan runs, with the same settings, so what this view shows is what leaves the
+// machine. Names come from the repository: they are labels, never Markdown or commands.
+import * as vscode from 'vscode';
+import { formatBytes, selectWorkspaceFiles, type SelectOptions, type Selection } from '../../core/workspace/selectFiles';
+import { leftOutGroups, previewTree, type LeftOutGroup, type PreviewDir } from '../../core/workspace/uploadPreview';
+import { CONTEXT_KEYS } from '../commands/contextKeys';
+import { setContext } from '../commands/manager';
+import type { SomeCommandHandlers } from '../commands/signatures';
+import type { Ctx } from '../context';
+import { DisposableObject } from '../disposable';
+import type { ProjectName } from '../../core/workspace/projectName';
+import { describeProject, folderProject, repositorySettingNotes, scanSettings } from '../settings';
+import { plural } from '../../core/text/plural';
+
+export const UPLOAD_PREVIEW_VIEW_ID = 'codeScanner.uploadPreview';
+
+interface FolderPreview { folder: vscode.WorkspaceFolder; project: ProjectName; selection: Selection; tree: PreviewDir; leftOut: LeftOutGroup[] }
+
+type Node =
+  | { kind: 'folder'; preview: FolderPreview }
+  | { kind: 'uploaded'; preview: FolderPreview }
+  | { kind: 'dir'; preview: FolderPreview; dir: PreviewDir }
+  | { kind: 'file'; preview: FolderPreview; path: string; size: number }
+  | { kind: 'leftOut'; preview: FolderPreview }
+  | { kind: 'reason'; preview: FolderPreview; group: LeftOutGroup }
+  | { kind: 'skipped'; preview: FolderPreview; path: string };
+
+/** What Preview Upload returns: per folder, the totals and lists the view shows. */
+export interface UploadPreviewSummary {
+  folders: { folder: string; project: string; files: string[]; bytes: number; leftOut: { path: string; reason: string }[] }[];
+  /** What the view says above the files. */
+  message?: string;
+}
+
+
+/** The folders a scan would upload files of (local folders only, as scans). */
+export function scannableFolders(): vscode.WorkspaceFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+}
+
+/**
+ * The files a full scan of `folder` would upload, chosen with the folder's settings; with
+ * `listIgnored`, what git ignores is listed too (the preview shows it, a scan need not know).
+ */
+export function selectForScan(folder: vscode.WorkspaceFolder, listIgnored = false): Promise<Selection> {
+  return selectWorkspaceFiles(folder.uri.fsPath, { ...selectOptions(folder), listIgnored });
+}
+
+/**
+ * The selection settings of a folder's scans (exclude globs, size limit, credential files
+ * allowed). No git runs for a workspace that is not trusted: its `.git/config` can name
+ * programs git starts.
+ */
+export function selectOptions(folder: vscode.WorkspaceFolder): SelectOptions {
+  const st = scanSettings(folder);
+  return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles, useGit: vscode.workspace.isTrusted };
+}
+
+export class UploadPreviewView extends DisposableObject implements vscode.TreeDataProvider<Node> {
+  private readonly changed = this.own(new vscode.EventEmitter<Node | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view: vscode.TreeView<Node>;
+  private previews: FolderPreview[] = [];
+
+  constructor() {
+    super();
+    this.view = this.own(vscode.window.createTreeView(UPLOAD_PREVIEW_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
+  }
+
+  /** Chooses the files of every folder again and shows them; the view is revealed. */
+  async show(): Promise<UploadPreviewSummary> {
+    const folders = scannableFolders();
+    this.previews = await vscode.window.withProgress({ location: { viewId: UPLOAD_PREVIEW_VIEW_ID }, title: 'Choosing files' }, async () => {
+      const out: FolderPreview[] = [];
+      for (const folder of folders) {
+        const [selection, project] = await Promise.all([selectForScan(folder, true), folderProject(folder)]);
+        out.push({ folder, project, selection, tree: previewTree(selection.files), leftOut: leftOutGroups(selection.skipped) });
+      }
+      return out;
+    });
+    const files = this.previews.reduce((n, p) => n + p.selection.files.length, 0);
+    const bytes = this.previews.reduce((n, p) => n + p.selection.totalBytes, 0);
+    const to = this.previews.length === 1 ? ` to project ${this.previews[0].project.name}` : '';
+    const restricted = vscode.workspace.isTrusted ? ''
+      : ' Restricted Mode: files were chosen without running git (by the .gitignore files), and nothing the repository names was run; a scan needs a trusted workspace and may choose differently.';
+    const narrowed = folders.flatMap((f) => repositorySettingNotes(f).map((n) => `${folders.length > 1 ? `${f.name}: ` : ''}${n}`));
+    const settingsNote = narrowed.length ? ` Note: ${narrowed.join('; ')}.` : '';
+    this.view.message = folders.length
+      ? `A scan would upload ${plural(files, 'file')} (${formatBytes(bytes)})${to}; files left out are listed with why.${settingsNote}${restricted}`
+      : 'Open a folder to see what a scan would upload.';
+    await setContext(CONTEXT_KEYS.uploadPreviewShown, true);
+    this.changed.fire(undefined);
+    await vscode.commands.executeCommand(`${UPLOAD_PREVIEW_VIEW_ID}.focus`);
+    return this.summary();
+  }
+
+  async hide(): Promise<void> {
+    this.previews = [];
+    this.changed.fire(undefined);
+    await setContext(CONTEXT_KEYS.uploadPreviewShown, false);
+  }
+
+  summary(): UploadPreviewSummary {
+    return {
+      message: this.view.message,
+      folders: this.previews.map((p) => ({
+        folder: p.folder.name,
+        project: p.project.name,
+        files: p.selection.files.map((f) => f.path),
+        bytes: p.selection.totalBytes,
+        leftOut: p.selection.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+      })),
+    };
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) {
+      if (this.previews.length === 1) return this.folderChildren(this.previews[0]!);
+      return this.previews.map((preview) => ({ kind: 'folder', preview }));
+    }
+    switch (node.kind) {
+      case 'folder': return this.folderChildren(node.preview);
+      case 'uploaded': return this.dirChildren(node.preview, node.preview.tree);
+      case 'dir': return this.dirChildren(node.preview, node.dir);
+      case 'leftOut': return node.preview.leftOut.map((group) => ({ kind: 'reason', preview: node.preview, group }));
+      case 'reason': return node.group.items.map((s) => ({ kind: 'skipped', preview: node.preview, path: s.path }));
+      default: return [];
+    }
+  }
+
+  private folderChildren(preview: FolderPreview): Node[] {
+    const out: Node[] = [{ kind: 'uploaded', preview }];
+    if (preview.leftOut.length) out.push({ kind: 'leftOut', preview });
+    return out;
+  }
+
+  private dirChildren(preview: FolderPreview, dir: PreviewDir): Node[] {
+    return [
+      ...dir.dirs.map((d): Node => ({ kind: 'dir', preview, dir: d })),
+      ...dir.files.map((f): Node => ({ kind: 'file', preview, path: f.path, size: f.size })),
+    ];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
+    const s = node.preview.selection;
+    switch (node.kind) {
+      case 'folder': {
+        const item = new vscode.TreeItem(node.preview.folder.name, Expanded);
+        item.description = `project ${node.preview.project.name} · ${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}; ${s.skipped.length.toLocaleString('en-US')} left out`;
+        item.tooltip = describeProject(node.preview.project);
+        item.iconPath = vscode.ThemeIcon.Folder;
+        return item;
+      }
+      case 'uploaded': {
+        const item = new vscode.TreeItem('Uploaded', s.files.length ? Expanded : None);
+        item.description = `${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}`;
+        item.iconPath = new vscode.ThemeIcon('cloud-upload');
+        item.tooltip = `What a full scan of this folder sends to the service, chosen exactly as the scan chooses. ${describeProject(node.preview.project)}.`;
+        return item;
+      }
+      case 'dir': {
+        const item = new vscode.TreeItem(node.dir.name, Collapsed);
+        item.description = `${plural(node.dir.count, 'file')}, ${formatBytes(node.dir.bytes)}`;
+        item.resourceUri = vscode.Uri.joinPath(node.preview.folder.uri, ...node.dir.path.split('/'));
+        item.iconPath = vscode.ThemeIcon.Folder;
+        return item;
+      }
+      case 'file': {
+        const uri = vscode.Uri.joinPath(node.preview.folder.uri, ...node.path.split('/'));
+        const item = new vscode.TreeItem(uri, None);
+        item.description = formatBytes(node.size);
+        item.iconPath = vscode.ThemeIcon.File;
+        item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+        item.contextValue = 'uploadPreview.file';
+        return item;
+      }
+      case 'leftOut': {
+        const item = new vscode.TreeItem('Left out', Collapsed);
+        item.description = plural(s.skipped.length, 'file');
+        item.iconPath = new vscode.ThemeIcon('eye-closed');
+        item.tooltip = 'Not uploaded: ignored by git, dependency and build folders, credential files, files over the size limit, links leaving the folder…';
+        return item;
+      }
+      case 'reason': {
+        const item = new vscode.TreeItem(node.group.label, Collapsed);
+        item.description = String(node.group.items.length);
+        return item;
+      }
+      case 'skipped': {
+        const item = new vscode.TreeItem(node.path, None);
+        item.iconPath = new vscode.ThemeIcon(node.path.endsWith('/') ? 'folder' : 'file');
+        return item;
+      }
+    }
+  }
+}
+
+/** Preview Upload: what a scan would upload and leave out, without uploading anything. */
+export function uploadPreviewFeature({ notifier, own }: Ctx) {
+  const view = own(new UploadPreviewView());
+  return {
+    commands: {
+      'codeScanner.previewUpload': async () => {
+        if (!scannableFolders().length) {
+          void notifier.info('Open a folder to see what a scan would upload.');
+          return { folders: [] };
+        }
+        return view.show();
+      },
+      'codeScanner.closeUploadPreview': () => view.hide(),
+    } satisfies SomeCommandHandlers,
+  };
+}
