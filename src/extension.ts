@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { FolderFindings } from './core/results';
+import type { SaveQueueState } from './core/scan/saveQueue';
 import type { SavedTransfer } from './core/upload/transferStore';
 import { accountFeature } from './editor/account';
 import { followAccountChanges } from './editor/account/accountSwitch';
@@ -47,6 +48,10 @@ export interface CodeScannerApi {
   readonly agentTools: AgentTools;
   /** The next scan asks before uploading again, as the first scan of a workspace does. */
   forgetUploadConsent(): Thenable<void>;
+  /** What scan on save is doing (waiting for a quiet moment, scanning, paused, failed). */
+  scanOnSaveState(): SaveQueueState;
+  /** Reads the company's policies again and matches every finding against them; how many are active (undefined: none readable). */
+  refreshPolicyMatches(): Promise<number | undefined>;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
@@ -98,6 +103,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     policies: () => account.policies.snapshot(),
     forgetUploadConsent: () => consent.forget(),
     agentTools: agent.tools,
+    scanOnSaveState: () => ctx.saves.state,
+    refreshPolicyMatches: async () => { await ctx.policies.refresh(); return ctx.policies.count; },
   };
 }
 

@@ -13,9 +13,11 @@ import { FixController } from './fixes/fixController';
 import { EditorNetwork } from './network';
 import { Notifier } from './notifier';
 import { createOutputLog } from './outputLog';
+import { PolicyViolations } from './results/policyViolations';
 import { ResultsStore } from './results/resultsStore';
 import { ProjectNames } from './scan/projectNames';
 import { ScanController } from './scan/scanController';
+import { ScanOnSave } from './scan/scanOnSave';
 import { UploadConsent } from './scan/uploadConsent';
 import { UploadStorage } from './scan/uploadStorage';
 
@@ -40,6 +42,10 @@ export interface Ctx {
   readonly consent: UploadConsent;
   readonly scans: ScanController;
   readonly fixes: FixController;
+  /** The company's active policies, matched against every finding. */
+  readonly policies: PolicyViolations;
+  /** Scan on save: saved files gathered into background partial scans. */
+  readonly saves: ScanOnSave;
   /** Makes `d` live as long as the extension. */
   own<T extends vscode.Disposable>(d: T): T;
 }
@@ -58,14 +64,22 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
   // Findings go to a file in the workspace's storage (written in slices); the Memento keeps the rest.
   const resultsFile = extension.storageUri?.scheme === 'file' ? path.join(extension.storageUri.fsPath, 'results.jsonl') : undefined;
   const store = own(new ResultsStore(extension.workspaceState, resultsFile, (line) => log.warn(line)));
+  const projects = own(new ProjectNames());
   const services = {
     ...base,
     session,
     store,
     targets: own(new TargetPolicies(extension.workspaceState)),
     uploads: new UploadStorage(extension),
-    projects: own(new ProjectNames()),
+    projects,
     consent: new UploadConsent(extension.workspaceState, notifier, base.commands),
   };
-  return { ...services, scans: own(new ScanController(services)), fixes: own(new FixController(store, notifier)) };
+  const scans = own(new ScanController(services));
+  return {
+    ...services,
+    scans,
+    saves: own(new ScanOnSave({ scans, session, consent: services.consent, log })),
+    fixes: own(new FixController(store, notifier)),
+    policies: own(new PolicyViolations(extension.globalState, session, store, projects, log)),
+  };
 }

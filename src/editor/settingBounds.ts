@@ -5,6 +5,7 @@
 export const NUMERIC_SETTINGS = {
   maxFileSizeMB: { min: 0.01, max: 1024, default: 10 },
   uploadChunkSizeMB: { min: 0.0625, max: 512, default: 8 },
+  scanOnSaveMinInterval: { min: 5, max: 3600, default: 60 },
 } as const;
 
 /** A numeric setting's value within its declared range; its default when not a number. */

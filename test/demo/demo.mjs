@@ -84,7 +84,7 @@ async function main() {
     const { page } = await launchChromium(tools, { viewport: { width: 1600, height: 1000 } });
     if (screenshotSet) {
       mkdirSync(screenshotSet, { recursive: true });
-      const files = await takeScreenshotSet(page, { url, token: service.token, adminUrl: service.adminUrl, dir: screenshotSet });
+      const files = await takeScreenshotSet(page, { url, token: service.token, adminUrl: service.adminUrl, dir: screenshotSet, workspace });
       log(`${files.length} screenshots saved in ${screenshotSet}`);
     } else {
       await takeDemoScreenshot(page, { url, token: service.token, adminUrl: service.adminUrl, file: screenshot });

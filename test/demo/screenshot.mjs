@@ -2,6 +2,7 @@
 // the demo screenshot: signed in, workspace scanned, issues tree and Problems panel
 // visible, a file with findings open; or the README's set (tree, hover, details in the
 // dark, light and high-contrast themes).
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const QUICK_INPUT = '.quick-input-widget';
@@ -198,10 +199,101 @@ async function chooseTheme(page, label) {
 }
 
 /**
+ * The screenshots of what is new, policies, scan on save and Fix with Chat (dark theme):
+ * an eval added on disk and the workspace scanned again with "new only" on; the tree grouped
+ * by policy with a violating finding's details; a save waiting in the status bar; the light
+ * bulb's Fix with Chat. The workspace is put back as it was.
+ */
+async function takeFeatureShots(page, { adminUrl, dir, workspace, log }) {
+  const files = [];
+  const shot = async (name, clip) => {
+    const file = join(dir, `dark-${name}.png`);
+    await page.screenshot({ path: file, ...(clip ? { clip } : {}) });
+    files.push(file);
+  };
+  const pricing = join(workspace, 'src', 'pricing.js');
+  const original = readFileSync(pricing, 'utf8');
+  const settingsDir = join(workspace, '.vscode');
+  try {
+    log('what is new: an eval added, the workspace scanned again, "new only" on');
+    writeFileSync(pricing, original.replace('function priceOrder', 'const rule = eval(process.env.PRICE_RULE);\n\nfunction priceOrder'));
+    const before = (await completedScans(adminUrl)).length;
+    await runCommand(page, 'Code Scanner: Scan Workspace');
+    await waitFor('the second scan', async () => (await completedScans(adminUrl)).length > before, { timeoutMs: 120_000 });
+    await waitFor('its summary', async () => (await notifications(page)).some((t) => /Scan finished/.test(t)), { timeoutMs: 60_000 });
+    await page.waitForTimeout(1000);
+    await runCommand(page, 'Code Scanner: Show Only New Issues (Toggle)');
+    await runCommand(page, 'Code Scanner: Focus on Quality Issues View');
+    if (!(await openFirstFinding(page))) throw new Error('no new finding in the tree');
+    await page.waitForTimeout(1500);
+    await shot('new');
+    await runCommand(page, 'Code Scanner: Show Only New Issues (Toggle)');
+    await settle(page);
+
+    log('the company\'s policies: the tree grouped by policy, a violation\'s details');
+    await runCommand(page, 'Code Scanner: Group Issues By…');
+    const input = page.locator(QUICK_INPUT_BOX);
+    await input.fill('Policy');
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'View: Close All Editors');
+    if (!(await openFirstFinding(page))) throw new Error('no finding in the policy groups');
+    await runCommand(page, 'View: Focus Active Editor Group');
+    await runCommand(page, 'Code Scanner: Show Finding Details');
+    await page.locator('.editor-instance iframe.webview, .webview.ready').first().waitFor({ state: 'attached', timeout: 15_000 });
+    await page.waitForTimeout(2000);
+    await shot('policies');
+    await runCommand(page, 'Code Scanner: Group Issues By…');
+    await page.locator(QUICK_INPUT_BOX).fill('File');
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'View: Close All Editors');
+
+    log('scan on save: a save waits in the status bar for a quiet moment');
+    mkdirSync(settingsDir, { recursive: true });
+    writeFileSync(join(settingsDir, 'settings.json'), '{ "codeScanner.scanOnSave": "savedFiles" }\n');
+    await page.waitForTimeout(1500);
+    if (!(await openFirstFinding(page))) throw new Error('no finding to open');
+    await runCommand(page, 'View: Focus Active Editor Group');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' ');
+    await page.keyboard.press('Control+S');
+    const bar = page.locator('.part.statusbar');
+    await waitFor('the saved file in the status bar', async () => /saved file|Scanning/.test((await bar.textContent()) ?? ''), { timeoutMs: 10_000 });
+    const box = await bar.boundingBox();
+    await shot('scan-on-save', box ? { x: 0, y: Math.max(0, box.y - 260), width: 1600, height: 260 + box.height } : undefined);
+    await page.waitForTimeout(8000);
+    // The space taken back and saved with scan on save off again: the file is as it was.
+    rmSync(settingsDir, { recursive: true, force: true });
+    await page.waitForTimeout(1500);
+    await runCommand(page, 'View: Focus Active Editor Group');
+    await page.keyboard.press('Control+Z');
+    await page.keyboard.press('Control+S');
+
+    log('Fix with Chat in the light bulb');
+    await runCommand(page, 'View: Close All Editors');
+    if (!(await openFirstFinding(page))) throw new Error('no finding to open');
+    await runCommand(page, 'View: Focus Active Editor Group');
+    await page.keyboard.press('Control+.');
+    await page.locator('.action-widget, .context-view .monaco-list').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.waitForTimeout(800);
+    await shot('quick-fix');
+    await page.keyboard.press('Escape');
+  } finally {
+    writeFileSync(pricing, original);
+    rmSync(settingsDir, { recursive: true, force: true });
+    await runCommand(page, 'File: Revert File').catch(() => {});
+    await runCommand(page, 'View: Close All Editors').catch(() => {});
+    await settle(page);
+  }
+  return files;
+}
+
+/**
  * The README's screenshots: in each theme, the issues tree with Problems and a finding's
  * file; the hover on that finding; its details view. One session, one scan.
  */
-export async function takeScreenshotSet(page, { url, token, adminUrl, dir, log = (m) => console.log(`[demo] ${m}`) }) {
+export async function takeScreenshotSet(page, { url, token, adminUrl, dir, workspace, log = (m) => console.log(`[demo] ${m}`) }) {
   const files = [];
   // What leaves the machine, before anything does: the Upload Preview, a folder opened.
   const previewShot = async () => {
@@ -253,6 +345,7 @@ export async function takeScreenshotSet(page, { url, token, adminUrl, dir, log =
   // Its Discard button, as a person would: nothing changes.
   await page.locator('.bulk-edit-panel .monaco-button', { hasText: 'Discard' }).first().click();
   await settle(page);
+  if (workspace) files.push(...(await takeFeatureShots(page, { adminUrl, dir, workspace, log })));
   for (const theme of SCREENSHOT_THEMES) {
     log(`taking the ${theme.label} screenshots`);
     await chooseTheme(page, theme.label);

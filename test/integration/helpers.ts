@@ -292,3 +292,13 @@ export async function viewRows(title: string): Promise<string[] | undefined> {
   assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
   return JSON.parse(text) as string[];
 }
+
+/** Adds policies to the reference service's company 1 (the test token's) and returns their ids; `remove` takes them away. */
+export async function adminPolicies(body: { add?: Record<string, unknown>[]; remove?: number[] }): Promise<number[]> {
+  const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/policies`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, add: body.add?.map((p) => ({ company: 1, ...p })) }),
+  });
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `policies ${JSON.stringify(body)}: HTTP ${res.status} ${text}`);
+  return (JSON.parse(text) as { added: number[] }).added;
+}

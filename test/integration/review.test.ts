@@ -188,7 +188,7 @@ suite('review and fix', () => {
     const said = a.notifications(earlier).filter((n) => /Scan finished/.test(n.text));
     assert.strictEqual(said.length, 1, JSON.stringify(a.notifications(earlier)));
     const shown = said[0];
-    assert.match(shown.text, /^Code Scanner: Scan finished: \d+ issues? in order-service, (no issues|\d+ issues?) in ops-tools\. /);
+    assert.match(shown.text, /^Code Scanner: Scan finished: \d+ issues?(, \d+ new,)? in order-service, (no issues|\d+ issues?)(, \d+ new,)? in ops-tools\. /);
     const leftOut = summary!.folders.flatMap((f) => f.leftOut ?? []);
     assert.match(shown.text, new RegExp(`${leftOut.length} files? (was|were) left out: .*credential files: \\d+`));
     // Every reason is counted, not only credential files (the scan reports what Upload Preview lists).
@@ -306,7 +306,7 @@ suite('review and fix', () => {
     assert.match(md, /SLA status: on track/, 'human words, not on_track');
     const commands = [...md.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
     assert.ok(commands.includes('codeScanner.showDetails'), md);
-    assert.ok(commands.every((c) => ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix'].includes(c)), commands.join(', '));
+    assert.ok(commands.every((c) => ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix', 'codeScanner.fixWithChat'].includes(c)), commands.join(', '));
     const diag = ourDiagnostics(l.uri).find((d) => d.code === 'CWE-95')!;
     const code = diag.original.code as { value: string; target: vscode.Uri };
     assert.strictEqual(code.target.toString(), 'https://cwe.mitre.org/data/definitions/95.html');

@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceCore } from './core';
-import type { PlannedOutcome, QualityIssue } from './types';
+import type { PlannedOutcome, QualityIssue, SeedPolicy } from './types';
 import { HttpError, drain, readJson, sendError, sendJson } from './http';
 
 export function scanList(core: ServiceCore) {
@@ -119,6 +119,37 @@ export function planOutcomes(core: ServiceCore, body: unknown): void {
   for (let i = 0; i < (count as number); i++) core.plannedOutcomes.push(structuredClone(outcome));
 }
 
+/**
+ * Adds policies to a company (`{add: [{company, name, cwes, ...}]}`, the rest of each filled
+ * as the seed's are) or removes them (`{remove: [ids]}`), so a test can give its project
+ * the policies it needs and take them away again.
+ */
+function changePolicies(core: ServiceCore, body: unknown): { added: number[]; removed: number } {
+  const b = (body ?? {}) as { add?: unknown; remove?: unknown };
+  const added: number[] = [];
+  let removed = 0;
+  if (Array.isArray(b.remove)) {
+    const ids = new Set(b.remove.filter((x): x is number => typeof x === 'number'));
+    const before = core.seed.policies.length;
+    core.seed.policies = core.seed.policies.filter((p) => !ids.has(p.id));
+    removed = before - core.seed.policies.length;
+  }
+  if (Array.isArray(b.add)) {
+    for (const raw of b.add) {
+      const p = (raw ?? {}) as Partial<SeedPolicy>;
+      if (typeof p.company !== 'number' || typeof p.name !== 'string' || !Array.isArray(p.cwes)) throw new HttpError(400, 'each policy needs company (number), name and cwes');
+      const id = Math.max(0, ...core.seed.policies.map((x) => x.id)) + 1;
+      core.seed.policies.unshift({
+        id, description: '', guidance_text: '', excludes: [], projects: [], active: true, approved: true, approved_by: 1,
+        created_at: new Date().toISOString(), glob_pattern: '**/*', source_type: 'Web', repo_policy_file: 0, version: 1,
+        archived: false, parent_policy: 0, read_only: false, created_by_corgea: false, ...p, company: p.company, name: p.name, cwes: p.cwes,
+      } as SeedPolicy);
+      added.push(id);
+    }
+  }
+  return { added, removed };
+}
+
 export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const [, , given, ...rest] = url.pathname.replace(/\/+$/, '').split('/');
   const refused = adminRefusal(req, core.opts.adminSecret, given === undefined ? undefined : decodeURIComponent(given));
@@ -154,11 +185,13 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
     } else if (method === 'POST' && path === '/__admin/scan-outcomes') {
       planOutcomes(core, await readJson(req));
       sendJson(res, 200, { status: 'ok', planned: core.plannedOutcomes.length });
+    } else if (method === 'POST' && path === '/__admin/policies') {
+      sendJson(res, 200, { status: 'ok', ...changePolicies(core, await readJson(req)) });
     } else if (method === 'POST' && path === '/__admin/faults') {
       applyFaultCommand(core, await readJson(req));
       sendJson(res, 200, { status: 'ok' });
     } else if (method === 'GET' && path === '/__admin') {
-      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'GET mode', 'POST mode', 'POST scan-outcomes', 'POST faults'] });
+      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'GET mode', 'POST mode', 'POST scan-outcomes', 'POST policies', 'POST faults'] });
     } else {
       await drain(req);
       sendError(res, 404, `no such admin endpoint: ${method} ${path}`);

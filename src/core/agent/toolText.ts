@@ -27,6 +27,10 @@ export interface FindingFilter {
   reachable?: boolean;
   status?: string[];
   includeDismissed?: boolean;
+  /** Only findings not found before the folder's latest full scan. */
+  newOnly?: boolean;
+  /** Only findings that violate one of the company's policies. */
+  policyViolationsOnly?: boolean;
 }
 
 export interface FindingRow { finding: StoredIssue; folder: string; dismissed: boolean }
@@ -38,6 +42,8 @@ export function matchesFilter(row: FindingRow, f: FindingFilter): boolean {
   if (f.urgency?.length && !f.urgency.map((u) => normalizeUrgency(u)).includes(normalizeUrgency(i.urgency))) return false;
   if (f.reachable !== undefined && i.reachable !== f.reachable) return false;
   if (f.status?.length && !f.status.map((s) => s.toLowerCase()).includes(i.status.toLowerCase())) return false;
+  if (f.newOnly === true && !i.isNew) return false;
+  if (f.policyViolationsOnly === true && !i.policies?.length) return false;
   return true;
 }
 
@@ -54,6 +60,8 @@ export function compactFinding(row: FindingRow): Record<string, unknown> {
     ...(i.reachable !== undefined ? { reachable: i.reachable } : {}),
     fixable: !!i.fix && i.inArchive === true,
     ...(i.falsePositive ? { likelyFalsePositive: true } : {}),
+    ...(i.isNew ? { new: true } : {}),
+    ...(i.policies?.length ? { violatesPolicies: i.policies.map((p) => p.name) } : {}),
     ...(row.dismissed ? { dismissedLocally: true } : {}),
   };
 }

@@ -48,6 +48,13 @@ const blank = (v: string | undefined): string | undefined => (v === undefined ||
 
 export const FINDING_FACTS: readonly FindingFact[] = [
   { key: 'urgency', label: 'Urgency', words: (i) => capitalize(normalizeUrgency(i.urgency)), data: (i) => normalizeUrgency(i.urgency), in: EVERYWHERE, look: 'strong' },
+  { key: 'new', label: 'New', words: (i) => (i.isNew ? 'not found before the latest full scan' : undefined), data: (i) => (i.isNew ? true : undefined), in: EVERYWHERE },
+  {
+    key: 'policies', label: 'Violates policy',
+    words: (i) => (i.policies?.length ? i.policies.map((p) => (p.guidance ? `${p.name} (${p.guidance})` : p.name)).join('; ') : undefined),
+    data: (i) => (i.policies?.length ? i.policies.map((p) => p.name).join(', ') : undefined),
+    in: EVERYWHERE,
+  },
   { key: 'status', label: 'Status', words: (i) => statusWords(i.status), data: (i) => i.status, in: EVERYWHERE },
   { key: 'slaStatus', label: 'SLA status', words: (i) => (blank(i.slaStatus) ? slaWords(i.slaStatus!) : undefined), data: (i) => blank(i.slaStatus), in: EVERYWHERE },
   { key: 'reachable', label: 'Reachability', words: reachabilityText, data: (i) => i.reachable, in: EVERYWHERE },

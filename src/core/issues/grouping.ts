@@ -2,7 +2,10 @@ import type { StoredIssue } from './model';
 import { urgencyRank } from './severity';
 import { currentLine } from './facts';
 
-export type GroupBy = 'file' | 'urgency' | 'classification';
+export type GroupBy = 'file' | 'urgency' | 'classification' | 'policy';
+
+/** The key of the policy group for findings that violate none. */
+export const NO_POLICY_GROUP = '';
 
 export interface IssueGroup {
   key: string;
@@ -13,12 +16,12 @@ export interface IssueGroup {
   mostUrgent: number;
 }
 
-function keyOf(issue: StoredIssue, by: GroupBy): string {
-  return by === 'file' ? issue.path : by === 'urgency' ? issue.urgency : issue.classificationId;
-}
-
-function labelOf(issue: StoredIssue, by: GroupBy): string {
-  return by === 'classification' ? `${issue.classificationId}: ${issue.classificationName}` : keyOf(issue, by);
+/** A finding's groups with their labels: one, except by policy (each policy it violates, or none). */
+function groupsOf(issue: StoredIssue, by: GroupBy): { key: string; label: string }[] {
+  if (by === 'file') return [{ key: issue.path, label: issue.path }];
+  if (by === 'urgency') return [{ key: issue.urgency, label: issue.urgency }];
+  if (by === 'classification') return [{ key: issue.classificationId, label: `${issue.classificationId}: ${issue.classificationName}` }];
+  return issue.policies?.length ? issue.policies.map((p) => ({ key: `policy:${p.id}`, label: p.name })) : [{ key: NO_POLICY_GROUP, label: 'No policy violated' }];
 }
 
 
@@ -30,6 +33,9 @@ function compareGroups(by: GroupBy) {
   return (a: IssueGroup, b: IssueGroup): number => {
     if (by === 'urgency') return urgencyRank(a.key) - urgencyRank(b.key) || text(a.key, b.key);
     if (by === 'classification') return b.count - a.count || text(a.key, b.key);
+    // Policies: those violated first (most urgent first), the findings that violate none last.
+    if (by === 'policy' && (a.key === NO_POLICY_GROUP) !== (b.key === NO_POLICY_GROUP)) return a.key === NO_POLICY_GROUP ? 1 : -1;
+    if (by === 'policy') return a.mostUrgent - b.mostUrgent || text(a.label, b.label);
     // Files: the one holding the most urgent finding first (the Critical is at the top), then by name.
     return a.mostUrgent - b.mostUrgent || text(a.key, b.key);
   };
@@ -59,14 +65,15 @@ export function groupIssues(issues: readonly StoredIssue[], by: GroupBy): IssueG
   // One pass, no object per issue: 50,000 findings are grouped on every refresh of the tree.
   const groups = new Map<string, IssueGroup>();
   for (const issue of issues) {
-    const key = keyOf(issue, by);
     const rank = urgencyRank(issue.urgency);
-    const g = groups.get(key);
-    if (g) {
-      g.issues.push(issue);
-      if (rank < g.mostUrgent) g.mostUrgent = rank;
-    } else {
-      groups.set(key, { key, label: labelOf(issue, by), count: 0, issues: [issue], mostUrgent: rank });
+    for (const { key, label } of groupsOf(issue, by)) {
+      const g = groups.get(key);
+      if (g) {
+        g.issues.push(issue);
+        if (rank < g.mostUrgent) g.mostUrgent = rank;
+      } else {
+        groups.set(key, { key, label, count: 0, issues: [issue], mostUrgent: rank });
+      }
     }
   }
   for (const g of groups.values()) g.count = g.issues.length;

@@ -8,3 +8,4 @@ export * from './viewFilter';
 export * from './words';
 export * from './facts';
 export * from './findingText';
+export * from './policyMatch';

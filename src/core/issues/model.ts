@@ -51,7 +51,14 @@ export interface StoredIssue {
   gitSha?: string;
   /** scanner_metadata as JSON text, shortened to MAX_METADATA_CHARS. */
   scannerMetadata?: string;
+  /** Not in the folder's findings before its latest full scan (src/core/results/baseline.ts). */
+  isNew?: boolean;
+  /** The company's active policies this finding violates (policyMatch.ts), as last matched. */
+  policies?: PolicyViolation[];
 }
+
+/** A policy a finding violates: its id, name and guidance (the service's text, untrusted). */
+export interface PolicyViolation { id: number; name: string; guidance?: string }
 
 /** Scanner metadata kept per finding (it is persisted with the results of the workspace). */
 export const MAX_METADATA_CHARS = 4000;

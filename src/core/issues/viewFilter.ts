@@ -11,12 +11,16 @@ export interface ViewFilter {
   /** Urgencies (full words) to show; empty or undefined shows every urgency. */
   urgencies?: readonly string[];
   reachableOnly?: boolean;
+  /** Only findings not found before the latest full scan. */
+  newOnly?: boolean;
+  /** Only findings that violate one of the company's policies. */
+  policyOnly?: boolean;
   /** Only findings assigned to this person (matched by id or e-mail). */
   assignedTo?: { id?: string; email?: string };
 }
 
 export function isViewFiltered(f: ViewFilter): boolean {
-  return !!(f.classification || f.statuses?.length || f.urgencies?.length || f.reachableOnly || f.assignedTo);
+  return !!(f.classification || f.statuses?.length || f.urgencies?.length || f.reachableOnly || f.newOnly || f.policyOnly || f.assignedTo);
 }
 
 function isAssignedTo(issue: StoredIssue, who: { id?: string; email?: string }): boolean {
@@ -34,6 +38,8 @@ export function matchesView(issue: StoredIssue, f: ViewFilter): boolean {
   if (f.statuses?.length && !f.statuses.some((s) => s.toLowerCase() === issue.status)) return false;
   if (f.urgencies?.length && !f.urgencies.some((u) => normalizeUrgency(u) === normalizeUrgency(issue.urgency))) return false;
   if (f.reachableOnly && issue.reachable !== true) return false;
+  if (f.newOnly && !issue.isNew) return false;
+  if (f.policyOnly && !issue.policies?.length) return false;
   if (f.assignedTo && !isAssignedTo(issue, f.assignedTo)) return false;
   return true;
 }
@@ -45,6 +51,8 @@ export function describeViewFilter(f: ViewFilter): string {
   if (f.statuses?.length) parts.push(`status ${f.statuses.join(', ')}`);
   if (f.urgencies?.length) parts.push(`urgency ${f.urgencies.join(', ')}`);
   if (f.reachableOnly) parts.push('reachable only');
+  if (f.newOnly) parts.push('new only');
+  if (f.policyOnly) parts.push('policy violations only');
   if (f.assignedTo) parts.push('assigned to me');
   return parts.join('; ');
 }

@@ -5,6 +5,7 @@
 import { forEachInSlices } from '../async';
 import { trackRangeThrough, type StoredIssue, type TextChange } from '../issues';
 import type { ScanEvent, ScanRef } from '../scan/events';
+import { baselineOf, markNew } from './baseline';
 import { digest, fingerprint, place, type ReadText } from './placement';
 import { emptyFolder, isEmpty, mergeCompleted, withAttempt, withFailure, withoutScan, withPending, withStop } from './transitions';
 import type { Attempt, DismissReason, Dismissal, FindingsChange, FolderFindings, PendingScan } from './types';
@@ -173,9 +174,19 @@ export class FindingsModel {
       placed = await place(folderUri, first.incoming, { readText: this.o.readText, trustLines: () => true, digests });
     }
     // Merged again with the state as it is now: a fix or an edit may have taken findings out meanwhile.
-    const merge = mergeCompleted(this.folders.get(folderUri) ?? emptyFolder(folderUri), { ...findings, issues: placed }, account);
+    const before = this.folders.get(folderUri) ?? emptyFolder(folderUri);
+    const merge = mergeCompleted(before, { ...findings, issues: placed }, account);
     const issues = merge.superseded ? merge.kept : [...merge.kept, ...merge.incoming];
-    this.setFolder({ ...merge.next, folderUri, issues, fileDigests: { ...merge.next.fileDigests, ...digests } });
+    // A full scan measures "new" against what the folder showed before it (when a full scan
+    // made that); a partial scan against the same baseline as the full scan before it.
+    let baseline = before.baseline;
+    if (!merge.superseded && !findings.scan.partialFiles) {
+      baseline = before.scans.some((s) => !s.partialFiles) ? await baselineOf(before.issues, before.gone) : undefined;
+      await markNew(issues, baseline);
+    } else if (!merge.superseded) {
+      await markNew(merge.incoming, baseline);
+    }
+    this.setFolder({ ...merge.next, folderUri, issues, fileDigests: { ...merge.next.fileDigests, ...digests }, baseline });
     this.emit({ all: true });
   }
 
@@ -241,6 +252,7 @@ export class FindingsModel {
         digests: { ...digests },
       });
       const now = this.folders.get(folderUri) ?? emptyFolder(folderUri);
+      await markNew(placed, now.baseline);
       this.setFolder({
         ...now, folderUri, scans: perScan.map((p) => p.scan), issues: placed,
         unreadable: perScan.reduce((n, p) => n + (p.unreadable ?? 0), 0), gone: [...gone], fileDigests: prev?.fileDigests,

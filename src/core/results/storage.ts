@@ -83,6 +83,8 @@ const StoredIssueSchema = z.looseObject({
   branch: text.optional(),
   gitSha: text.optional(),
   scannerMetadata: text.optional(),
+  isNew: z.boolean().optional(),
+  policies: z.array(z.looseObject({ id: z.number(), name: text, guidance: text.optional() })).max(1000).optional(),
 });
 
 const ScanRefSchema = z.looseObject({
@@ -112,6 +114,7 @@ const FolderRecordSchema = z.looseObject({
     scannedAt: z.string().max(100).optional(),
     detail: text.optional(),
   }).optional(),
+  baseline: z.array(z.string().max(100)).optional(),
 });
 
 const WorkspaceRecordSchema = z.looseObject({

@@ -56,6 +56,11 @@ export interface FolderFindings {
   pending?: PendingScan[];
   /** The last attempt, when it did not complete (cleared by a newer completed scan). */
   lastAttempt?: Attempt;
+  /**
+   * What "new" is measured against: the findings the folder had before its latest full
+   * scan (hashed keys, baseline.ts). Absent until a second full scan: then nothing is new.
+   */
+  baseline?: string[];
 }
 
 /** What changed: everything, or the findings of some files (`moved`: only their places). */

@@ -26,7 +26,12 @@ export function accountFeature(ctx: Ctx) {
       'codeScanner.showCompanyRoles': () => showCompanyRoles(deps),
       'codeScanner.addTeamMembers': (arg) => addTeamMembers(deps, plainObjectArg<{ teamId: unknown; memberIds: unknown }>(arg)),
       'codeScanner.updateIntegration': (arg) => updateIntegration(deps, plainObjectArg<UpdateIntegrationArgs>(arg)),
-      'codeScanner.policies.refresh': () => view.refresh(),
+      // The findings' policy matches follow what the view shows (after it: one request at a time).
+      'codeScanner.policies.refresh': async () => {
+        const snapshot = await view.refresh();
+        if (snapshot.message === undefined) void ctx.policies.refresh();
+        return snapshot;
+      },
       'codeScanner.policies.filter': (arg) => view.chooseFilter(plainObjectArg(arg)),
       'codeScanner.policies.clearFilter': () => view.clearFilter(),
       'codeScanner.policies.loadMore': (arg) => view.loadMore(plainObjectArg<{ all: boolean }>(arg)),

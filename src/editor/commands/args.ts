@@ -42,7 +42,7 @@ export function tokenArg(v: unknown): string | undefined {
 }
 
 export function groupByArg(v: unknown): GroupBy | undefined {
-  return v === 'file' || v === 'urgency' || v === 'classification' ? v : undefined;
+  return v === 'file' || v === 'urgency' || v === 'classification' || v === 'policy' ? v : undefined;
 }
 
 export function stringArg(v: unknown): string | undefined {

@@ -13,6 +13,7 @@ import type { ReviewedFixesResult } from '../fixes/fixTargets';
 import type { ScanSummary } from '../scan/scanController';
 import type { SignedInUser } from '../account/session';
 import type { UploadPreviewSummary } from '../scan/uploadPreview';
+import type { ChatHandOff } from '../review/fixWithChat';
 import type { ConnectionReport } from '../../core/network';
 
 type Arg = unknown;
@@ -41,11 +42,14 @@ export interface CommandSignatures {
   'codeScanner.clearFilters': () => Promise<void>;
   'codeScanner.copyDetails': (arg?: Arg) => Promise<void>;
   'codeScanner.showDetails': (arg?: Arg) => Promise<boolean>;
+  'codeScanner.fixWithChat': (arg?: Arg) => Promise<ChatHandOff | undefined>;
   'codeScanner.dismissFinding': (arg?: Arg) => Promise<boolean>;
   'codeScanner.restoreFinding': (arg?: Arg) => Promise<boolean>;
   'codeScanner.filterByUrgency': (arg?: Arg) => Promise<void>;
   'codeScanner.toggleReachableOnly': (arg?: Arg) => Promise<void>;
   'codeScanner.toggleAssignedToMe': (arg?: Arg) => Promise<void>;
+  'codeScanner.toggleNewOnly': (arg?: Arg) => Promise<void>;
+  'codeScanner.togglePolicyViolationsOnly': (arg?: Arg) => Promise<void>;
   // Fixes
   'codeScanner.previewFix': (arg?: Arg) => Promise<boolean>;
   'codeScanner.applyFix': (arg?: Arg) => Promise<number>;

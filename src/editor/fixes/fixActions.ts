@@ -37,6 +37,10 @@ export class FixActions implements vscode.CodeActionProvider {
       details.diagnostics = [d];
       details.command = commandCall('codeScanner.showDetails', 'Show Finding Details', ref);
       actions.push(details);
+      const chat = new vscode.CodeAction(`Code Scanner: Fix with Chat — ${oneLine(l.issue.classificationName, 60)}`, vscode.CodeActionKind.QuickFix);
+      chat.diagnostics = [d];
+      chat.command = commandCall('codeScanner.fixWithChat', 'Fix with Chat', ref);
+      actions.push(chat);
     }
     if (fixable.length > 1 && actions.some((a) => a.command?.command === 'codeScanner.applyFix')) {
       const all = new vscode.CodeAction(`Code Scanner: Apply All Fixes in File (${fixable.length})`, vscode.CodeActionKind.QuickFix);

@@ -66,6 +66,11 @@ export class FixController extends DisposableObject {
     return located;
   }
 
+  /** "Fix with Chat" on a refusal: the chat is told why the diff did not apply. */
+  private chatAction(ref: IssueRef, refusal: string) {
+    return { title: 'Fix with Chat', run: () => vscode.commands.executeCommand('codeScanner.fixWithChat', { ...ref, refusal }) };
+  }
+
   /** Opens a diff of the file's current text against the fixed text; Apply and Discard are in its title bar. */
   async preview(arg: unknown): Promise<boolean> {
     const ref = issueRefArg(arg);
@@ -74,7 +79,8 @@ export class FixController extends DisposableObject {
     const target = await fixTarget(located);
     const fixed = target.ok ? applyFix(located.issue.fix!.diff, target.document.getText(), located.issue.path) : undefined;
     if (!target.ok || !fixed?.ok) {
-      void this.notifier.error(!target.ok ? target.message : fixed!.ok ? '' : fixed!.message);
+      const reason = !target.ok ? target.message : fixed!.ok ? '' : fixed!.message;
+      void this.notifier.error(reason, ...(target.ok ? [this.chatAction(ref, reason)] : []));
       return false;
     }
     const uri = previewUri(ref, located);
@@ -127,7 +133,9 @@ export class FixController extends DisposableObject {
     const reasons = refused.map((r) => `${r.finding}: ${r.reason}`);
     if (reasons.length) {
       const head = count ? `Applied ${count} fix${count === 1 ? '' : 'es'}; ${reasons.length} could not be applied. ` : '';
-      void this.notifier.error(`${head}${reasons.join(' ')}`);
+      // One finding's fix that no longer applies: the chat can adapt it to the code as it is now.
+      const chat = refs.length === 1 && !count ? [this.chatAction(refs[0]!, refused[0]!.reason)] : [];
+      void this.notifier.error(`${head}${reasons.join(' ')}`, ...chat);
     } else if (count === 1 && o.reveal) {
       const f = files[0]!;
       const l = f.applied[0]!;

@@ -28,6 +28,8 @@ const STATUS_FILTER_KEY = 'codeScanner.issues.statusFilter';
 const URGENCY_FILTER_KEY = 'codeScanner.issues.urgencyFilter';
 const REACHABLE_KEY = 'codeScanner.issues.reachableOnly';
 const MINE_KEY = 'codeScanner.issues.assignedToMe';
+const NEW_KEY = 'codeScanner.issues.newOnly';
+const POLICY_KEY = 'codeScanner.issues.policyOnly';
 const DISMISSED_GROUP = '\u0000dismissed';
 /** Groups are expanded up to this many findings in a folder, collapsed beyond. */
 const EXPAND_UP_TO = 300;
@@ -86,6 +88,8 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       statuses: this.statusFilter,
       urgencies: this.state.get<string[]>(URGENCY_FILTER_KEY, []),
       reachableOnly: this.state.get<boolean>(REACHABLE_KEY, false),
+      newOnly: this.state.get<boolean>(NEW_KEY, false),
+      policyOnly: this.state.get<boolean>(POLICY_KEY, false),
       assignedTo: me && (me.id || me.email) ? me : undefined,
     };
   }
@@ -114,13 +118,23 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     this.refresh();
   }
 
+  async setNewOnly(on: boolean): Promise<void> {
+    await this.state.update(NEW_KEY, on || undefined);
+    this.refresh();
+  }
+
+  async setPolicyOnly(on: boolean): Promise<void> {
+    await this.state.update(POLICY_KEY, on || undefined);
+    this.refresh();
+  }
+
   async setAssignedToMe(on: boolean): Promise<void> {
     await this.state.update(MINE_KEY, on || undefined);
     this.refresh();
   }
 
   async clearFilters(): Promise<void> {
-    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, REACHABLE_KEY, MINE_KEY]) await this.state.update(k, undefined);
+    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, REACHABLE_KEY, NEW_KEY, POLICY_KEY, MINE_KEY]) await this.state.update(k, undefined);
     await this.store.setClassificationFilter(undefined);
     this.refresh();
   }
@@ -256,19 +270,21 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     const label = this.groupBy === 'urgency' ? where : `${capitalize(issue.urgency)} · ${where}`;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.id = `issue:${node.folderUri}:${issue.id}`;
-    item.description = [
-      issue.classificationName,
-      issue.classificationId,
+    const marks = [
+      issue.isNew ? 'new' : '',
+      issue.policies?.length ? `violates ${issue.policies.length === 1 ? 'a policy' : `${issue.policies.length} policies`}` : '',
       issue.reachable ? 'reachable' : '',
       issue.stale ? 'code changed since the scan' : '',
       issue.falsePositive ? 'likely false positive' : '',
       dismissal ? `dismissed: ${DISMISS_LABELS[dismissal.reason]}` : '',
-    ].filter(Boolean).join(' · ');
+    ].filter(Boolean);
+    item.description = [issue.classificationName, issue.classificationId, ...marks].join(' · ');
     item.iconPath = dismissal ? new vscode.ThemeIcon('eye-closed')
       : issue.stale ? new vscode.ThemeIcon('history')
         : issue.falsePositive ? new vscode.ThemeIcon('circle-slash') : SEVERITY_ICON[severityFromUrgency(issue.urgency)];
     // The tooltip (a rendered summary) is made when the item is hovered: resolveTreeItem.
-    item.accessibilityInformation = { label: `${capitalize(issue.urgency)} ${issue.classificationName}, ${issue.path} line ${line}${dismissal ? ', dismissed' : ''}` };
+    // What the row shows, in words: a screen reader hears the marks a sighted user sees.
+    item.accessibilityInformation = { label: [`${capitalize(issue.urgency)} ${issue.classificationName}`, spokenId(issue.classificationId), `${issue.path} line ${line}`, ...marks].filter(Boolean).join(', ') };
     item.contextValue = dismissal ? 'issue.dismissed' : isFixable(issue) ? 'issue.fixable' : 'issue';
     item.command = issue.stale
       ? { command: 'codeScanner.showDetails', title: 'Show Details', arguments: [{ folderUri: node.folderUri, issueId: issue.id }] }
@@ -292,6 +308,11 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     if (node.kind === 'group') return folderNode;
     return this.getChildren(folderNode).find((g) => g.kind === 'group' && g.issues.some((i) => i.id === node.issueId));
   }
+}
+
+/** "CWE-798" read as "CWE 798" rather than "CWE minus 798". */
+function spokenId(id: string): string {
+  return id.replace(/-/g, ' ');
 }
 
 type ClassificationItem = vscode.QuickPickItem & { value: string };
@@ -392,6 +413,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     'codeScanner.groupBy': async (arg) => {
       const options: { label: string; by: GroupBy }[] = [
         { label: 'File', by: 'file' }, { label: 'Urgency', by: 'urgency' }, { label: 'Classification', by: 'classification' },
+        { label: 'Policy', by: 'policy' },
       ];
       const by = groupByArg(arg)
         ?? (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: 'Group quality issues by' }))?.by;
@@ -429,6 +451,12 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     },
     'codeScanner.toggleReachableOnly': async (arg) => {
       await provider.setReachableOnly(typeof arg === 'boolean' ? arg : !provider.filter.reachableOnly);
+    },
+    'codeScanner.toggleNewOnly': async (arg) => {
+      await provider.setNewOnly(typeof arg === 'boolean' ? arg : !provider.filter.newOnly);
+    },
+    'codeScanner.togglePolicyViolationsOnly': async (arg) => {
+      await provider.setPolicyOnly(typeof arg === 'boolean' ? arg : !provider.filter.policyOnly);
     },
     'codeScanner.toggleAssignedToMe': async (arg) => {
       const on = typeof arg === 'boolean' ? arg : !provider.assignedToMe;

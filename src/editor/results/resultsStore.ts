@@ -4,7 +4,7 @@
 // actions read from here and change nothing except through these methods.
 import * as vscode from 'vscode';
 import { FindingsModel, ResultsStorage, type Attempt, type DismissReason, type Dismissal, type FindingsChange, type FolderFindings, type PendingScan, type RefreshedScan, type ScanEvent, type ScanRef } from '../../core/results';
-import type { StoredIssue } from '../../core/issues';
+import type { PolicyViolation, StoredIssue } from '../../core/issues';
 import { readTextInside } from '../../core/workspace/readInside';
 import type { IssueRef } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
@@ -15,6 +15,9 @@ export type { DismissReason, Dismissal, ScanRef } from '../../core/results';
 export type { IssueRef } from '../commands/args';
 
 export interface LocatedIssue { folderUri: string; uri: vscode.Uri; issue: StoredIssue }
+
+/** The policies a finding of a folder violates (undefined: not known, so none is shown). */
+export type PolicyLookup = (folderUri: string, issue: StoredIssue) => PolicyViolation[] | undefined;
 
 /** What changed: `uris` (undefined: anything may have); `moved`: only the places of findings in those files. */
 export interface StoreChange { uris?: vscode.Uri[]; moved?: boolean }
@@ -54,6 +57,7 @@ export class ResultsStore extends DisposableObject {
   private readonly uris = new Map<string, Map<string, vscode.Uri>>();
   /** Settles once the findings kept in the results file are loaded (at once without one). */
   readonly ready: Promise<void>;
+  private policies: PolicyLookup | undefined;
 
   /**
    * `resultsFile`: where findings are kept (JSON Lines in the workspace's storage); without
@@ -79,15 +83,38 @@ export class ResultsStore extends DisposableObject {
     void this.updateContext();
   }
 
+  /**
+   * How findings are matched to the company's policies (policyViolations.ts); every finding
+   * is matched again now, and each one that arrives later as it arrives.
+   */
+  setPolicyLookup(lookup: PolicyLookup | undefined): void {
+    this.policies = lookup;
+    for (const folderUri of this.model.folderUris()) this.matchPolicies(folderUri, this.model.issuesIn(folderUri));
+    this.located = undefined;
+    this.changed.fire({});
+  }
+
+  private matchPolicies(folderUri: string, issues: readonly StoredIssue[]): void {
+    for (const issue of issues) {
+      const found = this.policies?.(folderUri, issue);
+      if (found?.length) issue.policies = found;
+      else delete issue.policies;
+    }
+  }
+
   private onModelChange(c: FindingsChange): void {
     if (c.all) {
+      for (const folderUri of this.model.folderUris()) this.matchPolicies(folderUri, this.model.issuesIn(folderUri));
       this.located = undefined;
       this.changed.fire({});
       void this.updateContext();
       if (!c.fromStorage) this.storage.schedule('soon');
       return;
     }
-    if (!c.moved) this.located = undefined;
+    if (!c.moved) {
+      this.located = undefined;
+      for (const f of c.files) this.matchPolicies(f.folderUri, this.model.issuesOfFile(f.folderUri, f.path));
+    }
     this.changed.fire({ uris: c.files.map((f) => this.uriOf(f.folderUri, f.path)), moved: c.moved });
     this.storage.schedule(c.moved ? 'idle' : 'soon');
   }

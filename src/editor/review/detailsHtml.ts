@@ -97,7 +97,8 @@ ${o.fixed ? '<p class="note" role="status">Fixed: the suggested fix was applied 
 <div class="actions" role="group" aria-label="Actions">
   ${button('open', 'Open in Editor', !issue.stale)}
   ${o.fixed ? '' : `${button('preview', 'Preview Fix', fixable)}
-  ${button('apply', 'Apply Fix', fixable)}`}
+  ${button('apply', 'Apply Fix', fixable)}
+  ${o.dismissal ? '' : button('chat', 'Fix with Chat')}`}
   ${button('copy', 'Copy Details')}
   ${o.fixed ? '' : o.dismissal ? button('restore', 'Restore') : button('dismiss', 'Dismiss…')}
 </div>

@@ -11,7 +11,7 @@ import { capitalize } from '../../core/issues';
 import { findingText } from './findingText';
 import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 
-const ACTIONS = new Set(['open', 'preview', 'apply', 'copy', 'dismiss', 'restore']);
+const ACTIONS = new Set(['open', 'preview', 'apply', 'chat', 'copy', 'dismiss', 'restore']);
 
 /** One details panel, reused for whichever finding is shown. */
 /** Which findings left the results because their fix was applied (FixController). */
@@ -95,6 +95,7 @@ export class DetailsView extends DisposableObject {
         return vscode.window.showTextDocument(located.uri, { selection: located.issue.range && new vscode.Range(located.issue.range.start.line, located.issue.range.start.character, located.issue.range.end.line, located.issue.range.end.character), viewColumn: vscode.ViewColumn.One, preview: false });
       case 'preview': return this.commands.execute('codeScanner.previewFix', ref);
       case 'apply': return this.commands.execute('codeScanner.applyFix', ref);
+      case 'chat': return this.commands.execute('codeScanner.fixWithChat', ref);
       case 'copy': return this.store.get(ref) ? this.commands.execute('codeScanner.copyDetails', ref) : vscode.env.clipboard.writeText(findingText(located.issue));
       case 'dismiss': return this.commands.execute('codeScanner.dismissFinding', ref);
       case 'restore': return this.commands.execute('codeScanner.restoreFinding', ref);

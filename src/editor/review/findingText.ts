@@ -9,7 +9,7 @@ import { DISMISS_LABELS } from '../results/dismissLabels';
 import type { Dismissal } from '../results/resultsStore';
 
 /** Commands a hover may run: only these, never anything named by the service. */
-export const HOVER_COMMANDS: CommandId[] = ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix'];
+export const HOVER_COMMANDS: CommandId[] = ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix', 'codeScanner.fixWithChat'];
 
 function commandLink(id: CommandId, ref: IssueRef): string {
   return `command:${id}?${encodeURIComponent(JSON.stringify([ref]))}`;
@@ -42,6 +42,7 @@ export function findingMarkdown(issue: StoredIssue, o: { ref?: IssueRef; dismiss
   if (o.ref) {
     const links = [`[Show Details](${commandLink('codeScanner.showDetails', o.ref)})`];
     if (isFixable(issue)) links.push(`[Preview Fix](${commandLink('codeScanner.previewFix', o.ref)})`, `[Apply Fix](${commandLink('codeScanner.applyFix', o.ref)})`);
+    if (!o.dismissal) links.push(`[Fix with Chat](${commandLink('codeScanner.fixWithChat', o.ref)})`);
     md.appendMarkdown(links.join(' · '));
     md.isTrusted = { enabledCommands: HOVER_COMMANDS };
   }

@@ -8,6 +8,7 @@ import { DetailsView } from './detailsView';
 import { issueRange } from '../results/diagnostics';
 import { DISMISS_LABELS } from '../results/dismissLabels';
 import { findingMarkdown } from './findingText';
+import { fixWithChat } from './fixWithChat';
 import type { DismissReason } from '../results/resultsStore';
 import { hideFalsePositives } from '../settings';
 
@@ -96,6 +97,17 @@ export function reviewFeature({ store, commands, notifier, fixes, own }: Ctx) {
     commands: {
       'codeScanner.showDetails': showDetails,
       'codeScanner.dismissFinding': dismissFinding,
+      'codeScanner.fixWithChat': async (arg) => {
+        const ref = await findingFor(arg);
+        if (ref === null) return undefined;
+        const located = ref && store.get(ref);
+        if (!located) {
+          void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+          return undefined;
+        }
+        const refusal = plainObjectArg<{ refusal: unknown }>(arg)?.refusal;
+        return fixWithChat(located, notifier, { refusal: typeof refusal === 'string' ? refusal : undefined });
+      },
       'codeScanner.restoreFinding': async (arg) => {
         const ref: IssueRef | undefined = issueRefArg(arg);
         if (!ref) return false;

@@ -27,6 +27,7 @@ import { folderProject, repositorySettingNotes, scanSettings } from '../settings
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
 import { plural } from '../../core/text/plural';
 import { errorMessage } from '../../core/errors';
+import type { SaveScanResult } from '../../core/scan/saveQueue';
 
 export type { ScanOptions } from '../commands/args';
 
@@ -41,6 +42,8 @@ export interface FolderOutcome {
   scanId?: string;
   files: number;
   issues?: number;
+  /** How many of them are new (not found before the folder's latest full scan). */
+  fresh?: number;
   note?: string;
   /** Files left out for a reason worth telling (not ignored, excluded by default or binary). */
   leftOut?: SkippedFile[];
@@ -53,7 +56,7 @@ export interface FolderOutcome {
  * What a scan command resolves to; `error` says why it stopped (also shown to the user).
  * `continuesOnService` names a scan that a cancel came too late to stop.
  */
-export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; continuesOnService?: string; error?: { kind: string; message: string } }
+export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; continuesOnService?: string; error?: { kind: string; message: string; retryAfterMs?: number } }
 
 
 interface Step { folder: vscode.WorkspaceFolder; select: (known?: SelectOptions['known']) => Promise<Selection>; partial: boolean }
@@ -204,35 +207,62 @@ export class ScanController extends DisposableObject {
       const client = await this.session.getClient();
       if (!client) return undefined;
       if (!(await this.consent.ask(kind, options.confirmed))) return undefined;
-      return this.withRun(TITLES[kind], async (run) => {
-        // Two folders at a time: each waits on the service most of its time, and a scan's
-        // packaging uses both cores only briefly. Each folder's results land when it finishes.
-        const settled = await settleBounded(steps, FOLDERS_AT_ONCE, async (step, i) => {
-          const { folder } = step;
-          const ctx = await this.pipelineContext(client, folder, this.uploads.forFolder(folder.uri.toString()), run, run.folderProgress(i, steps.length, this.label(folder)), options);
-          const project = await folderProject(folder);
-          this.projects.set(folder.uri.toString(), project);
-          const result = await this.noting(folder, run, () => scanFolder({
-            root: folder.uri.fsPath,
-            projectName: project.name,
-            folderName: folder.name,
-            partial: step.partial,
-            select: step.select,
-            scanConfigs: scanSettings(folder).scanConfigs,
-            targetPolicies: this.targets.ids,
-          }, ctx));
-          const outcome = this.outcome(folder.name, result);
-          // Said with every scan: a repository's own settings may narrow what it scans.
-          const narrowed = repositorySettingNotes(folder);
-          const note = [outcome.note, ...narrowed].filter(Boolean).join('; ') || undefined;
-          return { ...outcome, project: project.name, ...(note ? { note } : {}) };
-        });
-        const done = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-        const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ folder: steps[i].folder.name, error: r.reason as unknown }] : []));
-        if (failures.length) throw new FoldersEnded(done, failures);
-        return done;
-      });
+      return this.withRun(TITLES[kind], (run) => this.scanSteps(steps, client, run, options));
     });
+  }
+
+  /**
+   * Scan on save: the saved files, as one partial scan, in the background. It asks nothing
+   * (the first-scan question was answered) and says nothing when it goes well: the status
+   * bar shows it, the findings change when it completes. Another scan running: `busy`.
+   */
+  async scanSaved(files: ReadonlyMap<string, ReadonlySet<string>>): Promise<SaveScanResult> {
+    if (this.busy) return { kind: 'busy' };
+    if (!vscode.workspace.isTrusted) return { kind: 'failed', message: 'the workspace is not trusted' };
+    if (this.consent.needed()) return { kind: 'failed', message: 'the first-scan question has not been answered' };
+    if (!this.session.isSignedIn()) return { kind: 'failed', message: 'not signed in' };
+    const uris = [...files].flatMap(([folderUri, paths]) => [...paths].map((p) => vscode.Uri.joinPath(vscode.Uri.parse(folderUri), ...p.split('/'))));
+    const summary = await this.exclusive(async () => {
+      const steps = this.steps('givenFiles', uris);
+      if (typeof steps === 'string') return undefined;
+      const client = await this.session.getClient();
+      if (!client) return undefined;
+      return this.withRun('Scanning saved files', (run) => this.scanSteps(steps, client, run, {}), { quiet: true });
+    });
+    if (!summary) return this.busy ? { kind: 'busy' } : { kind: 'done' };
+    const e = summary.error;
+    if (e?.kind === 'rate-limited') return { kind: 'limited', retryAfterMs: e.retryAfterMs };
+    if (e) return { kind: 'failed', message: e.message };
+    return { kind: 'done' };
+  }
+
+  private async scanSteps(steps: Step[], client: ServiceClient, run: Run, options: ScanOptions): Promise<FolderOutcome[]> {
+    // Two folders at a time: each waits on the service most of its time, and a scan's
+    // packaging uses both cores only briefly. Each folder's results land when it finishes.
+    const settled = await settleBounded(steps, FOLDERS_AT_ONCE, async (step, i) => {
+      const { folder } = step;
+      const ctx = await this.pipelineContext(client, folder, this.uploads.forFolder(folder.uri.toString()), run, run.folderProgress(i, steps.length, this.label(folder)), options);
+      const project = await folderProject(folder);
+      this.projects.set(folder.uri.toString(), project);
+      const result = await this.noting(folder, run, () => scanFolder({
+        root: folder.uri.fsPath,
+        projectName: project.name,
+        folderName: folder.name,
+        partial: step.partial,
+        select: step.select,
+        scanConfigs: scanSettings(folder).scanConfigs,
+        targetPolicies: this.targets.ids,
+      }, ctx));
+      const outcome = this.outcome(folder, result);
+      // Said with every scan: a repository's own settings may narrow what it scans.
+      const narrowed = repositorySettingNotes(folder);
+      const note = [outcome.note, ...narrowed].filter(Boolean).join('; ') || undefined;
+      return { ...outcome, project: project.name, ...(note ? { note } : {}) };
+    });
+    const done = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ folder: steps[i].folder.name, error: r.reason as unknown }] : []));
+    if (failures.length) throw new FoldersEnded(done, failures);
+    return done;
   }
 
   /** Resumes every interrupted upload of this workspace, then fetches its results. */
@@ -256,7 +286,7 @@ export class ScanController extends DisposableObject {
             continue;
           }
           const ctx = await this.pipelineContext(client, folder, store, run, run.folderProgress(i, pending.length, this.label(folder)), options);
-          outcomes.push(this.outcome(folder.name, await this.noting(folder, run, () => resumeFolder(transfer, ctx))));
+          outcomes.push(this.outcome(folder, await this.noting(folder, run, () => resumeFolder(transfer, ctx))));
         }
         return outcomes;
       });
@@ -343,7 +373,16 @@ export class ScanController extends DisposableObject {
     };
   }
 
-  private outcome(folder: string, r: FolderScanResult): FolderOutcome {
+  /** How many of the findings a completed scan brought are new (in the files it scanned). */
+  private newFoundBy(folderUri: string, scanId: string): number {
+    const scan = this.store.scansOf(folderUri).find((s) => s.scanId === scanId);
+    if (!scan) return 0;
+    const covered = scan.partialFiles && new Set(scan.partialFiles);
+    return this.store.issuesIn(folderUri).filter((i) => i.isNew && (!covered || covered.has(i.path))).length;
+  }
+
+  private outcome(workspaceFolder: vscode.WorkspaceFolder, r: FolderScanResult): FolderOutcome {
+    const folder = workspaceFolder.name;
     // Every reason, as Upload Preview lists them (git's ignored files are not enumerated by a scan).
     const leftOut = r.skipped;
     for (const s of r.skipped) this.session.log.info(`${folder}: left out ${s.path} (${skipReasonLabel(s.reason)})`);
@@ -351,7 +390,8 @@ export class ScanController extends DisposableObject {
     if (r.kind === 'in-progress') {
       return { folder, files: r.files, note: `the service reports a scan of this upload is already in progress (${r.message})`, leftOut };
     }
-    return { folder, scanId: r.scanId, files: r.files, issues: r.issues, leftOut, warnings: r.warnings.length ? r.warnings : undefined };
+    const fresh = this.newFoundBy(workspaceFolder.uri.toString(), r.scanId);
+    return { folder, scanId: r.scanId, files: r.files, issues: r.issues, ...(fresh ? { fresh } : {}), leftOut, warnings: r.warnings.length ? r.warnings : undefined };
   }
 
   /** "The findings shown are from the scan of 14:02." / "No findings are shown until a scan completes." */
@@ -502,9 +542,10 @@ export class ScanController extends DisposableObject {
     }
   }
 
-  private async withRun(title: string, body: (run: Run) => Promise<FolderOutcome[]>): Promise<ScanSummary | undefined> {
+  /** `quiet`: a background scan (scan on save): progress in the status bar only, and only the log hears how it ended. */
+  private async withRun(title: string, body: (run: Run) => Promise<FolderOutcome[]>, o: { quiet?: boolean } = {}): Promise<ScanSummary | undefined> {
     return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: progressTitle(title), cancellable: true },
+      { location: o.quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: progressTitle(title), cancellable: !o.quiet },
       async (progress, token) => {
         const run = new Run(inertProgress(progress), (state) => {
           if (this.current) this.current.state = state;
@@ -516,10 +557,15 @@ export class ScanController extends DisposableObject {
         this.stateChanged.fire();
         try {
           const folders = await body(run);
-          this.announce(folders);
+          if (o.quiet) this.logOutcomes(folders);
+          else this.announce(folders);
           return { folders, cancelled: false };
         } catch (err) {
           const ended = err instanceof FoldersEnded ? err : new FoldersEnded([], [{ folder: run.folder, error: err }]);
+          if (o.quiet) {
+            this.logOutcomes(ended.done);
+            return { folders: ended.done, ...this.logEnded(ended.failures, run) };
+          }
           // Folders that finished are told as usual; each way the others ended, once.
           if (ended.done.length) this.announce(ended.done);
           return { folders: ended.done, ...(await this.reportEnded(ended.failures, run)) };
@@ -584,6 +630,32 @@ export class ScanController extends DisposableObject {
     return summary;
   }
 
+  /** A background scan's outcome, for the log only. */
+  private logOutcomes(folders: FolderOutcome[]): void {
+    for (const f of folders) {
+      const found = f.scanId ? `${f.issues ? plural(f.issues, 'issue') : 'no issues'}${f.fresh ? `, ${f.fresh} new` : ''} in ${plural(f.files, 'saved file')}` : '';
+      this.session.log.info(`${f.folder}: scan on save ${[found, f.note].filter(Boolean).join('; ')}.`);
+    }
+  }
+
+  /** How a background scan ended when it did not finish, for the log and the caller (which shows it in the status bar). */
+  private logEnded(failures: FolderFailure[], run: Run): Omit<ScanSummary, 'folders'> {
+    const summary: Omit<ScanSummary, 'folders'> = { cancelled: false };
+    for (const { folder, error: err } of failures) {
+      this.session.log.warn(`${folder ?? 'the workspace'}: scan on save did not finish: ${errorMessage(err)}`);
+      if (isCancellation(err, run.abort.signal) || err instanceof CancelledAfterUploadError) {
+        summary.cancelled = true;
+        continue;
+      }
+      summary.error ??= {
+        kind: isServiceError(err) ? err.kind : err instanceof ScanFailedError ? 'scan-failed' : 'error',
+        message: errorMessage(err),
+        ...(isServiceError(err) && err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+      };
+    }
+    return summary;
+  }
+
   /**
    * One message when a scan ends: how many issues in each folder, notes, and the files left
    * out by every reason (the same reasons Upload Preview lists), with Show Skipped Files.
@@ -593,7 +665,7 @@ export class ScanController extends DisposableObject {
     const sentences: string[] = [];
     const scanned = folders.filter((f) => f.scanId);
     if (scanned.length) {
-      const counts = scanned.map((f) => `${f.issues ? plural(f.issues, 'issue') : 'no issues'} in ${f.folder}`);
+      const counts = scanned.map((f) => `${f.issues ? plural(f.issues, 'issue') : 'no issues'}${f.fresh ? `, ${f.fresh} new,` : ''} in ${f.folder}`);
       sentences.push(`Scan finished: ${counts.join(', ')}.`);
     }
     // Notes are clauses; a service's or git's text may end in its own period.

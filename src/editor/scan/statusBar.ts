@@ -7,9 +7,10 @@ import { hideFalsePositives } from '../settings';
 import { capitalize } from '../../core/issues';
 import { folderSummaries } from '../results/resultsSummary';
 import { describeUser } from '../account/session';
+import { scanOnSaveText } from './scanOnSave';
 
 /** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
-export function statusBarFeature({ extension: context, session, store, scans }: Ctx): vscode.StatusBarItem {
+export function statusBarFeature({ extension: context, session, store, scans, saves }: Ctx): vscode.StatusBarItem {
   const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Code Scanner';
 
@@ -70,6 +71,13 @@ export function statusBarFeature({ extension: context, session, store, scans }: 
       tooltip.appendMarkdown('Click to scan the workspace.');
       item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
     }
+    // Scan on save, discreetly: what waits, a pause for the request limit, a failure.
+    const onSave = scanOnSaveText(saves.state);
+    if (onSave && !state) {
+      if (onSave.short) item.text += ` · ${onSave.short}`;
+      spoken += `. ${onSave.long}`;
+      tooltip.appendMarkdown(`\n\n${escape(onSave.long)}`);
+    }
     item.accessibilityInformation = { label: spoken, role: 'button' };
     item.tooltip = tooltip;
     item.show();
@@ -78,6 +86,7 @@ export function statusBarFeature({ extension: context, session, store, scans }: 
   context.subscriptions.push(
     item,
     scans.onDidChangeState(update),
+    saves.onDidChangeState(update),
     store.onDidChange((e) => { if (!e.moved) update(); }),
     session.onDidChangeSession(update),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) update(); }),

@@ -1,0 +1,108 @@
+// The company's policies on each finding: the active policies are read from the service
+// (every page) when findings arrive and none were read for the account within the hour, and
+// whenever the Policies view is refreshed; kept per account across reloads, and matched
+// against every finding by the core (policyMatch.ts).
+// A plan or role without policies (403) leaves the matching out, said once in the log.
+import type * as vscode from 'vscode';
+import { PolicySchema, type Policy } from '../../core/api';
+import { errorMessage, isServiceError } from '../../core/errors';
+import { PolicyMatcher } from '../../core/issues';
+import type { Session } from '../account/session';
+import type { ProjectNames } from '../scan/projectNames';
+import { DisposableObject } from '../disposable';
+import type { ResultsStore } from './resultsStore';
+
+const CACHE_KEY = 'codeScanner.policyCache';
+/** Policies read longer ago than this are read again when findings arrive. */
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+interface Cached { account: string; at: number; policies: unknown[]; refused?: boolean }
+/** After a failed read, findings arriving do not ask again before this much time. */
+const RETRY_AFTER_MS = 5 * 60 * 1000;
+
+export class PolicyViolations extends DisposableObject {
+  private matcher: PolicyMatcher | undefined;
+  private matcherAccount: string | undefined;
+  private reading: Promise<void> | undefined;
+  /** Accounts whose refusal (403) was logged: once each. */
+  private readonly refusals = new Set<string>();
+  /** When a read was last tried (findings arriving do not ask again soon after). */
+  private lastTry = 0;
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly session: Session,
+    private readonly store: ResultsStore,
+    private readonly projects: ProjectNames,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.fromCache();
+    this.own(session.onDidChangeSession(() => { if (this.matcherAccount !== this.session.account) this.fromCache(); }));
+    this.own(projects.onDidChange(() => this.apply()));
+    // Findings came (a scan, or those stored): read the policies when none are known recently.
+    this.own(store.onDidChange((e) => { if (!e.uris && store.hasResults() && this.stale()) void this.refresh(); }));
+  }
+
+  private stale(): boolean {
+    const cached = this.state.get<Cached>(CACHE_KEY);
+    if (Date.now() - this.lastTry < RETRY_AFTER_MS) return false;
+    return !cached || cached.account !== this.session.account || Date.now() - cached.at > STALE_AFTER_MS;
+  }
+
+  /** How many active policies findings are matched against (undefined: none known). */
+  get count(): number | undefined {
+    return this.matcher?.size;
+  }
+
+  private fromCache(): void {
+    const cached = this.state.get<Cached>(CACHE_KEY);
+    const account = this.session.account;
+    const usable = !!cached && !!account && cached.account === account && Array.isArray(cached.policies);
+    this.use(usable && !cached.refused ? cached.policies.flatMap((p) => { const r = PolicySchema.safeParse(p); return r.success ? [r.data] : []; }) : undefined, account);
+  }
+
+  private use(policies: Policy[] | undefined, account: string | undefined): void {
+    this.matcher = policies && new PolicyMatcher(policies);
+    this.matcherAccount = account;
+    this.apply();
+  }
+
+  private apply(): void {
+    const matcher = this.matcher;
+    this.store.setPolicyLookup(matcher && ((folderUri, issue) => matcher.violations(issue, this.projects.of(folderUri)?.name)));
+  }
+
+  /** Reads the active policies again (never asks to sign in: signed out, nothing happens). */
+  refresh(): Promise<void> {
+    if (!this.session.isSignedIn()) return Promise.resolve();
+    this.reading ??= this.read().finally(() => { this.reading = undefined; });
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    const account = this.session.account;
+    this.lastTry = Date.now();
+    const client = await this.session.getClient();
+    if (!client || !account) return;
+    try {
+      const policies = await client.listAllPolicies({ active: true });
+      // Only what matching reads is kept.
+      const kept = policies.map((p) => ({ id: p.id, name: p.name, active: p.active, archived: p.archived, cwes: p.cwes, projects: p.projects, glob_pattern: p.glob_pattern, excludes: p.excludes, guidance_text: p.guidance_text }));
+      await this.state.update(CACHE_KEY, { account, at: Date.now(), policies: kept } satisfies Cached);
+      if (this.session.account === account) this.use(policies, account);
+      this.log.info(`Findings are matched against ${policies.length} active ${policies.length === 1 ? 'policy' : 'policies'} of the company.`);
+    } catch (err) {
+      if (isServiceError(err) && err.status === 403) {
+        if (!this.refusals.has(account)) this.log.info(`Findings are not matched against the company's policies: the service does not let this account read them (${errorMessage(err)}).`);
+        this.refusals.add(account);
+        // Remembered like a reading of no policies: not asked again within the hour.
+        await this.state.update(CACHE_KEY, { account, at: Date.now(), policies: [], refused: true } satisfies Cached);
+        this.use(undefined, account);
+        return;
+      }
+      // Unreachable or failing: the policies known stay in use.
+      this.log.warn(`The company's policies could not be read again; the last ones read stay in use: ${errorMessage(err)}`);
+    }
+  }
+}

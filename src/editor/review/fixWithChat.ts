@@ -1,0 +1,45 @@
+// Fix with Chat: the finding, why it matters and the service's suggested diff, handed to
+// the editor's chat with the instruction to adapt the fix to the code as it is now. The
+// prompt is filled in, not sent: the user reads it and presses Enter. Without a chat model
+// in the editor the prompt goes to the clipboard instead, and the user is told so.
+import * as vscode from 'vscode';
+import { chatFixPrompt } from '../../core/agent/chatPrompt';
+import { readTextInside } from '../../core/workspace/readInside';
+import type { Notifier } from '../notifier';
+import type { LocatedIssue } from '../results/resultsStore';
+
+/** What Fix with Chat did: the prompt, and whether the chat opened with it (else it was copied). */
+export interface ChatHandOff { prompt: string; opened: boolean }
+
+const CHAT_OPEN = 'workbench.action.chat.open';
+
+async function currentText(l: LocatedIssue): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === l.uri.toString());
+  if (open) return open.getText();
+  return readTextInside(vscode.Uri.parse(l.folderUri).fsPath, l.issue.path);
+}
+
+/** Whether a chat that can answer is in this editor: some language model is offered, and the chat command exists. */
+async function chatAvailable(): Promise<boolean> {
+  try {
+    const [models, commands] = await Promise.all([vscode.lm.selectChatModels(), vscode.commands.getCommands(true)]);
+    return models.length > 0 && commands.includes(CHAT_OPEN);
+  } catch {
+    return false;
+  }
+}
+
+export async function fixWithChat(l: LocatedIssue, notifier: Notifier, o: { refusal?: string } = {}): Promise<ChatHandOff> {
+  const prompt = chatFixPrompt({ issue: l.issue, currentText: await currentText(l), refusal: o.refusal });
+  if (await chatAvailable()) {
+    try {
+      await vscode.commands.executeCommand(CHAT_OPEN, { query: prompt, isPartialQuery: true });
+      return { prompt, opened: true };
+    } catch {
+      // A chat that would not open: the clipboard below.
+    }
+  }
+  await vscode.env.clipboard.writeText(prompt);
+  void notifier.info('No AI chat is available in this editor, so the prompt to fix this finding was copied. Paste it into your AI assistant.');
+  return { prompt, opened: false };
+}
