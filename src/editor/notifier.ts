@@ -89,10 +89,12 @@ export class Notifier {
     }
   }
 
-  /** A transient line in the status bar, made inert like a notification. */
-  flash(message: string, ms = 5000): void {
-    this.log.info(message);
-    vscode.window.setStatusBarMessage(plainNotificationText(this.redactor.apply(PREFIX + message)).replace(/\$\(/g, '$\u200b('), ms);
+  /**
+   * A short confirmation ("dismissed", "copied"): a notification without actions, which
+   * screen readers announce (a status bar message they do not) and which hides by itself.
+   */
+  done(message: string): void {
+    void this.info(message);
   }
 
   /** The last notifications shown, oldest first; with `after`, only those after that `seq`. */

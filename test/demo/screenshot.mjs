@@ -185,6 +185,7 @@ export const SCREENSHOT_THEMES = [
   { key: 'dark', label: 'Dark Modern' },
   { key: 'light', label: 'Light Modern' },
   { key: 'high-contrast', label: 'Dark High Contrast' },
+  { key: 'high-contrast-light', label: 'Light High Contrast' },
 ];
 
 async function chooseTheme(page, label) {

@@ -252,7 +252,7 @@ export async function statusBarTexts<T>(work: Promise<T>): Promise<{ result: T; 
   return { result: await finished, seen: [...seen] };
 }
 
-export interface ProbedQuickInput { visible: boolean; value: string; message: string; title: string }
+export interface ProbedQuickInput { visible: boolean; rows: string[]; value: string; message: string; title: string }
 
 /**
  * The quick input the workbench shows (an input box or a pick), as the offline launcher reads
@@ -284,10 +284,10 @@ export async function dialog(click?: string): Promise<ProbedDialog | undefined> 
 }
 
 /** The rows a view shows (found by its title), as the offline launcher reads them; undefined without a probe. */
-export async function viewRows(title: string): Promise<string[] | undefined> {
+export async function viewRows(title: string, o: { expand?: string } = {}): Promise<string[] | undefined> {
   const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
   if (!url) return undefined;
-  const res = await fetch(`${url}/rows?view=${encodeURIComponent(title)}`);
+  const res = await fetch(`${url}/rows?view=${encodeURIComponent(title)}${o.expand ? `&expand=${encodeURIComponent(o.expand)}` : ''}`);
   const text = await res.text();
   assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
   return JSON.parse(text) as string[];
@@ -301,4 +301,25 @@ export async function adminPolicies(body: { add?: Record<string, unknown>[]; rem
   const text = await res.text();
   assert.strictEqual(res.status, 200, `policies ${JSON.stringify(body)}: HTTP ${res.status} ${text}`);
   return (JSON.parse(text) as { added: number[] }).added;
+}
+
+/** The finding details page as the offline launcher reads it: focus and live region; `click` presses a button first. */
+export interface ProbedDetails { open: boolean; title?: string; focused?: string; live?: string }
+
+export async function detailsPage(o: { click?: string } = {}): Promise<ProbedDetails | undefined> {
+  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
+  if (!url) return undefined;
+  const res = await fetch(`${url}/details${o.click ? `?click=${encodeURIComponent(o.click)}` : ''}`);
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
+  return JSON.parse(text) as ProbedDetails;
+}
+
+/** Presses keys in the workbench as a person would (e.g. `Control+Alt+Enter`); false without a probe. */
+export async function pressKeys(key: string): Promise<boolean> {
+  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
+  if (!url) return false;
+  const res = await fetch(`${url}/press?key=${encodeURIComponent(key)}`);
+  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${await res.clone().text()}`);
+  return true;
 }

@@ -420,6 +420,14 @@ export async function prepareSuite() {
 // ---------------------------------------------------------------------------------
 // Workbench probe
 
+/** The frame (a webview's inner frame) holding `selector`, if any. */
+async function findFrame(page, selector) {
+  for (const frame of page.frames()) {
+    if (await frame.locator(selector).count().catch(() => 0)) return frame;
+  }
+  return undefined;
+}
+
 /**
  * A loopback endpoint through which the suite (running in the extension host, which cannot
  * see the workbench) asks what a person would see. `GET /notifications` lists the
@@ -451,15 +459,47 @@ export async function startWorkbenchProbe(getPage) {
           const input = w?.querySelector('.quick-input-box input');
           return {
             visible,
+            // The rows listed (a pick or the command palette): their text, keybindings included.
+            rows: [...(w?.querySelectorAll('.quick-input-list .monaco-list-row') ?? [])].map((r) => (r.textContent ?? '').trim()),
             value: input?.value ?? '',
             message: (w?.querySelector('.quick-input-message')?.textContent ?? '').trim(),
             title: (w?.querySelector('.quick-input-title')?.textContent ?? '').trim(),
           };
         }));
       }
+      if (url.pathname === '/press') {
+        // Keys pressed as a person would, e.g. ?key=Control%2BAlt%2BEnter.
+        await page.keyboard.press(url.searchParams.get('key') ?? '');
+        await new Promise((r) => setTimeout(r, 300));
+        return send(200, { pressed: true });
+      }
+      if (url.pathname === '/details') {
+        // The finding details page (a webview's frame): which control has focus, what its
+        // live region said; ?click=ACTION presses that button as a person would.
+        const frame = await findFrame(page, 'main[aria-labelledby="title"]');
+        if (!frame) return send(200, { open: false });
+        const click = url.searchParams.get('click');
+        if (click) await frame.locator(`button[data-action="${click}"]`).click();
+        return send(200, await frame.evaluate(() => {
+          const active = document.activeElement;
+          return {
+            open: true,
+            title: document.getElementById('title')?.textContent ?? '',
+            focused: active?.getAttribute('data-action') ?? active?.id ?? active?.tagName ?? '',
+            live: document.getElementById('live')?.textContent ?? '',
+          };
+        }));
+      }
       if (url.pathname === '/rows') {
-        // The rows of a view (its pane found by its title, e.g. "Refactor Preview"), as shown.
+        // The rows of a view (its pane found by its title, e.g. "Refactor Preview"), as shown;
+        // ?expand=TEXT first opens the collapsed rows whose accessible name holds TEXT.
         const view = url.searchParams.get('view') ?? '';
+        const expand = url.searchParams.get('expand');
+        if (expand) {
+          const rows = page.locator('.pane').filter({ has: page.locator('.pane-header .title', { hasText: new RegExp(view, 'i') }) }).locator(`.monaco-list-row[aria-expanded="false"][aria-label*="${expand.replace(/"/g, '')}"]`);
+          for (let i = 0, n = await rows.count(); i < n; i++) await rows.first().click();
+          await new Promise((r) => setTimeout(r, 300));
+        }
         return send(200, await page.evaluate((title) => {
           const panes = [...document.querySelectorAll('.pane')].filter((p) => (p.querySelector('.pane-header .title')?.textContent ?? '').toLowerCase().includes(title.toLowerCase()));
           const rows = panes.flatMap((p) => [...p.querySelectorAll('.monaco-list-row')]);

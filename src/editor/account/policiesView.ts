@@ -168,6 +168,8 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
       item.id = `policy:${node.policy.id}:${node.label}`;
       item.description = node.value;
       item.tooltip = node.value;
+      // The field and its value, as the row shows them (not the value alone).
+      item.accessibilityInformation = { label: `${node.label}: ${node.value}` };
       item.contextValue = 'policyDetail';
       return item;
     }
@@ -179,6 +181,7 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
     item.description = policyDescription(p, { isTarget });
     item.tooltip = policyTooltip(p, isTarget);
     const state = policyState(p);
+    item.accessibilityInformation = { label: `Policy ${p.name}, ${item.description}` };
     item.iconPath = isTarget
       ? new vscode.ThemeIcon('target', new vscode.ThemeColor('charts.blue'))
       : new vscode.ThemeIcon(
@@ -306,7 +309,7 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
       return reportFailure(err, 'save the target policies', this.deps);
     }
     const name = policy?.name ?? `#${id}`;
-    this.deps.notifier.flash(on ? `scans of this workspace now check "${name}".` : `scans of this workspace no longer check "${name}".`, 4000);
+    this.deps.notifier.done(on ? `Scans of this workspace now check "${name}".` : `Scans of this workspace no longer check "${name}".`);
     return { ok: true, value: next };
   }
 }

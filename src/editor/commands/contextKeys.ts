@@ -14,6 +14,8 @@ export const CONTEXT_KEYS = {
   uploadPreviewShown: 'codeScanner.uploadPreviewShown',
   /** The Policies view has a filter set. */
   policiesFiltered: 'codeScanner.policiesFiltered',
+  /** The active editor is a fix preview (Apply Fix and Discard Fix are in the palette and on keys). */
+  fixPreviewActive: 'codeScanner.fixPreviewActive',
 } as const;
 
 export type ContextKey = (typeof CONTEXT_KEYS)[keyof typeof CONTEXT_KEYS];

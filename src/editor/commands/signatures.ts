@@ -42,6 +42,8 @@ export interface CommandSignatures {
   'codeScanner.clearFilters': () => Promise<void>;
   'codeScanner.copyDetails': (arg?: Arg) => Promise<void>;
   'codeScanner.showDetails': (arg?: Arg) => Promise<boolean>;
+  'codeScanner.showSelectedDetails': () => Promise<boolean>;
+  'codeScanner.revealInTree': (arg?: Arg) => Promise<boolean>;
   'codeScanner.fixWithChat': (arg?: Arg) => Promise<ChatHandOff | undefined>;
   'codeScanner.dismissFinding': (arg?: Arg) => Promise<boolean>;
   'codeScanner.restoreFinding': (arg?: Arg) => Promise<boolean>;

@@ -12,6 +12,8 @@ import { DisposableObject } from '../disposable';
 import type { Notifier } from '../notifier';
 import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 import { addLineEdits, composeByFile, fixTarget, type ComposedFile, type ReviewedFixesResult } from './fixTargets';
+import { CONTEXT_KEYS } from '../commands/contextKeys';
+import { setContext } from '../commands/manager';
 
 export const PREVIEW_SCHEME = 'code-scanner-fix';
 
@@ -24,6 +26,12 @@ export function previewRef(uri: vscode.Uri): IssueRef | undefined {
   const folderUri = q.get('folder');
   const issueId = q.get('issue');
   return folderUri && issueId ? { folderUri, issueId } : undefined;
+}
+
+/** The finding of the fix preview in the active editor, if that is one. */
+function activePreviewRef(): IssueRef | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  return input instanceof vscode.TabInputTextDiff ? previewRef(input.modified) : undefined;
 }
 
 function previewUri(ref: IssueRef, located: LocatedIssue): vscode.Uri {
@@ -58,6 +66,11 @@ export class FixController extends DisposableObject {
     }));
     this.own(vscode.workspace.onDidCloseTextDocument((d) => { if (d.uri.scheme === PREVIEW_SCHEME) this.previews.delete(d.uri.toString()); }));
     this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followUndo(e)));
+    // Apply and Discard reach the palette and their keys while a fix preview is the active editor.
+    const previewActive = () => void setContext(CONTEXT_KEYS.fixPreviewActive, !!activePreviewRef());
+    this.own(vscode.window.tabGroups.onDidChangeTabs(previewActive));
+    this.own(vscode.window.tabGroups.onDidChangeTabGroups(previewActive));
+    previewActive();
   }
 
   private resolve(ref: IssueRef | undefined): LocatedIssue | undefined {
@@ -94,7 +107,8 @@ export class FixController extends DisposableObject {
 
   /** Apply from the preview's title bar: applies the fix and closes the preview. */
   async applyPreviewed(arg: unknown): Promise<number> {
-    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg);
+    // From the title bar: the preview's URI; from the palette or a key: the active preview.
+    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg) ?? activePreviewRef();
     if (!ref) return 0;
     const n = await this.apply([ref]);
     if (n > 0) await this.closePreviews(ref);
@@ -102,7 +116,7 @@ export class FixController extends DisposableObject {
   }
 
   async discardPreviewed(arg: unknown): Promise<void> {
-    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg);
+    const ref = arg instanceof vscode.Uri ? previewRef(arg) : issueRefArg(arg) ?? activePreviewRef();
     if (ref) await this.closePreviews(ref);
   }
 

@@ -225,6 +225,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       const project = this.projects?.of(node.folderUri);
       item.description = `${plural(this.visibleIssues(node.folderUri).length, 'issue')}${project ? ` · project ${project.name}` : ''}`;
       if (project) item.tooltip = `${node.name}: ${describeProject(project)}`;
+      item.accessibilityInformation = { label: `Folder ${node.name}, ${item.description}` };
       item.id = `folder:${node.folderUri}`;
       return item;
     }
@@ -239,8 +240,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       item.id = `group:${node.folderUri}:dismissed`;
       item.description = String(node.count);
       item.iconPath = new vscode.ThemeIcon('eye-closed');
-      item.tooltip = `${plural(node.count, 'finding')} dismissed in this workspace only. The service has no operation for this; they stay open there. Right-click one to restore it.`;
+      item.tooltip = `${plural(node.count, 'finding')} dismissed in this workspace only. The service has no operation for this; they stay open there. Restore one from its context menu (Shift+F10) or its details page.`;
       item.contextValue = 'group.dismissed';
+      item.accessibilityInformation = { label: `Dismissed, ${plural(node.count, 'finding')} set aside in this workspace only` };
       return item;
     }
     const item = new vscode.TreeItem('', this.expandGroups ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -258,6 +260,8 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       item.tooltip = `${item.label}: ${plural(node.count, 'issue')}`;
       if (by === 'urgency') item.iconPath = SEVERITY_ICON[severityFromUrgency(node.key)];
     }
+    // The group and its count, not its tooltip.
+    item.accessibilityInformation = { label: `${by === 'file' ? node.key : item.label}, ${plural(node.count, 'issue')}` };
     return item;
   }
 
@@ -370,7 +374,8 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     const folders = vscode.workspace.workspaceFolders ?? [];
     const project = folders.length === 1 ? projects.of(folders[0].uri.toString()) : undefined;
     const who = session.tokenRejected ? 'sign-in expired: sign in again' : describeUser(session.user);
-    view.description = [project ? `Project: ${project.name}` : '', who].filter(Boolean).join(' · ');
+    // "Filtered" in the title bar too: the filter buttons show no on/off state of their own.
+    view.description = [isViewFiltered(provider.filter) ? 'Filtered' : '', project ? `Project: ${project.name}` : '', who].filter(Boolean).join(' · ');
     // The badge shows what Problems and the status bar show; view filters narrow the list only.
     const shown = store.shownCount(hideFalsePositives());
     view.badge = shown ? { value: shown, tooltip: plural(shown, 'quality issue') } : undefined;
@@ -473,9 +478,28 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
       if (!located) return;
       const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
       await vscode.env.clipboard.writeText(issueDetails(located.issue, folderName));
-      notifier.flash('issue details copied.', 3000);
+      notifier.done('Issue details copied.');
     },
     'codeScanner.showIssues': () => Promise.resolve(vscode.commands.executeCommand('codeScanner.issues.focus')),
+    // After Dismiss or Restore from the view, the finding keeps the focus in its new group.
+    'codeScanner.revealInTree': async (arg) => {
+      const ref = issueRefArg(arg);
+      const located = ref && store.get(ref);
+      if (!located || !view.visible) return false;
+      const node: IssueTreeNode = { kind: 'issue', folderUri: located.folderUri, issueId: located.issue.id, issue: located.issue };
+      try {
+        await view.reveal(node, { select: true, focus: true, expand: false });
+        return true;
+      } catch {
+        return false; // filtered out of the view: nothing to focus
+      }
+    },
+    // Ctrl+Enter on a row of the view: its details, as the inline (i) button gives them.
+    'codeScanner.showSelectedDetails': async () => {
+      const node = view.selection[0];
+      if (node?.kind !== 'issue') return false;
+      return Boolean(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: node.folderUri, issueId: node.issueId }));
+    },
   } satisfies SomeCommandHandlers;
   return { provider, commands: handlers };
 }

@@ -77,6 +77,10 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
   .diff div { padding: 0 8px; }
   .diff .add { background: var(--vscode-diffEditor-insertedLineBackground, var(--vscode-diffEditor-insertedTextBackground)); }
   .diff .del { background: var(--vscode-diffEditor-removedLineBackground, var(--vscode-diffEditor-removedTextBackground)); }
+  /* High Contrast has no diff backgrounds: its own diff editor draws borders, so does this page. */
+  body.vscode-high-contrast .diff .add, body.vscode-high-contrast-light .diff .add { border: 1px dashed var(--vscode-diffEditor-insertedTextBorder, var(--vscode-contrastActiveBorder)); }
+  body.vscode-high-contrast .diff .del, body.vscode-high-contrast-light .diff .del { border: 1px dashed var(--vscode-diffEditor-removedTextBorder, var(--vscode-contrastBorder)); }
+  .diff:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
   .diff .hunk, .diff .file { color: var(--vscode-descriptionForeground); }
   pre.meta { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; overflow-wrap: anywhere; }
   .note { border-left: 3px solid var(--vscode-notificationsInfoIcon-foreground, var(--vscode-focusBorder)); padding: 4px 10px; background: var(--vscode-textBlockQuote-background); }
@@ -125,13 +129,33 @@ ${fixable ? '' : '<p class="note" role="note">Not offered as a fix: the file was
 </section>
 ${issue.scannerMetadata ? `<section><details><summary>Scanner metadata</summary><pre class="meta">${esc(issue.scannerMetadata)}</pre></details></section>` : ''}
 </main>
+<div id="live" class="sr" role="status" aria-live="polite"></div>
 <script nonce="${o.nonce}">
   const vscode = acquireVsCodeApi();
+  const finding = ${JSON.stringify(String(issue.id)).replace(/</g, '\\u003c')};
   for (const b of document.querySelectorAll('button[data-action]')) {
-    b.addEventListener('click', () => vscode.postMessage({ action: b.dataset.action }));
+    b.addEventListener('click', () => {
+      // The page is drawn again when the action changes the finding: focus comes back here.
+      vscode.setState({ finding, action: b.dataset.action });
+      vscode.postMessage({ action: b.dataset.action });
+    });
   }
-  // A screen reader starts at the finding's title, not somewhere in the page.
-  document.getElementById('title').focus();
+  // After Dismiss the page has Restore where Dismiss was, and the other way round.
+  const SWAP = { dismiss: 'restore', restore: 'dismiss' };
+  const last = vscode.getState();
+  vscode.setState(undefined);
+  const again = last && last.finding === finding
+    ? document.querySelector('button[data-action="' + (SWAP[last.action] || last.action) + '"]:not([disabled])')
+    : null;
+  if (again) {
+    again.focus();
+    // What changed, said once: the note the page now shows.
+    const note = document.querySelector('.note');
+    if (note && SWAP[last.action]) setTimeout(() => { document.getElementById('live').textContent = note.textContent; }, 100);
+  } else {
+    // A screen reader starts at the finding's title, not somewhere in the page.
+    document.getElementById('title').focus();
+  }
 </script>
 </body>
 </html>`;

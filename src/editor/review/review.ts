@@ -12,6 +12,11 @@ import { fixWithChat } from './fixWithChat';
 import type { DismissReason } from '../results/resultsStore';
 import { hideFalsePositives } from '../settings';
 
+/** A row of the Quality Issues view (its context menu passes the row). */
+function fromTree(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && (arg as { kind?: unknown }).kind === 'issue';
+}
+
 const REASONS: { reason: DismissReason; detail: string }[] = [
   { reason: 'false-positive', detail: 'The finding is wrong: the code is not vulnerable.' },
   { reason: 'accepted-risk', detail: 'The risk is known and accepted for this code.' },
@@ -88,7 +93,9 @@ export function reviewFeature({ store, commands, notifier, fixes, own }: Ctx) {
     }
     if (!isReason(reason)) return false;
     await store.dismiss([ref], reason);
-    notifier.flash(`finding dismissed here as ${DISMISS_LABELS[reason]}; the service still lists it.`);
+    // From a row of the view: the focus follows the finding into the Dismissed group.
+    if (fromTree(arg)) void commands.execute('codeScanner.revealInTree', ref);
+    notifier.done(`Finding dismissed here as ${DISMISS_LABELS[reason]}; the service still lists it.`);
     return true;
   };
 
@@ -111,7 +118,10 @@ export function reviewFeature({ store, commands, notifier, fixes, own }: Ctx) {
       'codeScanner.restoreFinding': async (arg) => {
         const ref: IssueRef | undefined = issueRefArg(arg);
         if (!ref) return false;
-        return (await store.restoreDismissed([ref])) > 0;
+        const restored = (await store.restoreDismissed([ref])) > 0;
+        if (restored) notifier.done('Finding restored: it is back in Problems and the counts.');
+        if (restored && fromTree(arg)) void commands.execute('codeScanner.revealInTree', ref);
+        return restored;
       },
     } satisfies SomeCommandHandlers,
   };

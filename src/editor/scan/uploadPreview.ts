@@ -25,7 +25,7 @@ type Node =
   | { kind: 'file'; preview: FolderPreview; path: string; size: number }
   | { kind: 'leftOut'; preview: FolderPreview }
   | { kind: 'reason'; preview: FolderPreview; group: LeftOutGroup }
-  | { kind: 'skipped'; preview: FolderPreview; path: string };
+  | { kind: 'skipped'; preview: FolderPreview; path: string; reason: string };
 
 /** What Preview Upload returns: per folder, the totals and lists the view shows. */
 export interface UploadPreviewSummary {
@@ -125,7 +125,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
       case 'uploaded': return this.dirChildren(node.preview, node.preview.tree);
       case 'dir': return this.dirChildren(node.preview, node.dir);
       case 'leftOut': return node.preview.leftOut.map((group) => ({ kind: 'reason', preview: node.preview, group }));
-      case 'reason': return node.group.items.map((s) => ({ kind: 'skipped', preview: node.preview, path: s.path }));
+      case 'reason': return node.group.items.map((s) => ({ kind: 'skipped', preview: node.preview, path: s.path, reason: node.group.label }));
       default: return [];
     }
   }
@@ -152,21 +152,21 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
         item.description = `project ${node.preview.project.name} · ${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}; ${s.skipped.length.toLocaleString('en-US')} left out`;
         item.tooltip = describeProject(node.preview.project);
         item.iconPath = vscode.ThemeIcon.Folder;
-        return item;
+        return spoken(item, `Folder ${node.preview.folder.name}, ${item.description}`);
       }
       case 'uploaded': {
         const item = new vscode.TreeItem('Uploaded', s.files.length ? Expanded : None);
         item.description = `${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}`;
         item.iconPath = new vscode.ThemeIcon('cloud-upload');
         item.tooltip = `What a full scan of this folder sends to the service, chosen exactly as the scan chooses. ${describeProject(node.preview.project)}.`;
-        return item;
+        return spoken(item, `Uploaded, ${item.description}`);
       }
       case 'dir': {
         const item = new vscode.TreeItem(node.dir.name, Collapsed);
         item.description = `${plural(node.dir.count, 'file')}, ${formatBytes(node.dir.bytes)}`;
         item.resourceUri = vscode.Uri.joinPath(node.preview.folder.uri, ...node.dir.path.split('/'));
         item.iconPath = vscode.ThemeIcon.Folder;
-        return item;
+        return spoken(item, `Folder ${node.dir.path}, uploaded: ${item.description}`);
       }
       case 'file': {
         const uri = vscode.Uri.joinPath(node.preview.folder.uri, ...node.path.split('/'));
@@ -175,27 +175,33 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
         item.iconPath = vscode.ThemeIcon.File;
         item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
         item.contextValue = 'uploadPreview.file';
-        return item;
+        return spoken(item, `${node.path}, uploaded, ${item.description}`);
       }
       case 'leftOut': {
         const item = new vscode.TreeItem('Left out', Collapsed);
         item.description = plural(s.skipped.length, 'file');
         item.iconPath = new vscode.ThemeIcon('eye-closed');
         item.tooltip = 'Not uploaded: ignored by git, dependency and build folders, credential files, files over the size limit, links leaving the folder…';
-        return item;
+        return spoken(item, `Left out, ${item.description}`);
       }
       case 'reason': {
         const item = new vscode.TreeItem(node.group.label, Collapsed);
         item.description = String(node.group.items.length);
-        return item;
+        return spoken(item, `${node.group.label}, ${plural(node.group.items.length, 'file')} left out`);
       }
       case 'skipped': {
         const item = new vscode.TreeItem(node.path, None);
         item.iconPath = new vscode.ThemeIcon(node.path.endsWith('/') ? 'folder' : 'file');
-        return item;
+        return spoken(item, `${node.path}, left out: ${node.reason}`);
       }
     }
   }
+}
+
+/** A row read out with what it shows (its counts and sizes), not its tooltip or a bare path. */
+function spoken(item: vscode.TreeItem, label: string): vscode.TreeItem {
+  item.accessibilityInformation = { label };
+  return item;
 }
 
 /** Preview Upload: what a scan would upload and leave out, without uploading anything. */

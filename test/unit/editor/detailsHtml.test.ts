@@ -91,3 +91,17 @@ test('values the extension does not know are shown as they came, never hidden', 
   assert.match(html, /escalated to ciso/);
   assert.match(html, /Awaiting review/);
 });
+
+test('the finding\'s id in the page\'s script is a string that cannot end the script', () => {
+  const html = render({ ...sampleIssue(), id: '"</script><script>alert(1)</script>' });
+  const script = html.slice(html.indexOf('<script nonce="N0NCE">'), html.lastIndexOf('</script>'));
+  assert.ok(!script.slice(1).includes('</script>') && !script.includes('<script>alert'), 'no closing tag inside the script');
+  assert.match(script, /const finding = "\\"\\u003c\/script>\\u003cscript>alert\(1\)\\u003c\/script>";/);
+});
+
+test('focus comes back to the control that changed the finding, and the change is announced', () => {
+  const html = render(sampleIssue());
+  assert.match(html, /<div id="live" class="sr" role="status" aria-live="polite"><\/div>/);
+  assert.match(html, /SWAP = \{ dismiss: 'restore', restore: 'dismiss' \}/);
+  assert.match(html, /vscode\.setState\(\{ finding, action: b\.dataset\.action \}\)/);
+});

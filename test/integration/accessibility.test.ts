@@ -1,0 +1,182 @@
+// What a screen reader hears and what the keyboard reaches, read from the workbench as
+// Chromium exposes it: tree rows carry every mark they show (a likely false positive, a
+// stale finding, a dismissed one); Upload Preview and policy detail rows say their counts,
+// sizes and fields; confirmations are notifications (announced); the fix preview's Apply
+// and Discard are in the palette with keys; focus stays on the Details page's control.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import type { LocatedIssue } from '../../src/editor/results/resultsStore';
+import {
+  api, closeAllEditors, detailsPage, fileUri, fixtureIssues, injectIssues, pressKeys, quickInput, scan, signIn, viewRows, waitFor,
+} from './helpers';
+
+/** The workspace scanned afresh, and its first finding that `pick` takes. */
+async function scannedFinding(pick: (l: LocatedIssue) => boolean): Promise<LocatedIssue> {
+  const a = await api();
+  await scan('codeScanner.scanWorkspace');
+  const l = fixtureIssues(a).find(pick);
+  assert.ok(l, 'a finding to try it on');
+  return l;
+}
+
+/** Takes back what a test changed in the active editor. */
+async function undoAndRevert(): Promise<void> {
+  await vscode.commands.executeCommand('undo');
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+}
+
+suite('editor: accessibility', () => {
+  suiteSetup(async () => {
+    await api();
+    await signIn();
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('codeScanner.closeUploadPreview');
+    await closeAllEditors();
+  });
+
+  test('tree rows are read with what they show: likely false positive, code changed since the scan, dismissed with its reason', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const scanId = await scan('codeScanner.scanWorkspace');
+    const target = fixtureIssues(a).find((l) => !l.issue.falsePositive)!;
+    assert.ok(await vscode.commands.executeCommand('codeScanner.dismissFinding', { folderUri: target.folderUri, issueId: target.issue.id, reason: 'accepted-risk' }));
+    // A finding of a file changed since the scan, never placed here: listed as stale.
+    const doc = await vscode.workspace.openTextDocument(target.uri);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// moved\n'));
+    await injectIssues(scanId, [
+      { id: 'a11y-late', urgency: 'high', classification: { id: 'CWE-89', name: 'SQL Injection' }, location: { file: { path: target.issue.path }, line_number: 2 } },
+      // Auto-triage's verdict: likely a false positive.
+      { id: 'a11y-fp', urgency: 'low', classification: { id: 'CWE-489', name: 'Active Debug Code' }, location: { file: { path: 'package.json' }, line_number: 1 }, auto_triage: { false_positive_detection: { status: 'false_positive', reasoning: 'a manifest' } } },
+    ]);
+    assert.strictEqual(await vscode.commands.executeCommand('codeScanner.refreshResults'), true);
+    try {
+      await vscode.commands.executeCommand('codeScanner.issues.focus');
+      if (!(await viewRows('Quality Issues'))) this.skip();
+      // Read again until the view has drawn the refreshed results (and the Dismissed group is open).
+      let rows: string[] = [];
+      await waitFor('the rows', async () => {
+        rows = (await viewRows('Quality Issues', { expand: 'Dismissed' })) ?? [];
+        return rows.some((r) => /likely false positive/.test(r)) && rows.some((r) => /dismissed: /.test(r)) && rows.some((r) => /code changed since the scan/.test(r));
+      }, 15_000).catch(() => undefined);
+      const heard = rows.join('\n');
+      assert.ok(rows.some((r) => /likely false positive/.test(r)), heard);
+      assert.ok(rows.some((r) => /SQL Injection, CWE 89, .* line \d+, .*code changed since the scan/.test(r)), heard);
+      assert.ok(rows.some((r) => /^Dismissed, 1 finding/.test(r)), heard);
+      assert.ok(rows.some((r) => /dismissed: accepted risk/.test(r)), heard);
+      assert.ok(rows.some((r) => /^src\/[\w.]+, \d+ issues?$/.test(r)), `file groups say their count: ${heard}`);
+      assert.ok(!rows.some((r) => /CWE-\d/.test(r)), `ids are read as words, not "CWE minus": ${heard}`);
+    } finally {
+      await vscode.commands.executeCommand('codeScanner.restoreFinding', { folderUri: target.folderUri, issueId: target.issue.id });
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+
+  test('Upload Preview rows say their counts and sizes; policy detail rows say their field', async function () {
+    this.timeout(60_000);
+    // A credentials file, so the folder has a "Left out" row.
+    fs.writeFileSync(fileUri('.env').fsPath, 'TOKEN=placeholder\n');
+    try {
+      await checkUploadPreviewRows(this);
+    } finally {
+      fs.rmSync(fileUri('.env').fsPath, { force: true });
+    }
+    await vscode.commands.executeCommand('codeScanner.closeUploadPreview');
+    await vscode.commands.executeCommand('codeScanner.policies.focus');
+    await vscode.commands.executeCommand('codeScanner.policies.refresh');
+    const policies = await waitFor('policy rows', async () => { const r = await viewRows('Policies'); return r?.some((x) => /^Policy /.test(x)) && r; }, 20_000);
+    const first = policies.find((r) => /^Policy /.test(r))!;
+    const opened = await viewRows('Policies', { expand: first.slice(0, 40) });
+    assert.ok(opened!.some((r) => /^CWEs: (CWE-\d+|none)/.test(r)), opened!.join('\n'));
+  });
+
+  async function checkUploadPreviewRows(t: Mocha.Context): Promise<void> {
+    await vscode.commands.executeCommand('codeScanner.previewUpload');
+    const rows = await waitFor('the Upload Preview rows', async () => {
+      const r = await viewRows('Upload Preview');
+      return r === undefined ? ['no probe'] : r.some((x) => /^Uploaded, /.test(x)) && r;
+    }, 20_000);
+    if (rows[0] === 'no probe') t.skip();
+    const heard = rows.join('\n');
+    assert.ok(rows.some((r) => /^Folder .+, project .+ · \d+ files?, [\d.]+ (B|KB|MB)/.test(r)), heard);
+    assert.ok(rows.some((r) => /^Uploaded, \d+ files?, [\d.]+ (B|KB|MB)$/.test(r)), heard);
+    assert.ok(rows.some((r) => /^Folder src, uploaded: \d+ files?, [\d.]+ (B|KB)$/.test(r)), heard);
+    assert.ok(rows.some((r) => /^package\.json, uploaded, \d+ B$/.test(r)), `files say their size: ${heard}`);
+    assert.ok(rows.some((r) => /^Left out, \d+ files?$/.test(r)), heard);
+  }
+
+  test('confirmations are announced: a finished scan, a dismissal, an applied fix', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const seq = a.notifications().at(-1)?.seq ?? 0;
+    const l = await scannedFinding((x) => !!x.issue.fix && x.issue.inArchive === true && !x.issue.stale);
+    assert.ok(await vscode.commands.executeCommand('codeScanner.dismissFinding', { folderUri: l.folderUri, issueId: l.issue.id, reason: 'wont-fix' }));
+    await vscode.commands.executeCommand('codeScanner.restoreFinding', { folderUri: l.folderUri, issueId: l.issue.id });
+    assert.strictEqual(await vscode.commands.executeCommand('codeScanner.applyFix', { folderUri: l.folderUri, issueId: l.issue.id }), 1);
+    try {
+      const said = a.notifications(seq).map((n) => n.text);
+      assert.ok(said.some((t) => /Scan finished: /.test(t)), said.join('\n'));
+      assert.ok(said.some((t) => /Finding dismissed here as won't fix/.test(t)), said.join('\n'));
+      assert.ok(said.some((t) => /Finding restored/.test(t)), said.join('\n'));
+      assert.ok(said.some((t) => /Applied the fix for /.test(t)), said.join('\n'));
+    } finally {
+      await undoAndRevert();
+    }
+  });
+
+  test('the fix preview\'s Apply and Discard are in the Command Palette with keys, and the key applies the fix', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const l = await scannedFinding((x) => !!x.issue.fix && x.issue.inArchive === true && !x.issue.stale);
+    await closeAllEditors();
+    assert.ok(await vscode.commands.executeCommand('codeScanner.previewFix', { folderUri: l.folderUri, issueId: l.issue.id }));
+    await vscode.commands.executeCommand('workbench.action.showCommands');
+    const palette = await quickInput({ type: '>Code Scanner: ' });
+    if (!palette) {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      this.skip();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const listed = (await quickInput({ type: '>Code Scanner: Apply Fix' }))!.rows;
+    const discard = (await quickInput({ type: '>Code Scanner: Discard Fix' }))!.rows;
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.ok(listed.some((r) => /Code Scanner: Apply Fix/.test(r) && /Ctrl\+Alt\+Enter/i.test(r)), listed.join('\n'));
+    assert.ok(discard.some((r) => /Code Scanner: Discard Fix/.test(r) && /Ctrl\+Alt\+Backspace/i.test(r)), discard.join('\n'));
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    const before = a.issues().length;
+    await pressKeys('Control+Alt+Enter');
+    try {
+      await waitFor('the fix applied by its key', () => !a.issues().some((x) => x.issue.id === l.issue.id));
+      assert.strictEqual(a.issues().length, before - 1);
+      await waitFor('the preview to close', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'code-scanner-fix'));
+    } finally {
+      await vscode.window.showTextDocument(l.uri);
+      await undoAndRevert();
+    }
+  });
+
+  test('the Details page keeps focus on its control after Dismiss and says what changed', async function () {
+    this.timeout(60_000);
+    const l = await scannedFinding((x) => !x.issue.stale);
+    assert.ok(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: l.folderUri, issueId: l.issue.id }));
+    const page = await waitFor('the details page', async () => { const p = await detailsPage(); return p === undefined ? { open: false, none: true } : p.open && p; }, 15_000);
+    if ('none' in page) this.skip();
+    assert.strictEqual(page.focused, 'title', 'it opens at the title');
+    // Dismiss…, as a person presses it; the reason is chosen in the quick pick it opens.
+    await detailsPage({ click: 'dismiss' });
+    await waitFor('the reasons', async () => (await quickInput())?.visible);
+    await quickInput({ type: 'Accepted risk', enter: true });
+    try {
+      const after = await waitFor('the page drawn again with Restore focused', async () => {
+        const p = await detailsPage();
+        return p?.focused === 'restore' && p;
+      }, 15_000);
+      assert.match(after.live ?? '', /Dismissed in this workspace as accepted risk/);
+    } finally {
+      await vscode.commands.executeCommand('codeScanner.restoreFinding', { folderUri: l.folderUri, issueId: l.issue.id });
+    }
+  });
+});
