@@ -8,6 +8,8 @@ import * as path from 'node:path';
  * once and cached; the marker file records the parameters so a change regenerates it.
  */
 export interface BenchWorkspaceSpec {
+  /** 2: blobs without NUL bytes (a NUL makes a file binary by content, and it is left out). */
+  generation: number;
   textFiles: number;
   binaryFiles: number;
   textBytes: number;
@@ -15,6 +17,7 @@ export interface BenchWorkspaceSpec {
 }
 
 export const DEFAULT_SPEC: BenchWorkspaceSpec = {
+  generation: 2,
   textFiles: 19_700,
   binaryFiles: 300,
   textBytes: 200 * 1024 * 1024,
@@ -86,7 +89,11 @@ export async function ensureBenchWorkspace(dir: string, spec: BenchWorkspaceSpec
   for (let i = 0; i < spec.binaryFiles; i++) {
     const size = Math.floor(avgBin * (0.2 + rand() * 1.6));
     const abs = path.join(dir, 'data', `set${i % 10}`, `blob${i}.dat`);
-    writes.push(fsp.mkdir(path.dirname(abs), { recursive: true }).then(() => fsp.writeFile(abs, randomBytes(size))));
+    // Incompressible but not binary by content (no NUL): packaging stores them, as it would a
+    // minified bundle or an encrypted blob, rather than leaving them out (binaryContent.ts).
+    const blob = randomBytes(size);
+    for (let b = 0; b < blob.length; b++) if (blob[b] === 0) blob[b] = 1;
+    writes.push(fsp.mkdir(path.dirname(abs), { recursive: true }).then(() => fsp.writeFile(abs, blob)));
     if (writes.length >= 8) await flush();
   }
   await flush();

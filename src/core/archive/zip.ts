@@ -19,6 +19,7 @@ import { HashingFileSink } from './fileSink';
 import { mayReuse, type ReusableArchive } from './reuseCache';
 import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
 import { takeScratch } from '../scratch';
+import { BINARY_SNIFF_BYTES, isBinaryContent } from '../workspace/binaryContent';
 
 /** An archive on disk as an upload needs it. */
 export interface ArchiveRef {
@@ -418,6 +419,11 @@ async function writeZip(selection: Selection, archivePath: string, level: number
           skipped.push({ path: files.path(n), reason: 'unreadable' });
           continue;
         }
+        if (isBinaryContent(sample)) {
+          closeSync(fd);
+          skipped.push({ path: files.path(n), reason: 'binary' });
+          continue;
+        }
         dispatch();
         const member: Member = { file: n, mode: modeOf(stats.mode), mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
         if (looksIncompressible(sample)) {
@@ -451,6 +457,11 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         closeSync(fd);
       }
       const data = input.subarray(offset, offset + length);
+      // Binary by its content (a NUL near the start), whatever its name: left out, like a binary asset.
+      if (isBinaryContent(data)) {
+        skipped.push({ path: files.path(n), reason: 'binary' });
+        continue;
+      }
       // Touched but not changed (a branch switched back, a tool rewriting the same bytes): the old entry still holds.
       if (before >= 0 && sameContent(prevFd!, prev!, before, data)) {
         dispatch();
@@ -529,7 +540,7 @@ function readInto(fd: number, buf: Buffer, at: number, size: number): number {
 
 /** The first bytes, to judge whether deflating is worth it. */
 function readSample(fd: number): Buffer {
-  const buf = Buffer.allocUnsafe(4096);
+  const buf = Buffer.allocUnsafe(BINARY_SNIFF_BYTES);
   return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
 }
 

@@ -331,7 +331,8 @@ interface Context {
  * (fileExclusion and what it calls, isSafeRelative, the matchers), so that files recorded
  * under the old code are judged again rather than taken on the old verdict.
  */
-const RULES_VERSION = 1;
+// 2: packaging leaves out files whose content is binary (binaryContent.ts); archives made before may hold some.
+const RULES_VERSION = 2;
 
 async function makeContext(rootIn: string, opts: SelectOptions, o: { partial?: boolean } = {}): Promise<Context> {
   const root = path.resolve(rootIn);

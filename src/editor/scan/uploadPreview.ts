@@ -13,10 +13,12 @@ import { DisposableObject } from '../disposable';
 import type { ProjectName } from '../../core/workspace/projectName';
 import { describeProject, folderProject, repositorySettingNotes, scanSettings } from '../settings';
 import { plural } from '../../core/text/plural';
+import { leaveOutBinaryContent, type ContentChecked } from '../../core/workspace/binaryContent';
 
 export const UPLOAD_PREVIEW_VIEW_ID = 'codeScanner.uploadPreview';
 
-interface FolderPreview { folder: vscode.WorkspaceFolder; project: ProjectName; selection: Selection; tree: PreviewDir; leftOut: LeftOutGroup[] }
+/** `chosen`: the selection with the files whose content is binary left out, as packaging leaves them out. */
+interface FolderPreview { folder: vscode.WorkspaceFolder; project: ProjectName; chosen: ContentChecked; tree: PreviewDir; leftOut: LeftOutGroup[] }
 
 type Node =
   | { kind: 'folder'; preview: FolderPreview }
@@ -76,12 +78,13 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
       const out: FolderPreview[] = [];
       for (const folder of folders) {
         const [selection, project] = await Promise.all([selectForScan(folder, true), folderProject(folder)]);
-        out.push({ folder, project, selection, tree: previewTree(selection.files), leftOut: leftOutGroups(selection.skipped) });
+        const chosen = await leaveOutBinaryContent(selection);
+        out.push({ folder, project, chosen, tree: previewTree(chosen.files), leftOut: leftOutGroups(chosen.skipped) });
       }
       return out;
     });
-    const files = this.previews.reduce((n, p) => n + p.selection.files.length, 0);
-    const bytes = this.previews.reduce((n, p) => n + p.selection.totalBytes, 0);
+    const files = this.previews.reduce((n, p) => n + p.chosen.files.length, 0);
+    const bytes = this.previews.reduce((n, p) => n + p.chosen.totalBytes, 0);
     const to = this.previews.length === 1 ? ` to project ${this.previews[0].project.name}` : '';
     const restricted = vscode.workspace.isTrusted ? ''
       : ' Restricted Mode: files were chosen without running git (by the .gitignore files), and nothing the repository names was run; a scan needs a trusted workspace and may choose differently.';
@@ -108,9 +111,9 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
       folders: this.previews.map((p) => ({
         folder: p.folder.name,
         project: p.project.name,
-        files: p.selection.files.map((f) => f.path),
-        bytes: p.selection.totalBytes,
-        leftOut: p.selection.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+        files: p.chosen.files.map((f) => f.path),
+        bytes: p.chosen.totalBytes,
+        leftOut: p.chosen.skipped.map((s) => ({ path: s.path, reason: s.reason })),
       })),
     };
   }
@@ -145,7 +148,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
 
   getTreeItem(node: Node): vscode.TreeItem {
     const { Collapsed, Expanded, None } = vscode.TreeItemCollapsibleState;
-    const s = node.preview.selection;
+    const s = node.preview.chosen;
     switch (node.kind) {
       case 'folder': {
         const item = new vscode.TreeItem(node.preview.folder.name, Expanded);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { buildZip } from '../../../src/core/archive/zip';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
-import { git, readZip, tempDir, writeTree } from '../workspace/helpers';
+import { git, incompressible, readZip, tempDir, writeTree } from '../workspace/helpers';
 
 const TEXT = 'export function add(a: number, b: number) { return a + b; }\n'.repeat(300);
 
@@ -15,7 +15,7 @@ describe('buildZip', () => {
     const outside = await tempDir('zipout-');
     const tmpRoot = await tempDir('ziptmp-');
     try {
-      const random = randomBytes(200 * 1024);
+      const random = incompressible(200 * 1024);
       await writeTree(root, {
         'z/last.ts': TEXT,
         'a/first.py': 'print(1)\n',
@@ -77,10 +77,10 @@ describe('buildZip', () => {
       const files: Record<string, Buffer> = {};
       for (let i = 0; i < 90; i++) {
         const n = String(i).padStart(2, '0');
-        files[`r/${n}-random.dat`] = randomBytes(20_000 + ((i * 97_331) % 900_000));
+        files[`r/${n}-random.dat`] = incompressible(20_000 + ((i * 97_331) % 900_000));
         files[`t/${n}-text.ts`] = Buffer.from(`export const v${i} = '${'x'.repeat(i % 50)}';\n`.repeat(10 + ((i * 389) % 3000)));
       }
-      files['big/random-2mb.dat'] = randomBytes(2 * 1024 * 1024 + 17); // over the read-whole limit: streamed
+      files['big/random-2mb.dat'] = incompressible(2 * 1024 * 1024 + 17); // over the read-whole limit: streamed
       files['big/text-2mb.ts'] = Buffer.from('let big = 1;\n'.repeat(170_000));
       await writeTree(root, files);
       const sel = await selectWorkspaceFiles(root);

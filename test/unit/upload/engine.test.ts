@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +9,7 @@ import { resumeUpload, uploadArchive, UploadInterruptedError, type UploadProgres
 import { FileTransferStore, MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { startReferenceService, type ReferenceService } from '../../service';
 import { SMALL_CHUNK, clientFor, makeArchive, sha256, storedScan } from './fixtures';
+import { incompressible } from '../workspace/helpers';
 
 /** A client that runs `hook` before each PATCH, to disturb the service at a precise moment. */
 class HookedClient extends ServiceClient {
@@ -108,7 +108,7 @@ describe('upload engine: the service holds a byte-identical archive after each f
   test('connection reset in the middle of a chunk of several slices: the retry sends the same bytes', async () => {
     // A chunk of 1 MiB goes out in 256 KiB slices read as the request takes them; the retry
     // sends them again from the reader's buffer (chunkReader.test.ts covers a retry of a chunk read in part).
-    const big = await makeArchive({ 'data/more.dat': randomBytes(1536 * 1024) });
+    const big = await makeArchive({ 'data/more.dat': incompressible(1536 * 1024) });
     try {
       const chunkSize = 1024 * 1024;
       service.faults.resetNext('patchChunk', 1, { afterBodyBytes: 400_000 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fsp, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -6,6 +6,7 @@ import { ServiceClient } from '../../../src/core/api';
 import { buildZip, type BuiltArchive } from '../../../src/core/archive/zip';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
 import type { ReferenceService } from '../../service';
+import { incompressible } from '../workspace/helpers';
 
 export const sha256 = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
 
@@ -15,7 +16,7 @@ export async function makeArchive(extraFiles: Record<string, string | Buffer> = 
   const files: Record<string, string | Buffer> = {
     'src/main.ts': 'export const answer = 42;\n'.repeat(200),
     'src/util.py': 'def f(x):\n    return x * 2\n'.repeat(100),
-    'data/blob.dat': randomBytes(300 * 1024),
+    'data/blob.dat': incompressible(300 * 1024),
     ...extraFiles,
   };
   for (const [rel, body] of Object.entries(files)) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -60,4 +61,14 @@ export function readZip(file: string): Promise<ZipEntryInfo[]> {
       zip.readEntry();
     });
   });
+}
+
+/**
+ * Incompressible bytes that are not binary by content (no NUL, binaryContent.ts): what the
+ * packager stores rather than deflates, and still uploads.
+ */
+export function incompressible(size: number): Buffer {
+  const b = randomBytes(size);
+  for (let i = 0; i < b.length; i++) if (b[i] === 0) b[i] = 1;
+  return b;
 }
