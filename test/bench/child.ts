@@ -1,7 +1,8 @@
 // One measured run in its own process, so its peak RSS is its own. Prints one JSON line.
 // Modes: idle (load everything, do nothing: the RSS baseline), pack, pack-upload, upload,
 // rescan (a cold scan to scan_id, then one file changed and a re-scan reusing the archive),
-// pack-again (packaging three times in one process).
+// pack-again (packaging three times in one process), save (scan on save: one saved file to
+// its scan id through the pipeline, several times).
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
@@ -14,7 +15,9 @@ import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
 import { TrackedCleanStore } from '../../src/core/workspace/trackedClean';
 import { fullScanGitInfo } from '../../src/core/scan/pipeline';
-import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
+import { selectGivenFiles, selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
+import { scanFolder } from '../../src/core/scan/pipeline';
+import { ArchivedFiles } from '../../src/core/scan/archivedFiles';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -156,6 +159,43 @@ async function main(): Promise<void> {
       await archive.dispose();
     }
     out.packMsEach = times;
+  } else if (mode === 'save') {
+    // Scan on save: from the save of one file to the service's scan id, through the very
+    // pipeline a save runs (scanFolder, partial, the saved file chosen by selectGivenFiles,
+    // the revision read without a status). The first save is a fresh process's; the figure
+    // is the median of the saves after it, as in an extension host that has scanned before.
+    const root = arg('root')!;
+    const tmp = mkdtempSync(path.join(arg('tmp')!, 'save-'));
+    const client = new ServiceClient({ baseUrl: arg('base-url')!, token: process.env.BENCH_TOKEN ?? '', timeoutMs: 120_000 });
+    const changed = path.join(root, arg('change')!);
+    const size = statSync(changed).size;
+    const store = new MemoryTransferStore();
+    const uploads = {
+      store, archiveRoot: tmp, archivedFiles: new ArchivedFiles(path.join(tmp, 'archived-files')),
+      discard: () => store.clear(), deleteArchive: async (p: string) => rmSync(path.dirname(p), { recursive: true, force: true }),
+    };
+    const times: number[] = [];
+    try {
+      for (let k = 0; k < 6; k++) {
+        appendFileSync(changed, `\n// saved ${k}\n`);
+        const stop = new AbortController();
+        let at: number | undefined;
+        const t0 = performance.now();
+        await scanFolder({ root, projectName: 'bench', partial: true, select: () => selectGivenFiles(root, [changed]) }, {
+          client, uploads, signal: stop.signal, onProgress: () => undefined, log: () => undefined,
+          // The scan id is there: what a save costs ends; the wait for findings is the service's.
+          onScan: async (e) => { if (e.kind === 'uploaded' && at === undefined) { at = performance.now() - t0; stop.abort(); } },
+          wait: { intervalMs: 1000, maxPolls: 1 },
+        }).catch(() => undefined);
+        if (at === undefined) throw new Error('the saved file reached no scan id');
+        times.push(at);
+        await serviceIdle(arg('admin-url'));
+      }
+      out.saveMsEach = times;
+    } finally {
+      truncateSync(changed, size);
+      rmSync(tmp, { recursive: true, force: true });
+    }
   } else if (mode === 'rescan') {
     const root = arg('root')!;
     const tmp = mkdtempSync(path.join(arg('tmp')!, 'rescan-'));

@@ -8,7 +8,7 @@ import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from 
 import { loadOnce, type ReuseCache } from '../archive/reuseCache';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
-import { readGitInfo, type GitInfo } from '../workspace/gitInfo';
+import { readGitInfo, readRevision, type GitInfo } from '../workspace/gitInfo';
 import { archiveNameFor } from '../workspace/projectName';
 import { formatBytes } from '../text/bytes';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
@@ -136,7 +136,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     // run, not after them. A full selection in git finds the untracked files anyway, and
     // looks at every tracked file: git need not compare again those not written since the
     // last clean reading.
-    const gitInfo = (req.partial ? readGitInfo(req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
+    const gitInfo = (req.partial ? readRevision(req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
     try {
       selection = await selecting;
     } catch (err) {

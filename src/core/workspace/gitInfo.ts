@@ -74,6 +74,21 @@ export async function readGitInfo(root: string, o: GitInfoOptions = {}): Promise
   return info;
 }
 
+/**
+ * The revision only (branch, commit, remote), for a partial scan: such a scan is dirty
+ * whatever the tree holds (pipeline.ts, uploadDirty), so no `git status` walks the tree,
+ * which on a large repository would be most of the time from a save to its upload.
+ * Undefined outside git.
+ */
+export async function readRevision(root: string): Promise<GitInfo | undefined> {
+  const remotesP = gitBytes(root, ['remote', '-v']).then((b) => b.toString('utf8'), () => undefined);
+  const info = await fallbackInfo(root);
+  const remotes = await remotesP;
+  // Outside git every command fails; inside, the remote listing works even without a commit.
+  if (remotes === undefined && !info.sha && !info.branch) return undefined;
+  return withRemote(info, remotes ?? '');
+}
+
 /** HEAD's commit and branch, and which file the index is; undefined without a commit. */
 async function headAndIndex(root: string): Promise<{ sha: string; branch?: string; index: FileIdentity } | undefined> {
   try {

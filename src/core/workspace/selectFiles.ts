@@ -217,10 +217,17 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
     candidates.push(rel);
   }
   const out = new FileListBuilder(candidates.length);
-  if (opts.useGit !== false && await isInsideGitWorkTree(ctx.root)) {
-    const ignored = await gitCheckIgnored(ctx.root, candidates);
+  // The three questions to git at once: each reads the whole index (about 20 ms on a large
+  // repository), and a save's scan asks them for one file (the bench's save to scan id).
+  const inGit = opts.useGit !== false && candidates.length > 0;
+  const [inside, ignoredP, trackedP] = inGit
+    ? [isInsideGitWorkTree(ctx.root), settled(gitCheckIgnored(ctx.root, candidates)), settled(gitBytes(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]))]
+    : [Promise.resolve(false), undefined, undefined];
+  if (await inside) {
+    const ignored = unwrap(await ignoredP!);
     for (const p of ignored) ctx.skip(p, 'gitignored');
-    const tracked = new Set(splitNul((await gitBytes(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]).catch(() => Buffer.alloc(0))).toString('utf8')));
+    const listed = await trackedP!;
+    const tracked = new Set(listed.ok ? splitNul(listed.value.toString('utf8')) : []);
     await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), out, { dropMissing: false, kept: (rel) => tracked.has(rel) });
   } else {
     await filterCandidates(ctx, candidates, out, { dropMissing: false });
@@ -737,6 +744,18 @@ function gitignoreVerdict(levels: { base: string; ig: Ignore }[], rel: string, i
 async function listGitIgnored(root: string): Promise<string[]> {
   const out = await gitBytes(root, ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).catch(() => Buffer.alloc(0));
   return splitNul(out.toString('utf8'));
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise's outcome, so one started early is not an unhandled rejection while it is not needed. */
+function settled<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+}
+
+function unwrap<T>(s: Settled<T>): T {
+  if (!s.ok) throw s.error;
+  return s.value;
 }
 
 async function gitCheckIgnored(root: string, rels: string[]): Promise<Set<string>> {

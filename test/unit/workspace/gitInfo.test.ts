@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { readGitInfo, stripCredentials } from '../../../src/core/workspace/gitInfo';
+import { readGitInfo, readRevision, stripCredentials } from '../../../src/core/workspace/gitInfo';
 import type { TrackedClean } from '../../../src/core/workspace/trackedClean';
 import { committedRepo, git, tempDir } from './helpers';
 
@@ -177,4 +177,29 @@ describe('readGitInfo', () => {
   for (const [input, want] of urls) {
     test(`remote URL credentials are dropped: ${input}`, () => assert.equal(stripCredentials(input), want));
   }
+});
+
+describe('readRevision (a partial scan: the revision, no status)', () => {
+  test('branch, commit and remote without asking git for the status of the tree; undefined outside git', async () => {
+    const root = await tempDir('revision-');
+    const outside = await tempDir('revision-outside-');
+    try {
+      git(root, 'init', '-q');
+      await fsp.writeFile(path.join(root, 'a.txt'), 'a\n');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'init');
+      git(root, 'remote', 'add', 'origin', 'https://dana:s3cr3t-token@git.example.invalid/acme/shop.git');
+      // A tree git would have to walk: its status is not asked for, so nothing says "dirty".
+      await fsp.writeFile(path.join(root, 'a.txt'), 'changed\n');
+      assert.deepEqual(await readRevision(root), {
+        branch: 'main',
+        sha: git(root, 'rev-parse', 'HEAD').trim(),
+        repoUrl: 'https://git.example.invalid/acme/shop.git',
+      });
+      assert.equal(await readRevision(outside), undefined);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(outside, { recursive: true, force: true });
+    }
+  });
 });
