@@ -1,8 +1,8 @@
 // `npm run bench`: packaging and upload speed, and peak memory, side by side with the
 // reference tools in one run. Not a test: it prints figures and says whether each target
-// is met. Usage: npm run bench [-- --rounds N] [--only babel,svelte,synthetic,results] [--sweep] [--regenerate] [--vscode] [--node-current]
+// is met. Usage: npm run bench [-- --rounds N] [--only babel,svelte,small,synthetic,results] [--sweep] [--regenerate] [--vscode] [--node-current]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import * as path from 'node:path';
 import { buildZip } from '../../src/core/archive/zip';
@@ -89,6 +89,20 @@ async function workspaces(): Promise<Workspace[]> {
     // A mid-sized source file in the middle of the tree.
     const change = files.filter((f) => /\.js$/.test(f.path) && f.size > 1000 && f.size < 4000)[Math.floor(files.length / 4) % 500]?.path;
     all.push({ key, dir, about, change });
+  }
+  // A small library (the issue's ~700 files): svelte's sources, docs and tooling with one
+  // test file in 200, so fixed costs (workers, selection set-up) show against Info-ZIP.
+  const svelteShape = path.join(SHAPES, 'svelte-shape.tsv');
+  if (existsSync(svelteShape)) {
+    const smallShape = path.join(BENCH_DIR, 'small-shape.tsv');
+    let n = 0;
+    const lines = readFileSync(svelteShape, 'utf8').split('\n').filter((l) => l && !l.startsWith('#') && (!l.split('\t')[1]?.startsWith('packages/svelte/tests/') || n++ % 200 === 0));
+    await fsp.mkdir(BENCH_DIR, { recursive: true });
+    await fsp.writeFile(smallShape, `# derived from svelte-shape.tsv: every file outside packages/svelte/tests, one test file in 200\n${lines.join('\n')}\n`);
+    const dir = path.join(BENCH_DIR, 'small');
+    if (args.includes('--regenerate')) await fsp.rm(dir, { recursive: true, force: true });
+    const files = await ensureShapeWorkspace(smallShape, dir);
+    all.push({ key: 'small', dir, about: `a small library: ${files.length} files of svelte's shape (sources, docs, a few tests and images)` });
   }
   const synthetic = path.join(BENCH_DIR, 'workspace');
   if (args.includes('--regenerate')) await fsp.rm(synthetic, { recursive: true, force: true });
