@@ -131,6 +131,9 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
 
   test('Review in Preview…: each entry is labelled with its classification, file and line; nothing is ticked until chosen, and it says so', async () => {
     const a = await api();
+    // The fixes the test before applied are reverted in every editor before this scan places its findings.
+    await revertAllDirty();
+    await waitFor('no edited file left', () => !vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.scheme === 'file'));
     await scan('codeScanner.scanWorkspace');
     const earlier = a.notifications().at(-1)?.seq ?? 0;
     const fixable = a.issues().filter((l) => l.issue.fix && l.issue.inArchive);
@@ -142,7 +145,7 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
       labels = await viewRows('Refactor Preview');
       return labels === undefined || labels.some((t) => fixable.some((l) => t.includes(l.issue.classificationName) && /line \d+/.test(t)));
     });
-    assert.ok(r.offered >= 2);
+    assert.ok(r.offered >= 2, JSON.stringify({ r, fixable: fixable.map((l) => `${l.issue.path}:${l.issue.line}`) }));
     const said = a.notifications(earlier).find((n) => /nothing is applied until you tick it/.test(n.text));
     assert.ok(said, 'the preview is explained');
     assert.match(said.text, /Group Changes By File in its title bar and tick a file to take all of its fixes/);
