@@ -30,6 +30,9 @@ const REACHABLE_KEY = 'codeScanner.issues.reachableOnly';
 const MINE_KEY = 'codeScanner.issues.assignedToMe';
 const NEW_KEY = 'codeScanner.issues.newOnly';
 const POLICY_KEY = 'codeScanner.issues.policyOnly';
+/** The view's on/off filters and where each is remembered. */
+const TOGGLE_KEYS = { reachable: REACHABLE_KEY, new: NEW_KEY, policy: POLICY_KEY, mine: MINE_KEY } as const;
+type ViewToggle = keyof typeof TOGGLE_KEYS;
 const DISMISSED_GROUP = '\u0000dismissed';
 /** Groups are expanded up to this many findings in a folder, collapsed beyond. */
 const EXPAND_UP_TO = 300;
@@ -113,28 +116,14 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     this.refresh();
   }
 
-  async setReachableOnly(on: boolean): Promise<void> {
-    await this.state.update(REACHABLE_KEY, on || undefined);
-    this.refresh();
-  }
-
-  async setNewOnly(on: boolean): Promise<void> {
-    await this.state.update(NEW_KEY, on || undefined);
-    this.refresh();
-  }
-
-  async setPolicyOnly(on: boolean): Promise<void> {
-    await this.state.update(POLICY_KEY, on || undefined);
-    this.refresh();
-  }
-
-  async setAssignedToMe(on: boolean): Promise<void> {
-    await this.state.update(MINE_KEY, on || undefined);
+  /** Turns one of the view's on/off filters on or off. */
+  async setToggle(toggle: ViewToggle, on: boolean): Promise<void> {
+    await this.state.update(TOGGLE_KEYS[toggle], on || undefined);
     this.refresh();
   }
 
   async clearFilters(): Promise<void> {
-    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, REACHABLE_KEY, NEW_KEY, POLICY_KEY, MINE_KEY]) await this.state.update(k, undefined);
+    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, ...Object.values(TOGGLE_KEYS)]) await this.state.update(k, undefined);
     await this.store.setClassificationFilter(undefined);
     this.refresh();
   }
@@ -455,13 +444,13 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
       if (urgencies) await provider.setUrgencyFilter(urgencies);
     },
     'codeScanner.toggleReachableOnly': async (arg) => {
-      await provider.setReachableOnly(typeof arg === 'boolean' ? arg : !provider.filter.reachableOnly);
+      await provider.setToggle('reachable', typeof arg === 'boolean' ? arg : !provider.filter.reachableOnly);
     },
     'codeScanner.toggleNewOnly': async (arg) => {
-      await provider.setNewOnly(typeof arg === 'boolean' ? arg : !provider.filter.newOnly);
+      await provider.setToggle('new', typeof arg === 'boolean' ? arg : !provider.filter.newOnly);
     },
     'codeScanner.togglePolicyViolationsOnly': async (arg) => {
-      await provider.setPolicyOnly(typeof arg === 'boolean' ? arg : !provider.filter.policyOnly);
+      await provider.setToggle('policy', typeof arg === 'boolean' ? arg : !provider.filter.policyOnly);
     },
     'codeScanner.toggleAssignedToMe': async (arg) => {
       const on = typeof arg === 'boolean' ? arg : !provider.assignedToMe;
@@ -469,7 +458,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
         void notifier.warn('Sign in first: "assigned to me" compares with the signed-in user.');
         return;
       }
-      await provider.setAssignedToMe(on);
+      await provider.setToggle('mine', on);
     },
     'codeScanner.clearFilters': () => provider.clearFilters(),
     'codeScanner.copyDetails': async (arg) => {

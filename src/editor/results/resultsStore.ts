@@ -38,7 +38,7 @@ export function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
 }
 
 /** A file's text as the editor sees it: an open editor's text wins over the disk. */
-async function readText(folderUri: string, relPath: string): Promise<string | undefined> {
+export async function readText(folderUri: string, relPath: string): Promise<string | undefined> {
   const uri = fileUri(folderUri, relPath);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return open.getText();

@@ -4,20 +4,13 @@
 // in the editor the prompt goes to the clipboard instead, and the user is told so.
 import * as vscode from 'vscode';
 import { chatFixPrompt } from '../../core/agent/chatPrompt';
-import { readTextInside } from '../../core/workspace/readInside';
 import type { Notifier } from '../notifier';
-import type { LocatedIssue } from '../results/resultsStore';
+import { readText, type LocatedIssue } from '../results/resultsStore';
 
 /** What Fix with Chat did: the prompt, and whether the chat opened with it (else it was copied). */
 export interface ChatHandOff { prompt: string; opened: boolean }
 
 const CHAT_OPEN = 'workbench.action.chat.open';
-
-async function currentText(l: LocatedIssue): Promise<string | undefined> {
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === l.uri.toString());
-  if (open) return open.getText();
-  return readTextInside(vscode.Uri.parse(l.folderUri).fsPath, l.issue.path);
-}
 
 /** Whether a chat that can answer is in this editor: some language model is offered, and the chat command exists. */
 async function chatAvailable(): Promise<boolean> {
@@ -30,7 +23,7 @@ async function chatAvailable(): Promise<boolean> {
 }
 
 export async function fixWithChat(l: LocatedIssue, notifier: Notifier, o: { refusal?: string } = {}): Promise<ChatHandOff> {
-  const prompt = chatFixPrompt({ issue: l.issue, currentText: await currentText(l), refusal: o.refusal });
+  const prompt = chatFixPrompt({ issue: l.issue, currentText: await readText(l.folderUri, l.issue.path), refusal: o.refusal });
   if (await chatAvailable()) {
     try {
       await vscode.commands.executeCommand(CHAT_OPEN, { query: prompt, isPartialQuery: true });
