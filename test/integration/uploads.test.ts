@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { FAST, adminScan, adminScans, api, fault, folderUriOf, signIn, waitFor, workspaceRoot, type ScanSummary } from './helpers';
+import { FAST, adminScan, adminScans, api, fault, signIn, waitFor, type ScanSummary } from './helpers';
 
 suite('editor: cancel and resume uploads', () => {
   suiteSetup(async () => {
@@ -108,8 +108,11 @@ suite('editor: cancel and resume uploads', () => {
     assert.match(summary.error.message, /Sign in again/);
     const a = await api();
     assert.ok(!/Scanning/.test(a.statusBar.text), 'the status bar left the running state');
-    // The service has the scan: it stays, for Refresh Results once signed in again.
-    const left = a.folderState(folderUriOf(workspaceRoot()))?.pending?.find((p) => !p.waiting);
+    // The service has the scan: it stays, for Refresh Results once signed in again. Folders
+    // read their results side by side, so the one 401 lands on whichever folder asks first.
+    const left = (vscode.workspace.workspaceFolders ?? [])
+      .flatMap((f) => a.folderState(f.uri.toString())?.pending ?? [])
+      .find((p) => !p.waiting);
     assert.ok(left, 'the scan is kept for later');
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.ignoreScan', { scanId: left.scanId }), true);
   });
