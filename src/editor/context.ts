@@ -19,6 +19,7 @@ import { ProjectNames } from './scan/projectNames';
 import { ScanController } from './scan/scanController';
 import { ScanOnSave } from './scan/scanOnSave';
 import { UploadConsent } from './scan/uploadConsent';
+import { FolderWatch } from './scan/folderWatch';
 import { UploadStorage } from './scan/uploadStorage';
 
 export interface Ctx {
@@ -70,7 +71,7 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
     session,
     store,
     targets: own(new TargetPolicies(extension.workspaceState)),
-    uploads: new UploadStorage(extension),
+    uploads: new UploadStorage(extension, own(new FolderWatch())),
     projects,
     consent: new UploadConsent(extension.workspaceState, notifier, base.commands),
   };

@@ -17,7 +17,7 @@ const REPO = path.resolve(__dirname, '../..');
 const BENCH_DIR = path.join(REPO, '.bench');
 const SHAPES = path.resolve(REPO, '..', 'shared', 'data');
 /** Packaging targets are per workspace: the real-shaped trees are the ones that matter. */
-const TARGETS = { packaging: 1.0, upload: 1.2, rssMb: 64, rescan: 0.25, saveMs: 100 };
+const TARGETS = { packaging: 1.0, upload: 1.2, rssMb: 64, rescan: 0.2, saveMs: 100 };
 const MiB = 1024 * 1024;
 
 const args = process.argv.slice(2);
@@ -236,18 +236,18 @@ async function main(): Promise<void> {
         lines.push(`${ws.key} packaging in a process that has packaged before (an extension host after its first scan): ${(warm / median(zipMs)).toFixed(2)}x (ours ${secs(warm)}; first in the process ${secs(again.packMsEach![0])}; no target, for where the time goes)`);
       }
       if (ws.change) {
-        const res: { coldMs: number; warmMs: number; coldPhases: Phases; warmPhases: Phases; reused: number; files: number }[] = [];
+        const res: { coldMs: number; warmMs: number; coldPhases: Phases; warmPhases: Phases; reused: number; files: number; walked: boolean }[] = [];
         for (let r = 0; r < rounds; r++) {
           svc = await freshService();
           await scansIdle();
-          const x = await child(['--mode', 'rescan', '--root', ws.dir, '--tmp', tmp, '--base-url', svc.baseUrl, '--admin-url', svc.adminUrl, '--change', ws.change], env) as (typeof res)[number];
+          const x = await child(['--mode', 'rescan', '--root', ws.dir, '--tmp', tmp, '--base-url', svc.baseUrl, '--admin-url', svc.adminUrl, '--change', ws.change], env) as unknown as (typeof res)[number];
           res.push(x);
           const phases = (p: Phases) => `select ${secs(p.select)} + zip ${secs(p.zip)} + upload ${secs(p.upload)}`;
           console.log(`  re-scan round ${r + 1}: ${(x.warmMs / x.coldMs).toFixed(3)}x; cold ${secs(x.coldMs)} (${phases(x.coldPhases)}), re-scan ${secs(x.warmMs)} (${phases(x.warmPhases)})`);
         }
         const ratio = median(res.map((x) => x.warmMs / x.coldMs));
         const phase = (pick: (x: (typeof res)[number]) => Phases) => (['select', 'zip', 'upload'] as const).map((k) => `${k} ${secs(median(res.map((x) => pick(x)[k])))}`).join(' + ');
-        lines.push(`${ws.key} re-scan with one file changed: ${ratio.toFixed(2)}x of a cold scan, to scan_id (median of ${rounds}: ${res.map((x) => (x.warmMs / x.coldMs).toFixed(3)).join(', ')}; cold ${secs(median(res.map((x) => x.coldMs)))}, re-scan ${secs(median(res.map((x) => x.warmMs)))} with ${res[0].reused} of ${res[0].files} entries copied from the last archive; cold ${phase((x) => x.coldPhases)}, re-scan ${phase((x) => x.warmPhases)}; ${ws.key === 'babel' ? `target <= ${TARGETS.rescan}x: ${ratio <= TARGETS.rescan ? 'met' : 'NOT met'}` : `no target of its own: the issue sets ${TARGETS.rescan}x on the babel shape`})`);
+        lines.push(`${ws.key} re-scan with one file changed: ${ratio.toFixed(2)}x of a cold scan, to scan_id (median of ${rounds}: ${res.map((x) => (x.warmMs / x.coldMs).toFixed(3)).join(', ')}; cold ${secs(median(res.map((x) => x.coldMs)))}, re-scan ${secs(median(res.map((x) => x.warmMs)))} with ${res[0].reused} of ${res[0].files} entries copied from the last archive, ${res.some((x) => x.walked) ? 'the tree walked again' : 'the tree not walked: the watcher had seen the one change'}; cold ${phase((x) => x.coldPhases)}, re-scan ${phase((x) => x.warmPhases)}; ${ws.key === 'babel' ? `target <= ${TARGETS.rescan}x: ${ratio <= TARGETS.rescan ? 'met' : 'NOT met'}` : `no target of its own: the issue sets ${TARGETS.rescan}x on the babel shape`})`);
       }
       if (ws.change && ws.key === 'babel') {
         // Scan on save: the path users feel most, from a save to the service's scan id.

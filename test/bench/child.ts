@@ -14,8 +14,10 @@ import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from 
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
 import { TrackedCleanStore } from '../../src/core/workspace/trackedClean';
+import { ChangeJournal } from '../../src/core/workspace/changeJournal';
+import { reportedLate } from '../../src/core/scan/lateReports';
 import { fullScanGitInfo } from '../../src/core/scan/pipeline';
-import { selectGivenFiles, selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
+import { selectGivenFiles, selectWorkspaceFiles, type Selection } from '../../src/core/workspace/selectFiles';
 import { scanFolder } from '../../src/core/scan/pipeline';
 import { ArchivedFiles } from '../../src/core/scan/archivedFiles';
 
@@ -103,7 +105,9 @@ async function serviceIdle(adminUrl: string | undefined): Promise<void> {
   }
 }
 
-async function scanToScanId(root: string, client: ServiceClient, tmp: string, gitClean: TrackedCleanStore, cache?: ReuseCache): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string }> {
+async function scanToScanId(
+  root: string, client: ServiceClient, tmp: string, gitClean: TrackedCleanStore, cache?: ReuseCache, journal?: ChangeJournal,
+): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string; selection: Selection; walked: boolean }> {
   const t0 = performance.now();
   // As scanFolder does: a scan with no archive kept starts its deflate workers with the
   // selection; one with an archive reads it back (in the measured time) when the selection
@@ -111,18 +115,31 @@ async function scanToScanId(root: string, client: ServiceClient, tmp: string, gi
   // form (the zip phase ends when both are ready).
   const loadPrevious = loadOnce(cache, DEFAULT_LEVEL);
   const workersStarted = cache?.has() ? undefined : startDeflateWorkers();
-  const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index });
+  // As the pipeline does: what the watcher saw since the kept archive, when it is that archive.
+  const snapshot = journal?.restart();
+  let watched = snapshot?.watched;
+  if (watched && loadPrevious()?.madeAtMs !== watched.madeAtMs) watched = undefined;
+  const startedAt = Date.now();
+  const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index, watched });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
   const gitInfo = fullScanGitInfo(root, selecting, gitClean).catch(() => undefined);
   const sel = await selecting;
   const t1 = performance.now();
   const archive = await buildZip(sel, { tmpRoot: tmp, previous: loadPrevious(), workersStarted });
+  // As the pipeline does: a re-scan told by the watcher waits until writes made before it started have been reported.
+  if (sel.watcher && journal && snapshot && await reportedLate(root, journal, snapshot.epoch, startedAt, archive.index, new AbortController().signal)) {
+    throw new Error('the watcher reported a write late');
+  }
   const git = await gitInfo;
   const t2 = performance.now();
   const fields = { projectName: 'bench', branch: git?.branch, sha: git?.sha, repoUrl: git?.repoUrl, dirty: git?.dirty };
   const result = await uploadArchive({ client, archive, fields, store: new MemoryTransferStore() });
   const t3 = performance.now();
-  return { ms: t3 - t0, phases: { select: t1 - t0, zip: t2 - t1, upload: t3 - t2 }, archive, scanId: result.kind === 'complete' ? result.scanId : undefined };
+  if (sel.watcher?.missed) throw new Error('the selection found files changed that the watcher had not seen');
+  return {
+    ms: t3 - t0, phases: { select: t1 - t0, zip: t2 - t1, upload: t3 - t2 }, archive, scanId: result.kind === 'complete' ? result.scanId : undefined,
+    selection: sel, walked: !sel.watcher || sel.watcher.walked,
+  };
 }
 
 async function main(): Promise<void> {
@@ -205,14 +222,22 @@ async function main(): Promise<void> {
     const changed = path.join(root, arg('change')!);
     const size = statSync(changed).size;
     try {
+      // The editor's file watcher, as FolderWatch feeds it: the cold scan starts it, the change is noted.
+      const journal = new ChangeJournal();
+      const epoch = journal.restart().epoch;
       const cold = await scanToScanId(root, client, tmp, gitClean);
       await cache.keep(cold.archive.path, cold.archive.index, cold.archive.level, cold.archive.madeAtMs);
+      journal.settle(epoch, cold.archive.madeAtMs, cold.selection);
       await cold.archive.dispose();
       appendFileSync(changed, '\n// changed by the benchmark\n');
+      journal.note(arg('change')!);
       await serviceIdle(arg('admin-url'));
-      const warm = await scanToScanId(root, client, tmp, gitClean, cache);
+      const warm = await scanToScanId(root, client, tmp, gitClean, cache, journal);
       await warm.archive.dispose();
-      Object.assign(out, { coldMs: cold.ms, warmMs: warm.ms, coldPhases: cold.phases, warmPhases: warm.phases, reused: warm.archive.reused, files: warm.archive.index.length, scanIds: [cold.scanId, warm.scanId] });
+      Object.assign(out, {
+        coldMs: cold.ms, warmMs: warm.ms, coldPhases: cold.phases, warmPhases: warm.phases, reused: warm.archive.reused, files: warm.archive.index.length,
+        scanIds: [cold.scanId, warm.scanId], walked: warm.walked,
+      });
     } finally {
       truncateSync(changed, size);
       rmSync(tmp, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 // A second Scan Workspace in a real VS Code: the archive of the first, kept in the
 // extension's storage, gives the second every unchanged file as it was (copied, not read
 // and compressed again), and the edited file goes up as it is now; the upload's `dirty`
-// stays what git would say.
+// stays what git would say. In the window that scanned, VS Code's file watcher tells the
+// re-scan what changed, so the folder is not walked again.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -40,6 +41,30 @@ suite('editor: re-scans', () => {
       assert.strictEqual((await adminScan(scanId)).formParts.dirty, 'true', 'a tracked file was edited');
       fs.writeFileSync(file, original);
       assert.strictEqual((await adminScan(await scan('codeScanner.scanWorkspace'))).formParts.dirty, firstDirty, 'written back as it was');
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+
+  test('in the window that scanned, a re-scan looks again only at what VS Code\'s file watcher saw change, and uploads it as it is now', async () => {
+    const root = workspaceRoot();
+    const rel = 'src/format.ts';
+    const file = path.join(root, rel);
+    const original = fs.readFileSync(file, 'utf8');
+    const folder = path.basename(root);
+    try {
+      await scan('codeScanner.scanWorkspace');
+      const edited = `${original}\n// edited where the watcher sees it\n`;
+      fs.writeFileSync(file, edited);
+      // VS Code reports a write to extensions ~140 ms after it.
+      await new Promise((r) => setTimeout(r, 1000));
+      const before = (await logText()).length;
+      const scanId = await scan('codeScanner.scanWorkspace');
+      const said = (await logText()).slice(before);
+      assert.match(said, new RegExp(`${folder}: The file watcher saw 1 path change since the last scan: of the tracked files, only it was looked at again; the folder was not walked again`), said);
+      const texts = new Map((await readZip((await adminScan(scanId)).archivePath)).map((e) => [e.name, e.data.toString('utf8')]));
+      assert.strictEqual(texts.get(rel), edited, 'the service got the edited file');
+      assert.strictEqual(texts.get('README.md'), fs.readFileSync(path.join(root, 'README.md'), 'utf8'));
     } finally {
       fs.writeFileSync(file, original);
     }

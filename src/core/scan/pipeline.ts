@@ -13,6 +13,8 @@ import { archiveNameFor } from '../workspace/projectName';
 import { formatBytes } from '../text/bytes';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
 import { foundGitUntracked, type SelectOptions, type Selection, type SkippedFile } from '../workspace/selectFiles';
+import type { ChangeJournal, JournalSnapshot, WatchedChanges } from '../workspace/changeJournal';
+import { reportedLate } from './lateReports';
 import type { ArchivedFiles } from './archivedFiles';
 import { ScanFailedError, ScanStoppedError, awaitScan, waitMessage, type WaitSettings, type WaitState } from './awaitScan';
 import type { ScanEvent, ScanRef } from './events';
@@ -40,6 +42,8 @@ export interface FolderUploads {
   reuse?: ReuseCache;
   /** The folder's last clean reading of its tracked files, which spares a re-scan's git most of its comparing (trackedClean.ts). */
   gitClean?: TrackedCleanStore;
+  /** What the folder's file watcher saw since its last full packaging in this session (changeJournal.ts). */
+  changes?: ChangeJournal;
 }
 
 export interface PipelineContext {
@@ -73,8 +77,11 @@ export interface FolderScanRequest {
   folderName?: string;
   /** Partial scans send the chosen files as files_to_scan. */
   partial: boolean;
-  /** `known`: the files of the folder's last archive, when there is one (SelectOptions.known). */
-  select(known?: SelectOptions['known']): Promise<Selection>;
+  /**
+   * `known`: the files of the folder's last archive, when there is one (SelectOptions.known);
+   * `watched`: what the folder's watcher saw since that archive was made (SelectOptions.watched).
+   */
+  select(known?: SelectOptions['known'], watched?: WatchedChanges): Promise<Selection>;
   scanConfigs?: string[];
   targetPolicies?: (number | string)[];
 }
@@ -122,7 +129,7 @@ export function archiveMetadata(archive: Pick<BuiltArchive, 'index' | 'size' | '
  */
 async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): Promise<
   | { kind: 'nothing'; result: FolderScanResult }
-  | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined> }
+  | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined>; journal?: JournalSnapshot }
 > {
   const reuse = ctx.uploads.reuse;
   const loadPrevious = loadOnce(reuse, DEFAULT_LEVEL);
@@ -130,15 +137,35 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
   try {
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
-    // Called now (its git listings start before the git details'), a throw made a rejection.
-    const selecting = (async () => req.select(() => loadPrevious()?.index))();
-    // git's details only go into the upload's form: read while the selection and packaging
-    // run, not after them. A full selection in git finds the untracked files anyway, and
-    // looks at every tracked file: git need not compare again those not written since the
-    // last clean reading.
-    const gitInfo = (req.partial ? readRevision(req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
+    // What the watcher saw since the kept archive was made, if it watched since then.
+    const journal = req.partial ? undefined : ctx.uploads.changes?.restart();
+    let watched = journal?.watched;
+    if (watched && loadPrevious()?.madeAtMs !== watched.madeAtMs) watched = undefined;
+    if (journal && !watched && reuse?.has()) ctx.log(`Every file is looked at: ${journal.why ?? 'the kept archive is not the one the file watcher started from'}.`);
+    const choose = (w: WatchedChanges | undefined) => {
+      // Called now (its git listings start before the git details'), a throw made a rejection.
+      const selecting = (async () => req.select(() => loadPrevious()?.index, w))();
+      // git's details only go into the upload's form: read while the selection and packaging
+      // run, not after them. A full selection in git finds the untracked files anyway, and
+      // looks at every tracked file: git need not compare again those not written since the
+      // last clean reading.
+      const gitInfo = (req.partial ? readRevision(req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
+      return { selecting, gitInfo };
+    };
+    const startedAt = Date.now();
+    let { selecting, gitInfo } = choose(watched);
     try {
       selection = await selecting;
+      if (selection.watcher?.missed) {
+        // Files changed that the watcher did not report: it cannot be trusted this session.
+        (ctx.warn ?? ctx.log)(`The file watcher missed changes to ${plural(selection.watcher.missed, 'file')}; every file is looked at again, and on every scan until the window is reloaded.`);
+        ctx.uploads.changes?.disable('the file watcher missed changes earlier in this window');
+        ({ selecting, gitInfo } = choose(undefined));
+        selection = await selecting;
+      } else if (selection.watcher) {
+        const { touched: n, walked } = selection.watcher;
+        ctx.log(`${n ? `The file watcher saw ${plural(n, 'path')} change since the last scan: of the tracked files, only ${n === 1 ? 'it was' : 'they were'} looked at again` : 'The file watcher saw no change since the last scan'}; ${walked ? 'git listed the untracked files again (the tracked paths changed)' : 'the folder was not walked again'}.`);
+      }
     } catch (err) {
       // e.g. Scan Changed Files in a folder that is not a git repository: nothing to scan there.
       if (!req.partial) throw err;
@@ -152,9 +179,22 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     }
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
-    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers });
+    let archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers });
+    if (selection.watcher && journal) {
+      // The watcher reports a write ~140 ms after it (VS Code batches its events): one made
+      // just before the scan may have been reported only now. Any such file the archive does
+      // not hold as it is sends the scan back to looking at every file.
+      const late = await reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal);
+      if (late) {
+        ctx.log(`The file watcher reported ${late} written before the scan started only after it had chosen the files; every file is looked at again.`);
+        await archive.dispose();
+        ({ selecting, gitInfo } = choose(undefined));
+        selection = await selecting;
+        archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious() });
+      }
+    }
     if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
-    return { kind: 'packaged', selection, archive, gitInfo };
+    return { kind: 'packaged', selection, archive, gitInfo, journal };
   } finally {
     // Packaging has stopped them already when it had them; stopping twice is harmless.
     await workers?.close();
@@ -196,7 +236,7 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
   const ctx = gated(given);
   const packaged = await selectAndPackage(req, ctx);
   if (packaged.kind === 'nothing') return packaged.result;
-  const { selection, archive, gitInfo } = packaged;
+  const { selection, archive, gitInfo, journal } = packaged;
   const skipped = [...selection.skipped, ...archive.skipped];
   if (!archive.index.length) {
     await archive.dispose();
@@ -226,6 +266,7 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
     // Uploaded: a full scan's archive is what the next scan copies its unchanged files from.
     if (!req.partial && ctx.uploads.reuse) {
       await ctx.uploads.reuse.keep(archive.path, archive.index, archive.level, archive.madeAtMs)
+        .then(() => { if (journal) ctx.uploads.changes?.settle(journal.epoch, archive.madeAtMs, selection); })
         .catch((e: unknown) => (ctx.warn ?? ctx.log)(`The archive could not be kept for the next scan: ${errorMessage(e)}`));
     }
     return { ...(await afterUpload(ctx, outcome, fields, archive.sha256, archive.index.length)), skipped };

@@ -33,6 +33,21 @@ export function comparePaths(a: PathBytes, i: number, b: PathBytes, j: number): 
   return a.names.compare(b.names, pathStart(b, j), b.ends[j], pathStart(a, i), a.ends[i]);
 }
 
+/** Where `rel` is in `list` (sorted in byte order), or -1. */
+export function findPath(list: PathBytes, rel: string): number {
+  const key = Buffer.from(rel, 'utf8');
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = list.names.compare(key, 0, key.length, pathStart(list, mid), list.ends[mid]);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
 export class FileList implements Iterable<SelectedFile>, PathBytes {
   /** @internal use FileListBuilder or FileList.of */
   constructor(

@@ -6,7 +6,8 @@ import { formatBytes } from '../text/bytes';
 import { CREDENTIAL_FILE_PATTERNS, credentialMatcher } from './credentials';
 import { BINARY_ASSET_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
 import type { FolderVerdict, PathMatcher } from './fastMatcher';
-import { FileList, FileListBuilder, pathStart, type PathBytes } from './fileList';
+import { MAX_KEPT_UNTRACKED, touchedPath, type WatchedChanges } from './changeJournal';
+import { FileList, FileListBuilder, findPath, pathStart, type PathBytes } from './fileList';
 import { gitBytes, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
 
@@ -74,6 +75,21 @@ export interface Selection {
    */
   trackedUnrecorded?: string[];
   /**
+   * A whole folder selected in a git work tree: the untracked, not ignored paths git listed
+   * (undefined beyond MAX_KEPT_UNTRACKED). What the next selection starts from when a file
+   * watcher tells it what changed since (SelectOptions.watched).
+   */
+  untrackedListed?: string[];
+  /**
+   * Chosen with SelectOptions.watched: how many paths the watcher had seen touched, how many
+   * of the files it had not seen touched were looked at anyway and found changed (any such
+   * miss means the watcher cannot be trusted: choose again without it), and whether git's
+   * untracked walk ran all the same (the tracked paths were no longer those of then).
+   */
+  watcher?: { touched: number; missed: number; walked: boolean };
+  /** A whole folder selected in a git work tree: the SHA-256 of git's listing of the tracked paths. */
+  trackedDigest?: string;
+  /**
    * Names the rules that chose these files (the default, credential and binary exclusions,
    * the user's patterns, the size limit, and the code applying them): equal keys, equal
    * verdicts for the same path. Packaging records it with the archive (ArchiveIndex.selectedBy).
@@ -114,6 +130,15 @@ export interface SelectOptions {
    * `.gitignore` on the way, as outside git; changed files cannot be listed.
    */
   useGit?: boolean;
+  /**
+   * What the folder's file watcher saw since the archive `known` describes was made
+   * (changeJournal.ts); only with `known`. git's untracked walk is not run: the untracked
+   * files are those git listed then, less the touched paths, plus what git lists among the
+   * touched paths. A tracked file `known` records and the watcher did not see touched is
+   * taken as recorded, without an lstat; one in SAMPLE_UNTOUCHED is looked at all the same,
+   * and any found changed is counted (Selection.watcher.missed).
+   */
+  watched?: WatchedChanges;
 }
 
 /** Files recorded by an earlier packaging, in ascending byte order of their paths (an ArchiveIndex). */
@@ -152,10 +177,13 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
   const at = path.resolve(root);
   if (opts.useGit === false) return selectByWalk(await makeContext(root, opts), opts);
   const trackedP = gitBytes(at, ['ls-files', '-z', '--cached']);
-  const untrackedP = gitBytes(at, ['ls-files', '-z', '--others', '--exclude-standard']);
+  const watched = opts.known ? opts.watched : undefined;
+  const listUntracked = () => gitBytes(at, ['ls-files', '-z', '--others', '--exclude-standard']);
+  // Told what changed, git's walk waits to learn whether the tracked paths are still those of then.
+  let untrackedP = watched ? undefined : listUntracked();
   // Awaited later or never (the folder may not even exist): a failure is not "unhandled" meanwhile.
   trackedP.catch(() => undefined);
-  untrackedP.catch(() => undefined);
+  untrackedP?.catch(() => undefined);
   const ctx = await makeContext(root, opts);
   const ignoredP = opts.listIgnored ? listGitIgnored(ctx.root) : Promise.resolve([]);
   const known = typeof opts.known === 'function' ? opts.known() : opts.known;
@@ -166,23 +194,31 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     if (await isInsideGitWorkTree(ctx.root)) throw e;
   }
   if (trackedOut) {
+    const trackedDigest = createHash('sha256').update(trackedOut).digest('hex');
+    // The same tracked paths as then, so the same untracked ones but for what the watcher saw touched.
+    const sinceThen = watched && known && trackedDigest === watched.trackedDigest;
+    untrackedP ??= sinceThen ? untrackedSince(at, watched, known) : listUntracked();
     // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.
     const tracked = new FileListBuilder(1024);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
     const trackedListing = new NulSeparated(trackedOut);
-    await filterCandidates(ctx, trackedListing, tracked, { dropMissing: true, kept: () => true, known, unrecorded, tracked: true });
+    const watch = watched && known ? { untouched: untouchedBy(known, watched.touched), missed: 0 } : undefined;
+    await filterCandidates(ctx, trackedListing, tracked, { dropMissing: true, kept: () => true, known, unrecorded, tracked: true, watch });
     const trackedList = tracked.build();
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
     const untracked = new FileListBuilder(64);
     const alsoTracked = sortedMembership(trackedList);
-    const untrackedListing = new NulSeparated(await untrackedP, alsoTracked);
+    const untrackedOut = await untrackedP;
+    const untrackedListing = new NulSeparated(untrackedOut, alsoTracked);
     await filterCandidates(ctx, untrackedListing, untracked, { dropMissing: true, kept: () => false, known });
     for (const p of await ignoredP) ctx.skip(p, 'gitignored');
+    const untrackedListed = untrackedListing.count <= MAX_KEPT_UNTRACKED ? splitNul(untrackedOut.toString('utf8')) : undefined;
     return {
       ...ctx.finish(FileList.merge(trackedList, untracked.build())),
       gitUntracked: untrackedListing.count, gitTrackedLeftOut: trackedListing.count - trackedList.length, trackedUnrecorded: unrecorded?.items,
+      untrackedListed, trackedDigest, ...(watch && watched ? { watcher: { touched: watched.touched.size, missed: watch.missed, walked: !sinceThen } } : {}),
     };
   }
   return selectByWalk(ctx, opts);
@@ -571,7 +607,11 @@ function sortedMembership(list: PathBytes): (buf: Buffer, start: number, end: nu
  */
 async function filterCandidates(
   ctx: Context, rels: Iterable<string>, out: FileListBuilder,
-  o: { dropMissing: boolean; kept?: (rel: string) => boolean; known?: KnownFiles; unrecorded?: BoundedList; tracked?: boolean },
+  o: {
+    dropMissing: boolean; kept?: (rel: string) => boolean; known?: KnownFiles; unrecorded?: BoundedList; tracked?: boolean;
+    /** Paths a file watcher did not see touched, and how many of those looked at had changed all the same. */
+    watch?: { untouched: (rel: string) => boolean; missed: number };
+  },
 ): Promise<void> {
   const folders = new FolderChain(ctx);
   const listing = rels instanceof NulSeparated ? rels : undefined;
@@ -585,6 +625,7 @@ async function filterCandidates(
   const recordedAt = () => (recorded ? recorded(listing!.buf, listing!.start, listing!.end) : -1);
   let last = performance.now();
   let n = 0;
+  let sampled = 0;
   // The path before this one, unless it was added as the very file `known` records.
   let unrecorded: string | undefined;
   for (const rel of rels) {
@@ -594,22 +635,30 @@ async function filterCandidates(
       await yieldToEventLoop();
       last = performance.now();
     }
-    const abs = absolutePathOf(ctx.root, rel);
     let st: Stats | NodeJS.ErrnoException | undefined;
     const j = verdictsHold ? recordedAt() : -1;
     if (j >= 0) {
-      st = lstatQuiet(abs);
+      const untouched = o.watch?.untouched(rel) === true;
+      if (untouched && ++sampled % SAMPLE_UNTOUCHED !== 0) {
+        const c = o.known!.columns;
+        out.addBytes(listing!.buf, listing!.start, listing!.end, c.size[j], c.ino[j], c.mtimeMs[j], c.ctimeMs[j]);
+        unrecorded = undefined;
+        continue;
+      }
+      st = lstatQuiet(absolutePathOf(ctx.root, rel));
       const same = recordedStats(o.known, j, st);
       if (same) {
         out.addBytes(listing!.buf, listing!.start, listing!.end, same.size, same.ino, same.mtimeMs, same.ctimeMs);
         unrecorded = undefined;
         continue;
       }
+      if (untouched) o.watch!.missed++;
     }
     if (!isSafeRelative(rel)) {
       ctx.skip(rel, 'outside-folder');
       continue;
     }
+    const abs = absolutePathOf(ctx.root, rel);
     const slash = rel.lastIndexOf('/');
     const folder = folders.state(slash < 0 ? '' : rel.slice(0, slash));
     const reason = fileExclusion(ctx, folder, slash < 0 ? rel : rel.slice(slash + 1), rel, o.kept?.(rel) ?? false);
@@ -662,6 +711,42 @@ async function filterCandidates(
   }
   if (unrecorded !== undefined) o.unrecorded?.add(unrecorded);
 }
+
+/**
+ * One in this many of the tracked files a watcher did not see touched is looked at anyway:
+ * a watcher that stopped (an inotify limit, a crash) is noticed once a few dozen files have
+ * changed unseen, for ~400 lstat calls on the babel shape instead of 27,674.
+ */
+const SAMPLE_UNTOUCHED = 64;
+
+/** For a re-scan told what a watcher saw: whether a recorded path was not touched (itself or a folder above it). */
+function untouchedBy(known: KnownFiles, touched: ReadonlySet<string>): (rel: string) => boolean {
+  // A touched path that was a recorded file is not a folder; only the others (a folder
+  // deleted, moved or made) can stand for paths below them.
+  const folders = new Set([...touched].filter((p) => findPath(known, p) < 0));
+  return folders.size ? (rel) => !touched.has(rel) && !touchedPath(folders, rel) : (rel) => !touched.has(rel);
+}
+
+/**
+ * The untracked, not ignored files now, from what git listed for the last packaging and what
+ * a watcher saw touched since (the tracked paths and ignore rules unchanged): those listed
+ * then, and what git lists among the touched paths (a folder made is listed whole), in git's
+ * order, NUL-separated as git gives them.
+ */
+async function untrackedSince(root: string, w: WatchedChanges, known: KnownFiles): Promise<Buffer> {
+  // A recorded file touched is still a candidate (looked at, dropped if gone); any other touched
+  // path may be a folder made, moved or deleted, or a file new or left out then: git says.
+  const others = [...w.touched].filter((p) => findPath(known, p) < 0);
+  const below = new Set(others);
+  const kept = w.untracked.filter((p) => !touchedPath(below, p));
+  const listed = others.length
+    ? splitNul((await gitBytes(root, ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', '--', ...others])).toString('utf8'))
+    : [];
+  const all = [...new Set([...kept, ...listed])].map((p) => Buffer.from(p, 'utf8')).sort(Buffer.compare);
+  return Buffer.concat(all.flatMap((p) => [p, NUL]));
+}
+
+const NUL = Buffer.alloc(1);
 
 /** Up to `max` items; none once more were added (`items` undefined). */
 class BoundedList {

@@ -6,10 +6,10 @@ import { isServiceError, type ServiceClient } from '../../core/api';
 import { CancelledAfterUploadError, isCancellation, settleBounded } from '../../core/async';
 import { clockTime, type PendingScan } from '../../core/results';
 import { ScanFailedError, ScanStoppedError } from '../../core/scan/awaitScan';
-import { fetchFindings, resumeFolder, scanFolder, waitForScan, type FolderScanResult, type PipelineContext, type ScanEvent } from '../../core/scan/pipeline';
+import { fetchFindings, resumeFolder, scanFolder, waitForScan, type FolderScanRequest, type FolderScanResult, type PipelineContext, type ScanEvent } from '../../core/scan/pipeline';
 import { overallFraction, type ScanProgress, type ScanStage } from '../../core/scan/stages';
 import { UploadInterruptedError } from '../../core/upload/engine';
-import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type Selection, type SelectOptions, type SkippedFile } from '../../core/workspace/selectFiles';
+import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type SkippedFile } from '../../core/workspace/selectFiles';
 import type { TargetPolicies } from '../account/targetPolicies';
 import { plainObjectArg, scanOptionsArg, type ScanOptions } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
@@ -59,7 +59,7 @@ export interface FolderOutcome {
 export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; continuesOnService?: string; error?: { kind: string; message: string; retryAfterMs?: number } }
 
 
-interface Step { folder: vscode.WorkspaceFolder; select: (known?: SelectOptions['known']) => Promise<Selection>; partial: boolean }
+interface Step { folder: vscode.WorkspaceFolder; select: FolderScanRequest['select']; partial: boolean }
 
 /** Folders of a multi-root workspace scanned side by side. */
 const FOLDERS_AT_ONCE = 2;
@@ -184,7 +184,7 @@ export class ScanController extends DisposableObject {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (!folders.length) return 'Open a folder to scan it.';
     const s = selectOptions;
-    if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: (known) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known }) }));
+    if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: (known, watched) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched }) }));
     if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
     const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
     for (const uri of kind === 'givenFiles' ? given ?? [] : openFileUris()) {

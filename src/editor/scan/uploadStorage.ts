@@ -7,6 +7,7 @@ import { TrackedCleanStore } from '../../core/workspace/trackedClean';
 import { ArchivedFiles } from '../../core/scan/archivedFiles';
 import type { FolderUploads } from '../../core/scan/pipeline';
 import type { SavedTransfer, TransferStore } from '../../core/upload/transferStore';
+import type { FolderWatch } from './folderWatch';
 
 const KEY_PREFIX = 'codeScanner.transfer:';
 
@@ -41,7 +42,8 @@ export class FolderTransferStore implements TransferStore {
  * storage, never the workspace).
  */
 export class UploadStorage {
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  /** `watch`: what VS Code's watcher saw in each folder, so a re-scan need not walk it again. */
+  constructor(private readonly context: vscode.ExtensionContext, private readonly watch?: FolderWatch) {}
 
   private get storageRoot(): string {
     return this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
@@ -61,6 +63,7 @@ export class UploadStorage {
       deleteArchive: (p) => this.deleteArchive(p),
       reuse: this.reuseCache(store.folderUri),
       gitClean: new TrackedCleanStore(path.join(this.folderStateDir(store.folderUri), 'git-clean.json')),
+      changes: this.watch?.journalOf(store.folderUri),
     };
   }
 

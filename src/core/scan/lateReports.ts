@@ -1,0 +1,46 @@
+// A re-scan told by the file watcher what changed trusts it for what was written before the
+// scan started; VS Code reports a write to its watchers only some time after it. Checked once
+// that time has passed, before the archive goes anywhere.
+import { lstatSync, type Stats } from 'node:fs';
+import { sleep } from '../async';
+import type { ArchiveIndex } from '../archive/archiveIndex';
+import type { ChangeJournal } from '../workspace/changeJournal';
+import { findPath } from '../workspace/fileList';
+import { absolutePathOf } from '../workspace/selectFiles';
+
+/** How long VS Code may take to report a write to its watchers (measured ~140 ms in code-server 4.139, local disk). */
+export const WATCHER_LATENCY_MS = 300;
+
+/**
+ * Once every write made before `startedAt` must have been reported: the first path reported
+ * since then that was written before it (its modification time) and is not in the archive as
+ * it is now, if any. A write during the scan is left to the next one, as when every file is looked at.
+ */
+export async function reportedLate(
+  root: string, changes: ChangeJournal, epoch: number, startedAt: number, index: ArchiveIndex, signal: AbortSignal,
+): Promise<string | undefined> {
+  const wait = startedAt + WATCHER_LATENCY_MS - Date.now();
+  if (wait > 0) await sleep(wait, signal);
+  const seen = changes.seenSince(epoch);
+  if (!seen) return 'many changes';
+  for (const rel of seen) {
+    const st = lstatOrUndefined(absolutePathOf(root, rel));
+    const i = findPath(index, rel);
+    if (!st) {
+      if (i >= 0) return rel;
+      continue;
+    }
+    if (st.mtimeMs >= startedAt || !st.isFile()) continue;
+    const c = index.columns;
+    if (i < 0 || c.size[i] !== st.size || c.mtimeMs[i] !== st.mtimeMs || c.ctimeMs[i] !== st.ctimeMs || c.ino[i] !== st.ino) return rel;
+  }
+  return undefined;
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,136 @@
+// What a file watcher saw in one folder since its last full packaging, so a re-scan need not
+// walk an unchanged tree again (git's untracked walk and an lstat of every tracked file are
+// two thirds of a re-scan of the babel shape). Trusted only within the session that watched:
+// a journal starts with no baseline, so the first scan after a window opens (files may have
+// changed while it was closed) chooses its files the full way.
+
+/** Beyond this many paths, a re-scan chooses its files the full way (a branch switch, a build). */
+export const MAX_WATCHED_PATHS = 2000;
+/** git is given the watched paths as arguments: beyond this many characters, the full way. */
+const MAX_PATHSPEC_CHARS = 24_000;
+/** The untracked paths git listed at the baseline; more and the journal keeps no baseline. */
+export const MAX_KEPT_UNTRACKED = 10_000;
+
+/** What the folder's watcher saw since the packaging its kept archive came from. */
+export interface WatchedChanges {
+  /** When that archive was made (ReusableArchive.madeAtMs): it must be the one the selection knows. */
+  readonly madeAtMs: number;
+  /** Paths (relative, `/`) created, changed or deleted since; a folder stands for all below it. */
+  readonly touched: ReadonlySet<string>;
+  /** The untracked, not ignored paths git listed for that packaging, in git's order. */
+  readonly untracked: readonly string[];
+  /** The SHA-256 of git's listing of the tracked paths then (Selection.trackedDigest). */
+  readonly trackedDigest: string;
+}
+
+/** A journal's record at the start of a packaging: what it saw since the last one, if it can be trusted. */
+export interface JournalSnapshot {
+  readonly epoch: number;
+  /** Undefined when nothing can be trusted (no baseline in this session, too much changed, ignore rules changed). */
+  readonly watched: WatchedChanges | undefined;
+  /** Why not, for the log. */
+  readonly why?: string;
+}
+
+/**
+ * Rules that decide which untracked files git lists: a change to one means git must list them
+ * again. (A global excludes file outside the folder is not watched; see test/bench/README.md.)
+ */
+function changesIgnoreRules(rel: string): boolean {
+  return rel === '.gitignore' || rel.endsWith('/.gitignore') || rel === '.git/info/exclude' || rel === '.git/info';
+}
+
+export class ChangeJournal {
+  private touched = new Set<string>();
+  private chars = 0;
+  private invalid: string | undefined;
+  private epoch = 0;
+  private baseline: { epoch: number; madeAtMs: number; untracked: readonly string[]; trackedDigest: string } | undefined;
+
+  /**
+   * @param disabledWhy why the watcher cannot be trusted at all here (say, files.watcherExclude
+   * hides files from it); the journal then never offers changes.
+   */
+  constructor(private disabledWhy?: string) {}
+
+  /** The watcher saw `rel` (relative to the folder, `/`-separated) created, changed or deleted. */
+  note(rel: string): void {
+    if (this.invalid) return;
+    if (changesIgnoreRules(rel)) {
+      this.invalid = `${rel} changed`;
+      return;
+    }
+    // git's own files: the tracked list is read from git every time.
+    if (rel === '.git' || rel.startsWith('.git/')) return;
+    if (this.touched.has(rel)) return;
+    this.touched.add(rel);
+    this.chars += rel.length + 1;
+    if (this.touched.size > MAX_WATCHED_PATHS || this.chars > MAX_PATHSPEC_CHARS) this.invalid = `more than ${MAX_WATCHED_PATHS} paths changed`;
+  }
+
+  /** What was noted since restart() returned `epoch`, while it is the latest and nothing overflowed. */
+  seenSince(epoch: number): ReadonlySet<string> | undefined {
+    return epoch === this.epoch && !this.invalid ? this.touched : undefined;
+  }
+
+  /** From now on the watcher cannot be trusted (it missed a change, its settings changed). */
+  disable(why: string): void {
+    this.disabledWhy = why;
+    this.baseline = undefined;
+  }
+
+  /** The watcher can be trusted again (settings that hid files from it were removed). */
+  enable(): void {
+    this.disabledWhy = undefined;
+  }
+
+  /**
+   * A full packaging starts: returns what was seen since the last one, and starts recording
+   * afresh. Until settle() is told this packaging's archive was kept, there is no baseline.
+   */
+  restart(): JournalSnapshot {
+    const b = this.baseline;
+    const why = this.disabledWhy ?? (!b ? 'no scan in this window has packaged the folder yet' : this.invalid);
+    const snapshot: JournalSnapshot = {
+      epoch: ++this.epoch,
+      watched: why || !b ? undefined : { madeAtMs: b.madeAtMs, touched: this.touched, untracked: b.untracked, trackedDigest: b.trackedDigest },
+      ...(why ? { why } : {}),
+    };
+    this.touched = new Set();
+    this.chars = 0;
+    this.invalid = undefined;
+    this.baseline = undefined;
+    return snapshot;
+  }
+
+  /**
+   * The packaging that restart() returned `epoch` for was kept as the folder's archive (made
+   * at `madeAtMs`), from `selection` (git's listings then). A later restart() supersedes it.
+   */
+  settle(epoch: number, madeAtMs: number, selection: { untrackedListed?: readonly string[]; trackedDigest?: string }): void {
+    const { untrackedListed: untracked, trackedDigest } = selection;
+    if (epoch !== this.epoch || !untracked || !trackedDigest || this.disabledWhy) return;
+    this.baseline = { epoch, madeAtMs, untracked, trackedDigest };
+  }
+}
+
+/** Whether `rel` or a folder above it is among `touched`. */
+export function touchedPath(touched: ReadonlySet<string>, rel: string): boolean {
+  if (touched.has(rel)) return true;
+  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) {
+    if (touched.has(rel.slice(0, i))) return true;
+  }
+  return false;
+}
+
+/**
+ * The `files.watcherExclude` patterns that hide files a scan could upload from VS Code's
+ * watcher: any enabled pattern but those inside a version control folder (VS Code's defaults
+ * hide `.git/objects/**` and the like, which no scan uploads).
+ */
+export function patternsHidingFiles(watcherExclude: unknown): string[] {
+  if (!watcherExclude || typeof watcherExclude !== 'object') return [];
+  return Object.entries(watcherExclude as Record<string, unknown>)
+    .filter(([pattern, on]) => on === true && !/(^|\/)\.(git|hg|svn)\/./.test(pattern))
+    .map(([pattern]) => pattern);
+}

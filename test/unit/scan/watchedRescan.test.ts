@@ -1,0 +1,198 @@
+// A re-scan told by the file watcher what changed since the last full scan (changeJournal.ts):
+// it looks again only at that, and never trusts a watcher that could not have seen a change
+// (a new window, changed ignore rules, a watcher that missed writes).
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ServiceClient } from '../../../src/core/api';
+import { ReuseCache } from '../../../src/core/archive/reuseCache';
+import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
+import { scanFolder, type PipelineContext } from '../../../src/core/scan/pipeline';
+import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
+import { ChangeJournal, MAX_WATCHED_PATHS, patternsHidingFiles } from '../../../src/core/workspace/changeJournal';
+import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
+import { startReferenceService, type ReferenceService } from '../../service';
+import { committedRepo, git, readZip, tempDir, writeTree } from '../workspace/helpers';
+
+describe('a re-scan told what the file watcher saw', () => {
+  let svc: ReferenceService;
+  let storage: string;
+  const repos: string[] = [];
+
+  before(async () => {
+    svc = await startReferenceService({ scanDurationMs: 10 });
+    storage = await tempDir('watched-storage-');
+  });
+  after(async () => {
+    await svc.close();
+    for (const d of [storage, ...repos]) await fsp.rm(d, { recursive: true, force: true });
+  });
+
+  /** A committed repository of `n` small files under src/, plus a .gitignore. */
+  async function repo(n = 8): Promise<string> {
+    const files: Record<string, string> = { '.gitignore': 'build/\n' };
+    for (let i = 0; i < n; i++) files[`src/f${String(i).padStart(3, '0')}.js`] = `export const v${i} = ${i};\n`;
+    const root = await committedRepo('watched-', files);
+    repos.push(root);
+    return root;
+  }
+
+  /** One folder's scans in one window: the same kept archive, the journal the window's watcher feeds. */
+  function folder(root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`))) {
+    const lines: string[] = [];
+    const scan = async () => {
+      const store = new MemoryTransferStore();
+      const ctx: PipelineContext = {
+        client: new ServiceClient({ baseUrl: svc.baseUrl, token: svc.demoToken }),
+        uploads: {
+          store, archiveRoot: storage, archivedFiles: new ArchivedFiles(path.join(storage, 'archived-files')),
+          discard: () => store.clear(), deleteArchive: (p) => fsp.rm(path.dirname(p), { recursive: true, force: true }), reuse, changes: journal,
+        },
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+        log: (l) => lines.push(l),
+        onScan: async () => undefined,
+        wait: { intervalMs: 20, maxPolls: 200 },
+      };
+      const result = await scanFolder({ root, projectName: 'demo', partial: false, select: (known, watched) => selectWorkspaceFiles(root, { known, watched }) }, ctx);
+      assert.equal(result.kind, 'scanned', JSON.stringify(result));
+      const record = svc.scans().find((x) => result.kind === 'scanned' && x.id === result.scanId)!;
+      const file = path.join(storage, `${record.id}.zip`);
+      await fsp.writeFile(file, svc.transferBytes(record.transferId)!);
+      const uploaded = new Map((await readZip(file)).map((e) => [e.name, e.data.toString('utf8')]));
+      return { uploaded, log: lines.splice(0) };
+    };
+    return { scan, reuse };
+  }
+
+  test('in the window that scanned before, only what the watcher saw is looked at again; the folder is not walked', async () => {
+    const root = await repo();
+    const journal = new ChangeJournal();
+    const f = folder(root, journal);
+    const first = await f.scan();
+    assert.ok(first.log.some((l) => /^Every file is looked at/.test(l)) === false, 'a first scan has no archive to compare with: nothing to say');
+    assert.equal(first.uploaded.size, 9);
+
+    await writeTree(root, { 'src/f001.js': 'export const v1 = "edited";\n', 'src/seen.js': 'seen();\n', 'src/unseen.js': 'unseen();\n', 'build/out.js': 'built();\n' });
+    journal.note('src/f001.js');
+    journal.note('src/seen.js');
+    journal.note('build/out.js');
+    const second = await f.scan();
+    assert.ok(second.log.some((l) => /The file watcher saw 3 paths change since the last scan: .*the folder was not walked again/.test(l)), second.log.join('\n'));
+    assert.equal(second.uploaded.get('src/f001.js'), 'export const v1 = "edited";\n', 'a change the watcher saw is uploaded');
+    assert.equal(second.uploaded.get('src/seen.js'), 'seen();\n', 'a new file the watcher saw is uploaded');
+    assert.ok(!second.uploaded.has('build/out.js'), 'git still decides what is ignored');
+    // The proof that the tree was not walked: a file written behind the watcher's back is not looked for.
+    assert.ok(!second.uploaded.has('src/unseen.js'), 'what the watcher did not see is not looked for');
+
+    // Deleted and renamed through the watcher; a folder deleted stands for every file below it.
+    await fsp.rm(path.join(root, 'src', 'seen.js'));
+    journal.note('src/seen.js');
+    await fsp.mkdir(path.join(root, 'lib'));
+    await fsp.rename(path.join(root, 'src', 'f002.js'), path.join(root, 'lib', 'f002.js'));
+    journal.note('src/f002.js');
+    journal.note('lib');
+    const third = await f.scan();
+    assert.ok(!third.uploaded.has('src/seen.js'), 'a deleted file is gone');
+    assert.ok(!third.uploaded.has('src/f002.js') && third.uploaded.get('lib/f002.js') === 'export const v2 = 2;\n', 'a moved file is found where it went (git lists the new folder)');
+  });
+
+  test('a write the watcher reports only after the scan has chosen its files is still uploaded as it is', async () => {
+    const root = await repo();
+    // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
+    const old = new Date(Date.now() - 60_000);
+    for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
+    const journal = new ChangeJournal();
+    const f = folder(root, journal);
+    await f.scan();
+    await writeTree(root, { 'src/f006.js': 'export const v6 = "written just before";\n' });
+    await new Promise((r) => setTimeout(r, 20));
+    // VS Code reports a write ~140 ms after it: here, once the selection has passed the file.
+    const reported = setTimeout(() => journal.note('src/f006.js'), 60);
+    const next = await f.scan();
+    clearTimeout(reported);
+    assert.ok(next.log.some((l) => /The file watcher reported src\/f006\.js written before the scan started only after it had chosen the files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.equal(next.uploaded.get('src/f006.js'), 'export const v6 = "written just before";\n');
+  });
+
+  test('a change made while the window was closed is caught: a new window\'s first re-scan looks at every file', async () => {
+    const root = await repo();
+    const f = folder(root, new ChangeJournal());
+    await f.scan();
+    // The window closes; a file changes and another appears; a new window opens (its own journal, nothing seen yet).
+    await writeTree(root, { 'src/f003.js': 'export const v3 = "changed while closed";\n', 'src/new.js': 'made while closed();\n' });
+    const reopened = folder(root, new ChangeJournal(), f.reuse);
+    const next = await reopened.scan();
+    assert.ok(next.log.some((l) => /^Every file is looked at: no scan in this window has packaged the folder yet/.test(l)), next.log.join('\n'));
+    assert.equal(next.uploaded.get('src/f003.js'), 'export const v3 = "changed while closed";\n');
+    assert.equal(next.uploaded.get('src/new.js'), 'made while closed();\n');
+    // Re-scanned in that window, the watcher is trusted from then on.
+    const again = await reopened.scan();
+    assert.ok(again.log.some((l) => /The file watcher saw no change since the last scan; the folder was not walked again/.test(l)), again.log.join('\n'));
+    assert.equal(again.uploaded.size, next.uploaded.size);
+  });
+
+  test('a watcher that missed changes is noticed: every file is looked at again, and the watcher is not trusted in that window any more', async () => {
+    const root = await repo(150);
+    const journal = new ChangeJournal();
+    const f = folder(root, journal);
+    await f.scan();
+    const edits: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) edits[`src/f${String(i).padStart(3, '0')}.js`] = `export const v${i} = "missed";\n`;
+    await writeTree(root, edits);
+    const next = await f.scan();
+    assert.ok(next.log.some((l) => /The file watcher missed changes to \d+ files?; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.ok([...next.uploaded].filter(([p]) => p.startsWith('src/')).every(([, text]) => text.endsWith('"missed";\n')), 'every change is uploaded');
+    const later = await f.scan();
+    assert.ok(later.log.some((l) => /^Every file is looked at: the file watcher missed changes earlier in this window/.test(l)), later.log.join('\n'));
+  });
+
+  test('what changes which files git lists sends git back to its walk: ignore rules, tracked paths', async () => {
+    const root = await repo();
+    const journal = new ChangeJournal();
+    const f = folder(root, journal);
+    await f.scan();
+    await writeTree(root, { '.gitignore': 'build/\nsrc/f004.js\n', 'loose.js': 'loose();\n' });
+    journal.note('.gitignore');
+    const ignoring = await f.scan();
+    assert.ok(ignoring.log.some((l) => /^Every file is looked at: \.gitignore changed/.test(l)), ignoring.log.join('\n'));
+    assert.ok(ignoring.uploaded.has('loose.js'), 'the walk found the untracked file');
+
+    // `git rm --cached`: the file is untracked now, and its content unchanged.
+    git(root, 'rm', '-q', '--cached', 'src/f005.js');
+    await fsp.writeFile(path.join(root, 'later.js'), 'later();\n');
+    const untracked = await f.scan();
+    assert.ok(untracked.log.some((l) => /git listed the untracked files again \(the tracked paths changed\)/.test(l)), untracked.log.join('\n'));
+    assert.ok(untracked.uploaded.has('src/f005.js') && untracked.uploaded.has('later.js'));
+  });
+
+  test('the journal: a baseline only from the packaging it started, bounded, and never where settings hide files from the watcher', () => {
+    const j = new ChangeJournal();
+    assert.equal(j.restart().watched, undefined, 'nothing before a packaging');
+    const stale = j.restart().epoch;
+    const current = j.restart().epoch;
+    j.settle(stale, 1, { untrackedListed: [], trackedDigest: 'd' });
+    assert.equal(j.restart().watched, undefined, 'a packaging started before another is not the baseline');
+    const e = j.restart().epoch;
+    assert.notEqual(e, current);
+    j.settle(e, 5, { untrackedListed: ['a'], trackedDigest: 'd' });
+    j.note('x.js');
+    j.note('.git/index');
+    const w = j.restart().watched;
+    assert.deepEqual([...w!.touched], ['x.js'], "git's own files are not the folder's");
+    assert.equal(w!.madeAtMs, 5);
+    assert.equal(j.restart().watched, undefined, 'a packaging that was not kept leaves no baseline');
+
+    const big = new ChangeJournal();
+    big.settle(big.restart().epoch, 1, { untrackedListed: [], trackedDigest: 'd' });
+    for (let i = 0; i <= MAX_WATCHED_PATHS; i++) big.note(`f${i}`);
+    assert.match(big.restart().why ?? '', /more than 2000 paths changed/);
+
+    assert.deepEqual(patternsHidingFiles({ '**/.git/objects/**': true, '.hg/store/**': true, '*/.git/subtree-cache/**': true }), [], "VS Code's defaults hide nothing a scan uploads");
+    assert.deepEqual(patternsHidingFiles({ '**/node_modules/**': true, '**/dist/**': false, '**/.git/objects/**': true }), ['**/node_modules/**']);
+    const hidden = new ChangeJournal('files.watcherExclude hides **/node_modules/**');
+    hidden.settle(hidden.restart().epoch, 1, { untrackedListed: [], trackedDigest: 'd' });
+    assert.match(hidden.restart().why ?? '', /watcherExclude/);
+  });
+});
