@@ -1,6 +1,6 @@
 // `npm run bench`: packaging and upload speed, and peak memory, side by side with the
 // reference tools in one run. Not a test: it prints figures and says whether each target
-// is met. Usage: npm run bench [-- --rounds N] [--only babel,svelte,small,synthetic,results] [--sweep] [--regenerate] [--vscode] [--node-current]
+// is met. Usage: npm run bench [-- --rounds N] [--only babel,svelte,small,monorepo,synthetic,results] [--sweep] [--regenerate] [--vscode] [--node-current]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -18,6 +18,8 @@ const BENCH_DIR = path.join(REPO, '.bench');
 const SHAPES = path.resolve(REPO, '..', 'shared', 'data');
 /** Packaging targets are per workspace: the real-shaped trees are the ones that matter. */
 const TARGETS = { packaging: 1.0, upload: 1.2, rssMb: 64, rescan: 0.2, saveMs: 100 };
+/** Packaging targets tighter than TARGETS.packaging, per workspace (the issue's for large trees). */
+const PACKAGING_TARGETS: Record<string, number> = { babel: 0.55, monorepo: 0.6 };
 const MiB = 1024 * 1024;
 
 const args = process.argv.slice(2);
@@ -75,9 +77,13 @@ interface Workspace {
   change?: string;
 }
 
+/** Whether a workspace is asked for (each is generated only then: the monorepo takes minutes the first time). */
+const wanted = (key: string) => !only || only.includes(key);
+
 async function workspaces(): Promise<Workspace[]> {
   const all: Workspace[] = [];
   for (const [key, about] of [['babel', 'the shape of babel/babel: 27,674 files, 1.4 KB on average'], ['svelte', 'the shape of sveltejs/svelte: 9,080 files, 0.8 KB on average']] as const) {
+    if (!wanted(key)) continue;
     const shape = path.join(SHAPES, `${key}-shape.tsv`);
     if (!existsSync(shape)) {
       console.log(`(${key}: ${shape} is missing; skipped)`);
@@ -93,7 +99,7 @@ async function workspaces(): Promise<Workspace[]> {
   // A small library (the issue's ~700 files): svelte's sources, docs and tooling with one
   // test file in 200, so fixed costs (workers, selection set-up) show against Info-ZIP.
   const svelteShape = path.join(SHAPES, 'svelte-shape.tsv');
-  if (existsSync(svelteShape)) {
+  if (existsSync(svelteShape) && wanted('small')) {
     const smallShape = path.join(BENCH_DIR, 'small-shape.tsv');
     let n = 0;
     const lines = readFileSync(svelteShape, 'utf8').split('\n').filter((l) => l && !l.startsWith('#') && (!l.split('\t')[1]?.startsWith('packages/svelte/tests/') || n++ % 200 === 0));
@@ -104,11 +110,34 @@ async function workspaces(): Promise<Workspace[]> {
     const files = await ensureShapeWorkspace(smallShape, dir);
     all.push({ key: 'small', dir, about: `a small library: ${files.length} files of svelte's shape (sources, docs, a few tests and images)` });
   }
+  // A monorepo of 100,000 files: babel's shape again and again under four roots, so memory
+  // that grows with the file count shows (the issue's 100,000-file target).
+  const babelShape = path.join(SHAPES, 'babel-shape.tsv');
+  if (existsSync(babelShape) && wanted('monorepo')) {
+    const shapeLines = readFileSync(babelShape, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    const lines: string[] = [];
+    for (let k = 0; lines.length < 100_000; k++) {
+      for (const l of shapeLines) {
+        if (lines.length >= 100_000) break;
+        const [size, rel] = l.split('\t');
+        lines.push(`${size}\tpackages/app-${k}/${rel}`);
+      }
+    }
+    const monoShape = path.join(BENCH_DIR, 'monorepo-shape.tsv');
+    await fsp.mkdir(BENCH_DIR, { recursive: true });
+    await fsp.writeFile(monoShape, `# derived from babel-shape.tsv: its files again and again under packages/app-<k>/, 100,000 in all\n${lines.join('\n')}\n`);
+    const dir = path.join(BENCH_DIR, 'monorepo');
+    if (args.includes('--regenerate')) await fsp.rm(dir, { recursive: true, force: true });
+    const files = await ensureShapeWorkspace(monoShape, dir);
+    all.push({ key: 'monorepo', dir, about: `a monorepo: ${files.length.toLocaleString('en-US')} files, babel's shape under four roots` });
+  }
   const synthetic = path.join(BENCH_DIR, 'workspace');
-  if (args.includes('--regenerate')) await fsp.rm(synthetic, { recursive: true, force: true });
-  await ensureBenchWorkspace(synthetic);
-  all.push({ key: 'synthetic', dir: synthetic, about: 'generated: 20,001 files of 2-18 KB sources and random blobs, 301 MiB' });
-  return all.filter((w) => !only || only.includes(w.key));
+  if (wanted('synthetic')) {
+    if (args.includes('--regenerate')) await fsp.rm(synthetic, { recursive: true, force: true });
+    await ensureBenchWorkspace(synthetic);
+    all.push({ key: 'synthetic', dir: synthetic, about: 'generated: 20,001 files of 2-18 KB sources and random blobs, 301 MiB' });
+  }
+  return all;
 }
 
 async function main(): Promise<void> {
@@ -214,6 +243,7 @@ async function main(): Promise<void> {
       // Each round measures ours and the reference back to back, so the median of the
       // per-round ratios cancels most of the drift a shared machine adds between rounds.
       const p = median(packMs.map((x, i) => x / zipMs[i]));
+      const packagingTarget = PACKAGING_TARGETS[ws.key] ?? TARGETS.packaging;
       const u = median(upMs.map((x, i) => x / curlMs[i]));
       // Growth is measured inside one process: its peak while packaging and uploading minus its
       // own RSS just before it started (after one request to the service, as an extension host).
@@ -224,7 +254,7 @@ async function main(): Promise<void> {
       // idle host has it): what the process grows by when the scan is its first work in a while.
       const fromIdle = median(peaks.map((pk, i) => pk - uncommitted[i])) / MiB;
       const lines = [
-        `${ws.key} packaging: ${p.toFixed(2)}x (median of ${rounds} paired rounds; ours ${secs(median(packMs))} for selection ${secs(median(selectMs))} + zip -> ${(reference.size / MiB).toFixed(1)} MiB, deterministic; zip -q -6 -@ over the same list ${secs(median(zipMs))} -> ${(zipSize / MiB).toFixed(1)} MiB; target <= ${TARGETS.packaging}x: ${p <= TARGETS.packaging ? 'met' : 'NOT met'})`,
+        `${ws.key} packaging: ${p.toFixed(2)}x (median of ${rounds} paired rounds; ours ${secs(median(packMs))} for selection ${secs(median(selectMs))} + zip -> ${(reference.size / MiB).toFixed(1)} MiB, deterministic; zip -q -6 -@ over the same list ${secs(median(zipMs))} -> ${(zipSize / MiB).toFixed(1)} MiB; target <= ${packagingTarget}x: ${p <= packagingTarget ? 'met' : 'NOT met'})`,
         `${ws.key} upload: ${u.toFixed(2)}x (median of ${upMs.length} pairs, half of them with curl first; ours ${secs(median(upMs))} in ${(DEFAULT_CHUNK_SIZE / MiB).toFixed(0)} MiB chunks; one raw curl POST + PATCH ${secs(median(curlMs))}; target <= ${TARGETS.upload}x: ${u <= TARGETS.upload ? 'met' : 'NOT met'})`,
         `${ws.key} peak RSS growth (selection + packaging + upload): ${growth.toFixed(0)} MB (worst of ${rounds}: peak ${(peaks[worst] / MiB).toFixed(0)} MB - ${(starts[worst] / MiB).toFixed(0)} MB just before; median ${(median(growths) / MiB).toFixed(0)} MB; an idle child peaks at ${(median(idles) / MiB).toFixed(0)} MB; median ${fromIdle.toFixed(0)} MB counting the young generation V8 commits again after a full collection, the cost of the first second of any work in a host that was idle; target < ${TARGETS.rssMb} MB: ${growth < TARGETS.rssMb ? 'met' : 'NOT met'})`,
       ];

@@ -240,7 +240,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;
   const prevFd = previous ? tryOpen(previous.path) : undefined;
   const prev = prevFd === undefined ? undefined : previous!.index;
-  const index = new ArchiveIndexBuilder(files.length);
+  const index = new ArchiveIndexBuilder(files.length, files);
   const skipped: SkippedFile[] = [];
   let reused = 0;
   const jobs: Job[] = [];
@@ -273,7 +273,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     reused += job.count;
     // Unchanged files: the same paths and numbers as before, only where they are moved.
     if (!job.member) {
-      index.addRun(p, first, job.count, base - start);
+      index.addRun(p, first, job.count, base - start, job.file);
       return;
     }
     for (let k = 0; k < job.count; k++) {

@@ -127,7 +127,7 @@ export class FileList implements Iterable<SelectedFile>, PathBytes {
   static merge(a: FileList, b: FileList): FileList {
     if (!b.length) return a;
     if (!a.length) return b;
-    const out = new FileListBuilder(a.length + b.length, a.names.length + b.names.length);
+    const out = new FileListBuilder(a.length + b.length, a.ends[a.length - 1] + b.ends[b.length - 1]);
     let i = 0;
     let j = 0;
     while (i < a.length || j < b.length) {

@@ -201,7 +201,8 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.
-    const tracked = new FileListBuilder(1024);
+    // Sized for every path git listed: no list grown by doubling (at 100,000 files its spare room was megabytes).
+    const tracked = new FileListBuilder(countPaths(trackedOut), trackedOut.length);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
     const trackedListing = new NulSeparated(trackedOut);
     const watch = watched && known ? { untouched: untouchedBy(known, watched.touched), missed: 0 } : undefined;
@@ -747,6 +748,13 @@ async function untrackedSince(root: string, w: WatchedChanges, known: KnownFiles
 }
 
 const NUL = Buffer.alloc(1);
+
+/** How many paths a NUL-separated listing holds. */
+function countPaths(listing: Buffer): number {
+  let n = 0;
+  for (let at = listing.indexOf(0); at >= 0; at = listing.indexOf(0, at + 1)) n++;
+  return n + (listing.length && listing[listing.length - 1] !== 0 ? 1 : 0);
+}
 
 /** Up to `max` items; none once more were added (`items` undefined). */
 class BoundedList {

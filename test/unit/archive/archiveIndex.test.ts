@@ -59,3 +59,34 @@ test('a damaged, truncated or inconsistent index is refused', () => {
   bytes.write(a, at + (index.ends[1]), 'utf8');
   assert.equal(parseIndex(bytes), undefined, 'paths out of order');
 });
+
+test("an index over the selection's files keeps their names when it holds all of them in order, and copies only its own otherwise", () => {
+  const files = FileList.of(Array.from({ length: 6 }, (_, i) => ({ path: `lib/m${i}-é.js`, size: i })));
+  const row = (i: number): IndexRow => ({ size: i, mtimeMs: i, ctimeMs: i, ino: i, mode: 0o644, crc: i, method: 8, compressedSize: i, flags: 0, headerAt: i * 100, dataAt: i * 100 + 40, endAt: i * 100 + 50 });
+  const all = new ArchiveIndexBuilder(files.length, files);
+  for (let i = 0; i < files.length; i++) all.add(files, i, row(i));
+  const whole = all.build();
+  assert.equal(whole.names, files.names, 'the names are the selection\'s, not a copy');
+  assert.deepEqual(whole.paths(), files.paths());
+
+  // A file left out (changed while packaging, binary): the index copies the names it holds.
+  const some = new ArchiveIndexBuilder(files.length, files);
+  for (const i of [0, 2, 3, 5]) some.add(files, i, row(i));
+  const partial = some.build();
+  assert.notEqual(partial.names, files.names);
+  assert.deepEqual(partial.paths(), [0, 2, 3, 5].map((i) => files.path(i)));
+  assert.deepEqual([...partial.columns.headerAt.subarray(0, 4)], [0, 200, 300, 500]);
+
+  // A run copied from the previous archive, told where its paths are in the selection; then
+  // an entry from elsewhere, after which every name is copied.
+  const mixed = new ArchiveIndexBuilder(files.length, files);
+  mixed.addRun(whole, 0, 3, 1000, 0);
+  const other = FileList.of([{ path: 'lib/m3-é.js', size: 3 }]);
+  mixed.add(other, 0, { ...row(3), headerAt: 1300, dataAt: 1340, endAt: 1350 });
+  mixed.addRun(whole, 4, 2, 1000, 4);
+  const m = mixed.build();
+  assert.deepEqual(m.paths(), files.paths());
+  assert.deepEqual([...m.columns.headerAt.subarray(0, 6)], [1000, 1100, 1200, 1300, 1400, 1500]);
+  const back = parseIndex(serializeIndex(m, { level: 6, madeAtMs: 1, archiveSize: 2000 }));
+  assert.deepEqual(back?.index.paths(), files.paths(), 'it reads back as written');
+});
