@@ -86,8 +86,8 @@ export async function signIn(): Promise<void> {
 }
 
 
-export async function scan(command: 'codeScanner.scanWorkspace' | 'codeScanner.scanOpenFiles' | 'codeScanner.scanChangedFiles'): Promise<string> {
-  const summary = await vscode.commands.executeCommand<ScanSummary | undefined>(command, FAST);
+export async function scan(command: 'codeScanner.scanWorkspace' | 'codeScanner.scanOpenFiles' | 'codeScanner.scanChangedFiles', options: Record<string, unknown> = {}): Promise<string> {
+  const summary = await vscode.commands.executeCommand<ScanSummary | undefined>(command, { ...FAST, ...options });
   assert.ok(summary, `${command} did not run (see the notifications in the log)`);
   assert.ok(!summary.error, `${command} failed: ${summary.error?.kind}: ${summary.error?.message}`);
   const scanId = summary.folders[0]?.scanId;

@@ -25,6 +25,14 @@ import { errorMessage } from '../errors';
 export type { ScanEvent, ScanFindings, ScanRef } from './events';
 export { fetchFindings, type FoundFindings } from './awaitScan';
 
+/**
+ * Below this many files a re-scan looks at every file rather than trust the file watcher:
+ * waiting out the watcher's latency (WATCHER_LATENCY_MS from the scan's start) costs more
+ * than the walk it saves (svelte's shape, 9,076 files: re-scan 0.34 s told by the watcher,
+ * about as long the full way; babel's, 27,674: 0.50 s against 0.60 s).
+ */
+export const WATCH_FROM_FILES = 20_000;
+
 export interface RetrySettings {
   maxRetries?: number;
   baseDelayMs?: number;
@@ -66,6 +74,8 @@ export interface PipelineContext {
   wait?: WaitSettings;
   retries?: RetrySettings;
   chunkSizeBytes?: number;
+  /** From how many files of the kept archive a re-scan trusts the file watcher (WATCH_FROM_FILES). */
+  watchFromFiles?: number;
 }
 
 export interface FolderScanRequest {
@@ -140,8 +150,17 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     // What the watcher saw since the kept archive was made, if it watched since then.
     const journal = req.partial ? undefined : ctx.uploads.changes?.restart();
     let watched = journal?.watched;
-    if (watched && loadPrevious()?.madeAtMs !== watched.madeAtMs) watched = undefined;
-    if (journal && !watched && reuse?.has()) ctx.log(`Every file is looked at: ${journal.why ?? 'the kept archive is not the one the file watcher started from'}.`);
+    const previous = watched && loadPrevious();
+    let why = journal?.why;
+    if (watched && previous?.madeAtMs !== watched.madeAtMs) {
+      watched = undefined;
+      why = 'the kept archive is not the one the file watcher started from';
+    } else if (watched && previous && previous.index.length < (ctx.watchFromFiles ?? WATCH_FROM_FILES)) {
+      // A small tree is looked at whole sooner than the watcher's latency has passed.
+      watched = undefined;
+      why = undefined;
+    }
+    if (why && reuse?.has()) ctx.log(`Every file is looked at: ${why}.`);
     const choose = (w: WatchedChanges | undefined) => {
       // Called now (its git listings start before the git details'), a throw made a rejection.
       const selecting = (async () => req.select(() => loadPrevious()?.index, w))();

@@ -10,6 +10,8 @@ export interface IssueRef { folderUri: string; issueId: string }
 /** Knobs for automation and tests, passed as the scan commands' argument. */
 export interface ScanOptions {
   pollIntervalMs?: number; maxPolls?: number; maxRetries?: number; retryBaseDelayMs?: number;
+  /** From how many files a re-scan trusts the file watcher (PipelineContext.watchFromFiles). */
+  watchFromFiles?: number;
   /** The first-scan question was answered by the caller (automation). */
   confirmed?: boolean;
 }
@@ -33,7 +35,7 @@ export function issueRefArg(v: unknown): IssueRef | undefined {
 export function scanOptionsArg(v: unknown): ScanOptions {
   if (!isRecord(v)) return {};
   const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : undefined);
-  return { pollIntervalMs: num(v.pollIntervalMs), maxPolls: num(v.maxPolls), maxRetries: num(v.maxRetries), retryBaseDelayMs: num(v.retryBaseDelayMs), confirmed: v.confirmed === true };
+  return { pollIntervalMs: num(v.pollIntervalMs), maxPolls: num(v.maxPolls), maxRetries: num(v.maxRetries), retryBaseDelayMs: num(v.retryBaseDelayMs), watchFromFiles: num(v.watchFromFiles), confirmed: v.confirmed === true };
 }
 
 /** `{ token }` from automation; people get the password box. */

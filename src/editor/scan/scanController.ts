@@ -370,6 +370,7 @@ export class ScanController extends DisposableObject {
       wait: { intervalMs: options.pollIntervalMs, maxPolls: options.maxPolls },
       retries: { maxRetries: options.maxRetries, baseDelayMs: options.retryBaseDelayMs },
       chunkSizeBytes: scanSettings(folder).chunkSizeBytes,
+      watchFromFiles: options.watchFromFiles,
     };
   }
 

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
-import { scanFolder, type PipelineContext } from '../../../src/core/scan/pipeline';
+import { WATCH_FROM_FILES, scanFolder, type PipelineContext } from '../../../src/core/scan/pipeline';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { ChangeJournal, MAX_WATCHED_PATHS, patternsHidingFiles } from '../../../src/core/workspace/changeJournal';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
@@ -39,7 +39,7 @@ describe('a re-scan told what the file watcher saw', () => {
   }
 
   /** One folder's scans in one window: the same kept archive, the journal the window's watcher feeds. */
-  function folder(root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`))) {
+  function folder(root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0) {
     const lines: string[] = [];
     const scan = async () => {
       const store = new MemoryTransferStore();
@@ -54,6 +54,8 @@ describe('a re-scan told what the file watcher saw', () => {
         log: (l) => lines.push(l),
         onScan: async () => undefined,
         wait: { intervalMs: 20, maxPolls: 200 },
+        // These trees are small: trusted from the first file (WATCH_FROM_FILES is for real ones).
+        watchFromFiles,
       };
       const result = await scanFolder({ root, projectName: 'demo', partial: false, select: (known, watched) => selectWorkspaceFiles(root, { known, watched }) }, ctx);
       assert.equal(result.kind, 'scanned', JSON.stringify(result));
@@ -165,6 +167,17 @@ describe('a re-scan told what the file watcher saw', () => {
     const untracked = await f.scan();
     assert.ok(untracked.log.some((l) => /git listed the untracked files again \(the tracked paths changed\)/.test(l)), untracked.log.join('\n'));
     assert.ok(untracked.uploaded.has('src/f005.js') && untracked.uploaded.has('later.js'));
+  });
+
+  test('a tree smaller than WATCH_FROM_FILES is looked at whole: that is sooner than the watcher\'s latency has passed', async () => {
+    const root = await repo();
+    const journal = new ChangeJournal();
+    const f = folder(root, journal, undefined, WATCH_FROM_FILES);
+    await f.scan();
+    await writeTree(root, { 'src/unseen.js': 'unseen();\n' });
+    const next = await f.scan();
+    assert.ok(!next.log.some((l) => /file watcher/.test(l)), next.log.join('\n'));
+    assert.ok(next.uploaded.has('src/unseen.js'), 'the walk found it');
   });
 
   test('the journal: a baseline only from the packaging it started, bounded, and never where settings hide files from the watcher', () => {
