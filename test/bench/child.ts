@@ -256,6 +256,7 @@ async function main(): Promise<void> {
       archive = await buildZip(sel, { tmpRoot: arg('tmp'), workersStarted });
       out.selectMs = t1 - t0;
       out.packMs = performance.now() - t0;
+      out.peakRssPacked = peakRss();
       out.files = sel.files.length;
       if (arg('list')) writeFileSync(arg('list')!, sel.files.map((f) => f.path).join('\n') + '\n');
     }

@@ -172,8 +172,14 @@ export class FileListBuilder {
   private total = 0;
   private sorted = true;
 
-  constructor(files = 256, nameBytes = files * 48) {
-    this.names = Buffer.allocUnsafe(Math.max(64, nameBytes));
+  /**
+   * `reuse`: a buffer the paths are taken from in order, which then holds the list's names
+   * (each path is moved back over what was before it: NULs, paths left out). It must not
+   * be read behind the path being added any more. git's listing of 100,000 tracked files
+   * is 10 MB: held once instead of twice.
+   */
+  constructor(files = 256, nameBytes = files * 48, reuse?: Buffer) {
+    this.names = reuse ?? Buffer.allocUnsafe(Math.max(64, nameBytes));
     this.ends = new Uint32Array(Math.max(1, files));
     this.sizes = new Float64Array(this.ends.length);
     this.mtimes = new Float64Array(this.ends.length);

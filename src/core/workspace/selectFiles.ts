@@ -201,8 +201,9 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.
-    // Sized for every path git listed: no list grown by doubling (at 100,000 files its spare room was megabytes).
-    const tracked = new FileListBuilder(countPaths(trackedOut), trackedOut.length);
+    // Sized for every path git listed (no list grown by doubling), its names kept in git's
+    // listing itself: the digest above is the last look at the listing as git gave it.
+    const tracked = new FileListBuilder(countPaths(trackedOut), trackedOut.length, trackedOut);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
     const trackedListing = new NulSeparated(trackedOut);
     const watch = watched && known ? { untouched: untouchedBy(known, watched.touched), missed: 0 } : undefined;

@@ -40,3 +40,20 @@ test('merging two sorted lists keeps one of each path, the first list winning', 
   assert.equal(FileList.merge(tracked, FileList.EMPTY), tracked);
   assert.equal(FileList.merge(FileList.EMPTY, untracked), untracked);
 });
+
+test("a list built over git's listing keeps its names in the listing's own bytes, each path moved back over what it drops", () => {
+  const paths = ['a.js', 'b/ü.js', 'b/skip.bin', 'c.md', 'd/e/f.ts'];
+  const listing = Buffer.from(paths.map((p) => `${p}\0`).join(''), 'utf8');
+  const b = new FileListBuilder(paths.length, listing.length, listing);
+  let start = 0;
+  paths.forEach((p, i) => {
+    const end = listing.indexOf(0, start);
+    assert.equal(listing.toString('utf8', start, end), p, 'what is ahead of the list is still the listing');
+    if (!p.endsWith('.bin')) b.addBytes(listing, start, end, i, i, i, i);
+    start = end + 1;
+  });
+  const list = b.build();
+  assert.equal(list.names.buffer, listing.buffer, 'no second buffer for the names');
+  assert.deepEqual(list.paths(), ['a.js', 'b/ü.js', 'c.md', 'd/e/f.ts']);
+  assert.deepEqual([...list].map((f) => f.size), [0, 1, 3, 4]);
+});
