@@ -12,9 +12,10 @@ import { absolutePathOf } from '../workspace/selectFiles';
 export const WATCHER_LATENCY_MS = 300;
 
 /**
- * Once every write made before `startedAt` must have been reported: the first path reported
- * since then that was written before it (its modification time) and is not in the archive as
- * it is now, if any. A write during the scan is left to the next one, as when every file is looked at.
+ * Once every write made before `startedAt` must have been reported: what was reported since
+ * then that the archive does not hold as it is, if anything: a file written before the scan
+ * started (its modification time), a file the archive holds that is gone, or more than the
+ * journal keeps. A write during the scan is left to the next one, as when every file is looked at.
  */
 export async function reportedLate(
   root: string, changes: ChangeJournal, epoch: number, startedAt: number, index: ArchiveIndex, signal: AbortSignal,
@@ -22,17 +23,17 @@ export async function reportedLate(
   const wait = startedAt + WATCHER_LATENCY_MS - Date.now();
   if (wait > 0) await sleep(wait, signal);
   const seen = changes.seenSince(epoch);
-  if (!seen) return 'many changes';
+  if (!seen) return 'more changes than it keeps (or changed ignore rules)';
   for (const rel of seen) {
     const st = lstatOrUndefined(absolutePathOf(root, rel));
     const i = findPath(index, rel);
     if (!st) {
-      if (i >= 0) return rel;
+      if (i >= 0) return `${rel} deleted`;
       continue;
     }
     if (st.mtimeMs >= startedAt || !st.isFile()) continue;
     const c = index.columns;
-    if (i < 0 || c.size[i] !== st.size || c.mtimeMs[i] !== st.mtimeMs || c.ctimeMs[i] !== st.ctimeMs || c.ino[i] !== st.ino) return rel;
+    if (i < 0 || c.size[i] !== st.size || c.mtimeMs[i] !== st.mtimeMs || c.ctimeMs[i] !== st.ctimeMs || c.ino[i] !== st.ino) return `${rel} written before the scan started`;
   }
   return undefined;
 }

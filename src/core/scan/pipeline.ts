@@ -203,9 +203,10 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
       // The watcher reports a write ~140 ms after it (VS Code batches its events): one made
       // just before the scan may have been reported only now. Any such file the archive does
       // not hold as it is sends the scan back to looking at every file.
-      const late = await reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal);
+      const late = await reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal)
+        .catch(async (e: unknown) => { await archive.dispose(); throw e; });
       if (late) {
-        ctx.log(`The file watcher reported ${late} written before the scan started only after it had chosen the files; every file is looked at again.`);
+        ctx.log(`The file watcher reported ${late} only after the scan had chosen its files; every file is looked at again.`);
         await archive.dispose();
         ({ selecting, gitInfo } = choose(undefined));
         selection = await selecting;

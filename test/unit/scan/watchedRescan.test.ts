@@ -114,7 +114,7 @@ describe('a re-scan told what the file watcher saw', () => {
     const reported = setTimeout(() => journal.note('src/f006.js'), 60);
     const next = await f.scan();
     clearTimeout(reported);
-    assert.ok(next.log.some((l) => /The file watcher reported src\/f006\.js written before the scan started only after it had chosen the files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.ok(next.log.some((l) => /The file watcher reported src\/f006\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
     assert.equal(next.uploaded.get('src/f006.js'), 'export const v6 = "written just before";\n');
   });
 
