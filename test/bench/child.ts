@@ -16,7 +16,7 @@ import { MemoryTransferStore } from '../../src/core/upload/transferStore';
 import { TrackedCleanStore } from '../../src/core/workspace/trackedClean';
 import { ChangeJournal } from '../../src/core/workspace/changeJournal';
 import { reportedLate } from '../../src/core/scan/lateReports';
-import { WATCH_FROM_FILES, fullScanGitInfo } from '../../src/core/scan/pipeline';
+import { fullScanGitInfo, trustedChanges } from '../../src/core/scan/pipeline';
 import { selectGivenFiles, selectWorkspaceFiles, type Selection } from '../../src/core/workspace/selectFiles';
 import { scanFolder } from '../../src/core/scan/pipeline';
 import { ArchivedFiles } from '../../src/core/scan/archivedFiles';
@@ -117,9 +117,7 @@ async function scanToScanId(
   const workersStarted = cache?.has() ? undefined : startDeflateWorkers();
   // As the pipeline does: what the watcher saw since the kept archive, when it is that archive.
   const snapshot = journal?.restart();
-  let watched = snapshot?.watched;
-  if (watched && loadPrevious()?.madeAtMs !== watched.madeAtMs) watched = undefined;
-  if (watched && (loadPrevious()?.index.length ?? 0) < WATCH_FROM_FILES) watched = undefined;
+  const { watched } = trustedChanges(snapshot, loadPrevious);
   const startedAt = Date.now();
   const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index, watched });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.

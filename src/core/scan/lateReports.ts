@@ -1,12 +1,11 @@
 // A re-scan told by the file watcher what changed trusts it for what was written before the
 // scan started; VS Code reports a write to its watchers only some time after it. Checked once
 // that time has passed, before the archive goes anywhere.
-import { lstatSync, type Stats } from 'node:fs';
 import { sleep } from '../async';
 import type { ArchiveIndex } from '../archive/archiveIndex';
 import type { ChangeJournal } from '../workspace/changeJournal';
 import { findPath } from '../workspace/fileList';
-import { absolutePathOf } from '../workspace/selectFiles';
+import { absolutePathOf, lstatQuiet, recordedStats } from '../workspace/selectFiles';
 
 /** How long VS Code may take to report a write to its watchers (measured ~140 ms in code-server 4.139, local disk). */
 export const WATCHER_LATENCY_MS = 300;
@@ -25,23 +24,14 @@ export async function reportedLate(
   const seen = changes.seenSince(epoch);
   if (!seen) return 'more changes than it keeps (or changed ignore rules)';
   for (const rel of seen) {
-    const st = lstatOrUndefined(absolutePathOf(root, rel));
+    const st = lstatQuiet(absolutePathOf(root, rel));
     const i = findPath(index, rel);
-    if (!st) {
+    if (st instanceof Error) {
       if (i >= 0) return `${rel} deleted`;
       continue;
     }
     if (st.mtimeMs >= startedAt || !st.isFile()) continue;
-    const c = index.columns;
-    if (i < 0 || c.size[i] !== st.size || c.mtimeMs[i] !== st.mtimeMs || c.ctimeMs[i] !== st.ctimeMs || c.ino[i] !== st.ino) return `${rel} written before the scan started`;
+    if (i < 0 || !recordedStats(index, i, st)) return `${rel} written before the scan started`;
   }
   return undefined;
-}
-
-function lstatOrUndefined(p: string): Stats | undefined {
-  try {
-    return lstatSync(p);
-  } catch {
-    return undefined;
-  }
 }

@@ -5,7 +5,7 @@
 import type { RetryNotice, ServiceClient, UploadFields } from '../api';
 import { CancelledAfterUploadError, throwIfCancelled } from '../async';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../archive/zip';
-import { loadOnce, type ReuseCache } from '../archive/reuseCache';
+import { loadOnce, type ReusableArchive, type ReuseCache } from '../archive/reuseCache';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, readRevision, type GitInfo } from '../workspace/gitInfo';
@@ -32,6 +32,22 @@ export { fetchFindings, type FoundFindings } from './awaitScan';
  * about as long the full way; babel's, 27,674: 0.50 s against 0.60 s).
  */
 export const WATCH_FROM_FILES = 20_000;
+
+/**
+ * What a full packaging may take from the file watcher: the changes `journal` saw, when they
+ * are measured from the kept archive (`previous`, read only then) and that holds enough
+ * files; else why not (undefined for a small tree: nothing worth a log line).
+ */
+export function trustedChanges(
+  journal: JournalSnapshot | undefined, previous: () => ReusableArchive | undefined, watchFromFiles = WATCH_FROM_FILES,
+): { watched?: WatchedChanges; why?: string } {
+  const watched = journal?.watched;
+  if (!watched) return { why: journal?.why };
+  const kept = previous();
+  if (kept?.madeAtMs !== watched.madeAtMs) return { why: 'the kept archive is not the one the file watcher started from' };
+  // A small tree is looked at whole sooner than the watcher's latency has passed.
+  return kept.index.length < watchFromFiles ? {} : { watched };
+}
 
 export interface RetrySettings {
   maxRetries?: number;
@@ -149,17 +165,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     let selection: Selection;
     // What the watcher saw since the kept archive was made, if it watched since then.
     const journal = req.partial ? undefined : ctx.uploads.changes?.restart();
-    let watched = journal?.watched;
-    const previous = watched && loadPrevious();
-    let why = journal?.why;
-    if (watched && previous?.madeAtMs !== watched.madeAtMs) {
-      watched = undefined;
-      why = 'the kept archive is not the one the file watcher started from';
-    } else if (watched && previous && previous.index.length < (ctx.watchFromFiles ?? WATCH_FROM_FILES)) {
-      // A small tree is looked at whole sooner than the watcher's latency has passed.
-      watched = undefined;
-      why = undefined;
-    }
+    const { watched, why } = trustedChanges(journal, loadPrevious, ctx.watchFromFiles);
     if (why && reuse?.has()) ctx.log(`Every file is looked at: ${why}.`);
     const choose = (w: WatchedChanges | undefined) => {
       // Called now (its git listings start before the git details'), a throw made a rejection.

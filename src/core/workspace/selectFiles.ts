@@ -197,7 +197,9 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     const trackedDigest = createHash('sha256').update(trackedOut).digest('hex');
     // The same tracked paths as then, so the same untracked ones but for what the watcher saw touched.
     const sinceThen = watched && known && trackedDigest === watched.trackedDigest;
-    untrackedP ??= sinceThen ? untrackedSince(at, watched, known) : listUntracked();
+    // Touched paths that were no recorded file: a folder made, moved or deleted, or a file new or left out then.
+    const notRecorded = watched && known ? new Set([...watched.touched].filter((p) => findPath(known, p) < 0)) : new Set<string>();
+    untrackedP ??= sinceThen ? untrackedSince(at, watched, notRecorded) : listUntracked();
     // Tracked files deleted from the worktree are listed by --cached; they are simply gone.
     // What the repository tracks is uploaded even inside a default-excluded folder (fixtures
     // with a node_modules, a committed dist): the repository chose to keep it.
@@ -206,7 +208,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     const tracked = new FileListBuilder(countPaths(trackedOut), trackedOut.length, trackedOut);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
     const trackedListing = new NulSeparated(trackedOut);
-    const watch = watched && known ? { untouched: untouchedBy(known, watched.touched), missed: 0 } : undefined;
+    const watch = watched && known ? { untouched: untouchedBy(watched.touched, notRecorded), missed: 0 } : undefined;
     await filterCandidates(ctx, trackedListing, tracked, { dropMissing: true, kept: () => true, known, unrecorded, tracked: true, watch });
     const trackedList = tracked.build();
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
@@ -534,7 +536,7 @@ class FolderChain {
 /** How long the selection may hold the event loop before it yields (ms). */
 const YIELD_MS = 8;
 
-function lstatQuiet(p: string): Stats | NodeJS.ErrnoException {
+export function lstatQuiet(p: string): Stats | NodeJS.ErrnoException {
   try {
     return lstatSync(p);
   } catch (e) {
@@ -590,7 +592,7 @@ function sortedLookup(list: PathBytes): (buf: Buffer, start: number, end: number
 }
 
 /** `st` when it is the very file entry `j` of `known` was made from (-1: none), else undefined. */
-function recordedStats(known: KnownFiles | undefined, j: number, st: Stats | NodeJS.ErrnoException): Stats | undefined {
+export function recordedStats(known: KnownFiles | undefined, j: number, st: Stats | NodeJS.ErrnoException): Stats | undefined {
   if (!known || j < 0 || st instanceof Error || !st.isFile()) return undefined;
   const c = known.columns;
   return c.ino[j] === st.ino && st.ino !== 0 && c.size[j] === st.size && c.mtimeMs[j] === st.mtimeMs && c.ctimeMs[j] === st.ctimeMs ? st : undefined;
@@ -721,12 +723,12 @@ async function filterCandidates(
  */
 const SAMPLE_UNTOUCHED = 64;
 
-/** For a re-scan told what a watcher saw: whether a recorded path was not touched (itself or a folder above it). */
-function untouchedBy(known: KnownFiles, touched: ReadonlySet<string>): (rel: string) => boolean {
-  // A touched path that was a recorded file is not a folder; only the others (a folder
-  // deleted, moved or made) can stand for paths below them.
-  const folders = new Set([...touched].filter((p) => findPath(known, p) < 0));
-  return folders.size ? (rel) => !touched.has(rel) && !touchedPath(folders, rel) : (rel) => !touched.has(rel);
+/**
+ * For a re-scan told what a watcher saw: whether a recorded path was not touched, itself or
+ * a folder above it (only a touched path that was no recorded file can be a folder).
+ */
+function untouchedBy(touched: ReadonlySet<string>, notRecorded: ReadonlySet<string>): (rel: string) => boolean {
+  return notRecorded.size ? (rel) => !touched.has(rel) && !touchedPath(notRecorded, rel) : (rel) => !touched.has(rel);
 }
 
 /**
@@ -735,14 +737,12 @@ function untouchedBy(known: KnownFiles, touched: ReadonlySet<string>): (rel: str
  * then, and what git lists among the touched paths (a folder made is listed whole), in git's
  * order, NUL-separated as git gives them.
  */
-async function untrackedSince(root: string, w: WatchedChanges, known: KnownFiles): Promise<Buffer> {
-  // A recorded file touched is still a candidate (looked at, dropped if gone); any other touched
-  // path may be a folder made, moved or deleted, or a file new or left out then: git says.
-  const others = [...w.touched].filter((p) => findPath(known, p) < 0);
-  const below = new Set(others);
-  const kept = w.untracked.filter((p) => !touchedPath(below, p));
-  const listed = others.length
-    ? splitNul((await gitBytes(root, ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', '--', ...others])).toString('utf8'))
+async function untrackedSince(root: string, w: WatchedChanges, notRecorded: ReadonlySet<string>): Promise<Buffer> {
+  // A recorded file touched is still a candidate (looked at, dropped if gone); for the other
+  // touched paths git says what is there now.
+  const kept = w.untracked.filter((p) => !touchedPath(notRecorded, p));
+  const listed = notRecorded.size
+    ? splitNul((await gitBytes(root, ['--literal-pathspecs', 'ls-files', '-z', '--others', '--exclude-standard', '--', ...notRecorded])).toString('utf8'))
     : [];
   const all = [...new Set([...kept, ...listed])].map((p) => Buffer.from(p, 'utf8')).sort(Buffer.compare);
   return Buffer.concat(all.flatMap((p) => [p, NUL]));
