@@ -57,10 +57,11 @@ suite('editor: accessibility', () => {
       await vscode.commands.executeCommand('codeScanner.issues.focus');
       if (!(await viewRows('Quality Issues'))) this.skip();
       // Read again until the view has drawn the refreshed results (and the Dismissed group is
-      // open). A folder row an earlier test collapsed stays so (VS Code keeps it): opened too.
+      // open). A folder row an earlier test collapsed stays so (VS Code keeps it): opened too;
+      // and the view alone in the side bar, so that it has room to draw every row.
       let rows: string[] = [];
       await waitFor('the rows', async () => {
-        await viewRows('Quality Issues', { expand: 'Folder ' });
+        await viewRows('Quality Issues', { expand: 'Folder ', alone: true });
         rows = (await viewRows('Quality Issues', { expand: 'Dismissed' })) ?? [];
         return rows.some((r) => /likely false positive/.test(r)) && rows.some((r) => /dismissed: /.test(r)) && rows.some((r) => /code changed since the scan/.test(r));
       }, 15_000).catch(() => undefined);

@@ -283,11 +283,15 @@ export async function dialog(click?: string): Promise<ProbedDialog | undefined> 
   return JSON.parse(text) as ProbedDialog;
 }
 
-/** The rows a view shows (found by its title), as the offline launcher reads them; undefined without a probe. */
-export async function viewRows(title: string, o: { expand?: string } = {}): Promise<string[] | undefined> {
+/**
+ * The rows a view shows (found by its title), as the offline launcher reads them; undefined
+ * without a probe. A list draws only the rows it has room for: `alone` first collapses the
+ * other panes of the side bar (earlier tests leave Upload Preview or Policies open).
+ */
+export async function viewRows(title: string, o: { expand?: string; alone?: boolean } = {}): Promise<string[] | undefined> {
   const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
   if (!url) return undefined;
-  const res = await fetch(`${url}/rows?view=${encodeURIComponent(title)}${o.expand ? `&expand=${encodeURIComponent(o.expand)}` : ''}`);
+  const res = await fetch(`${url}/rows?view=${encodeURIComponent(title)}${o.expand ? `&expand=${encodeURIComponent(o.expand)}` : ''}${o.alone ? '&alone=1' : ''}`);
   const text = await res.text();
   assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
   return JSON.parse(text) as string[];

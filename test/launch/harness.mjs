@@ -495,6 +495,12 @@ export async function startWorkbenchProbe(getPage) {
         // ?expand=TEXT first opens the collapsed rows whose accessible name holds TEXT.
         const view = url.searchParams.get('view') ?? '';
         const expand = url.searchParams.get('expand');
+        if (url.searchParams.get('alone')) {
+          // ?alone=1: the other open panes are collapsed first, so the list has room to draw its rows.
+          const others = page.locator('.pane-header[aria-expanded="true"]').filter({ hasNot: page.locator('.title', { hasText: new RegExp(view, 'i') }) });
+          for (let i = 0, n = await others.count(); i < n; i++) await others.first().click();
+          await new Promise((r) => setTimeout(r, 300));
+        }
         if (expand) {
           const rows = page.locator('.pane').filter({ has: page.locator('.pane-header .title', { hasText: new RegExp(view, 'i') }) }).locator(`.monaco-list-row[aria-expanded="false"][aria-label*="${expand.replace(/"/g, '')}"]`);
           for (let i = 0, n = await rows.count(); i < n; i++) await rows.first().click();
