@@ -60,7 +60,13 @@ suite('editor: accessibility', () => {
       // open). A folder row an earlier test collapsed stays so (VS Code keeps it): opened too;
       // and the view alone in the side bar, so that it has room to draw every row.
       let rows: string[] = [];
+      // Revealing the findings read below has the tree resolve and open every row above them
+      // (the first test of a run reads a view VS Code is still filling).
+      const reveal = async (issueId: string, folderUri = target.folderUri) => vscode.commands.executeCommand('codeScanner.revealInTree', { folderUri, issueId });
       await waitFor('the rows', async () => {
+        await reveal(target.issue.id);
+        await reveal('a11y-late');
+        for (const f of vscode.workspace.workspaceFolders ?? []) await reveal('a11y-fp', f.uri.toString());
         await viewRows('Quality Issues', { expand: 'Folder ', alone: true });
         rows = (await viewRows('Quality Issues', { expand: 'Dismissed' })) ?? [];
         return rows.some((r) => /likely false positive/.test(r)) && rows.some((r) => /dismissed: /.test(r)) && rows.some((r) => /code changed since the scan/.test(r));
