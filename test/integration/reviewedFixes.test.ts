@@ -145,7 +145,10 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
       labels = await viewRows('Refactor Preview');
       return labels === undefined || labels.some((t) => fixable.some((l) => t.includes(l.issue.classificationName) && /line \d+/.test(t)));
     });
-    assert.ok(r.offered >= 2, JSON.stringify({ r, fixable: fixable.map((l) => `${l.issue.path}:${l.issue.line}`) }));
+    assert.ok(r.offered >= 2, JSON.stringify({
+      r, fixable: fixable.map((l) => `${l.issue.path}:${l.issue.line}`),
+      all: a.issues().map((l) => `${l.issue.path}:${l.issue.line}${l.issue.fix ? ' fix' : ''}${l.issue.inArchive ? ' archived' : ''}${l.issue.stale ? ' stale' : ''}`),
+    }));
     const said = a.notifications(earlier).find((n) => /nothing is applied until you tick it/.test(n.text));
     assert.ok(said, 'the preview is explained');
     assert.match(said.text, /Group Changes By File in its title bar and tick a file to take all of its fixes/);

@@ -184,7 +184,10 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     if (!node) {
       const folders = this.store.foldersWithResults();
       if (folders.length > 1) {
-        return folders.map((f) => ({ kind: 'folder', folderUri: f, name: vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(f))?.name ?? f }));
+        // In the Explorer's order, whichever folder's results arrived first.
+        const rows = folders.map((f) => ({ f, ws: vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(f)) }));
+        rows.sort((a, b) => (a.ws?.index ?? Infinity) - (b.ws?.index ?? Infinity) || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
+        return rows.map(({ f, ws }) => ({ kind: 'folder', folderUri: f, name: ws?.name ?? f }));
       }
       return folders.length ? this.groups(folders[0]) : [];
     }
