@@ -1,11 +1,16 @@
-// Deflating on other cores. The main thread reads the files (it alone opens them, with the
-// checks of safeOpen.ts) and writes the archive; worker threads compute each file's CRC and
-// deflate it with a fresh zlib state per file (deflateRawSync), so the same bytes always
-// give the same archive. Files travel in batches (one message per ~half a megabyte, not per
-// file) in buffers that go back and forth by transfer, not by copy.
+// Deflating on other cores. The main thread writes the archive; worker threads compute each
+// file's CRC and deflate it with a fresh zlib state per file (deflateRawSync), so the same
+// bytes always give the same archive. A batch is read either by the main thread or, given
+// the files' paths, by the worker itself (readBatch.ts, with the checks of safeOpen.ts).
+// Files travel in batches (one message per ~half a megabyte, not per file) in buffers that
+// go back and forth by transfer, not by copy; how many each worker has finished is counted
+// in shared memory, which the main thread reads without waiting for its messages.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism, cpus } from 'node:os';
 import type * as zlibTypes from 'node:zlib';
+import { looksIncompressible } from './compressibility';
+import { readBatch, READ_OK, type ReadBatchResult } from './readBatch';
+import { SAFE_READ_FLAGS } from '../workspace/safeOpen';
 
 type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync'>;
 
@@ -63,10 +68,25 @@ export function deflateBatch(
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const zlib = require('node:zlib');
+const fs = require('node:fs');
 const deflateBatch = ${deflateBatch.toString()};
+const readBatch = ${readBatch.toString()};
+const looksIncompressible = ${looksIncompressible.toString()};
 parentPort.on('message', (m) => {
-  const r = deflateBatch(zlib, workerData.level, Buffer.from(m.input), Buffer.from(m.output), m.lengths, m.store);
-  parentPort.postMessage({ id: m.id, input: m.input, output: m.output, crc: r.crc, csize: r.csize, method: r.method }, [m.input, m.output]);
+  const input = Buffer.from(m.input);
+  let lengths = m.lengths;
+  let store = m.store;
+  let read;
+  if (m.paths) {
+    // Files this worker reads itself: only those read whole are laid out in the input.
+    read = readBatch(fs, workerData.flags, m.paths, m.inos, input, looksIncompressible);
+    lengths = read.length.filter((_, i) => read.status[i] === ${READ_OK});
+    store = read.store.filter((_, i) => read.status[i] === ${READ_OK});
+  }
+  const r = deflateBatch(zlib, workerData.level, input, Buffer.from(m.output), lengths, store);
+  // Counted where the main thread sees it at once: busy reading, it takes messages only now and then.
+  Atomics.add(workerData.done, workerData.slot, 1);
+  parentPort.postMessage({ id: m.id, input: m.input, output: m.output, crc: r.crc, csize: r.csize, method: r.method, read }, [m.input, m.output]);
 });
 `;
 
@@ -80,7 +100,12 @@ export interface BatchResult {
   recycle(): void;
 }
 
-interface Pending { resolve(r: BatchResult): void; reject(e: Error): void }
+/** A batch the worker read itself: what it found of each file; crc, sizes and method are those of the files read whole (READ_OK), in order. */
+export interface ReadBatchOutcome extends BatchResult {
+  read: ReadBatchResult;
+}
+
+interface Pending { resolve(r: BatchResult & { read?: ReadBatchResult }): void; reject(e: Error): void }
 
 /**
  * A worker's old generation, in MB. Each deflate leaves a zlib stream object that only a
@@ -114,8 +139,10 @@ export function defaultWorkerCount(): number {
 
 export class DeflatePool {
   private readonly workers: Worker[] = [];
-  /** Batches posted to each worker and not answered yet. */
-  private readonly outstanding: number[] = [];
+  /** Batches posted to each worker. */
+  private readonly posted: number[] = [];
+  /** Batches each worker has finished, counted by the worker itself (shared memory). */
+  private readonly done: Int32Array;
   private readonly pending = new Map<number, Pending>();
   private readonly spares: { input: ArrayBuffer; output: ArrayBuffer }[] = [];
   private nextId = 0;
@@ -123,28 +150,29 @@ export class DeflatePool {
 
   /** `oldGenerationMb`: the workers' old generation limit (WORKER_OLD_GENERATION_MB); 0 leaves V8's default. */
   constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024, oldGenerationMb = WORKER_OLD_GENERATION_MB) {
+    this.done = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, size)));
     for (let i = 0; i < size; i++) {
       // A small young generation: each deflate leaves a stream object behind, and a worker's
       // default nursery let megabytes of them pile up before a collection.
       // No inherited execArgv: the program needs no loader or flag of the host's (a
       // TypeScript loader alone took ~20 ms of each worker's start, an inspector port would clash).
       const resourceLimits = { maxYoungGenerationSizeMb: 1, ...(oldGenerationMb > 0 ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) };
-      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level }, resourceLimits });
-      w.on('message', (m: { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array }) => {
+      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level, flags: SAFE_READ_FLAGS, done: this.done, slot: i }, resourceLimits });
+      w.on('message', (m: { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array; read?: ReadBatchResult }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        this.outstanding[i]--;
         p?.resolve({
           output: Buffer.from(m.output),
           crc: m.crc,
           compressedSize: m.csize,
           method: m.method,
+          read: m.read,
           recycle: () => { if (m.input.byteLength === this.batchBytes) this.spares.push({ input: m.input, output: m.output }); },
         });
       });
       w.on('error', (e: Error & { code?: string }) => this.fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new DeflateWorkerOutOfMemory(e) : e));
       this.workers.push(w);
-      this.outstanding.push(0);
+      this.posted.push(0);
     }
   }
 
@@ -163,7 +191,20 @@ export class DeflatePool {
    * read so far tell): at 1 or more, a batch the caller deflates itself costs no worker time.
    */
   get backlog(): number {
-    return Math.min(...this.outstanding) - 1;
+    let least = Infinity;
+    for (let i = 0; i < this.workers.length; i++) least = Math.min(least, this.outstanding(i));
+    return least - 1;
+  }
+
+  /** Whether some worker has fewer than `n` batches posted and not answered (the one it works on included). */
+  hasRoom(n: number): boolean {
+    for (let i = 0; i < this.workers.length; i++) if (this.outstanding(i) < n) return true;
+    return false;
+  }
+
+  /** Batches posted to worker `i` that it has not finished. */
+  private outstanding(i: number): number {
+    return this.posted[i] - Atomics.load(this.done, i);
   }
 
   /** Buffers of a batch deflated elsewhere (the main thread), for the next batch. */
@@ -186,14 +227,26 @@ export class DeflatePool {
     return result;
   }
 
-  private post(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
-    return new Promise<BatchResult>((resolve, reject) => {
+  /**
+   * Reads the files at `paths` (absolute; `inos` the inodes they had when chosen, 0 for
+   * any) on a worker into `buffers` and deflates them there (readBatch.ts).
+   */
+  read(buffers: { input: ArrayBuffer; output: ArrayBuffer }, paths: string[], inos: Float64Array): Promise<ReadBatchOutcome> {
+    const result = this.failed ? Promise.reject(this.failed) : this.post(buffers, undefined, undefined, { paths, inos }) as Promise<ReadBatchOutcome>;
+    result.catch(() => undefined);
+    return result;
+  }
+
+  private post(
+    buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array | undefined, store: Uint8Array | undefined, toRead?: { paths: string[]; inos: Float64Array },
+  ): Promise<BatchResult & { read?: ReadBatchResult }> {
+    return new Promise((resolve, reject) => {
       const id = this.nextId++;
       let k = 0;
-      for (let i = 1; i < this.workers.length; i++) if (this.outstanding[i] < this.outstanding[k]) k = i;
+      for (let i = 1; i < this.workers.length; i++) if (this.outstanding(i) < this.outstanding(k)) k = i;
       this.pending.set(id, { resolve, reject });
-      this.outstanding[k]++;
-      this.workers[k].postMessage({ id, input: buffers.input, output: buffers.output, lengths, store }, [buffers.input, buffers.output]);
+      this.posted[k]++;
+      this.workers[k].postMessage({ id, input: buffers.input, output: buffers.output, lengths, store, ...toRead }, [buffers.input, buffers.output]);
     });
   }
 
