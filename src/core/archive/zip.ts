@@ -15,8 +15,10 @@ import { openRegularFileSync } from '../workspace/safeOpen';
 import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
 import { looksIncompressible } from './compressibility';
-import { DeflatePool, DeflateWorkerOutOfMemory, WORKER_OLD_GENERATION_MB, deflateBatch, defaultWorkerCount, type BatchResult, type ReadBatchOutcome } from './deflatePool';
-import { READ_ELSEWHERE, READ_OK, READ_SKIP_REASONS } from './readBatch';
+import {
+  DeflatePool, DeflateWorkerOutOfMemory, MAX_BATCH_FILES, WORKER_OLD_GENERATION_MB, deflateBatch, defaultWorkerCount, type BatchResult, type ReadBatchOutcome,
+} from './deflatePool';
+import { READ_ELSEWHERE, READ_OK, READ_SKIP_REASONS, readBatchViews } from './readBatch';
 import { HashingFileSink } from './fileSink';
 import { mayReuse, type ReusableArchive } from './reuseCache';
 import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
@@ -160,8 +162,6 @@ async function packageSelection(selection: Selection, opts: BuildZipOptions): Pr
 /** One file read for the archive (a big one, on its own): which file of the selection, and what it was when opened. */
 interface Member { file: number; mode: number; mtimeMs: number; ctimeMs: number; ino: number }
 
-/** At most this many files in one batch (empty and tiny files fill no bytes). */
-const MAX_BATCH_FILES = 1024;
 
 /**
  * The files of a batch, in typed arrays: the files in flight (a few batches of hundreds)
@@ -376,7 +376,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
           } else if (status !== READ_OK) {
             skipped.push({ path: files.path(file), reason: READ_SKIP_REASONS[status] });
           } else {
-            const e = { method: r.method[k], crc: r.crc[k], compressedSize: r.compressedSize[k], size: got.length[i] };
+            const e = { method: got.method[k], crc: got.crc[k], compressedSize: got.csize[k], size: got.length[i] };
             const headerAt = zip.offset;
             const flags = await zip.write(files, file, e, r.output.subarray(at, at + e.compressedSize));
             record(file, got.length[i], got.mode[i], { mtimeMs: got.mtimeMs[i], ctimeMs: got.ctimeMs[i], ino: got.ino[i] }, { ...e, flags }, headerAt);
@@ -463,19 +463,28 @@ async function writeZip(selection: Selection, archivePath: string, level: number
    * to read and deflate; returns how many.
    */
   const handOver = (n: number): number => {
-    const paths: string[] = [];
+    const b = started!.readBuffers();
+    const v = readBatchViews(b.meta, MAX_BATCH_FILES);
+    const names = Buffer.from(b.names);
     let bytes = 0;
-    let k = n;
-    for (; k < files.length && paths.length < MAX_BATCH_FILES; k++) {
+    let at = 0;
+    let count = 0;
+    // The names as the selection holds them (no string per file); a file found through a
+    // link inside the folder is read by this thread, by its target.
+    for (let k = n; k < files.length && count < MAX_BATCH_FILES; k++, count++) {
       const size = files.size(k);
-      if (size > BATCH_BYTES - bytes) break;
-      paths.push(absolutePathOf(selection.root, files.target(k) ?? files.path(k)));
+      const start = pathStart(files, k);
+      const end = files.ends[k];
+      if (size > BATCH_BYTES - bytes || at + end - start > names.length || files.target(k) !== undefined) break;
+      files.names.copy(names, at, start, end);
+      at += end - start;
+      v.ends[count] = at;
+      v.ino[count] = files.ino(k);
       bytes += size;
     }
-    const inos = new Float64Array(paths.length);
-    for (let i = 0; i < paths.length; i++) inos[i] = files.ino(n + i);
-    jobs.push({ kind: 'read', first: n, count: paths.length, result: started!.read(started!.inputBuffer(0), paths, inos) });
-    return paths.length;
+    if (count) jobs.push({ kind: 'read', first: n, count, result: started!.read(b, selection.root, count) });
+    else started!.giveBackRead(b);
+    return count;
   };
   // A run of files unchanged since the previous archive: copied as one range when written.
   let run: Extract<Job, { kind: 'copy' }> | undefined;
@@ -494,7 +503,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       }
       // Whenever a worker has room for another batch, it reads the next files itself (this
       // thread deflates what it has read so far).
-      if (workersRead() && files.size(n) <= BATCH_BYTES && started!.hasRoom(READ_AHEAD)) {
+      if (workersRead() && files.size(n) <= BATCH_BYTES && files.target(n) === undefined && started!.hasRoom(READ_AHEAD)) {
         dispatch();
         const count = handOver(n);
         // The loop's step adds the last one's size and moves past it.

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { looksIncompressible } from '../../../src/core/archive/compressibility';
 import {
-  READ_BINARY, READ_CHANGED, READ_ELSEWHERE, READ_MISSING, READ_NOT_A_FILE, READ_OK, readBatch,
+  READ_BINARY, READ_CHANGED, READ_ELSEWHERE, READ_MISSING, READ_NOT_A_FILE, READ_OK, readBatch, readBatchMetaBytes, readBatchViews,
 } from '../../../src/core/archive/readBatch';
 import { buildZip, startDeflateWorkers } from '../../../src/core/archive/zip';
 import { SAFE_READ_FLAGS } from '../../../src/core/workspace/safeOpen';
@@ -37,13 +37,14 @@ describe('readBatch: a worker reading its own batch', () => {
       await writeTree(root, { 'swapped.js': 'another file\n' });
 
       const names = ['a.js', 'run.sh', 'gone.js', 'link.js', 'fifo.js', 'dir.js', 'swapped.js', 'nul.bin', 'random.dat', 'big.js'];
-      const inos = Float64Array.from(names, (n) => (n === 'swapped.js' ? swappedIno : 0));
+      const r = readBatchViews(new ArrayBuffer(readBatchMetaBytes(16)), 16);
+      r.ino[names.indexOf('swapped.js')] = swappedIno;
       // Room for everything but big.js once the others are in.
       const input = Buffer.alloc('const a = 1;\n'.length + '#!/bin/sh\necho hi\n'.length + random.length + 100);
-      const r = readBatch(fs, SAFE_READ_FLAGS, names.map((n) => path.join(root, n)), inos, input, looksIncompressible);
+      readBatch(fs, SAFE_READ_FLAGS, names.length, (i) => path.join(root, names[i]), input, looksIncompressible, r);
 
-      assert.deepEqual([...r.status], [READ_OK, READ_OK, READ_MISSING, READ_NOT_A_FILE, READ_NOT_A_FILE, READ_NOT_A_FILE, READ_CHANGED, READ_BINARY, READ_OK, READ_ELSEWHERE]);
-      assert.deepEqual([...r.length].filter((_, i) => r.status[i] === READ_OK), ['const a = 1;\n'.length, '#!/bin/sh\necho hi\n'.length, random.length]);
+      assert.deepEqual([...r.status.subarray(0, names.length)], [READ_OK, READ_OK, READ_MISSING, READ_NOT_A_FILE, READ_NOT_A_FILE, READ_NOT_A_FILE, READ_CHANGED, READ_BINARY, READ_OK, READ_ELSEWHERE]);
+      assert.deepEqual([...r.length.subarray(0, names.length)].filter((_, i) => r.status[i] === READ_OK), ['const a = 1;\n'.length, '#!/bin/sh\necho hi\n'.length, random.length]);
       assert.equal(input.subarray(0, 13).toString(), 'const a = 1;\n');
       const at = 'const a = 1;\n'.length + '#!/bin/sh\necho hi\n'.length;
       assert.ok(input.subarray(at, at + random.length).equals(random), 'laid out one after the other');
