@@ -3,10 +3,10 @@
  * costs CPU and gains nothing. A byte-entropy estimate over a small sample tells such data
  * apart from text and most binaries cheaply: compressed data sits near 8 bits per byte.
  */
+const SAMPLE_BYTES = 4096;
+const STORE_ABOVE_BITS_PER_BYTE = 7.5;
+
 export function looksIncompressible(data: Buffer): boolean {
-  // Literals: the function also runs as text in the deflate workers (deflatePool.ts).
-  const SAMPLE_BYTES = 4096;
-  const STORE_ABOVE_BITS_PER_BYTE = 7.5;
   const n = Math.min(data.length, SAMPLE_BYTES);
   if (n < 512) return false; // too little to judge; deflating it is cheap anyway
   const counts = new Uint32Array(256);

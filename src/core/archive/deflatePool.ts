@@ -1,16 +1,11 @@
-// Deflating on other cores. The main thread writes the archive; worker threads compute each
-// file's CRC and deflate it with a fresh zlib state per file (deflateRawSync), so the same
-// bytes always give the same archive. A batch is read either by the main thread or, given
-// the files' paths, by the worker itself (readBatch.ts, with the checks of safeOpen.ts).
-// Files travel in batches (one message per ~half a megabyte, not per file) in buffers that
-// go back and forth by transfer, not by copy; how many each worker has finished is counted
-// in shared memory, which the main thread reads without waiting for its messages.
+// Deflating on other cores. The main thread reads the files (it alone opens them, with the
+// checks of safeOpen.ts) and writes the archive; worker threads compute each file's CRC and
+// deflate it with a fresh zlib state per file (deflateRawSync), so the same bytes always
+// give the same archive. Files travel in batches (one message per ~half a megabyte, not per
+// file) in buffers that go back and forth by transfer, not by copy.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism, cpus } from 'node:os';
 import type * as zlibTypes from 'node:zlib';
-import { looksIncompressible } from './compressibility';
-import { readBatch, readBatchMetaBytes, readBatchViews, type ReadBatchViews } from './readBatch';
-import { SAFE_READ_FLAGS } from '../workspace/safeOpen';
 
 type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync'>;
 
@@ -24,7 +19,6 @@ type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync'>;
  */
 export function deflateBatch(
   zlib: ZlibModule, level: number, input: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number | boolean>,
-  into?: { crc: Uint32Array; csize: Float64Array; method: Uint8Array },
 ): { crc: Uint32Array; csize: Float64Array; method: Uint8Array } {
   // Files this small are stored: deflating one saved ~3 bytes on average on the babel-shaped
   // bench tree (at most its size), against the ~180 bytes of headers its entry has anyway,
@@ -32,11 +26,10 @@ export function deflateBatch(
   // collection. Half of a real JavaScript repository's files can be this small (babel:
   // 14,500 of 27,674 are fixtures under 128 bytes). A literal: this function runs as text.
   const minDeflateBytes = 128;
-  // `into` may be where `lengths` and `store` are: each is read before its slot is written.
   const n = lengths.length;
-  const crc = into ? into.crc : new Uint32Array(n);
-  const csize = into ? into.csize : new Float64Array(n);
-  const method = into ? into.method : new Uint8Array(n);
+  const crc = new Uint32Array(n);
+  const csize = new Float64Array(n);
+  const method = new Uint8Array(n);
   let at = 0;
   let out = 0;
   for (let i = 0; i < n; i++) {
@@ -70,37 +63,9 @@ export function deflateBatch(
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const zlib = require('node:zlib');
-const fs = require('node:fs');
 const deflateBatch = ${deflateBatch.toString()};
-const readBatch = ${readBatch.toString()};
-const readBatchViews = ${readBatchViews.toString()};
-const looksIncompressible = ${looksIncompressible.toString()};
-// Counted where the main thread sees it at once: busy reading, it takes messages only now and then.
-const finished = () => Atomics.add(workerData.done, workerData.slot, 1);
 parentPort.on('message', (m) => {
-  const input = Buffer.from(m.input);
-  if (m.meta) {
-    // Files this worker reads itself, by their names in the batch's names buffer.
-    const v = readBatchViews(m.meta, workerData.maxFiles);
-    const names = Buffer.from(m.names);
-    const root = Buffer.from(m.root + '/');
-    readBatch(fs, workerData.flags, m.count, (i) => Buffer.concat([root, names.subarray(i ? v.ends[i - 1] : 0, v.ends[i])]), input, looksIncompressible, v);
-    // Those read whole are laid out in the input: their lengths and store flags, in order,
-    // go where deflateBatch writes its sizes and methods (each read before it is written).
-    let ok = 0;
-    for (let i = 0; i < m.count; i++) {
-      if (v.status[i] !== 0) continue;
-      v.csize[ok] = v.length[i];
-      v.method[ok] = v.store[i];
-      ok++;
-    }
-    deflateBatch(zlib, workerData.level, input, Buffer.from(m.output), v.csize.subarray(0, ok), v.method.subarray(0, ok), v);
-    finished();
-    parentPort.postMessage({ id: m.id, input: m.input, output: m.output, meta: m.meta, names: m.names }, [m.input, m.output, m.meta, m.names]);
-    return;
-  }
-  const r = deflateBatch(zlib, workerData.level, input, Buffer.from(m.output), m.lengths, m.store);
-  finished();
+  const r = deflateBatch(zlib, workerData.level, Buffer.from(m.input), Buffer.from(m.output), m.lengths, m.store);
   parentPort.postMessage({ id: m.id, input: m.input, output: m.output, crc: r.crc, csize: r.csize, method: r.method }, [m.input, m.output]);
 });
 `;
@@ -115,25 +80,7 @@ export interface BatchResult {
   recycle(): void;
 }
 
-/** The buffers of a batch a worker reads: data in and out, and its names and results (readBatch.ts). */
-export interface ReadBuffers { input: ArrayBuffer; output: ArrayBuffer; meta: ArrayBuffer; names: ArrayBuffer }
-
-/** A batch the worker read itself: what it found of each file (readBatchViews), the deflated bytes of those read whole. */
-export interface ReadBatchOutcome {
-  output: Buffer;
-  read: ReadBatchViews;
-  /** Gives the batch's buffers back for the next batch. */
-  recycle(): void;
-}
-
-/** Most files in one batch (empty and tiny files fill no bytes). */
-export const MAX_BATCH_FILES = 1024;
-/** Bytes of names a batch a worker reads may hold (paths relative to the folder). */
-export const BATCH_NAME_BYTES = 128 * 1024;
-
-interface WorkerAnswer { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array; meta?: ArrayBuffer; names?: ArrayBuffer }
-
-interface Pending { resolve(m: WorkerAnswer): void; reject(e: Error): void }
+interface Pending { resolve(r: BatchResult): void; reject(e: Error): void }
 
 /**
  * A worker's old generation, in MB. Each deflate leaves a zlib stream object that only a
@@ -167,34 +114,37 @@ export function defaultWorkerCount(): number {
 
 export class DeflatePool {
   private readonly workers: Worker[] = [];
-  /** Batches posted to each worker. */
-  private readonly posted: number[] = [];
-  /** Batches each worker has finished, counted by the worker itself (shared memory). */
-  private readonly done: Int32Array;
+  /** Batches posted to each worker and not answered yet. */
+  private readonly outstanding: number[] = [];
   private readonly pending = new Map<number, Pending>();
   private readonly spares: { input: ArrayBuffer; output: ArrayBuffer }[] = [];
-  private readonly readSpares: ReadBuffers[] = [];
   private nextId = 0;
   private failed: Error | undefined;
 
   /** `oldGenerationMb`: the workers' old generation limit (WORKER_OLD_GENERATION_MB); 0 leaves V8's default. */
   constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024, oldGenerationMb = WORKER_OLD_GENERATION_MB) {
-    this.done = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, size)));
     for (let i = 0; i < size; i++) {
       // A small young generation: each deflate leaves a stream object behind, and a worker's
       // default nursery let megabytes of them pile up before a collection.
       // No inherited execArgv: the program needs no loader or flag of the host's (a
       // TypeScript loader alone took ~20 ms of each worker's start, an inspector port would clash).
       const resourceLimits = { maxYoungGenerationSizeMb: 1, ...(oldGenerationMb > 0 ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) };
-      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level, flags: SAFE_READ_FLAGS, done: this.done, slot: i, maxFiles: MAX_BATCH_FILES }, resourceLimits });
-      w.on('message', (m: WorkerAnswer) => {
+      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level }, resourceLimits });
+      w.on('message', (m: { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        p?.resolve(m);
+        this.outstanding[i]--;
+        p?.resolve({
+          output: Buffer.from(m.output),
+          crc: m.crc,
+          compressedSize: m.csize,
+          method: m.method,
+          recycle: () => { if (m.input.byteLength === this.batchBytes) this.spares.push({ input: m.input, output: m.output }); },
+        });
       });
       w.on('error', (e: Error & { code?: string }) => this.fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new DeflateWorkerOutOfMemory(e) : e));
       this.workers.push(w);
-      this.posted.push(0);
+      this.outstanding.push(0);
     }
   }
 
@@ -213,20 +163,7 @@ export class DeflatePool {
    * read so far tell): at 1 or more, a batch the caller deflates itself costs no worker time.
    */
   get backlog(): number {
-    let least = Infinity;
-    for (let i = 0; i < this.workers.length; i++) least = Math.min(least, this.outstanding(i));
-    return least - 1;
-  }
-
-  /** Whether some worker has fewer than `n` batches posted and not answered (the one it works on included). */
-  hasRoom(n: number): boolean {
-    for (let i = 0; i < this.workers.length; i++) if (this.outstanding(i) < n) return true;
-    return false;
-  }
-
-  /** Batches posted to worker `i` that it has not finished. */
-  private outstanding(i: number): number {
-    return this.posted[i] - Atomics.load(this.done, i);
+    return Math.min(...this.outstanding) - 1;
   }
 
   /** Buffers of a batch deflated elsewhere (the main thread), for the next batch. */
@@ -241,13 +178,7 @@ export class DeflatePool {
    * reading or deflating) to hand it one.
    */
   run(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
-    const result = this.failed ? Promise.reject(this.failed) : this.post({ input: buffers.input, output: buffers.output, lengths, store }, [buffers.input, buffers.output]).then((m) => ({
-      output: Buffer.from(m.output),
-      crc: m.crc,
-      compressedSize: m.csize,
-      method: m.method,
-      recycle: () => { if (m.input.byteLength === this.batchBytes) this.spares.push({ input: m.input, output: m.output }); },
-    }));
+    const result = this.failed ? Promise.reject(this.failed) : this.post(buffers, lengths, store);
     // A failed worker rejects every batch at once, while the caller awaits one of them or
     // none (it may be writing an entry): the rest must not count as unhandled rejections,
     // which end the process. Each still rejects where it is awaited.
@@ -255,40 +186,14 @@ export class DeflatePool {
     return result;
   }
 
-  /** Buffers for a batch a worker reads (ReadBuffers), reused from batches written. */
-  readBuffers(): ReadBuffers {
-    return this.readSpares.pop() ?? {
-      input: new ArrayBuffer(this.batchBytes), output: new ArrayBuffer(this.batchBytes),
-      meta: new ArrayBuffer(readBatchMetaBytes(MAX_BATCH_FILES)), names: new ArrayBuffer(BATCH_NAME_BYTES),
-    };
-  }
-
-  /** Buffers of a batch no worker read after all. */
-  giveBackRead(b: ReadBuffers): void {
-    this.readSpares.push(b);
-  }
-
-  /**
-   * Has a worker read `count` files and deflate them: their paths under `root` end at
-   * `readBatchViews(b.meta).ends` in `b.names`, the inodes chosen are in its `ino`.
-   */
-  read(b: ReadBuffers, root: string, count: number): Promise<ReadBatchOutcome> {
-    const result = this.failed ? Promise.reject(this.failed) : this.post({ ...b, root, count }, [b.input, b.output, b.meta, b.names]).then((m) => {
-      const back: ReadBuffers = { input: m.input, output: m.output, meta: m.meta!, names: m.names! };
-      return { output: Buffer.from(m.output), read: readBatchViews(back.meta, MAX_BATCH_FILES), recycle: () => this.readSpares.push(back) };
-    });
-    result.catch(() => undefined);
-    return result;
-  }
-
-  private post(message: object, transfer: ArrayBuffer[]): Promise<WorkerAnswer> {
-    return new Promise((resolve, reject) => {
+  private post(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
+    return new Promise<BatchResult>((resolve, reject) => {
       const id = this.nextId++;
       let k = 0;
-      for (let i = 1; i < this.workers.length; i++) if (this.outstanding(i) < this.outstanding(k)) k = i;
+      for (let i = 1; i < this.workers.length; i++) if (this.outstanding[i] < this.outstanding[k]) k = i;
       this.pending.set(id, { resolve, reject });
-      this.posted[k]++;
-      this.workers[k].postMessage({ id, ...message }, transfer);
+      this.outstanding[k]++;
+      this.workers[k].postMessage({ id, input: buffers.input, output: buffers.output, lengths, store }, [buffers.input, buffers.output]);
     });
   }
 

@@ -1,9 +1,8 @@
-// Packaging a selection into a zip archive. Files are read (with the checks of safeOpen.ts)
-// into batches; worker threads compute CRCs and deflate (a fresh zlib state per file, so the
-// same files always give the same bytes). On a first packaging a worker reads the batches it
-// deflates itself whenever it has room for one, and the main thread reads and deflates a
-// batch of its own meanwhile; otherwise the main thread reads every batch and deflates one
-// itself whenever the workers have enough. It writes the entries in the selection's order. Files unchanged since the
+// Packaging a selection into a zip archive. The main thread opens and reads each file (with
+// the checks of safeOpen.ts) into batches; worker threads compute CRCs and deflate (a fresh
+// zlib state per file, so the same files always give the same bytes), and the main thread
+// deflates a batch itself whenever the workers have enough; it writes the entries in the
+// selection's order. Files unchanged since the
 // folder's last full scan are not read at all: runs of them are copied from that archive as
 // they are stored there (headers, data and descriptors), a few reads for thousands of files.
 import { closeSync, promises as fsp, openSync, readSync } from 'node:fs';
@@ -15,10 +14,7 @@ import { openRegularFileSync } from '../workspace/safeOpen';
 import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
 import { looksIncompressible } from './compressibility';
-import {
-  DeflatePool, DeflateWorkerOutOfMemory, MAX_BATCH_FILES, WORKER_OLD_GENERATION_MB, deflateBatch, defaultWorkerCount, type BatchResult, type ReadBatchOutcome,
-} from './deflatePool';
-import { READ_ELSEWHERE, READ_OK, READ_SKIP_REASONS, readBatchViews } from './readBatch';
+import { DeflatePool, DeflateWorkerOutOfMemory, WORKER_OLD_GENERATION_MB, deflateBatch, defaultWorkerCount, type BatchResult } from './deflatePool';
 import { HashingFileSink } from './fileSink';
 import { mayReuse, type ReusableArchive } from './reuseCache';
 import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
@@ -89,11 +85,6 @@ export function startDeflateWorkers(level = DEFAULT_LEVEL, workers = defaultWork
 const SAMPLE_ABOVE = 64 * 1024;
 /** Batches handed to the workers and not yet written, per worker: enough to keep them busy. */
 const IN_FLIGHT_PER_WORKER = 2;
-/**
- * A worker that reads its own batches gets the next one while it has fewer than this many
- * (the one it works on included): one waiting, so it never waits for this thread.
- */
-const READ_AHEAD = 2;
 /** Files are handed to the deflate workers in batches of this many bytes; bigger files are deflated on their own. */
 const BATCH_BYTES = 256 * 1024;
 /**
@@ -162,6 +153,8 @@ async function packageSelection(selection: Selection, opts: BuildZipOptions): Pr
 /** One file read for the archive (a big one, on its own): which file of the selection, and what it was when opened. */
 interface Member { file: number; mode: number; mtimeMs: number; ctimeMs: number; ino: number }
 
+/** At most this many files in one batch (empty and tiny files fill no bytes). */
+const MAX_BATCH_FILES = 1024;
 
 /**
  * The files of a batch, in typed arrays: the files in flight (a few batches of hundreds)
@@ -196,8 +189,6 @@ class BatchFiles {
 
 type Job =
   | { kind: 'batch'; files: BatchFiles; result: Promise<BatchResult> }
-  /** Files `first`.. of the selection, read and deflated by a worker. */
-  | { kind: 'read'; first: number; count: number; result: Promise<ReadBatchOutcome> }
   /** Entries `from`.. of the previous archive for files `file`.. of the selection; `member` when the file was read (same content, other times). */
   | { kind: 'copy'; from: number; file: number; count: number; member?: Member }
   /** A file bigger than a batch, deflated on the thread pool while later files are read. */
@@ -247,8 +238,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES, opts.workerOldGenerationMb ?? WORKER_OLD_GENERATION_MB));
   if (!previous && selection.totalBytes > INLINE_BYTES) pool();
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;
-  // Jobs written behind: the batches workers read, this thread's own, and the one it reads.
-  const maxInFlightReading = (READ_AHEAD + 1) * workerCount + 2;
   const prevFd = previous ? tryOpen(previous.path) : undefined;
   const prev = prevFd === undefined ? undefined : previous!.index;
   const index = new ArchiveIndexBuilder(files.length, files);
@@ -299,52 +288,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     }
   };
 
-  /**
-   * A file a worker could not fit in its batch (it grew since it was chosen), packaged here
-   * as the loop below does: deflated as in a batch when it fits one, else on its own.
-   */
-  const packHere = async (file: number) => {
-    const opened = openRegularFileSync(absolutePathOf(selection.root, files.target(file) ?? files.path(file)), { ino: files.ino(file) });
-    if (typeof opened === 'string') {
-      skipped.push({ path: files.path(file), reason: opened });
-      return;
-    }
-    const { fd, stats } = opened;
-    const member: Member = { file, mode: modeOf(stats.mode), mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
-    const whole = stats.size <= BATCH_BYTES;
-    let head: Buffer;
-    try {
-      head = whole ? Buffer.allocUnsafe(stats.size) : readSample(fd);
-      if (whole) head = head.subarray(0, readInto(fd, head, 0, stats.size));
-    } catch {
-      closeSync(fd);
-      skipped.push({ path: files.path(file), reason: 'unreadable' });
-      return;
-    }
-    if (whole) closeSync(fd);
-    if (isBinaryContent(head)) {
-      if (!whole) closeSync(fd);
-      skipped.push({ path: files.path(file), reason: 'binary' });
-      return;
-    }
-    const headerAt = zip.offset;
-    if (whole) {
-      const out = Buffer.allocUnsafe(head.length);
-      const r = deflateBatch(zlib, level, head, out, [head.length], [head.length > SAMPLE_ABOVE && looksIncompressible(head.subarray(0, 4096))]);
-      const e = { method: r.method[0], crc: r.crc[0], compressedSize: r.csize[0], size: head.length };
-      const flags = await zip.write(files, file, e, out.subarray(0, e.compressedSize));
-      record(file, head.length, member.mode, member, { ...e, flags }, headerAt);
-    } else if (looksIncompressible(head)) {
-      const w = await writeStored(zip, files, { member, fd }, storeBuffer);
-      record(file, w.size, member.mode, member, { crc: w.crc, method: METHOD_STORE, compressedSize: w.compressedSize, flags: w.flags }, headerAt);
-    } else {
-      const d = await deflateFile(fd, level);
-      const e = { method: METHOD_DEFLATE, crc: d.crc, compressedSize: d.compressedSize, size: d.size };
-      const flags = await zip.write(files, file, e, d.chunks);
-      record(file, d.size, member.mode, member, { ...e, flags }, headerAt);
-    }
-  };
-
   /** Writes finished jobs in order until at most `keep` are outstanding. */
   const drain = async (keep: number) => {
     while (jobs.length > keep) {
@@ -363,28 +306,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         r.recycle();
         b.count = 0;
         spareFiles.push(b);
-      } else if (job.kind === 'read') {
-        const r = await job.result;
-        const got = r.read;
-        let at = 0;
-        let k = 0;
-        for (let i = 0; i < job.count; i++) {
-          const file = job.first + i;
-          const status = got.status[i];
-          if (status === READ_ELSEWHERE) {
-            await packHere(file);
-          } else if (status !== READ_OK) {
-            skipped.push({ path: files.path(file), reason: READ_SKIP_REASONS[status] });
-          } else {
-            const e = { method: got.method[k], crc: got.crc[k], compressedSize: got.csize[k], size: got.length[i] };
-            const headerAt = zip.offset;
-            const flags = await zip.write(files, file, e, r.output.subarray(at, at + e.compressedSize));
-            record(file, got.length[i], got.mode[i], { mtimeMs: got.mtimeMs[i], ctimeMs: got.ctimeMs[i], ino: got.ino[i] }, { ...e, flags }, headerAt);
-            at += e.compressedSize;
-            k++;
-          }
-        }
-        r.recycle();
       } else if (job.kind === 'copy') {
         await copyEntries(job);
       } else if (job.kind === 'big') {
@@ -438,9 +359,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     // Near the end too: once what is left to read fits in what the workers have waiting,
     // a batch posted now would be deflated after them while this thread sat idle.
     const backlog = started ? started.backlog : 0;
-    // While workers read batches of their own, this thread reads a batch only when they all
-    // have one waiting: it deflates that one itself.
-    const deflateHereNow = workersRead() || backlog >= IN_FLIGHT_PER_WORKER || (backlog >= 1 && selection.totalBytes - bytesSeen <= backlog * BATCH_BYTES);
+    const deflateHereNow = backlog >= IN_FLIGHT_PER_WORKER || (backlog >= 1 && selection.totalBytes - bytesSeen <= backlog * BATCH_BYTES);
     if (started && deflateHereNow && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;
@@ -451,40 +370,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     const sent = buffers!.output.byteLength >= BATCH_BYTES ? buffers! : { input: buffers!.input, output: new ArrayBuffer(BATCH_BYTES) };
     // Copies of just the batch's part (a view would carry its whole buffer to the worker).
     finishBatch(pool().run(sent, batch.length.slice(0, batch.count), batch.store.slice(0, batch.count)), false);
-  };
-  /**
-   * Workers read their own batches on a first packaging (no previous archive: a re-scan
-   * reads few files, each looked at against the entry it had) once they are started.
-   */
-  const workersRead = () => !prev && started !== undefined;
-  const inFlight = () => (workersRead() ? maxInFlightReading : maxInFlight);
-  /**
-   * Hands the files from `n` on (as many as a batch holds, none bigger than one) to a worker
-   * to read and deflate; returns how many.
-   */
-  const handOver = (n: number): number => {
-    const b = started!.readBuffers();
-    const v = readBatchViews(b.meta, MAX_BATCH_FILES);
-    const names = Buffer.from(b.names);
-    let bytes = 0;
-    let at = 0;
-    let count = 0;
-    // The names as the selection holds them (no string per file); a file found through a
-    // link inside the folder is read by this thread, by its target.
-    for (let k = n; k < files.length && count < MAX_BATCH_FILES; k++, count++) {
-      const size = files.size(k);
-      const start = pathStart(files, k);
-      const end = files.ends[k];
-      if (size > BATCH_BYTES - bytes || at + end - start > names.length || files.target(k) !== undefined) break;
-      files.names.copy(names, at, start, end);
-      at += end - start;
-      v.ends[count] = at;
-      v.ino[count] = files.ino(k);
-      bytes += size;
-    }
-    if (count) jobs.push({ kind: 'read', first: n, count, result: started!.read(b, selection.root, count) });
-    else started!.giveBackRead(b);
-    return count;
   };
   // A run of files unchanged since the previous archive: copied as one range when written.
   let run: Extract<Job, { kind: 'copy' }> | undefined;
@@ -500,17 +385,6 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       if ((n & 63) === 0 && performance.now() - lastYield > YIELD_MS) {
         await new Promise<void>((r) => setImmediate(r));
         lastYield = performance.now();
-      }
-      // Whenever a worker has room for another batch, it reads the next files itself (this
-      // thread deflates what it has read so far).
-      if (workersRead() && files.size(n) <= BATCH_BYTES && files.target(n) === undefined && started!.hasRoom(READ_AHEAD)) {
-        dispatch();
-        const count = handOver(n);
-        // The loop's step adds the last one's size and moves past it.
-        for (let i = n; i < n + count - 1; i++) bytesSeen += files.size(i);
-        n += count - 1;
-        await drain(maxInFlightReading);
-        continue;
       }
       // Both lists are in ascending byte order: the previous entry of this path, if any, is found walking forward.
       let before = -1;
@@ -562,7 +436,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
           done.catch(() => undefined);
           jobs.push({ kind: 'big', member, done });
         }
-        await drain(inFlight());
+        await drain(maxInFlight);
         continue;
       }
       if (buffers && (used + stats.size > input.length || batch.full)) dispatch();
@@ -592,12 +466,12 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       if (before >= 0 && sameContent(prevFd!, prev!, before, data)) {
         dispatch();
         jobs.push({ kind: 'copy', from: before, file: n, count: 1, member: { file: n, mode: modeOf(stats.mode), mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino } });
-        await drain(inFlight());
+        await drain(maxInFlight);
         continue;
       }
       batch.push(n, length, modeOf(stats.mode), stats, length > SAMPLE_ABOVE && looksIncompressible(data.subarray(0, Math.min(length, 4096))));
       used += length;
-      await drain(inFlight());
+      await drain(maxInFlight);
     }
     dispatch();
     endRun();
