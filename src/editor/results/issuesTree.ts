@@ -186,7 +186,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       if (folders.length > 1) {
         // In the Explorer's order, whichever folder's results arrived first.
         const rows = folders.map((f) => ({ f, ws: vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(f)) }));
-        rows.sort((a, b) => (a.ws?.index ?? Infinity) - (b.ws?.index ?? Infinity) || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
+        // Folders no longer in the workspace come last, by URI.
+        const order = (r: (typeof rows)[number]) => r.ws?.index ?? Number.MAX_SAFE_INTEGER;
+        rows.sort((a, b) => order(a) - order(b) || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0));
         return rows.map(({ f, ws }) => ({ kind: 'folder', folderUri: f, name: ws?.name ?? f }));
       }
       return folders.length ? this.groups(folders[0]) : [];
