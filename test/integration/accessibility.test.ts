@@ -171,8 +171,9 @@ suite('editor: accessibility', () => {
     }
   });
 
-  test('the Details page keeps focus on its control after Dismiss and says what changed', async function () {
+  test('the Details page keeps focus on its control after Dismiss and says what changed, and stays as it is while other files change', async function () {
     this.timeout(60_000);
+    const a = await api();
     const l = await scannedFinding((x) => !x.issue.stale);
     assert.ok(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: l.folderUri, issueId: l.issue.id }));
     const page = await waitFor('the details page', async () => { const p = await detailsPage(); return p === undefined ? { open: false, none: true } : p.open && p; }, 15_000);
@@ -188,6 +189,24 @@ suite('editor: accessibility', () => {
         return p?.focused === 'restore' && p;
       }, 15_000);
       assert.match(after.live ?? '', /Dismissed in this workspace as accepted risk/);
+      // Typing in another file moves that file's findings; the page says nothing new, so it
+      // is not drawn again (that would put focus and a screen reader back at its title).
+      const drawn = a.details()?.html;
+      const other = fixtureIssues(a).find((x) => x.uri.toString() !== l.uri.toString() && !!x.issue.range);
+      assert.ok(other && drawn, 'another file with a finding, and the page');
+      const line0 = other.issue.range!.start.line;
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(other.uri, new vscode.Position(0, 0), '\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      try {
+        await waitFor('the other file\'s finding to move', () => a.issues().some((x) => x.issue.id === other.issue.id && x.issue.range?.start.line === line0 + 1));
+        await new Promise((r) => setTimeout(r, 300));
+        assert.strictEqual(a.details()?.html, drawn, 'the page was not drawn again');
+        assert.strictEqual((await detailsPage())?.focused, 'restore', 'focus stays where it was');
+      } finally {
+        await vscode.window.showTextDocument(other.uri);
+        await undoAndRevert();
+      }
     } finally {
       await vscode.commands.executeCommand('codeScanner.restoreFinding', { folderUri: l.folderUri, issueId: l.issue.id });
     }

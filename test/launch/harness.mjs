@@ -476,19 +476,31 @@ export async function startWorkbenchProbe(getPage) {
       if (url.pathname === '/details') {
         // The finding details page (a webview's frame): which control has focus, what its
         // live region said; ?click=ACTION presses that button as a person would.
-        const frame = await findFrame(page, 'main[aria-labelledby="title"]');
+        const selector = 'main[aria-labelledby="title"]';
+        let frame = await findFrame(page, selector);
         if (!frame) return send(200, { open: false });
         const click = url.searchParams.get('click');
         if (click) await frame.locator(`button[data-action="${click}"]`).click();
-        return send(200, await frame.evaluate(() => {
-          const active = document.activeElement;
-          return {
-            open: true,
-            title: document.getElementById('title')?.textContent ?? '',
-            focused: active?.getAttribute('data-action') ?? active?.id ?? active?.tagName ?? '',
-            live: document.getElementById('live')?.textContent ?? '',
-          };
-        }));
+        // The webview may put a new inner frame in place while it is read (it re-renders on a
+        // busy machine): read the frame that holds the page now, a few times at most.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return send(200, await frame.evaluate(() => {
+              const active = document.activeElement;
+              return {
+                open: true,
+                title: document.getElementById('title')?.textContent ?? '',
+                focused: active?.getAttribute('data-action') ?? active?.id ?? active?.tagName ?? '',
+                live: document.getElementById('live')?.textContent ?? '',
+              };
+            }));
+          } catch (e) {
+            if (attempt >= 3 || !/detached/i.test(String(e))) throw e;
+            await new Promise((r) => setTimeout(r, 200));
+            frame = await findFrame(page, selector);
+            if (!frame) return send(200, { open: false });
+          }
+        }
       }
       if (url.pathname === '/rows') {
         // The rows of a view (its pane found by its title, e.g. "Refactor Preview"), as shown;

@@ -26,6 +26,8 @@ export class DetailsView extends DisposableObject {
   /** The finding as last shown: once it leaves the results (its fix applied), the page says so. */
   private last: LocatedIssue | undefined;
   private html: string | undefined;
+  /** The page as last drawn, without its nonce: what it says. */
+  private content: string | undefined;
 
   constructor(private readonly store: ResultsStore, private readonly commands: Commands, private readonly fixes?: FixedFindings) {
     super();
@@ -51,7 +53,7 @@ export class DetailsView extends DisposableObject {
         enableFindWidget: true,
         localResourceRoots: [],
       });
-      this.panel.onDidDispose(() => { this.panel = undefined; this.shown = undefined; this.html = undefined; });
+      this.panel.onDidDispose(() => { this.panel = undefined; this.shown = undefined; this.html = undefined; this.content = undefined; });
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
     } else {
       this.panel.reveal(undefined, false);
@@ -73,13 +75,14 @@ export class DetailsView extends DisposableObject {
     if (!this.panel) return;
     this.last = located;
     const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
-    this.html = detailsHtml(located.issue, {
-      nonce: randomBytes(16).toString('base64'),
-      cspSource: this.panel.webview.cspSource,
-      folderName,
-      dismissal: this.store.dismissalOf(located.issue),
-      fixed,
-    });
+    const page = (nonce: string) => detailsHtml(located.issue, { nonce, cspSource: this.panel!.webview.cspSource, folderName, dismissal: this.store.dismissalOf(located.issue), fixed });
+    // Drawn again only when the page would say something else: every change of the results
+    // (a keystroke in any file moves findings) would otherwise reload it, and a screen
+    // reader's place and the focus would go back to the title each time.
+    const content = page('');
+    if (content === this.content && this.html !== undefined) return;
+    this.content = content;
+    this.html = page(randomBytes(16).toString('base64'));
     this.panel.title = `${capitalize(located.issue.urgency)}: ${located.issue.classificationName}`.slice(0, 80);
     this.panel.webview.html = this.html;
   }
