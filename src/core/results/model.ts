@@ -5,6 +5,7 @@
 import { forEachInSlices } from '../async';
 import { trackRangeThrough, type StoredIssue, type TextChange } from '../issues';
 import type { ScanEvent, ScanRef } from '../scan/events';
+import { sawUploadTime } from '../scan/uploadTime';
 import { baselineOf, markNew } from './baseline';
 import { digest, fingerprint, place, type ReadText } from './placement';
 import { emptyFolder, isEmpty, mergeCompleted, withAttempt, withFailure, withoutScan, withPending, withStop } from './transitions';
@@ -368,6 +369,8 @@ export class FindingsModel {
   load(folders: readonly FolderFindings[], dismissals?: Record<string, Dismissal>, o: { replace?: boolean } = {}): void {
     let any = false;
     for (const f of folders) {
+      // Scans uploaded from now on sort after those kept, whatever the clock says (uploadTime.ts).
+      for (const s of [...f.scans, ...(f.pending ?? [])]) sawUploadTime(s.scannedAt);
       if (this.folders.has(f.folderUri)) continue;
       this.setFolder(f);
       any = true;

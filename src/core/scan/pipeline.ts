@@ -15,6 +15,7 @@ import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClea
 import { foundGitUntracked, type SelectOptions, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import type { ChangeJournal, JournalSnapshot, WatchedChanges } from '../workspace/changeJournal';
 import { reportedLate } from './lateReports';
+import { uploadTime } from './uploadTime';
 import type { ArchivedFiles } from './archivedFiles';
 import { ScanFailedError, ScanStoppedError, awaitScan, waitMessage, type WaitSettings, type WaitState } from './awaitScan';
 import type { ScanEvent, ScanRef } from './events';
@@ -348,7 +349,7 @@ async function afterUpload(
 ): Promise<Uploaded> {
   if (outcome.kind !== 'complete') return { kind: 'in-progress', files, message: outcome.message };
   const scan: ScanRef = {
-    scanId: outcome.scanId, ...(outcome.projectId !== undefined ? { projectId: outcome.projectId } : {}), scannedAt: new Date().toISOString(),
+    scanId: outcome.scanId, ...(outcome.projectId !== undefined ? { projectId: outcome.projectId } : {}), scannedAt: uploadTime(),
     partialFiles: fields.partial?.files, archiveSha256,
   };
   // Saved before the wait, so a reload waits again and a cancel leaves it for Refresh Results.
