@@ -3,7 +3,7 @@
 // storage in the workspace's Memento and storage folder. The tree, diagnostics and code
 // actions read from here and change nothing except through these methods.
 import * as vscode from 'vscode';
-import { FindingsModel, ResultsStorage, type Attempt, type DismissReason, type Dismissal, type FindingsChange, type FolderFindings, type PendingScan, type RefreshedScan, type ScanEvent, type ScanRef } from '../../core/results';
+import { FindingsModel, ResultsStorage, existsNow, missingNow, type Attempt, type DismissReason, type Dismissal, type FindingsChange, type FolderFindings, type PendingScan, type RefreshedScan, type ScanEvent, type ScanRef } from '../../core/results';
 import type { PolicyViolation, StoredIssue } from '../../core/issues';
 import { readTextInside } from '../../core/workspace/readInside';
 import type { IssueRef } from '../commands/args';
@@ -78,7 +78,7 @@ export class ResultsStore extends DisposableObject {
     }) : Promise.resolve();
     // Deletions made outside the editor too (git checkout, a terminal): a watcher, not onDidDeleteFiles.
     const deletions = this.own(vscode.workspace.createFileSystemWatcher('**/*', true, true, false));
-    this.own(deletions.onDidDelete((uri) => this.dropFiles(uri)));
+    this.own(deletions.onDidDelete((uri) => void this.dropFiles(uri)));
     this.own(vscode.workspace.onDidChangeTextDocument((e) => this.followEdits(e)));
     void this.updateContext();
   }
@@ -255,13 +255,17 @@ export class ResultsStore extends DisposableObject {
     this.model.followEdits(folder.uri.toString(), relativeTo(folder.uri, e.document.uri), e.contentChanges);
   }
 
-  private dropFiles(deleted: vscode.Uri): void {
+  /** Findings of files the watcher reported deleted leave, when those files are really gone (deletions.ts). */
+  private async dropFiles(deleted: vscode.Uri): Promise<void> {
     const d = deleted.toString();
     for (const folderUri of this.model.folderUris()) {
-      this.model.dropFiles(folderUri, (relPath) => {
+      const under = this.model.issuesIn(folderUri).map((i) => i.path).filter((relPath) => {
         const u = this.uriOf(folderUri, relPath).toString();
         return u === d || u.startsWith(d + '/');
       });
+      if (!under.length) continue;
+      const gone = await missingNow(under, (relPath) => existsNow(this.uriOf(folderUri, relPath).fsPath));
+      if (gone.size) this.model.dropFiles(folderUri, (relPath) => gone.has(relPath));
     }
   }
 
