@@ -29,9 +29,6 @@ function runFiles(suffix: string, grep?: string): Promise<{ passed: number; fail
     grep: grep || undefined,
   });
   Mocha.interfaces.bdd(mocha.suite);
-  mocha.suite.afterEach(async function () {
-    if (this.currentTest?.state === 'failed') console.log(await logTail(LOG_TAIL_LINES));
-  });
   const files = fs
     .readdirSync(__dirname)
     .filter((f) => f.endsWith(suffix))
@@ -46,25 +43,6 @@ function runFiles(suffix: string, grep?: string): Promise<{ passed: number; fail
       resolve({ passed: runner.stats?.passes ?? 0, failed: Math.max(failures, runner.stats?.failures ?? 0) });
     });
   });
-}
-
-/** The extension under test (package.json: publisher.name). */
-const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
-
-/** Lines of the extension's own log a failed test prints: what it did just before. */
-const LOG_TAIL_LINES = 60;
-
-/** The last lines of the Code Scanner log (redacted as it is written), for a failure's report. */
-async function logTail(lines: number): Promise<string> {
-  try {
-    const dir = vscode.extensions.getExtension<{ logUri: vscode.Uri }>(EXTENSION_ID)?.exports?.logUri;
-    if (!dir) return '[log] the extension is not active';
-    const names = fs.readdirSync(dir.fsPath).filter((n) => n.endsWith('.log'));
-    const text = names.map((n) => fs.readFileSync(path.join(dir.fsPath, n), 'utf8')).join('');
-    return ['[log] the last lines of the Code Scanner log:', ...text.trimEnd().split('\n').slice(-lines)].join('\n    ');
-  } catch (err) {
-    return `[log] unreadable: ${String(err)}`;
-  }
 }
 
 function report(passed: number, failed: number): void {

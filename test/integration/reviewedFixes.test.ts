@@ -23,7 +23,8 @@ async function reviewAll(
   let settled: ReviewedFixesResult | undefined;
   // "Review in Preview…" in Apply All Fixes' question (answered here as its button would be).
   const run = Promise.resolve(vscode.commands.executeCommand<ReviewedFixesResult>('codeScanner.applyAllFixes', { ...arg, choice: 'review' })).then((r) => (settled = r));
-  if (whileOpen) await waitFor('the refactor preview to show its entries', async () => { await new Promise((r) => setTimeout(r, 500)); return whileOpen(); }, 20_000);
+  // Settled without a preview (nothing to offer): the caller's assertions say what it answered.
+  if (whileOpen) await waitFor('the refactor preview to show its entries', async () => { await new Promise((r) => setTimeout(r, 500)); return !!settled || whileOpen(); }, 20_000);
   if (tickFocused) {
     // The preview's tick box of its focused entry, as Space in the preview toggles it.
     await new Promise((r) => setTimeout(r, 1500));
@@ -137,6 +138,21 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
     const scanId = await scan('codeScanner.scanWorkspace');
     const earlier = a.notifications().at(-1)?.seq ?? 0;
     const fixable = a.issues().filter((l) => l.issue.fix && l.issue.inArchive);
+    if (fixable.length < 2) {
+      // Which side lost findings: the service's scan, the archive, or the view after the merge
+      // (a finding the view forgot after the scan has its id in the folder's `gone`).
+      const held = await adminScan(scanId);
+      const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => {
+        const s = a.folderState(f.uri.toString());
+        return { folder: f.name, scans: s?.scans.map((x) => `${x.scanId} ${x.scannedAt}${x.partialFiles ? ` partial ${x.partialFiles.join(',')}` : ''}`), pending: s?.pending?.map((p) => p.scanId), gone: s?.gone, issues: s?.issues.length };
+      });
+      assert.fail(JSON.stringify({
+        scanId, fixable: fixable.map((l) => `${l.issue.path}:${l.issue.line}`),
+        all: a.issues().map((l) => `${l.issue.id} ${l.issue.path}:${l.issue.line}${l.issue.fix ? ' fix' : ''}${l.issue.inArchive ? ' archived' : ''}${l.issue.stale ? ' stale' : ''}`),
+        service: (await serviceIssues(scanId)).map((i) => `${i.id} ${i.location.file.path}:${i.location.line_number}`),
+        archive: { partial: held.partial, files: held.files, filesToScan: held.filesToScan }, folders,
+      }, null, 1));
+    }
     let labels: string[] | undefined;
     const r = await reviewAll('refactorPreview.discard', undefined, false, async () => {
       // Each fix one entry at the top (the list draws only the rows in sight): folded, they all are.
@@ -145,16 +161,7 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
       labels = await viewRows('Refactor Preview');
       return labels === undefined || labels.some((t) => fixable.some((l) => t.includes(l.issue.classificationName) && /line \d+/.test(t)));
     });
-    if (r.offered < 2) {
-      // What the service itself holds for this scan, beside what the view holds: which side lost findings.
-      const held = await adminScan(scanId);
-      assert.fail(JSON.stringify({
-        r, fixable: fixable.map((l) => `${l.issue.path}:${l.issue.line}`),
-        all: a.issues().map((l) => `${l.issue.path}:${l.issue.line}${l.issue.fix ? ' fix' : ''}${l.issue.inArchive ? ' archived' : ''}${l.issue.stale ? ' stale' : ''}`),
-        service: (await serviceIssues(scanId)).map((i) => `${i.location.file.path}:${i.location.line_number}`),
-        archive: { partial: held.partial, files: held.files, filesToScan: held.filesToScan },
-      }));
-    }
+    assert.ok(r.offered >= 2, JSON.stringify(r));
     const said = a.notifications(earlier).find((n) => /nothing is applied until you tick it/.test(n.text));
     assert.ok(said, 'the preview is explained');
     assert.match(said.text, /Group Changes By File in its title bar and tick a file to take all of its fixes/);
