@@ -14,8 +14,7 @@ async function fixableIn(rel: string) {
 const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js'];
 
 suite('editor: fixes and range tracking', () => {
-  // code-server saves edits after a delay (files.autoSave defaults to afterDelay on the web),
-  // so the files these tests edit are put back on disk afterwards.
+  // Some of these tests save what they edit: the files are put back on disk afterwards.
   const originals = new Map<string, string>();
 
   suiteSetup(async () => {

@@ -87,7 +87,9 @@ function keepingEditedFiles(): Map<string, string> {
 }
 
 suite('editor: Apply All Fixes…: one question, then every fix as one edit', () => {
-  keepingEditedFiles();
+  const originals = keepingEditedFiles();
+  /** The edited files whose text on disk is not what the suite started with. */
+  const changedOnDisk = () => [...originals].filter(([rel, text]) => fs.readFileSync(fileUri(rel).fsPath, 'utf8') !== text).map(([rel]) => rel);
 
   test('the question lists the fixes per file and classification; its main button applies every one; Undo takes them all back', async () => {
     const a = await api();
@@ -127,7 +129,9 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
     assert.match(asked[0].question, new RegExp(`^Apply ${result.offered} fix(es)? in \\d+ files?\\?$`));
     for (const f of files) if (result.refused.every((r) => !r.finding.includes(f))) assert.ok(asked[0].detail.includes(f), `${f} is listed`);
     if (result.refused.length) assert.match(asked[0].detail, /Not applicable, left as they are/);
+    assert.deepStrictEqual(changedOnDisk(), [], 'the files are changed, not saved');
     await revertAllDirty();
+    assert.deepStrictEqual(changedOnDisk(), [], 'nothing was saved while reverting');
   });
 
   test('Review in Preview…: each entry is labelled with its classification, file and line; nothing is ticked until chosen, and it says so', async () => {
@@ -151,6 +155,10 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
         all: a.issues().map((l) => `${l.issue.id} ${l.issue.path}:${l.issue.line}${l.issue.fix ? ' fix' : ''}${l.issue.inArchive ? ' archived' : ''}${l.issue.stale ? ' stale' : ''}`),
         service: (await serviceIssues(scanId)).map((i) => `${i.id} ${i.location.file.path}:${i.location.line_number}`),
         archive: { partial: held.partial, files: held.files, filesToScan: held.filesToScan }, folders,
+        // The files as they are on disk and in the editor now: the scan uploaded the disk's.
+        disk: Object.fromEntries(EDITED.map((rel) => [rel, fs.existsSync(fileUri(rel).fsPath) ? fs.readFileSync(fileUri(rel).fsPath, 'utf8') : 'missing'])),
+        documents: vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => `${vscode.workspace.asRelativePath(d.uri)} v${d.version}${d.isDirty ? ' dirty' : ''}${fs.existsSync(d.uri.fsPath) && d.getText() !== fs.readFileSync(d.uri.fsPath, 'utf8') ? ' differs from disk' : ''}`),
+        autoSave: [vscode.workspace.getConfiguration('files').get('autoSave'), vscode.workspace.getConfiguration('files').get('refactoring.autoSave')],
       }, null, 1));
     }
     let labels: string[] | undefined;

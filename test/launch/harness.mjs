@@ -247,6 +247,10 @@ const QUIET_SETTINGS = {
   // (`ls -l /proc/[0-9]*/fd/[0-9]*` spawned every 2 s, 20-70 ms of a big process's fork each) even
   // with auto-forwarding off; a desktop VS Code's local window runs no such scan.
   'remote.autoForwardPortsSource': 'output',
+  // Desktop VS Code's default. VS Code for the Web saves edited files after a second; on a busy
+  // machine a test that applied fixes (changed, not saved) reverted them after that second,
+  // so they were on disk already and the next test's scan uploaded the fixed files.
+  'files.autoSave': 'off',
 };
 
 /** Writes a fresh profile's User/settings.json: quiet start-up plus `settings`. */
