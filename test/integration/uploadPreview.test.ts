@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UploadPreviewSummary } from '../../src/editor/scan/uploadPreview';
-import { adminScan, adminScans, api, FAST, logText, scan, signIn, workspaceRoot, type ScanSummary } from './helpers';
+import { adminScan, adminScans, api, FAST, fileUri, logText, scan, signIn, waitFor, workspaceRoot, type ScanSummary } from './helpers';
 
 const ADDED = { '.env': 'API_KEY=not-for-upload\n', 'debug.log': 'log line\n', 'node_modules/left/index.js': 'module.exports = 1;\n' };
 
@@ -59,14 +59,25 @@ suite('editor: Preview Upload and the first-scan question', () => {
     await a.forgetUploadConsent();
     const before = (await adminScans()).length;
     const logBefore = await logText();
-
-    const unanswered = await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.scanWorkspace', FAST);
-    assert.strictEqual(unanswered, undefined, 'no answer, no scan');
-    assert.strictEqual((await adminScans()).length, before, 'nothing was uploaded');
-    const preview = await vscode.commands.executeCommand<UploadPreviewSummary>('codeScanner.previewUpload');
-    const files = preview.folders.reduce((n, f) => n + f.files.length, 0);
-    const asked = (await logText()).slice(logBefore.length);
-    assert.match(asked, new RegExp(`Upload ${files} files \\([^)]+\\) of this workspace to 127\\.0\\.0\\.1:\\d+ for scanning\\?`), asked);
+    // A compiled file without an extension: binary by its content, so packaging leaves it out and the count must too.
+    const blob = fileUri('bin/compiled').fsPath;
+    fs.mkdirSync(path.dirname(blob), { recursive: true });
+    fs.writeFileSync(blob, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]));
+    try {
+      const unanswered = await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.scanWorkspace', FAST);
+      assert.strictEqual(unanswered, undefined, 'no answer, no scan');
+      assert.strictEqual((await adminScans()).length, before, 'nothing was uploaded');
+      const preview = await vscode.commands.executeCommand<UploadPreviewSummary>('codeScanner.previewUpload');
+      assert.ok(preview.folders[0]!.leftOut.some((x) => x.path === 'bin/compiled' && x.reason === 'binary'), JSON.stringify(preview.folders[0]!.leftOut));
+      const files = preview.folders.reduce((n, f) => n + f.files.length, 0);
+      const asked = await waitFor('the question in the log', async () => {
+        const t = (await logText()).slice(logBefore.length);
+        return /for scanning\?/.test(t) && t;
+      });
+      assert.match(asked, new RegExp(`Upload ${files} files \\([^)]+\\) of this workspace to 127\\.0\\.0\\.1:\\d+ for scanning\\?`), asked);
+    } finally {
+      fs.rmSync(path.dirname(blob), { recursive: true, force: true });
+    }
 
     // A workspace's own settings cannot turn the question off.
     await assert.rejects(Promise.resolve(c.update('confirmFirstUpload', false, vscode.ConfigurationTarget.Workspace)), /User settings/);

@@ -4,6 +4,7 @@
 // .vscode/settings.json must not be able to wave its code through.
 import * as vscode from 'vscode';
 import { formatBytes } from '../../core/workspace/selectFiles';
+import { leaveOutBinaryContent } from '../../core/workspace/binaryContent';
 import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
 import { folderProject, repositorySettingNotes, serviceHost } from '../settings';
@@ -39,7 +40,8 @@ export class UploadConsent {
     if (scope === 'workspace') {
       // A folder whose files cannot be chosen (a bad exclude setting) fails the scan itself
       // with the reason; the question then names no count.
-      const selections = await Promise.all(scannableFolders().map((f) => selectForScan(f))).catch(() => undefined);
+      // Counted as packaging will send them: files binary by their content are left out there.
+      const selections = await Promise.all(scannableFolders().map(async (f) => leaveOutBinaryContent(await selectForScan(f)))).catch(() => undefined);
       const files = selections?.reduce((n, s) => n + s.files.length, 0) ?? 0;
       const bytes = selections?.reduce((n, s) => n + s.totalBytes, 0) ?? 0;
       what = selections ? `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})` : 'the files';
@@ -52,7 +54,7 @@ export class UploadConsent {
     const settingsNote = narrowed.length ? ` Note: ${narrowed.join('; ')}.` : '';
     const choice = await this.notifier.choose(
       `Upload ${what} of this workspace to ${serviceHost()} for scanning?`,
-      `This is the first scan of this workspace.${into}${settingsNote} Files ignored by git, dependency and build folders, credential files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.`,
+      `This is the first scan of this workspace.${into}${settingsNote} Files ignored by git, dependency and build folders, credential files, binary files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.`,
       [UPLOAD, PREVIEW],
     );
     if (choice === UPLOAD) {
