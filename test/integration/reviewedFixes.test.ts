@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { relativeUri } from '../../src/core/export';
 import type { ReviewedFixesResult } from '../../src/editor/fixes/fixTargets';
-import { adminScan, api, closeAllEditors, serviceIssues, fileUri, scan, signIn, treeRootsOf, viewRows, waitFor, workspaceRoot } from './helpers';
+import { api, closeAllEditors, fileUri, serviceIssues, scan, signIn, treeRootsOf, viewRows, waitFor, workspaceRoot } from './helpers';
 
 const EDITED = ['scripts/report.py', 'src/db.ts', 'src/server.js', 'src/format.ts', 'src/pricing.js'];
 
@@ -143,23 +143,12 @@ suite('editor: Apply All Fixes…: one question, then every fix as one edit', ()
     const earlier = a.notifications().at(-1)?.seq ?? 0;
     const fixable = a.issues().filter((l) => l.issue.fix && l.issue.inArchive);
     if (fixable.length < 2) {
-      // Which side lost findings: the service's scan, the archive, or the view after the merge
-      // (a finding the view forgot after the scan has its id in the folder's `gone`).
-      const held = await adminScan(scanId);
-      const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => {
-        const s = a.folderState(f.uri.toString());
-        return { folder: f.name, scans: s?.scans.map((x) => `${x.scanId} ${x.scannedAt}${x.partialFiles ? ` partial ${x.partialFiles.join(',')}` : ''}`), pending: s?.pending?.map((p) => p.scanId), gone: s?.gone, issues: s?.issues.length };
-      });
+      // Its premise failed: say which side lost the fixes (the files on disk, the service, the view).
       assert.fail(JSON.stringify({
-        scanId, fixable: fixable.map((l) => `${l.issue.path}:${l.issue.line}`),
-        all: a.issues().map((l) => `${l.issue.id} ${l.issue.path}:${l.issue.line}${l.issue.fix ? ' fix' : ''}${l.issue.inArchive ? ' archived' : ''}${l.issue.stale ? ' stale' : ''}`),
-        service: (await serviceIssues(scanId)).map((i) => `${i.id} ${i.location.file.path}:${i.location.line_number}`),
-        archive: { partial: held.partial, files: held.files, filesToScan: held.filesToScan }, folders,
-        // The files as they are on disk and in the editor now: the scan uploaded the disk's.
-        disk: Object.fromEntries(EDITED.map((rel) => [rel, fs.existsSync(fileUri(rel).fsPath) ? fs.readFileSync(fileUri(rel).fsPath, 'utf8') : 'missing'])),
-        documents: vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => `${vscode.workspace.asRelativePath(d.uri)} v${d.version}${d.isDirty ? ' dirty' : ''}${fs.existsSync(d.uri.fsPath) && d.getText() !== fs.readFileSync(d.uri.fsPath, 'utf8') ? ' differs from disk' : ''}`),
-        autoSave: [vscode.workspace.getConfiguration('files').get('autoSave'), vscode.workspace.getConfiguration('files').get('refactoring.autoSave')],
-      }, null, 1));
+        changedOnDisk: changedOnDisk(),
+        service: (await serviceIssues(scanId)).map((i) => `${i.location.file.path}:${i.location.line_number}${i.auto_fix_suggestion?.patch ? ' fix' : ''}`),
+        view: a.issues().map((l) => `${l.issue.path}:${l.issue.line}${l.issue.fix ? ' fix' : ''}${l.issue.inArchive ? '' : ' not archived'}`),
+      }));
     }
     let labels: string[] | undefined;
     const r = await reviewAll('refactorPreview.discard', undefined, false, async () => {
