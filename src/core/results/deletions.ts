@@ -3,6 +3,7 @@
 // watcher that lost its watch and reports the path gone). Only files missing now lose their
 // findings, so a late or spurious event never hides one; the next scan speaks for the rest.
 import { promises as fsp } from 'node:fs';
+import { isNotFound } from '../workspace/safeOpen';
 
 /** Whether something is at `absPath` now; only "no such file" says no (other errors cannot tell, so yes). */
 export async function existsNow(absPath: string): Promise<boolean> {
@@ -10,8 +11,7 @@ export async function existsNow(absPath: string): Promise<boolean> {
     await fsp.lstat(absPath);
     return true;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code !== 'ENOENT' && code !== 'ENOTDIR';
+    return !isNotFound(e);
   }
 }
 

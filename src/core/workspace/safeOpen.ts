@@ -16,9 +16,15 @@ export interface Expectation {
   ino?: number;
 }
 
+/** Whether an error of a file-system call says there is nothing at the path. */
+export function isNotFound(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
 function refusal(e: unknown): OpenRefusal {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
+  if (isNotFound(e)) return 'missing';
   // ELOOP: the last component is now a symlink (O_NOFOLLOW); ENXIO: a socket or FIFO peer.
   if (code === 'ELOOP' || code === 'ENXIO' || code === 'EISDIR') return 'not-a-file';
   return 'unreadable';

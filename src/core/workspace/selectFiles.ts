@@ -10,6 +10,7 @@ import { MAX_KEPT_UNTRACKED, touchedPath, type WatchedChanges } from './changeJo
 import { FileList, FileListBuilder, findPath, pathStart, type PathBytes } from './fileList';
 import { gitBytes, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
+import { isNotFound } from './safeOpen';
 
 export { formatBytes };
 
@@ -887,11 +888,6 @@ function isSafeRelative(rel: string): boolean {
 function isInside(realRoot: string, real: string): boolean {
   const rel = path.relative(realRoot, real);
   return rel !== '' && !rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel);
-}
-
-function isNotFound(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 function splitNul(s: string): string[] {

@@ -80,7 +80,7 @@ export class DetailsView extends DisposableObject {
     // (a keystroke in any file moves findings) would otherwise reload it, and a screen
     // reader's place and the focus would go back to the title each time.
     const content = page('');
-    if (content === this.content && this.html !== undefined) return;
+    if (content === this.content) return;
     this.content = content;
     this.html = page(randomBytes(16).toString('base64'));
     this.panel.title = `${capitalize(located.issue.urgency)}: ${located.issue.classificationName}`.slice(0, 80);
