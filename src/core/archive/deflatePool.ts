@@ -2,30 +2,46 @@
 // checks of safeOpen.ts) and writes the archive; worker threads compute each file's CRC and
 // deflate it with a fresh zlib state per file (deflateRawSync), so the same bytes always
 // give the same archive. Files travel in batches (one message per ~half a megabyte, not per
-// file) in buffers that go back and forth by transfer, not by copy.
+// file) in buffers that go back and forth by transfer, not by copy; a file bigger than a
+// batch travels in parts, each deflated on its own with the bytes before it as dictionary.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism, cpus } from 'node:os';
 import type * as zlibTypes from 'node:zlib';
 
-type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync'>;
+type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync' | 'constants'>;
 
 /**
- * Compresses the files laid out one after the other in `input` into `output`: each file's
- * CRC, and its deflated bytes (a fresh zlib state per file, so the same file always gives
- * the same bytes) or, when the file is under 128 bytes, deflating does not make it
- * smaller or `store[i]` says so, the bytes as they are. Self-contained: it becomes part of
- * the worker's program as text, and the main thread calls it for the batches it deflates
- * itself.
+ * What deflateBatch does with an entry (`store[i]`): a whole file, deflated or, when it does
+ * not compress, stored (0); a whole file stored as it is (1); a part of a big file, deflated
+ * with the bytes before it as dictionary and ending where the next part goes on (PART_MORE)
+ * or where the file ends (PART_LAST).
+ */
+export const PART_MORE = 2;
+export const PART_LAST = 3;
+
+/**
+ * Compresses the entries laid out one after the other in `input` into `output`: each
+ * file's CRC, and its deflated bytes (a fresh zlib state per file, so the same file always
+ * gives the same bytes) or, when the file is under 128 bytes, deflating does not make it
+ * smaller or `store[i]` says so, the bytes as they are. A part of a big file (`store[i]`
+ * PART_MORE or PART_LAST) follows its dictionary (`dict[i]` bytes, the 32 KB of the file
+ * before it) in `input`; its deflated bytes go on from the part before and end on a byte
+ * boundary, so the parts of a file, deflated anywhere, join into one deflate stream, as
+ * pigz does. Its CRC is left to the caller, who reads the whole file. Self-contained: it
+ * becomes part of the worker's program as text, and the main thread calls it for the
+ * batches it deflates itself.
  */
 export function deflateBatch(
-  zlib: ZlibModule, level: number, input: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number | boolean>,
+  zlib: ZlibModule, level: number, input: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number | boolean>, dict?: ArrayLike<number>,
 ): { crc: Uint32Array; csize: Float64Array; method: Uint8Array } {
   // Files this small are stored: deflating one saved ~3 bytes on average on the babel-shaped
   // bench tree (at most its size), against the ~180 bytes of headers its entry has anyway,
   // and each zlib call has a fixed cost in time and in memory held until V8's next full
   // collection. Half of a real JavaScript repository's files can be this small (babel:
-  // 14,500 of 27,674 are fixtures under 128 bytes). A literal: this function runs as text.
+  // 14,500 of 27,674 are fixtures under 128 bytes). Literals: this function runs as text.
   const minDeflateBytes = 128;
+  const partMore = 2;
+  const partLast = 3;
   const n = lengths.length;
   const crc = new Uint32Array(n);
   const csize = new Float64Array(n);
@@ -33,23 +49,34 @@ export function deflateBatch(
   let at = 0;
   let out = 0;
   for (let i = 0; i < n; i++) {
-    const data = input.subarray(at, at + lengths[i]);
-    at += data.length;
-    crc[i] = zlib.crc32(data);
+    const skip = dict ? dict[i] : 0;
+    const data = input.subarray(at + skip, at + skip + lengths[i]);
+    const part = +store[i] === partMore || +store[i] === partLast;
     let deflated: Buffer | undefined;
-    if (data.length >= minDeflateBytes && !store[i]) {
-      // An output chunk about the size source code deflates to (a quarter), not zlib's 16 KB
-      // default nor the input's size: the stream object keeps its first chunk until V8's
-      // next full collection, whatever we copy out (12,000 files of 2-18 KB on Node 24: +38
-      // MB of RSS with a quarter, +81 MB with the input's size, as fast). A bigger output
-      // takes more chunks, garbage at once.
-      // A window just big enough for the file (matches can never reach further back than
-      // its start): the same bytes as the default 32 KB window, and ~25 % faster on small
-      // files, which no longer allocate and touch the whole window.
-      const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(data.length + 262))));
-      deflated = zlib.deflateRawSync(data, { level, windowBits, chunkSize: Math.min(65536, Math.max(1024, (data.length >> 2) + 256)) });
-      if (deflated.length >= data.length) deflated = undefined;
+    if (part) {
+      // The whole window and the dictionary: the same parts give the same bytes wherever they are deflated.
+      deflated = zlib.deflateRawSync(data, {
+        level, windowBits: 15, chunkSize: Math.max(1024, (data.length >> 2) + 256),
+        ...(skip ? { dictionary: input.subarray(at, at + skip) } : {}),
+        finishFlush: +store[i] === partLast ? zlib.constants.Z_FINISH : zlib.constants.Z_SYNC_FLUSH,
+      });
+    } else {
+      crc[i] = zlib.crc32(data);
+      if (data.length >= minDeflateBytes && !store[i]) {
+        // An output chunk about the size source code deflates to (a quarter), not zlib's 16 KB
+        // default nor the input's size: the stream object keeps its first chunk until V8's
+        // next full collection, whatever we copy out (12,000 files of 2-18 KB on Node 24: +38
+        // MB of RSS with a quarter, +81 MB with the input's size, as fast). A bigger output
+        // takes more chunks, garbage at once.
+        // A window just big enough for the file (matches can never reach further back than
+        // its start): the same bytes as the default 32 KB window, and ~25 % faster on small
+        // files, which no longer allocate and touch the whole window.
+        const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(data.length + 262))));
+        deflated = zlib.deflateRawSync(data, { level, windowBits, chunkSize: Math.min(65536, Math.max(1024, (data.length >> 2) + 256)) });
+        if (deflated.length >= data.length) deflated = undefined;
+      }
     }
+    at += skip + data.length;
     const bytes = deflated ?? data;
     bytes.copy(output, out);
     out += bytes.length;
@@ -65,7 +92,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const zlib = require('node:zlib');
 const deflateBatch = ${deflateBatch.toString()};
 parentPort.on('message', (m) => {
-  const r = deflateBatch(zlib, workerData.level, Buffer.from(m.input), Buffer.from(m.output), m.lengths, m.store);
+  const r = deflateBatch(zlib, workerData.level, Buffer.from(m.input), Buffer.from(m.output), m.lengths, m.store, m.dict);
+  Atomics.add(workerData.finished, workerData.slot, 1);
   parentPort.postMessage({ id: m.id, input: m.input, output: m.output, crc: r.crc, csize: r.csize, method: r.method }, [m.input, m.output]);
 });
 `;
@@ -114,8 +142,16 @@ export function defaultWorkerCount(): number {
 
 export class DeflatePool {
   private readonly workers: Worker[] = [];
-  /** Batches posted to each worker and not answered yet. */
-  private readonly outstanding: number[] = [];
+  /** Batches posted to each worker. */
+  private readonly posted: number[] = [];
+  /**
+   * Batches each worker has finished, counted by the worker itself in shared memory: its
+   * answer is read only when this thread next yields, and this thread, busy reading and
+   * deflating between yields, took a worker that had finished everything for a busy one
+   * and deflated the next batch itself while the worker sat idle (babel-shaped bench tree:
+   * the worker busy ~60 % of packaging; ~93 % with this count).
+   */
+  private readonly finished: Int32Array;
   private readonly pending = new Map<number, Pending>();
   private readonly spares: { input: ArrayBuffer; output: ArrayBuffer }[] = [];
   private nextId = 0;
@@ -123,17 +159,17 @@ export class DeflatePool {
 
   /** `oldGenerationMb`: the workers' old generation limit (WORKER_OLD_GENERATION_MB); 0 leaves V8's default. */
   constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024, oldGenerationMb = WORKER_OLD_GENERATION_MB) {
+    this.finished = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, size)));
     for (let i = 0; i < size; i++) {
       // A small young generation: each deflate leaves a stream object behind, and a worker's
       // default nursery let megabytes of them pile up before a collection.
       // No inherited execArgv: the program needs no loader or flag of the host's (a
       // TypeScript loader alone took ~20 ms of each worker's start, an inspector port would clash).
       const resourceLimits = { maxYoungGenerationSizeMb: 1, ...(oldGenerationMb > 0 ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) };
-      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level }, resourceLimits });
+      const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level, finished: this.finished, slot: i }, resourceLimits });
       w.on('message', (m: { id: number; input: ArrayBuffer; output: ArrayBuffer; crc: Uint32Array; csize: Float64Array; method: Uint8Array }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        this.outstanding[i]--;
         p?.resolve({
           output: Buffer.from(m.output),
           crc: m.crc,
@@ -144,7 +180,7 @@ export class DeflatePool {
       });
       w.on('error', (e: Error & { code?: string }) => this.fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new DeflateWorkerOutOfMemory(e) : e));
       this.workers.push(w);
-      this.outstanding.push(0);
+      this.posted.push(0);
     }
   }
 
@@ -159,11 +195,18 @@ export class DeflatePool {
   }
 
   /**
-   * Batches every worker has waiting beyond the one it works on (as far as the answers
-   * read so far tell): at 1 or more, a batch the caller deflates itself costs no worker time.
+   * Batches every worker has waiting beyond the one it works on, as the workers count
+   * them: at 1 or more, a batch the caller deflates itself costs no worker time.
    */
   get backlog(): number {
-    return Math.min(...this.outstanding) - 1;
+    let least = Infinity;
+    for (let i = 0; i < this.workers.length; i++) least = Math.min(least, this.waiting(i));
+    return least - 1;
+  }
+
+  /** Batches worker `i` has not finished yet, the one it works on included. */
+  private waiting(i: number): number {
+    return this.posted[i] - Atomics.load(this.finished, i);
   }
 
   /** Buffers of a batch deflated elsewhere (the main thread), for the next batch. */
@@ -172,13 +215,13 @@ export class DeflatePool {
   }
 
   /**
-   * Deflates the files laid out one after the other in `input` (lengths given); `store[i]`
-   * skips deflating. Posted at once to the worker with the fewest batches: a worker takes
+   * Deflates the entries laid out one after the other in `input` as deflateBatch does
+   * (lengths, what to do with each, dictionaries of parts). Posted at once to the worker with the fewest batches: a worker takes
    * its next batch from its own message queue, so it never waits for this thread (busy
    * reading or deflating) to hand it one.
    */
-  run(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
-    const result = this.failed ? Promise.reject(this.failed) : this.post(buffers, lengths, store);
+  run(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array, dict?: Float64Array): Promise<BatchResult> {
+    const result = this.failed ? Promise.reject(this.failed) : this.post(buffers, lengths, store, dict);
     // A failed worker rejects every batch at once, while the caller awaits one of them or
     // none (it may be writing an entry): the rest must not count as unhandled rejections,
     // which end the process. Each still rejects where it is awaited.
@@ -186,14 +229,14 @@ export class DeflatePool {
     return result;
   }
 
-  private post(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array): Promise<BatchResult> {
+  private post(buffers: { input: ArrayBuffer; output: ArrayBuffer }, lengths: Float64Array, store: Uint8Array, dict?: Float64Array): Promise<BatchResult> {
     return new Promise<BatchResult>((resolve, reject) => {
       const id = this.nextId++;
       let k = 0;
-      for (let i = 1; i < this.workers.length; i++) if (this.outstanding[i] < this.outstanding[k]) k = i;
+      for (let i = 1; i < this.workers.length; i++) if (this.waiting(i) < this.waiting(k)) k = i;
       this.pending.set(id, { resolve, reject });
-      this.outstanding[k]++;
-      this.workers[k].postMessage({ id, input: buffers.input, output: buffers.output, lengths, store }, [buffers.input, buffers.output]);
+      this.posted[k]++;
+      this.workers[k].postMessage({ id, input: buffers.input, output: buffers.output, lengths, store, dict }, [buffers.input, buffers.output]);
     });
   }
 

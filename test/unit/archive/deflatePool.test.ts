@@ -30,4 +30,27 @@ describe('DeflatePool', () => {
       await pool.close();
     }
   });
+
+  test('a worker that has finished its batches is seen idle while this thread is still busy, before their answers are read', async () => {
+    const pool = new DeflatePool(6, 1);
+    try {
+      // Waits until the worker is up, so the busy loop below waits for deflating, not for its start.
+      await pool.run(pool.inputBuffer(0), Float64Array.of(0), Uint8Array.of(0));
+      const source = Buffer.from('export const answer = 42;\n'.repeat(5000));
+      const batches = [0, 1, 2].map(() => {
+        const buffers = pool.inputBuffer(0);
+        Buffer.from(buffers.input).set(source.subarray(0, 100_000));
+        return pool.run(buffers, Float64Array.of(100_000), Uint8Array.of(0));
+      });
+      assert.equal(pool.backlog, 2, 'three batches posted: one in work, two waiting');
+      // Busy without yielding, as packaging is between yields: no answer can be read meanwhile.
+      const until = Date.now() + 10_000;
+      while (pool.backlog > -1 && Date.now() < until) { /* reading and deflating other files */ }
+      assert.equal(pool.backlog, -1, 'the worker has nothing left to do, and this thread can tell');
+      const done = await Promise.all(batches);
+      assert.ok(done.every((r) => r.compressedSize[0] > 0 && r.compressedSize[0] < 100_000));
+    } finally {
+      await pool.close();
+    }
+  });
 });

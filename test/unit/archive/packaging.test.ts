@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import * as yauzl from 'yauzl';
 import { serializeIndex } from '../../../src/core/archive/archiveIndex';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
-import { buildZip, startDeflateWorkers } from '../../../src/core/archive/zip';
+import { DEFAULT_LEVEL, buildZip, startDeflateWorkers } from '../../../src/core/archive/zip';
 import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
 import { committedRepo, readZip, tempDir, writeTree } from '../workspace/helpers';
@@ -65,7 +65,7 @@ describe('packaging real-shaped trees', () => {
       const c = await buildZip(sel);
       try {
         assert.equal(a.sha256, c.sha256);
-        assert.equal(b.sha256, c.sha256, 'level 6 as asked, not the level-9 workers');
+        assert.equal(b.sha256, c.sha256, 'the default level as asked, not the level-9 workers');
         for (const pool of [started, otherLevel]) {
           const buffers = pool.inputBuffer(0);
           await assert.rejects(pool.run(buffers, new Float64Array([1]), new Uint8Array([0])), /stopped/);
@@ -103,6 +103,41 @@ describe('packaging real-shaped trees', () => {
           await archive.dispose();
         }
       }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a file bigger than a batch is deflated in parts that join into one stream, the same bytes on the main thread or a worker', async () => {
+    const root = await tempDir('pack-parts-');
+    try {
+      // Text whose repeats reach across the parts' edges (224 KB each), so each part needs the 32 KB before it.
+      const lines = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `export const v${(i * seed) % 977} = ${(i * 7919) % 104729}; // ${'abcdefgh'.slice(i % 8)}\n`).join('');
+      const files: Record<string, string> = {
+        'big/just-over-a-batch.ts': lines(9000, 3).slice(0, 256 * 1024 + 1),
+        'big/three-parts-exactly.ts': lines(30000, 5).slice(0, 3 * 224 * 1024),
+        'big/many-parts.ts': lines(60000, 11),
+        'small/a.ts': lines(40, 13),
+      };
+      await writeTree(root, files);
+      const sel = await selectWorkspaceFiles(root);
+      const shas: string[] = [];
+      for (const workers of [0, 1]) {
+        const archive = await buildZip(sel, { workers });
+        try {
+          shas.push(archive.sha256);
+          const entries = await readZip(archive.path);
+          assert.equal(entries.length, 4);
+          for (const e of entries) {
+            assert.equal(e.data.toString(), files[e.name], `${e.name} (workers: ${workers})`);
+            assert.equal(e.method, 8, e.name);
+          }
+          assert.match(unzipTest(archive.path), /No errors detected/);
+        } finally {
+          await archive.dispose();
+        }
+      }
+      assert.equal(shas[1], shas[0], 'parts deflated by a worker give the bytes of parts deflated on the main thread');
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
     }
@@ -189,7 +224,7 @@ describe('packaging real-shaped trees', () => {
       await fsp.utimes(path.join(root, sneaky), old, old);
 
       const sel = await selectWorkspaceFiles(root);
-      const previous = cache.load(6);
+      const previous = cache.load(DEFAULT_LEVEL);
       assert.ok(previous, 'the kept archive loads');
       const again = await buildZip(sel, { previous });
       const cold = await buildZip(sel);
@@ -197,7 +232,7 @@ describe('packaging real-shaped trees', () => {
       try {
         assert.equal(again.reused, 398, 'every file but the two changed ones is copied');
         assert.equal(again.sha256, cold.sha256, 'reused entries are the bytes a cold build makes');
-        const header = { level: 6, madeAtMs: 0, archiveSize: cold.size };
+        const header = { level: DEFAULT_LEVEL, madeAtMs: 0, archiveSize: cold.size };
         assert.ok(serializeIndex(again.index, header).equals(serializeIndex(cold.index, header)), 'and its index describes them as a cold build does');
         const byName = new Map((await readZip(again.path)).map((e) => [e.name, e.data.toString()]));
         assert.equal(byName.get(changed), '// changed\n');
@@ -227,7 +262,7 @@ describe('packaging real-shaped trees', () => {
       const bytes = await fsp.readFile(kept);
       bytes.fill(0x20, 0, Math.floor(bytes.length / 2));
       await fsp.writeFile(kept, bytes);
-      const replaced = cache.load(6);
+      const replaced = cache.load(DEFAULT_LEVEL);
       assert.ok(replaced, 'its size still matches, so it loads');
       const fresh = await buildZip(await selectWorkspaceFiles(root), { previous: replaced });
       try {
@@ -237,7 +272,7 @@ describe('packaging real-shaped trees', () => {
         await fresh.dispose();
       }
       await fsp.truncate(kept, 100);
-      assert.equal(cache.load(6), undefined, 'a damaged archive is not reused');
+      assert.equal(cache.load(DEFAULT_LEVEL), undefined, 'a damaged archive is not reused');
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
       await fsp.rm(store, { recursive: true, force: true });

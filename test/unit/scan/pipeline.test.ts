@@ -9,6 +9,7 @@ import { ServiceClient } from '../../../src/core/api';
 import { isCancellation } from '../../../src/core/async';
 import { rangeForLine } from '../../../src/core/issues';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
+import { DEFAULT_LEVEL } from '../../../src/core/archive/zip';
 import { TrackedCleanStore } from '../../../src/core/workspace/trackedClean';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
 import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, type ScanEvent, type ScanFindings } from '../../../src/core/scan/pipeline';
@@ -278,7 +279,7 @@ describe('scan pipeline', () => {
     // Given as a function, read once git is at work (SelectOptions.known).
     const asked = (k: SelectOptions['known']) => (typeof k === 'function' ? k() : k);
     assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select }, first.ctx)).kind, 'scanned');
-    assert.ok(reuse.load(6), 'the uploaded archive is kept');
+    assert.ok(reuse.load(DEFAULT_LEVEL), 'the uploaded archive is kept');
     await fsp.writeFile(path.join(root, 'README.md'), '# demo, edited\n');
     const second = context({ log: (l) => lines.push(l) });
     second.ctx.uploads.reuse = reuse;
