@@ -17,7 +17,7 @@ import { looksIncompressible } from './compressibility';
 import { DeflatePool, DeflateWorkerOutOfMemory, PART_LAST, PART_MORE, WORKER_OLD_GENERATION_MB, deflateBatch, defaultWorkerCount, type BatchResult } from './deflatePool';
 import { HashingFileSink } from './fileSink';
 import { mayReuse, type ReusableArchive } from './reuseCache';
-import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter } from './zipFormat';
+import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter, type StreamedEntry } from './zipFormat';
 import { takeScratch } from '../scratch';
 import { BINARY_SNIFF_BYTES, isBinaryContent } from '../workspace/binaryContent';
 
@@ -104,13 +104,12 @@ const YIELD_MS = 10;
 const BLOCK = 2 * 1024 * 1024;
 /** The most files a batch may hold for the main thread to deflate it itself (see dispatch). */
 const MAX_FILES_DEFLATED_HERE = 64;
-/** Files bigger than a batch read and not yet written (each holds its compressed bytes until written). */
-const MAX_BIG_IN_FLIGHT = 2;
 /**
  * A file bigger than a batch is deflated in parts of this many bytes, each with the 32 KB
  * before it as dictionary (DICTIONARY_BYTES): the parts go to the workers or the main thread
  * as batches do, so a big file no longer keeps one core busy while the rest wait for it
- * to be written. Part and dictionary fill one batch buffer.
+ * to be written, and each part is written as soon as its turn comes, so no file's
+ * compressed bytes are held whole. Part and dictionary fill one batch buffer.
  */
 const PART_BYTES = BATCH_BYTES - 32 * 1024;
 const DICTIONARY_BYTES = 32 * 1024;
@@ -208,8 +207,11 @@ type Job =
   | { kind: 'batch'; files: BatchFiles; result: Promise<BatchResult> }
   /** Entries `from`.. of the previous archive for files `file`.. of the selection; `member` when the file was read (same content, other times). */
   | { kind: 'copy'; from: number; file: number; count: number; member?: Member }
-  /** A file bigger than a batch, its parts deflated while later files are read. */
-  | { kind: 'big'; member: Member; done: Promise<Deflated> }
+  /**
+   * A part of a file bigger than a batch, written into its entry when its turn comes: the
+   * first begins the entry, the last ends it with the file's CRC and size (a data descriptor).
+   */
+  | { kind: 'part'; member: Member; result: Promise<BatchResult>; first: boolean; end?: { crc: number; size: number } }
   /** A file bigger than a batch that does not compress: read and stored when its turn comes. */
   | { kind: 'stored'; member: Member; fd: number };
 
@@ -305,6 +307,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     }
   };
 
+  /** The entry of a big file whose parts are being written. */
+  let open: { headerAt: number; entry: StreamedEntry } | undefined;
   /** Writes finished jobs in order until at most `keep` are outstanding. */
   const drain = async (keep: number) => {
     while (jobs.length > keep) {
@@ -325,13 +329,17 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         spareFiles.push(b);
       } else if (job.kind === 'copy') {
         await copyEntries(job);
-      } else if (job.kind === 'big') {
-        const d = await job.done;
-        const m = job.member;
-        const e = { method: METHOD_DEFLATE, crc: d.crc, compressedSize: d.compressedSize, size: d.size };
-        const headerAt = zip.offset;
-        const flags = await zip.write(files, m.file, e, d.chunks);
-        record(m.file, d.size, m.mode, m, { ...e, flags }, headerAt);
+      } else if (job.kind === 'part') {
+        if (job.first) open = { headerAt: zip.offset, entry: await zip.beginStreamed(files, job.member.file, METHOD_DEFLATE) };
+        const r = await job.result;
+        await zip.appendStreamed(r.output.subarray(0, r.compressedSize[0]));
+        r.recycle();
+        if (job.end) {
+          const m = job.member;
+          const e = await zip.endStreamed(open!.entry, job.end.crc, job.end.size);
+          record(m.file, job.end.size, m.mode, m, { method: METHOD_DEFLATE, crc: job.end.crc, compressedSize: e.compressedSize, flags: e.flags }, open!.headerAt);
+          open = undefined;
+        }
       } else {
         const headerAt = zip.offset;
         const w = await writeStored(zip, files, job, storeBuffer);
@@ -401,41 +409,34 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     finishBatch(pool().run(sent, batch.length.slice(0, batch.count), batch.store.slice(0, batch.count)), false);
   };
 
-  /** Buffers for the parts of big files deflated before the workers start (one part at a time). */
-  let ownPartBuffers: { input: ArrayBuffer; output: ArrayBuffer } | undefined;
   /**
    * One part of a big file, read into `bufs` after its dictionary: deflated here or by a
-   * worker by the rule batches follow; its deflated bytes are copied out, so its buffers
-   * serve the next part at once.
+   * worker by the rule batches follow. Before the workers start (a re-scan's first
+   * megabyte), here, in buffers of its own.
    */
-  const deflatePart = (bufs: { input: ArrayBuffer; output: ArrayBuffer }, dictionary: number, length: number, last: boolean, left: number): Promise<Buffer> => {
+  const deflatePart = (bufs: { input: ArrayBuffer; output: ArrayBuffer }, dictionary: number, length: number, last: boolean, left: number): Promise<BatchResult> => {
     const lengths = Float64Array.of(length);
     const what = Uint8Array.of(last ? PART_LAST : PART_MORE);
     const dict = Float64Array.of(dictionary);
-    const copyOut = (output: Buffer, bytes: number) => Buffer.from(output.subarray(0, bytes));
     if (!started || deflateHereNow(left)) {
       if (!started) inlined += length;
       const output = Buffer.from(bufs.output);
       const r = deflateBatch(zlib, level, Buffer.from(bufs.input, 0, dictionary + length), output, lengths, what, dict);
-      const bytes = copyOut(output, r.csize[0]);
-      if (started && bufs !== ownPartBuffers) started.giveBack(bufs);
-      return Promise.resolve(bytes);
+      const p = started;
+      return Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle: () => p?.giveBack(bufs) });
     }
-    return started.run(bufs, lengths, what, dict).then((r) => {
-      const bytes = copyOut(r.output, r.compressedSize[0]);
-      r.recycle();
-      return bytes;
-    });
+    return started.run(bufs, lengths, what, dict);
   };
   /**
    * Reads a big file part by part (the last part ends at the size it had when opened, or
-   * where it ends if it shrank since), each deflated as soon as it is read; its CRC is
-   * computed here over the whole file. Yields to the event loop as the file loop does (a
-   * file of hundreds of megabytes is seconds of work). Undefined when a read fails: the
-   * file is left out as unreadable. Closes the descriptor.
+   * where it ends if it shrank since), each deflated as soon as it is read and queued to be
+   * written in its turn; the CRC is computed here over the whole file. Yields to the event
+   * loop as the file loop does (a file of hundreds of megabytes is seconds of work), and
+   * writes what is ready as it goes, so at most a few parts are held. False when the first
+   * read fails (the file is left out as unreadable); a read that fails later fails the
+   * packaging, as the entry is begun. Closes the descriptor.
    */
-  const readBig = async (fd: number, size: number, left: number): Promise<{ done: Promise<Deflated> } | undefined> => {
-    const parts: Promise<Buffer>[] = [];
+  const readBig = async (fd: number, member: Member, size: number, left: number): Promise<boolean> => {
     let crc = 0;
     let at = 0;
     try {
@@ -447,35 +448,33 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         }
         // Workers start once what is read here (on a re-scan, after a megabyte) needs them.
         if (!started && inlined >= INLINE_BYTES) pool();
-        const bufs = started ? started.inputBuffer(0) : (ownPartBuffers ??= { input: new ArrayBuffer(BATCH_BYTES), output: new ArrayBuffer(BATCH_BYTES) });
+        const bufs = started ? started.inputBuffer(0) : { input: new ArrayBuffer(BATCH_BYTES), output: new ArrayBuffer(BATCH_BYTES) };
         const input = Buffer.from(bufs.input);
         const dictionary = Math.min(DICTIONARY_BYTES, at);
         const want = Math.min(PART_BYTES, size - at);
         let read: number;
         try {
           read = readInto(fd, input, 0, dictionary + want, at - dictionary);
-        } catch {
-          if (started && bufs !== ownPartBuffers) started.giveBack(bufs);
-          return undefined;
+        } catch (e) {
+          started?.giveBack(bufs);
+          if (at === 0) return false;
+          throw new Error(`${files.path(member.file)} could not be read while it was packaged: ${e instanceof Error ? e.message : String(e)}`);
         }
         // A file that shrank to where the part before ended gets an empty last part, which ends the stream.
         const got = Math.max(0, read - dictionary);
         last = got < want || at + got >= size;
         crc = zlib.crc32(input.subarray(dictionary, dictionary + got), crc);
-        const part = deflatePart(bufs, dictionary, got, last, left - at);
-        // A part that fails (a worker stopped) rejects where the file is written, or nowhere when the file is not.
-        part.catch(() => undefined);
-        parts.push(part);
+        const result = deflatePart(bufs, dictionary, got, last, left - at);
+        // A part that fails (a worker stopped) rejects where it is written, or nowhere if packaging stops first.
+        result.catch(() => undefined);
+        jobs.push({ kind: 'part', member, result, first: at === 0, ...(last ? { end: { crc, size: at + got } } : {}) });
         at += got;
+        await drain(maxInFlight);
       }
     } finally {
       closeSync(fd);
     }
-    const done = Promise.all(parts).then((chunks) => ({ chunks, crc, size: at, compressedSize: chunks.reduce((n, c) => n + c.length, 0) }));
-    // Awaited when its turn to be written comes: a worker's failure before then must wait for it.
-    done.catch(() => undefined);
-    // In an object: an async function's promise would wait for the deflating, not just the reading.
-    return { done };
+    return true;
   };
 
   // A run of files unchanged since the previous archive: copied as one range when written.
@@ -536,14 +535,10 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         if (looksIncompressible(sample)) {
           jobs.push({ kind: 'stored', member, fd });
         } else {
-          // At most a few at once: each holds its compressed bytes until written.
-          while (jobs.filter((x) => x.kind === 'big').length >= MAX_BIG_IN_FLIGHT) await drain(jobs.length - 1);
-          const read = await readBig(fd, stats.size, selection.totalBytes - bytesSeen);
-          if (!read) {
+          if (!await readBig(fd, member, stats.size, selection.totalBytes - bytesSeen)) {
             skipped.push({ path: files.path(n), reason: 'unreadable' });
             continue;
           }
-          jobs.push({ kind: 'big', member, done: read.done });
         }
         await drain(maxInFlight);
         continue;
@@ -652,9 +647,6 @@ function readSample(fd: number): Buffer {
   const buf = Buffer.allocUnsafe(BINARY_SNIFF_BYTES);
   return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
 }
-
-/** A big file deflated: its bytes, CRC, sizes. */
-interface Deflated { chunks: Buffer[]; compressedSize: number; crc: number; size: number }
 
 /** A big file that does not compress: stored, read piece by piece into the archive, sizes in a data descriptor. */
 async function writeStored(zip: ZipWriter, files: FileList, job: { member: Member; fd: number }, readBuffer: Buffer): Promise<{ crc: number; size: number; compressedSize: number; flags: number }> {

@@ -63,6 +63,9 @@ function u64(b: Buffer, o: number, v: number): number {
   return o + 8;
 }
 
+/** An entry begun with beginStreamed: its flags and where its data starts. */
+export interface StreamedEntry { flags: number; dataAt: number }
+
 export class ZipWriter {
   /** Bytes written so far: the offset of whatever comes next. */
   offset = 0;
@@ -145,14 +148,33 @@ export class ZipWriter {
     chunks: AsyncIterable<Uint8Array>,
     finish: () => { crc: number; size: number },
   ): Promise<{ flags: number; compressedSize: number }> {
+    const entry = await this.beginStreamed(names, i, method);
+    for await (const c of chunks) if (c.length) await this.put(c);
+    const { crc, size } = finish();
+    return this.endStreamed(entry, crc, size);
+  }
+
+  /**
+   * The header of an entry whose data follows in pieces (appendStreamed) and whose CRC and
+   * sizes come in a data descriptor after it (endStreamed): a big file written as its
+   * parts are deflated.
+   */
+  async beginStreamed(names: PathBytes, i: number, method: number): Promise<StreamedEntry> {
     const start = pathStart(names, i);
     const end = names.ends[i];
     const flags = FLAG_DATA_DESCRIPTOR | nameFlags(names.names, start, end);
     await this.put(this.localHeader(names.names, start, end, { method, crc: 0, compressedSize: 0, size: 0 }, flags, false));
-    const dataAt = this.offset;
-    for await (const c of chunks) if (c.length) await this.put(c);
-    const compressedSize = this.offset - dataAt;
-    const { crc, size } = finish();
+    return { flags, dataAt: this.offset };
+  }
+
+  /** Data of the entry begun last; the sink has copied it when this returns or its promise settles. */
+  appendStreamed(bytes: Uint8Array): void | Promise<void> {
+    if (bytes.length) return this.put(bytes);
+  }
+
+  /** The data descriptor that ends the entry begun last: its flags and compressed size for the index. */
+  async endStreamed(entry: StreamedEntry, crc: number, size: number): Promise<{ flags: number; compressedSize: number }> {
+    const compressedSize = this.offset - entry.dataAt;
     const zip64 = size >= MAX32 || compressedSize >= MAX32;
     const d = Buffer.allocUnsafe(zip64 ? 24 : 16);
     let o = u32(d, 0, 0x08074b50);
@@ -165,7 +187,7 @@ export class ZipWriter {
       u32(d, o, size);
     }
     await this.put(d);
-    return { flags, compressedSize };
+    return { flags: entry.flags, compressedSize };
   }
 
   /**

@@ -23,6 +23,16 @@ function smallTree(n: number): Record<string, string> {
   return files;
 }
 
+/** The files made old enough (`old`) that an archive cannot be "racy" about them, a cold build of them kept in a ReuseCache under `store`. */
+async function keptColdBuild(root: string, files: string[], store: string, old = new Date(Date.now() - 60_000)): Promise<ReuseCache> {
+  for (const rel of files) await fsp.utimes(path.join(root, rel), old, old);
+  const cache = new ReuseCache(path.join(store, 'reuse'));
+  const first = await buildZip(await selectWorkspaceFiles(root));
+  await cache.keep(first.path, first.index, first.level, first.madeAtMs);
+  await first.dispose();
+  return cache;
+}
+
 function unzipTest(file: string): string {
   return execFileSync('unzip', ['-tq', file], { encoding: 'utf8' });
 }
@@ -138,6 +148,24 @@ describe('packaging real-shaped trees', () => {
         }
       }
       assert.equal(shas[1], shas[0], 'parts deflated by a worker give the bytes of parts deflated on the main thread');
+
+      // A re-scan copies the big files' entries (data descriptors and all) as they are.
+      const store = await tempDir('pack-parts-store-');
+      try {
+        const cache = await keptColdBuild(root, Object.keys(files), store);
+        await fsp.writeFile(path.join(root, 'small/a.ts'), '// changed\n');
+        const again = await buildZip(await selectWorkspaceFiles(root), { previous: cache.load(DEFAULT_LEVEL) });
+        const cold = await buildZip(await selectWorkspaceFiles(root));
+        try {
+          assert.equal(again.reused, 3, 'the three big files are copied');
+          assert.equal(again.sha256, cold.sha256, 'copied entries are the bytes a cold build makes');
+        } finally {
+          await again.dispose();
+          await cold.dispose();
+        }
+      } finally {
+        await fsp.rm(store, { recursive: true, force: true });
+      }
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
     }
@@ -207,13 +235,8 @@ describe('packaging real-shaped trees', () => {
     try {
       const files = smallTree(400);
       await writeTree(root, files);
-      // Old enough that the archive cannot be "racy" about them.
       const old = new Date(Date.now() - 60_000);
-      for (const rel of Object.keys(files)) await fsp.utimes(path.join(root, rel), old, old);
-      const cache = new ReuseCache(path.join(store, 'reuse'));
-      const first = await buildZip(await selectWorkspaceFiles(root));
-      await cache.keep(first.path, first.index, first.level, first.madeAtMs);
-      await first.dispose();
+      const cache = await keptColdBuild(root, Object.keys(files), store, old);
 
       const changed = 'pkg3/test/fixtures/case3/input.js';
       await fsp.writeFile(path.join(root, changed), '// changed\n');
