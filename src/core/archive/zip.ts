@@ -257,6 +257,10 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES, opts.workerOldGenerationMb ?? WORKER_OLD_GENERATION_MB));
   if (!previous && selection.totalBytes > INLINE_BYTES) pool();
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;
+  // Parts of a big file the main thread deflates while the workers hold theirs wait to be
+  // written after those: with the batches' limit, this thread stopped for a worker's part
+  // every other part (the 100,000-file bench tree's packaging 5.0-5.4 s; 3.5-4.8 s with this).
+  const maxPartsInFlight = 2 * maxInFlight + 1;
   const prevFd = previous ? tryOpen(previous.path) : undefined;
   const prev = prevFd === undefined ? undefined : previous!.index;
   const index = new ArchiveIndexBuilder(files.length, files);
@@ -469,7 +473,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         result.catch(() => undefined);
         jobs.push({ kind: 'part', member, result, first: at === 0, ...(last ? { end: { crc, size: at + got } } : {}) });
         at += got;
-        await drain(maxInFlight);
+        await drain(maxPartsInFlight);
       }
     } finally {
       closeSync(fd);
