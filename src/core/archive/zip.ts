@@ -369,10 +369,13 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     used = 0;
     batch = spareFiles.pop() ?? new BatchFiles();
   };
-  const deflateHere = (output: Buffer, recycle: () => void) => {
-    const r = deflateBatch(zlib, level, input, output, batch.length.subarray(0, batch.count), batch.store.subarray(0, batch.count));
+  /** Entries laid out in `from` deflated on this thread, as a worker's answer would give them. */
+  const deflateOnThisThread = (from: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number>, recycle: () => void, dict?: ArrayLike<number>): Promise<BatchResult> => {
+    const r = deflateBatch(zlib, level, from, output, lengths, store, dict);
     return Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle });
   };
+  const deflateHere = (output: Buffer, recycle: () => void) =>
+    deflateOnThisThread(input, output, batch.length.subarray(0, batch.count), batch.store.subarray(0, batch.count), recycle);
   /**
    * Whether this thread deflates the next batch (or part) itself rather than hand it to a
    * worker: when every worker has as many batches waiting as it may. Not sooner: each
@@ -424,10 +427,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     const dict = Float64Array.of(dictionary);
     if (!started || deflateHereNow(left)) {
       if (!started) inlined += length;
-      const output = Buffer.from(bufs.output);
-      const r = deflateBatch(zlib, level, Buffer.from(bufs.input, 0, dictionary + length), output, lengths, what, dict);
       const p = started;
-      return Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle: () => p?.giveBack(bufs) });
+      return deflateOnThisThread(Buffer.from(bufs.input, 0, dictionary + length), Buffer.from(bufs.output), lengths, what, () => p?.giveBack(bufs), dict);
     }
     return started.run(bufs, lengths, what, dict);
   };
