@@ -125,14 +125,14 @@ async function scanToScanId(
   const sel = await selecting;
   const t1 = performance.now();
   const archive = await buildZip(sel, { tmpRoot: tmp, previous: loadPrevious(), workersStarted });
-  // As the pipeline does: a re-scan told by the watcher waits until writes made before it started have been reported.
-  if (sel.watcher && journal && snapshot && await reportedLate(root, journal, snapshot.epoch, startedAt, archive.index, new AbortController().signal)) {
-    throw new Error('the watcher reported a write late');
-  }
+  // As the pipeline does: a re-scan told by the watcher holds back the archive's last bytes
+  // until writes made before it started have been reported.
+  const late = sel.watcher && journal && snapshot ? reportedLate(root, journal, snapshot.epoch, startedAt, archive.index, new AbortController().signal) : undefined;
+  const holdLast = late?.then((why) => { if (why) throw new Error(`the watcher reported ${why} late`); });
   const git = await gitInfo;
   const t2 = performance.now();
   const fields = { projectName: 'bench', branch: git?.branch, sha: git?.sha, repoUrl: git?.repoUrl, dirty: git?.dirty };
-  const result = await uploadArchive({ client, archive, fields, store: new MemoryTransferStore() });
+  const result = await uploadArchive({ client, archive, fields, store: new MemoryTransferStore(), holdLast });
   const t3 = performance.now();
   if (sel.watcher?.missed) throw new Error('the selection found files changed that the watcher had not seen');
   return {

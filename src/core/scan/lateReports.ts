@@ -17,9 +17,9 @@ export const WATCHER_LATENCY_MS = 300;
  * journal keeps. A write during the scan is left to the next one, as when every file is looked at.
  */
 export async function reportedLate(
-  root: string, changes: ChangeJournal, epoch: number, startedAt: number, index: ArchiveIndex, signal: AbortSignal,
+  root: string, changes: ChangeJournal, epoch: number, startedAt: number, index: ArchiveIndex, signal: AbortSignal, latencyMs = WATCHER_LATENCY_MS,
 ): Promise<string | undefined> {
-  const wait = startedAt + WATCHER_LATENCY_MS - Date.now();
+  const wait = startedAt + latencyMs - Date.now();
   if (wait > 0) await sleep(wait, signal);
   const seen = changes.seenSince(epoch);
   if (!seen) return 'more changes than it keeps (or changed ignore rules)';

@@ -93,6 +93,8 @@ export interface PipelineContext {
   chunkSizeBytes?: number;
   /** From how many files of the kept archive a re-scan trusts the file watcher (WATCH_FROM_FILES). */
   watchFromFiles?: number;
+  /** How late the watcher may report a write (WATCHER_LATENCY_MS). */
+  watcherLatencyMs?: number;
 }
 
 export interface FolderScanRequest {
@@ -154,9 +156,9 @@ export function archiveMetadata(archive: Pick<BuiltArchive, 'index' | 'size' | '
  * with the selection, which hides their start (startDeflateWorkers), and are stopped on
  * every way out that does not hand them to packaging.
  */
-async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): Promise<
+async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, again?: { journal: JournalSnapshot | undefined }): Promise<
   | { kind: 'nothing'; result: FolderScanResult }
-  | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined>; journal?: JournalSnapshot }
+  | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined>; journal?: JournalSnapshot; lateReports?: Promise<string | undefined> }
 > {
   const reuse = ctx.uploads.reuse;
   const loadPrevious = loadOnce(reuse, DEFAULT_LEVEL);
@@ -164,9 +166,10 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
   try {
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
-    // What the watcher saw since the kept archive was made, if it watched since then.
-    const journal = req.partial ? undefined : ctx.uploads.changes?.restart();
-    const { watched, why } = trustedChanges(journal, loadPrevious, ctx.watchFromFiles);
+    // What the watcher saw since the kept archive was made, if it watched since then. Again
+    // (the watcher reported a write late), the same record, and every file looked at.
+    const journal = again ? again.journal : req.partial ? undefined : ctx.uploads.changes?.restart();
+    const { watched, why } = again ? {} : trustedChanges(journal, loadPrevious, ctx.watchFromFiles);
     if (why && reuse?.has()) ctx.log(`Every file is looked at: ${why}.`);
     const choose = (w: WatchedChanges | undefined) => {
       // Called now (its git listings start before the git details'), a throw made a rejection.
@@ -205,23 +208,17 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext): P
     }
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
-    let archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers });
-    if (selection.watcher && journal) {
-      // The watcher reports a write ~140 ms after it (VS Code batches its events): one made
-      // just before the scan may have been reported only now. Any such file the archive does
-      // not hold as it is sends the scan back to looking at every file.
-      const late = await reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal)
-        .catch(async (e: unknown) => { await archive.dispose(); throw e; });
-      if (late) {
-        ctx.log(`The file watcher reported ${late} only after the scan had chosen its files; every file is looked at again.`);
-        await archive.dispose();
-        ({ selecting, gitInfo } = choose(undefined));
-        selection = await selecting;
-        archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious() });
-      }
-    }
+    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers });
+    // The watcher reports a write ~140 ms after it (VS Code batches its events): one made just
+    // before the scan may be reported only once the archive is made. Checked while the upload
+    // sends all but the archive's last bytes (UploadOptions.holdLast); any such file the
+    // archive does not hold as it is sends the scan back to looking at every file.
+    const lateReports = selection.watcher && journal
+      ? reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal, ctx.watcherLatencyMs) : undefined;
+    // Awaited later, or never when the scan stops first: a cancel meanwhile is not "unhandled".
+    lateReports?.catch(() => undefined);
     if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
-    return { kind: 'packaged', selection, archive, gitInfo, journal };
+    return { kind: 'packaged', selection, archive, gitInfo, journal, lateReports };
   } finally {
     // Packaging has stopped them already when it had them; stopping twice is harmless.
     await workers?.close();
@@ -261,9 +258,24 @@ export async function fullScanGitInfo(root: string, selecting: Promise<Selection
 /** Chooses, packages and uploads the folder's files, then waits for the scan's findings. */
 export async function scanFolder(req: FolderScanRequest, given: PipelineContext): Promise<FolderScanResult> {
   const ctx = gated(given);
-  const packaged = await selectAndPackage(req, ctx);
-  if (packaged.kind === 'nothing') return packaged.result;
-  const { selection, archive, gitInfo, journal } = packaged;
+  for (let packaged = await selectAndPackage(req, ctx); ;) {
+    if (packaged.kind === 'nothing') return packaged.result;
+    const done = await uploadPackaged(req, ctx, packaged);
+    if (done.kind !== 'reported-late') return done;
+    ctx.log(`The file watcher reported ${done.why} only after the scan had chosen its files; every file is looked at again.`);
+    packaged = await selectAndPackage(req, ctx, { journal: packaged.journal });
+  }
+}
+
+/**
+ * Uploads a packaged folder and waits for its findings; or, when the watcher reported late a
+ * write the archive does not hold (`reported-late`), abandons the upload before its last
+ * bytes, so the service never scans that archive.
+ */
+async function uploadPackaged(
+  req: FolderScanRequest, ctx: PipelineContext,
+  { selection, archive, gitInfo, journal, lateReports }: Extract<Awaited<ReturnType<typeof selectAndPackage>>, { kind: 'packaged' }>,
+): Promise<FolderScanResult | { kind: 'reported-late'; why: string }> {
   const skipped = [...selection.skipped, ...archive.skipped];
   if (!archive.index.length) {
     await archive.dispose();
@@ -282,14 +294,22 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
       partial: req.partial ? { files: archive.index.paths() } : undefined,
       metadata: archiveMetadata(archive),
     };
-    const outcome = await upload(ctx, () => uploadArchive({
-      // Named after the project, as the service's own client names its archive.
-      client: ctx.client, archive: { path: archive.path, size: archive.size, sha256: archive.sha256, name: archiveNameFor(req.projectName) },
-      fields, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,
-      maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs, folder: req.folderName ?? req.projectName,
-      onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
-      onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
-    }), () => { keepArchive = true; });
+    let outcome: UploadOutcome;
+    try {
+      outcome = await upload(ctx, () => uploadArchive({
+        // Named after the project, as the service's own client names its archive.
+        client: ctx.client, archive: { path: archive.path, size: archive.size, sha256: archive.sha256, name: archiveNameFor(req.projectName) },
+        fields, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,
+        maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs, folder: req.folderName ?? req.projectName,
+        onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
+        onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
+        holdLast: lateReports?.then((why) => { if (why) throw new ReportedLate(why); }),
+        // An upload interrupted before the check ended is kept to resume only if the check passes.
+      }), async () => { keepArchive = !(await lateReports?.catch(() => 'not checked')); });
+    } catch (e) {
+      if (e instanceof ReportedLate) return { kind: 'reported-late', why: e.why };
+      throw e;
+    }
     // Uploaded: a full scan's archive is what the next scan copies its unchanged files from.
     if (!req.partial && ctx.uploads.reuse) {
       await ctx.uploads.reuse.keep(archive.path, archive.index, archive.level, archive.madeAtMs)
@@ -334,13 +354,20 @@ function uploadProgress(ctx: PipelineContext, sent: number, total: number): void
 }
 
 /** Runs an upload; an interruption that left a resumable transfer keeps the archive. */
-async function upload(ctx: PipelineContext, go: () => Promise<UploadOutcome>, keep: () => void): Promise<UploadOutcome> {
+async function upload(ctx: PipelineContext, go: () => Promise<UploadOutcome>, keep: () => void | Promise<void>): Promise<UploadOutcome> {
   progress(ctx, 'upload', 0, 'uploading 0%');
   try {
     return await go();
   } catch (err) {
-    if (err instanceof UploadInterruptedError && !ctx.signal.aborted) keep();
+    if (err instanceof UploadInterruptedError && !ctx.signal.aborted) await keep();
     throw err;
+  }
+}
+
+/** The watcher reported late a write the archive does not hold (lateReports.ts): its upload must not complete. */
+class ReportedLate extends Error {
+  constructor(readonly why: string) {
+    super(`The file watcher reported ${why} only after the scan had chosen its files.`);
   }
 }
 

@@ -40,6 +40,13 @@ export interface UploadOptions {
   maxRetryAfterMs?: number;
   /** Workspace folder, kept with the saved transfer for messages. */
   folder?: string;
+  /**
+   * Holds back the archive's last bytes until it resolves: the rest is sent meanwhile, so the
+   * service starts the scan only once the caller knows the archive is the one to scan (a
+   * re-scan told by the file watcher waits for writes reported late). A rejection stops the
+   * upload with that error, the transfer left incomplete; it should heed `signal`.
+   */
+  holdLast?: Promise<void>;
 }
 
 export type UploadOutcome =
@@ -67,6 +74,12 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 5 * 60_000;
 export const MAX_BYTES_FACTOR = 4;
 export const MAX_REQUESTS_PER_CHUNK = 4;
 const REQUEST_MARGIN = 32;
+/**
+ * Bytes an upload told to hold its last ones (UploadOptions.holdLast) keeps back while it
+ * waits: one request's worth of work for the service when it is let go, and the whole
+ * archive but these already there.
+ */
+export const HELD_BYTES = 64 * 1024;
 
 /** The upload stopped but the service keeps what it received: `resumeUpload` continues it. */
 export class UploadInterruptedError extends Error {
@@ -97,6 +110,9 @@ export class UploadInterruptedError extends Error {
  * transfer of this very archive, it is resumed instead of started again.
  */
 export async function uploadArchive(opts: UploadOptions): Promise<UploadOutcome> {
+  // Settled maybe long before the transfer gets to it, or never awaited (a failed start):
+  // a rejection meanwhile is not "unhandled".
+  opts.holdLast?.catch(() => undefined);
   const chunkSize = checkOptions(opts);
   checkFields(opts.fields);
   const { archive } = opts;
@@ -290,6 +306,10 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
     }
   };
 
+  let held = opts.holdLast;
+  let holdOver = false;
+  held?.then(() => { holdOver = true; }, () => { holdOver = true; });
+
   const chunks = new ChunkReader(t.archivePath, Math.min(chunkSize, total));
   try {
     for (;;) {
@@ -307,8 +327,16 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
           sessionStartOffset ??= offset;
           progress(offset, true);
         }
-        const len = Math.min(chunkSize, total - offset);
+        let len = Math.min(chunkSize, total - offset);
         const chunkStart = offset;
+        if (held && len > 0 && chunkStart + len === total) {
+          // All but the last bytes while the hold lasts; those once it is over.
+          if (!holdOver && len > HELD_BYTES) len -= HELD_BYTES;
+          else {
+            await held;
+            held = undefined;
+          }
+        }
         spend(len);
         lastChunkInFlight = chunkStart + len === total;
         // A slice is counted when the request takes the next one; once the request is over,

@@ -2,6 +2,7 @@
 // it looks again only at that, and never trusts a watcher that could not have seen a change
 // (a new window, changed ignore rules, a watcher that missed writes).
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -9,6 +10,7 @@ import { ServiceClient } from '../../../src/core/api';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
 import { WATCH_FROM_FILES, scanFolder, type PipelineContext } from '../../../src/core/scan/pipeline';
+import { HELD_BYTES } from '../../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { ChangeJournal, MAX_WATCHED_PATHS, patternsHidingFiles } from '../../../src/core/workspace/changeJournal';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
@@ -39,7 +41,7 @@ describe('a re-scan told what the file watcher saw', () => {
   }
 
   /** One folder's scans in one window: the same kept archive, the journal the window's watcher feeds. */
-  function folder(root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0) {
+  function folder(root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0, watcherLatencyMs?: number) {
     const lines: string[] = [];
     const scan = async () => {
       const store = new MemoryTransferStore();
@@ -56,6 +58,7 @@ describe('a re-scan told what the file watcher saw', () => {
         wait: { intervalMs: 20, maxPolls: 200 },
         // These trees are small: trusted from the first file (WATCH_FROM_FILES is for real ones).
         watchFromFiles,
+        watcherLatencyMs,
       };
       const result = await scanFolder({ root, projectName: 'demo', partial: false, select: (known, watched) => selectWorkspaceFiles(root, { known, watched }) }, ctx);
       assert.equal(result.kind, 'scanned', JSON.stringify(result));
@@ -102,20 +105,31 @@ describe('a re-scan told what the file watcher saw', () => {
 
   test('a write the watcher reports only after the scan has chosen its files is still uploaded as it is', async () => {
     const root = await repo();
+    // An archive bigger than what an upload holds back while the watcher may still report (HELD_BYTES).
+    await fsp.writeFile(path.join(root, 'src', 'data.js'), `export const data = '${randomBytes(3 * HELD_BYTES).toString('base64')}';\n`);
     // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
     const old = new Date(Date.now() - 60_000);
     for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
     const journal = new ChangeJournal();
-    const f = folder(root, journal);
+    // A watcher slow enough that the upload reaches the archive's last bytes however busy this machine is.
+    const f = folder(root, journal, undefined, 0, 2000);
     await f.scan();
     await writeTree(root, { 'src/f006.js': 'export const v6 = "written just before";\n' });
     await new Promise((r) => setTimeout(r, 20));
     // VS Code reports a write ~140 ms after it: here, once the selection has passed the file.
     const reported = setTimeout(() => journal.note('src/f006.js'), 60);
+    const scansBefore = svc.scans().length;
+    const requestsBefore = svc.requests().length;
     const next = await f.scan();
     clearTimeout(reported);
     assert.ok(next.log.some((l) => /The file watcher reported src\/f006\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
     assert.equal(next.uploaded.get('src/f006.js'), 'export const v6 = "written just before";\n');
+    // The first archive went up while the watcher could still report, all but its last bytes,
+    // and was abandoned there: the service scanned only the second.
+    const requests = svc.requests().slice(requestsBefore);
+    assert.equal(requests.filter((r) => r.method === 'POST' && r.route === 'startScan').length, 2, JSON.stringify(requests));
+    assert.ok(requests.findIndex((r) => r.method === 'PATCH') < requests.map((r) => r.method).lastIndexOf('POST'), `bytes of the first archive were sent before the late report was known: ${JSON.stringify(requests.map((r) => [r.method, r.route, r.status]))}`);
+    assert.equal(svc.scans().length, scansBefore + 1);
   });
 
   test('a change made while the window was closed is caught: a new window\'s first re-scan looks at every file', async () => {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ServiceClient, type ChunkRequest, type ChunkResult } from '../../../src/core/api';
 import type { BuiltArchive } from '../../../src/core/archive/zip';
-import { resumeUpload, uploadArchive, UploadInterruptedError, type UploadProgress } from '../../../src/core/upload/engine';
+import { HELD_BYTES, resumeUpload, uploadArchive, UploadInterruptedError, type UploadProgress } from '../../../src/core/upload/engine';
 import { FileTransferStore, MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { startReferenceService, type ReferenceService } from '../../service';
 import { SMALL_CHUNK, clientFor, makeArchive, sha256, storedScan } from './fixtures';
@@ -307,4 +307,68 @@ describe('upload engine: interruption and resume', () => {
   test('resume with nothing saved says so', async () => {
     await assert.rejects(resumeUpload({ client: clientFor(service), store: new MemoryTransferStore() }), /no interrupted upload/);
   });
+});
+
+describe('upload engine: holding back the last bytes (a re-scan waiting for late watcher reports)', () => {
+  test('everything but the last bytes is on the service while the hold lasts; the scan starts once it is over', async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((r) => { release = r; });
+    let offsetDuringHold: number | undefined;
+    // The hold ends once the engine has sent what it may: it then waits with the rest.
+    const client = new HookedClient(service, async (_n, transferId, chunk) => {
+      if (chunk.offset + chunk.bodyLength === archive.size && offsetDuringHold === undefined) {
+        assert.fail('the last bytes went out before the hold was over');
+      }
+      if (chunk.offset + chunk.bodyLength === archive.size - HELD_BYTES) {
+        setTimeout(() => {
+          void clientFor(service).readOffset(transferId).then((o) => { offsetDuringHold = o; release(); });
+        }, 30);
+      }
+    });
+    const before = service.scans().length;
+    // One chunk would hold the whole archive: the hold still lets all but HELD_BYTES go ahead.
+    const out = await uploadArchive({ client, archive, fields: { projectName: 'held' }, store: new MemoryTransferStore(), chunkSize: archive.size, holdLast: hold });
+    assert.equal(offsetDuringHold, archive.size - HELD_BYTES, 'the service held all but the last bytes while the hold lasted');
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    assert.equal(service.scans().length, before + 1);
+  });
+
+  test('a hold that fails stops the upload with its error, before the last bytes: the service scans nothing', async () => {
+    const before = service.scans().length;
+    const seen: number[] = [];
+    const client = new HookedClient(service, async (_n, _t, chunk) => { seen.push(chunk.offset + chunk.bodyLength); });
+    const store = new MemoryTransferStore();
+    const late = new Error('a file was written late');
+    const holdLast = new Promise<void>((_r, reject) => setTimeout(() => reject(late), 50));
+    const err = await uploadArchive({ client, archive, fields: { projectName: 'held' }, store, ...fast, holdLast }).catch((e: unknown) => e);
+    assert.equal(err, late);
+    assert.ok(!seen.includes(archive.size), 'the request completing the archive was never made');
+    assert.ok(Math.max(...seen) >= archive.size - HELD_BYTES, 'all but the held bytes had gone out');
+    assert.equal(service.scans().length, before, 'no scan started');
+  });
+
+  test('a hold already over when the last chunk comes costs no extra request', async () => {
+    const client = new HookedClient(service, async () => undefined);
+    const out = await uploadArchive({ client, archive, fields: { projectName: 'held' }, store: new MemoryTransferStore(), chunkSize: archive.size, holdLast: Promise.resolve() });
+    assert.equal(out.kind, 'complete');
+    assert.equal(client.calls, 1);
+  });
+});
+
+test('a hold that fails while the transfer is still starting is neither lost nor unhandled', async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    service.faults.delayNext('startScan', 1, 200);
+    const late = new Error('a file was written late');
+    const err = await uploadArchive({
+      client: clientFor(service), archive, fields: { projectName: 'held' }, store: new MemoryTransferStore(), ...fast, holdLast: Promise.reject(late),
+    }).catch((e: unknown) => e);
+    assert.equal(err, late);
+    assert.deepEqual(unhandled, []);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
 });
