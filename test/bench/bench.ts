@@ -61,7 +61,7 @@ function run(cmd: string, argv: string[], opts: { cwd?: string; env?: Record<str
 const timed = (cmd: string, argv: string[], cwd?: string) => run(cmd, argv, { cwd });
 
 interface Phases { select: number; zip: number; upload: number }
-interface ChildResult { peakRssPacked?: number; packMsEach?: number[]; warmRss?: number; rssUncommitted?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string; coldMs?: number; warmMs?: number; coldPhases?: Phases; warmPhases?: Phases; reused?: number; saveMsEach?: number[] }
+interface ChildResult { peakRssPacked?: number; youngGenerationMb?: number; youngAtStartMb?: number; packMsEach?: number[]; warmRss?: number; rssUncommitted?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string; coldMs?: number; warmMs?: number; coldPhases?: Phases; warmPhases?: Phases; reused?: number; saveMsEach?: number[] }
 
 async function child(argv: string[], env: Record<string, string> = {}): Promise<ChildResult> {
   const r = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, 'child.ts'), ...argv], { cwd: REPO, env });
@@ -237,7 +237,7 @@ async function main(): Promise<void> {
         await scansIdle();
         upMs.push((await child(['--mode', 'upload', '--archive', reference.path, '--base-url', svc.baseUrl, '--warm-base-url', svc.baseUrl], env)).uploadMs!);
         idles.push((await child(['--mode', 'idle', '--warm-base-url', svc.baseUrl], env)).peakRss);
-        console.log(`  round ${r + 1}: zip ${secs(zipMs.at(-1)!)}, ours ${secs(packMs.at(-1)!)} (selection ${secs(selectMs.at(-1)!)}); upload ours ${secs(upMs.at(-2)!)} then curl ${secs(curlMs.at(-2)!)}, curl ${secs(curlMs.at(-1)!)} then ours ${secs(upMs.at(-1)!)}; peak RSS ${(one.peakRss / MiB).toFixed(0)} MB (+${((one.peakRss - one.warmRss!) / MiB).toFixed(0)} MB; +${((one.peakRssPacked! - one.warmRss!) / MiB).toFixed(0)} MB by the end of packaging)`);
+        console.log(`  round ${r + 1}: zip ${secs(zipMs.at(-1)!)}, ours ${secs(packMs.at(-1)!)} (selection ${secs(selectMs.at(-1)!)}); upload ours ${secs(upMs.at(-2)!)} then curl ${secs(curlMs.at(-2)!)}, curl ${secs(curlMs.at(-1)!)} then ours ${secs(upMs.at(-1)!)}; peak RSS ${(one.peakRss / MiB).toFixed(0)} MB (+${((one.peakRss - one.warmRss!) / MiB).toFixed(0)} MB; +${((one.peakRssPacked! - one.warmRss!) / MiB).toFixed(0)} MB by the end of packaging; young generation ${one.youngGenerationMb} MB settled, ${one.youngAtStartMb} MB at the start)`);
       }
       const zipSize = (await fsp.stat(zipOut)).size;
       // Each round measures ours and the reference back to back, so the median of the

@@ -160,6 +160,7 @@ async function main(): Promise<void> {
     out.youngGenerationMb = settled.sizeMb;
     out.rssUncommitted = settled.rssUncommitted;
     await new Promise((r) => setTimeout(r, 1000));
+    out.youngAtStartMb = Math.round(newSpaceBytes() / 1048576);
     out.warmRss = currentRss();
     resetPeakRss();
   }

@@ -2,7 +2,7 @@
 // arrays and one buffer of path bytes) because it lives through the scan and is what the
 // next scan of the folder reads back: an object per entry was megabytes for a large
 // repository, and parsing it back from JSON cost more than copying the entries it describes.
-import { comparePaths, growTo, pathStart, withRoom, type PathBytes } from '../workspace/fileList';
+import { comparePaths, growTo, pathStart, withRoom, type PathBytes, type StatColumns } from '../workspace/fileList';
 
 interface Columns {
   size: Float64Array;
@@ -22,9 +22,13 @@ interface Columns {
 
 const FLOAT_COLUMNS = ['size', 'mtimeMs', 'ctimeMs', 'ino', 'headerAt', 'dataAt', 'endAt', 'compressedSize'] as const;
 
-function newColumns(cap: number): Columns {
+const STAT_COLUMNS = ['size', 'mtimeMs', 'ctimeMs', 'ino'] as const;
+
+/** `stats` false: the four stat columns left empty (the builder shares the selection's). */
+function newColumns(cap: number, stats = true): Columns {
+  const s = stats ? cap : 0;
   return {
-    size: new Float64Array(cap), mtimeMs: new Float64Array(cap), ctimeMs: new Float64Array(cap), ino: new Float64Array(cap),
+    size: new Float64Array(s), mtimeMs: new Float64Array(s), ctimeMs: new Float64Array(s), ino: new Float64Array(s),
     headerAt: new Float64Array(cap), dataAt: new Float64Array(cap), endAt: new Float64Array(cap), compressedSize: new Float64Array(cap),
     crc: new Uint32Array(cap), flags: new Uint16Array(cap), mode: new Uint16Array(cap), method: new Uint8Array(cap),
   };
@@ -87,14 +91,22 @@ export class ArchiveIndexBuilder {
    * in order keeps its names (the selection's, already in memory: ~10 MB at 100,000 files).
    */
   private fileOf: Uint32Array | undefined;
+  /**
+   * The shared list's size and times, while every entry so far was the file as the list
+   * has it (fileOf says which): the index keeps no columns of its own for them (32 bytes a
+   * file, 3.2 MB at 100,000 files; `npm run bench`'s monorepo peak 2-3 MB lower). A first
+   * entry that differs (the file changed since it was chosen) makes them the index's own.
+   */
+  private sharedStats: StatColumns | undefined;
 
   /** `shared`: the list most entries' paths come from (the selection's files), sized for all of them. */
-  constructor(capacity = 1024, private readonly shared?: PathBytes) {
+  constructor(capacity = 1024, private readonly shared?: PathBytes & { statColumns?(): StatColumns }) {
     const cap = Math.max(1, capacity);
     this.names = Buffer.allocUnsafe(shared ? 0 : cap * 48);
     this.ends = new Uint32Array(cap);
-    this.c = newColumns(cap);
     if (shared) this.fileOf = new Uint32Array(cap);
+    this.sharedStats = shared?.statColumns?.();
+    this.c = newColumns(cap, !this.sharedStats);
   }
 
   get length(): number {
@@ -108,13 +120,36 @@ export class ArchiveIndexBuilder {
     while (cap < capacity) cap *= 2;
     this.ends = growTo(this.ends, cap);
     if (this.fileOf) this.fileOf = growTo(this.fileOf, cap);
-    const next = newColumns(cap);
+    const next = newColumns(cap, !this.sharedStats);
     for (const k of Object.keys(next) as (keyof Columns)[]) next[k].set(this.c[k]);
     this.c = next;
   }
 
+  /** Whether entry `file` of the shared list has these numbers there. */
+  private sameStats(file: number, size: number, mtimeMs: number, ctimeMs: number, ino: number): boolean {
+    const s = this.sharedStats!;
+    return s.size[file] === size && s.mtimeMs[file] === mtimeMs && s.ctimeMs[file] === ctimeMs && s.ino[file] === ino;
+  }
+
+  /** From now on the index keeps its own size and times: those of the entries so far first. */
+  private ownStats(): void {
+    const s = this.sharedStats;
+    if (!s) return;
+    this.sharedStats = undefined;
+    const map = this.fileOf!;
+    const cap = this.ends.length;
+    const c = this.c;
+    for (const col of STAT_COLUMNS) {
+      const own = new Float64Array(cap);
+      for (let k = 0; k < this.n; k++) own[k] = s[col][map[k]];
+      c[col] = own;
+    }
+  }
+
   /** From now on names are copied: those of the entries so far first. */
   private copyNames(extra: number): void {
+    // Without the map to the shared list, its numbers cannot be told apart either.
+    this.ownStats();
     const shared = this.shared!;
     const map = this.fileOf!;
     this.fileOf = undefined;
@@ -129,11 +164,14 @@ export class ArchiveIndexBuilder {
   }
 
   private row(k: number, row: IndexRow): void {
+    if (this.sharedStats && !this.sameStats(this.fileOf![k], row.size, row.mtimeMs, row.ctimeMs, row.ino)) this.ownStats();
     const c = this.c;
-    c.size[k] = row.size;
-    c.mtimeMs[k] = row.mtimeMs;
-    c.ctimeMs[k] = row.ctimeMs;
-    c.ino[k] = row.ino;
+    if (!this.sharedStats) {
+      c.size[k] = row.size;
+      c.mtimeMs[k] = row.mtimeMs;
+      c.ctimeMs[k] = row.ctimeMs;
+      c.ino[k] = row.ino;
+    }
     c.headerAt[k] = row.headerAt;
     c.dataAt[k] = row.dataAt;
     c.endAt[k] = row.endAt;
@@ -183,8 +221,14 @@ export class ArchiveIndexBuilder {
       this.used += nameEnd - nameStart;
     }
     const oc = other.columns;
+    if (this.sharedStats) {
+      for (let k = 0; k < count && this.sharedStats; k++) {
+        const j = from + k;
+        if (!this.sameStats(file! + k, oc.size[j], oc.mtimeMs[j], oc.ctimeMs[j], oc.ino[j])) this.ownStats();
+      }
+    }
     const c = this.c;
-    for (const col of ['size', 'mtimeMs', 'ctimeMs', 'ino', 'compressedSize', 'crc', 'flags', 'mode', 'method'] as const) {
+    for (const col of [...(this.sharedStats ? [] : STAT_COLUMNS), 'compressedSize', 'crc', 'flags', 'mode', 'method'] as const) {
       (c[col] as Float64Array).set((oc[col] as Float64Array).subarray(from, from + count), k0);
     }
     for (let k = 0; k < count; k++) {
@@ -200,7 +244,11 @@ export class ArchiveIndexBuilder {
       const shared = this.shared!;
       let same = this.n === shared.length;
       for (let k = 0; same && k < this.n; k++) same = this.fileOf[k] === k;
-      if (same) return new ArchiveIndex(shared.names, shared.ends.subarray(0, this.n), this.c, this.n, selectedBy);
+      if (same) {
+        const s = this.sharedStats;
+        const columns = s ? { ...this.c, size: s.size.subarray(0, this.n), mtimeMs: s.mtimeMs.subarray(0, this.n), ctimeMs: s.ctimeMs.subarray(0, this.n), ino: s.ino.subarray(0, this.n) } : this.c;
+        return new ArchiveIndex(shared.names, shared.ends.subarray(0, this.n), columns, this.n, selectedBy);
+      }
       this.copyNames(0);
     }
     return new ArchiveIndex(this.names, this.ends, this.c, this.n, selectedBy);

@@ -24,6 +24,14 @@ export interface PathBytes {
   readonly length: number;
 }
 
+/** What each file was when chosen, by position (at least `length` long; read-only). */
+export interface StatColumns {
+  readonly size: Float64Array;
+  readonly mtimeMs: Float64Array;
+  readonly ctimeMs: Float64Array;
+  readonly ino: Float64Array;
+}
+
 export function pathStart(p: PathBytes, i: number): number {
   return i === 0 ? 0 : p.ends[i - 1];
 }
@@ -61,6 +69,11 @@ export class FileList implements Iterable<SelectedFile>, PathBytes {
     readonly length: number,
     readonly totalBytes: number,
   ) {}
+
+  /** The numbers of every file as columns: an archive index of these very files shares them (ArchiveIndexBuilder). */
+  statColumns(): StatColumns {
+    return { size: this.sizes, mtimeMs: this.mtimes, ctimeMs: this.ctimes, ino: this.inos };
+  }
 
   static readonly EMPTY = new FileList(Buffer.alloc(0), new Uint32Array(0), new Float64Array(0), new Float64Array(0), new Float64Array(0), new Float64Array(0), new Map(), 0, 0);
 

@@ -90,3 +90,42 @@ test("an index over the selection's files keeps their names when it holds all of
   const back = parseIndex(serializeIndex(m, { level: 6, madeAtMs: 1, archiveSize: 2000 }));
   assert.deepEqual(back?.index.paths(), files.paths(), 'it reads back as written');
 });
+
+test("an index over the selection's files shares their size and times while its entries are the files as chosen, and keeps its own once one is not", () => {
+  const chosen = (i: number) => ({ path: `src/f${i}.ts`, size: 100 + i, ino: 1000 + i, mtimeMs: 5000.5 + i, ctimeMs: 6000.25 + i });
+  const files = FileList.of(Array.from({ length: 5 }, (_, i) => chosen(i)));
+  const row = (i: number, changed = false): IndexRow => {
+    const f = chosen(i);
+    return { size: changed ? 7 : f.size, mtimeMs: changed ? 9e12 : f.mtimeMs, ctimeMs: f.ctimeMs, ino: f.ino, mode: 0o644, crc: i, method: 8, compressedSize: i, flags: 0, headerAt: i * 100, dataAt: i * 100 + 40, endAt: i * 100 + 50 };
+  };
+  const stats = (x: ArchiveIndex) => [...x.columns.size.subarray(0, x.length)].map((s, k) => [s, x.columns.mtimeMs[k], x.columns.ctimeMs[k], x.columns.ino[k]]);
+  const expected = (changedAt?: number) => Array.from({ length: 5 }, (_, i) => { const r = row(i, i === changedAt); return [r.size, r.mtimeMs, r.ctimeMs, r.ino]; });
+
+  const same = new ArchiveIndexBuilder(files.length, files);
+  for (let i = 0; i < 5; i++) same.add(files, i, row(i));
+  const shared = same.build();
+  assert.equal(shared.columns.size.buffer, files.statColumns().size.buffer, 'no columns of its own');
+  assert.deepEqual(stats(shared), expected());
+  assert.deepEqual(stats(parseIndex(serializeIndex(shared, { level: 6, madeAtMs: 1, archiveSize: 600 }))!.index), expected(), 'written and read back whole');
+
+  // A file that changed between the selection and packaging: its entry has the numbers it was packaged with.
+  const changed = new ArchiveIndexBuilder(files.length, files);
+  for (let i = 0; i < 5; i++) changed.add(files, i, row(i, i === 3));
+  const own = changed.build();
+  assert.notEqual(own.columns.size.buffer, files.statColumns().size.buffer);
+  assert.deepEqual(stats(own), expected(3));
+
+  // Runs copied from a previous archive whose numbers are the selection's, then one that is not.
+  const unchanged = new ArchiveIndexBuilder(files.length, files);
+  unchanged.addRun(shared, 0, 2, 0, 0);
+  unchanged.addRun(shared, 2, 3, 0, 2);
+  assert.equal(unchanged.build().columns.size.buffer, files.statColumns().size.buffer);
+  const runs = new ArchiveIndexBuilder(files.length, files);
+  runs.addRun(shared, 0, 2, 0, 0);
+  runs.addRun(own, 2, 3, 0, 2);
+  assert.deepEqual(stats(runs.build()), expected(3));
+  // A file left out: the index holds only its entries, with their numbers.
+  const some = new ArchiveIndexBuilder(files.length, files);
+  for (const i of [0, 2, 4]) some.add(files, i, row(i));
+  assert.deepEqual(stats(some.build()), [0, 2, 4].map((i) => expected()[i]));
+});
