@@ -8,7 +8,7 @@ import { BINARY_ASSET_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES,
 import type { FolderVerdict, PathMatcher } from './fastMatcher';
 import { MAX_KEPT_UNTRACKED, touchedPath, type WatchedChanges } from './changeJournal';
 import { FileList, FileListBuilder, findPath, pathStart, type PathBytes } from './fileList';
-import { gitBytes, isInsideGitWorkTree } from './git';
+import { gitBytes, gitListing, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
 import { isNotFound } from './safeOpen';
 
@@ -177,9 +177,9 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
   // the selection.
   const at = path.resolve(root);
   if (opts.useGit === false) return selectByWalk(await makeContext(root, opts), opts);
-  const trackedP = gitBytes(at, ['ls-files', '-z', '--cached']);
+  const trackedP = gitListing(at, ['ls-files', '-z', '--cached']);
   const watched = opts.known ? opts.watched : undefined;
-  const listUntracked = () => gitBytes(at, ['ls-files', '-z', '--others', '--exclude-standard']);
+  const listUntracked = () => gitListing(at, ['ls-files', '-z', '--others', '--exclude-standard']);
   // Told what changed, git's walk waits to learn whether the tracked paths are still those of then.
   let untrackedP = watched ? undefined : listUntracked();
   // Awaited later or never (the folder may not even exist): a failure is not "unhandled" meanwhile.

@@ -1,0 +1,58 @@
+// git's long listings (every tracked or untracked path) come through a private temporary
+// file rather than a pipe (git.ts, gitListing): the same bytes, nothing left behind.
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { gitBytes, gitListing } from '../../../src/core/workspace/git';
+import { committedRepo, tempDir, writeTree } from './helpers';
+
+let repo: string;
+let tmp: string;
+const savedTmp = process.env.TMPDIR;
+
+before(async () => {
+  const files: Record<string, string> = { 'odd name\nwith newline.js': 'x\n', 'ünïcode/ファイル.ts': 'y\n', 'sp ace/a b.txt': 'z\n' };
+  // More than a pipe's 64 KB of paths.
+  for (let i = 0; i < 1500; i++) files[`packages/some-fairly-long-package-name/src/nested/folder/file-${String(i).padStart(5, '0')}.js`] = `${i}\n`;
+  repo = await committedRepo('git-listing-', files);
+  await writeTree(repo, { 'untracked one.js': 'u\n' });
+  tmp = await tempDir('git-listing-tmp-');
+  // Only this test's temporary files go here: other test files run at the same time.
+  process.env.TMPDIR = tmp;
+});
+after(async () => {
+  process.env.TMPDIR = savedTmp;
+  await fsp.rm(repo, { recursive: true, force: true });
+  await fsp.rm(tmp, { recursive: true, force: true });
+});
+
+const leftBehind = async () => (await fsp.readdir(tmp)).filter((n) => n.startsWith('code-scanner-git-'));
+
+test('a listing read from a temporary file is byte for byte what git prints, and the file is gone after', async () => {
+  for (const args of [['ls-files', '-z', '--cached'], ['ls-files', '-z', '--others', '--exclude-standard']]) {
+    const listed = await gitListing(repo, args);
+    assert.deepEqual(listed, await gitBytes(repo, args));
+    assert.deepEqual(await leftBehind(), [], 'no temporary file is left behind');
+  }
+  assert.ok((await gitListing(repo, ['ls-files', '-z', '--cached'])).length > 64 * 1024);
+});
+
+test("a git that fails rejects with git's own message, and leaves nothing behind", async () => {
+  const notRepo = await tempDir('git-listing-none-');
+  try {
+    await assert.rejects(gitListing(notRepo, ['ls-files', '-z', '--cached']), /git ls-files failed: .*not a git repository/i);
+    assert.deepEqual(await leftBehind(), []);
+  } finally {
+    await fsp.rm(notRepo, { recursive: true, force: true });
+  }
+});
+
+test('where no temporary file can be made, the listing comes through the pipe', async () => {
+  process.env.TMPDIR = path.join(tmp, 'missing', 'deeper');
+  try {
+    assert.deepEqual(await gitListing(repo, ['ls-files', '-z', '--cached']), await gitBytes(repo, ['ls-files', '-z', '--cached']));
+  } finally {
+    process.env.TMPDIR = tmp;
+  }
+});
