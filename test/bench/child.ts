@@ -116,9 +116,9 @@ async function scanToScanId(
   const loadPrevious = loadOnce(cache, DEFAULT_LEVEL);
   const workersStarted = cache?.has() ? undefined : startDeflateWorkers();
   // As the pipeline does: what the watcher saw since the kept archive, when it is that archive.
+  const startedAt = Date.now();
   const snapshot = journal?.restart();
   const { watched } = trustedChanges(snapshot, loadPrevious);
-  const startedAt = Date.now();
   const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index, watched });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
   const gitInfo = fullScanGitInfo(root, selecting, gitClean).catch(() => undefined);
