@@ -312,6 +312,10 @@ async function uploadPackaged(
       }), async () => { keepArchive = !(await lateReports?.catch(() => 'not checked')); });
     } catch (e) {
       if (e instanceof ReportedLate) return { kind: 'reported-late', why: e.why };
+      // Interrupted while the watcher could still report, and it did: that transfer is not
+      // worth resuming (its archive misses the write), so the scan chooses again as above.
+      const why = e instanceof UploadInterruptedError && !keepArchive && !ctx.signal.aborted ? await lateReports?.catch(() => undefined) : undefined;
+      if (why) return { kind: 'reported-late', why };
       throw e;
     }
     // Uploaded: a full scan's archive is what the next scan copies its unchanged files from.

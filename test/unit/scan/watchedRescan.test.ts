@@ -41,7 +41,10 @@ describe('a re-scan told what the file watcher saw', () => {
   }
 
   /** One folder's scans in one window: the same kept archive, the journal the window's watcher feeds. */
-  function folder(root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0, watcherLatencyMs?: number) {
+  function folder(
+    root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0, watcherLatencyMs?: number,
+    retries?: PipelineContext['retries'],
+  ) {
     const lines: string[] = [];
     const scan = async () => {
       const store = new MemoryTransferStore();
@@ -59,6 +62,7 @@ describe('a re-scan told what the file watcher saw', () => {
         // These trees are small: trusted from the first file (WATCH_FROM_FILES is for real ones).
         watchFromFiles,
         watcherLatencyMs,
+        retries,
       };
       const result = await scanFolder({ root, projectName: 'demo', partial: false, select: (known, watched) => selectWorkspaceFiles(root, { known, watched }) }, ctx);
       assert.equal(result.kind, 'scanned', JSON.stringify(result));
@@ -130,6 +134,25 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.equal(requests.filter((r) => r.method === 'POST' && r.route === 'startScan').length, 2, JSON.stringify(requests));
     assert.ok(requests.findIndex((r) => r.method === 'PATCH') < requests.map((r) => r.method).lastIndexOf('POST'), `bytes of the first archive were sent before the late report was known: ${JSON.stringify(requests.map((r) => [r.method, r.route, r.status]))}`);
     assert.equal(svc.scans().length, scansBefore + 1);
+  });
+
+  test('an upload interrupted while the watcher could still report, which then reports a late write, is chosen again rather than kept to resume', async () => {
+    const root = await repo();
+    await fsp.writeFile(path.join(root, 'src', 'data.js'), `export const data = '${randomBytes(3 * HELD_BYTES).toString('base64')}';\n`);
+    const old = new Date(Date.now() - 60_000);
+    for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
+    const journal = new ChangeJournal();
+    const f = folder(root, journal, undefined, 0, 2000, { maxRetries: 1, baseDelayMs: 5 });
+    await f.scan();
+    await writeTree(root, { 'src/f005.js': 'export const v5 = "written just before";\n' });
+    await new Promise((r) => setTimeout(r, 20));
+    const reported = setTimeout(() => journal.note('src/f005.js'), 60);
+    // The first archive's upload fails for good (two 500s, one retry allowed) inside the window.
+    svc.faults.failNext('patchChunk', 2, { status: 500 });
+    const next = await f.scan();
+    clearTimeout(reported);
+    assert.ok(next.log.some((l) => /The file watcher reported src\/f005\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.equal(next.uploaded.get('src/f005.js'), 'export const v5 = "written just before";\n');
   });
 
   test('a change made while the window was closed is caught: a new window\'s first re-scan looks at every file', async () => {
