@@ -107,27 +107,35 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.ok(!third.uploaded.has('src/f002.js') && third.uploaded.get('lib/f002.js') === 'export const v2 = 2;\n', 'a moved file is found where it went (git lists the new folder)');
   });
 
-  test('a write the watcher reports only after the scan has chosen its files is still uploaded as it is', async () => {
+  /**
+   * A folder scanned once, then `rel` written just before the next scan and reported by the
+   * watcher only once that scan has chosen its files (VS Code reports a write ~140 ms after
+   * it). Its archive is bigger than what an upload holds back while the watcher may still
+   * report (HELD_BYTES), and the watcher slow enough that the upload reaches the archive's
+   * last bytes however busy this machine is. Stop the report with clearTimeout after the scan.
+   */
+  async function writtenJustBefore(rel: string, retries?: PipelineContext['retries']) {
     const root = await repo();
-    // An archive bigger than what an upload holds back while the watcher may still report (HELD_BYTES).
     await fsp.writeFile(path.join(root, 'src', 'data.js'), `export const data = '${randomBytes(3 * HELD_BYTES).toString('base64')}';\n`);
     // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
     const old = new Date(Date.now() - 60_000);
     for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
     const journal = new ChangeJournal();
-    // A watcher slow enough that the upload reaches the archive's last bytes however busy this machine is.
-    const f = folder(root, journal, undefined, 0, 2000);
+    const f = folder(root, journal, undefined, 0, 2000, retries);
     await f.scan();
-    await writeTree(root, { 'src/f006.js': 'export const v6 = "written just before";\n' });
+    await writeTree(root, { [rel]: 'written just before\n' });
     await new Promise((r) => setTimeout(r, 20));
-    // VS Code reports a write ~140 ms after it: here, once the selection has passed the file.
-    const reported = setTimeout(() => journal.note('src/f006.js'), 60);
+    return { f, reported: setTimeout(() => journal.note(rel), 60) };
+  }
+
+  test('a write the watcher reports only after the scan has chosen its files is still uploaded as it is', async () => {
+    const { f, reported } = await writtenJustBefore('src/f006.js');
     const scansBefore = svc.scans().length;
     const requestsBefore = svc.requests().length;
     const next = await f.scan();
     clearTimeout(reported);
     assert.ok(next.log.some((l) => /The file watcher reported src\/f006\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
-    assert.equal(next.uploaded.get('src/f006.js'), 'export const v6 = "written just before";\n');
+    assert.equal(next.uploaded.get('src/f006.js'), 'written just before\n');
     // The first archive went up while the watcher could still report, all but its last bytes,
     // and was abandoned there: the service scanned only the second.
     const requests = svc.requests().slice(requestsBefore);
@@ -137,22 +145,13 @@ describe('a re-scan told what the file watcher saw', () => {
   });
 
   test('an upload interrupted while the watcher could still report, which then reports a late write, is chosen again rather than kept to resume', async () => {
-    const root = await repo();
-    await fsp.writeFile(path.join(root, 'src', 'data.js'), `export const data = '${randomBytes(3 * HELD_BYTES).toString('base64')}';\n`);
-    const old = new Date(Date.now() - 60_000);
-    for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
-    const journal = new ChangeJournal();
-    const f = folder(root, journal, undefined, 0, 2000, { maxRetries: 1, baseDelayMs: 5 });
-    await f.scan();
-    await writeTree(root, { 'src/f005.js': 'export const v5 = "written just before";\n' });
-    await new Promise((r) => setTimeout(r, 20));
-    const reported = setTimeout(() => journal.note('src/f005.js'), 60);
+    const { f, reported } = await writtenJustBefore('src/f005.js', { maxRetries: 1, baseDelayMs: 5 });
     // The first archive's upload fails for good (two 500s, one retry allowed) inside the window.
     svc.faults.failNext('patchChunk', 2, { status: 500 });
     const next = await f.scan();
     clearTimeout(reported);
     assert.ok(next.log.some((l) => /The file watcher reported src\/f005\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
-    assert.equal(next.uploaded.get('src/f005.js'), 'export const v5 = "written just before";\n');
+    assert.equal(next.uploaded.get('src/f005.js'), 'written just before\n');
   });
 
   test('a change made while the window was closed is caught: a new window\'s first re-scan looks at every file', async () => {
