@@ -111,8 +111,8 @@ const MAX_FILES_DEFLATED_HERE = 64;
  * to be written, and each part is written as soon as its turn comes, so no file's
  * compressed bytes are held whole. Part and dictionary fill one batch buffer.
  */
-const PART_BYTES = BATCH_BYTES - 32 * 1024;
 const DICTIONARY_BYTES = 32 * 1024;
+const PART_BYTES = BATCH_BYTES - DICTIONARY_BYTES;
 
 /**
  * Zips the selected files into a temporary file in a private (0700) directory. Entries are
