@@ -106,7 +106,7 @@ export function gitBytes(root: string, args: string[]): Promise<Buffer> {
  * writes it to a private temporary file, read back in one buffer of its size. Read from a
  * pipe, it came in 64 KB chunks joined at the end, and the chunks' memory stayed with the
  * allocator: a 10.4 MB listing (100,000 paths) grew the process by 20-22 MB, by 11 MB this
- * way. Where no temporary file can be made, the pipe.
+ * way. Where no temporary file can be made, or git fails to write it, the pipe.
  */
 export async function gitListing(root: string, args: string[]): Promise<Buffer> {
   const git = gitExecutable();
@@ -120,16 +120,18 @@ export async function gitListing(root: string, args: string[]): Promise<Buffer> 
   try {
     const out = await fsp.open(path.join(dir, 'listing'), 'wx+', 0o600);
     try {
-      const stderr: Buffer[] = [];
       const code = await new Promise<number | null>((resolve, reject) => {
         const child = spawn(git, gitArgs(args), {
-          cwd: root, env: gitEnv(), stdio: ['ignore', out.fd, 'pipe'], windowsHide: true,
+          cwd: root, env: gitEnv(), stdio: ['ignore', out.fd, 'ignore'], windowsHide: true,
         });
-        child.stderr?.on('data', (b: Buffer) => { if (stderr.length < 64) stderr.push(b); });
         child.on('error', reject);
         child.on('close', resolve);
       });
-      if (code !== 0) throw gitFailed(args, Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`);
+      // Writing to a file, git can fail for want of room (a full disk, a quota, a limit on
+      // file sizes) where a pipe would do; whether that is why is not told apart from its
+      // other failures (its messages are translated). Asked again through a pipe, git gives
+      // the listing or its own reason, and only a failing listing pays the second run.
+      if (code !== 0) return await gitBytes(root, args);
       const { size } = await out.stat();
       if (size > MAX_OUTPUT) throw gitFailed(args, `it printed more than ${MAX_OUTPUT} bytes`);
       const bytes = Buffer.allocUnsafeSlow(size);

@@ -1,6 +1,7 @@
 // git's long listings (every tracked or untracked path) come through a private temporary
 // file rather than a pipe (git.ts, gitListing): the same bytes, nothing left behind.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -55,4 +56,26 @@ test('where no temporary file can be made, the listing comes through the pipe', 
   } finally {
     process.env.TMPDIR = tmp;
   }
+});
+
+test('when the temporary file cannot take the whole listing (a full disk, a size limit), the listing comes through the pipe', async () => {
+  // A real limit on the size of files git may write (RLIMIT_FSIZE, 1 KB), set in a child
+  // process: git's write to the temporary file fails there as on a full disk, a pipe does not.
+  const script = `const { gitListing } = (await import(${JSON.stringify(path.resolve(__dirname, '../../../src/core/workspace/git.ts'))})).default;
+const out = await gitListing(process.argv[1], ['ls-files', '-z', '--cached']);
+process.stdout.write(out.toString('base64'));`;
+  const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve, reject) => {
+    const child = spawn('bash', ['-c', 'ulimit -f 1 && exec "$0" --import tsx --input-type=module -e "$1" "$2"', process.execPath, script, repo], {
+      env: { ...process.env, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => { out += b.toString('utf8'); });
+    child.stderr.on('data', (b: Buffer) => { err += b.toString('utf8'); });
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ stdout: out, stderr: err, code: c }));
+  });
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(Buffer.from(stdout, 'base64'), await gitBytes(repo, ['ls-files', '-z', '--cached']));
+  assert.deepEqual(await leftBehind(), [], 'no temporary file is left behind');
 });
