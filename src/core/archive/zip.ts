@@ -105,6 +105,15 @@ const BLOCK = 2 * 1024 * 1024;
 /** The most files a batch may hold for the main thread to deflate it itself (see dispatch). */
 const MAX_FILES_DEFLATED_HERE = 64;
 /**
+ * In a selection of at most this many files, the main thread deflates a batch as soon as
+ * every worker has one waiting behind the one it works on (see deflateHereNow): what each
+ * deflate here leaves behind is bounded by the few files, and the worker, online 60-130 ms
+ * after a fresh host starts it, no longer does most of the work while this thread waits
+ * for it (the small library bench tree: 31-56 ms of waiting, packaging after the selection
+ * 164 -> 141-152 ms, medians of 10 alternating fresh processes).
+ */
+const BALANCED_UP_TO_FILES = 10_000;
+/**
  * A file bigger than a batch is deflated in parts of this many bytes, each with the 32 KB
  * before it as dictionary (DICTIONARY_BYTES): the parts go to the workers or the main thread
  * as batches do, so a big file no longer keeps one core busy while the rest wait for it
@@ -381,13 +390,14 @@ async function writeZip(selection: Selection, archivePath: string, level: number
    * worker: when every worker has as many batches waiting as it may. Not sooner: each
    * deflate here leaves memory behind until the host's next full collection, and the
    * babel-shaped bench tree packaged as fast with this thread deflating only then (peak
-   * RSS growth 44-50 MB instead of 52-57). Near the end too: once what is left to read
-   * (`left` bytes) fits in what the workers have waiting, a batch posted now would be
-   * deflated after them while this thread sat idle.
+   * RSS growth 44-50 MB instead of 52-57); sooner in a small selection (BALANCED_UP_TO_FILES).
+   * Near the end too: once what is left to read (`left` bytes) fits in what the workers have
+   * waiting, a batch posted now would be deflated after them while this thread sat idle.
    */
+  const takeAt = files.length <= BALANCED_UP_TO_FILES ? 1 : IN_FLIGHT_PER_WORKER;
   const deflateHereNow = (left: number) => {
     const backlog = started ? started.backlog : 0;
-    return backlog >= IN_FLIGHT_PER_WORKER || (backlog >= 1 && left <= backlog * BATCH_BYTES);
+    return backlog >= takeAt || (backlog >= 1 && left <= backlog * BATCH_BYTES);
   };
   const dispatch = () => {
     if (!batch.count) return;
