@@ -2,13 +2,14 @@
 // Chromium exposes it: tree rows carry every mark they show (a likely false positive, a
 // stale finding, a dismissed one); Upload Preview and policy detail rows say their counts,
 // sizes and fields; confirmations are notifications (announced); the fix preview's Apply
-// and Discard are in the palette with keys; focus stays on the Details page's control.
+// and Discard are in the palette with keys; focus stays on the Details page's control, and
+// on a finding's row when it is dismissed or restored from the view's context menu.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { LocatedIssue } from '../../src/editor/results/resultsStore';
 import {
-  api, closeAllEditors, detailsPage, fileUri, fixtureIssues, injectIssues, pressKeys, quickInput, scan, signIn, viewRows, waitFor,
+  api, closeAllEditors, contextMenu, detailsPage, fileUri, fixtureIssues, focused, injectIssues, pressKeys, quickInput, scan, signIn, viewRows, waitFor,
 } from './helpers';
 
 /** The workspace scanned afresh, and its first finding that `pick` takes. */
@@ -168,6 +169,35 @@ suite('editor: accessibility', () => {
     } finally {
       await vscode.window.showTextDocument(l.uri);
       await undoAndRevert();
+    }
+  });
+
+  test('Dismiss and Restore from a row of the view, by keyboard, keep focus on that finding', async function () {
+    this.timeout(90_000);
+    const l = await scannedFinding((x) => !x.issue.stale && !x.issue.falsePositive);
+    const ref = { folderUri: l.folderUri, issueId: l.issue.id };
+    await vscode.commands.executeCommand('codeScanner.issues.focus');
+    if (!(await viewRows('Quality Issues'))) this.skip();
+    // The row of that finding focused, as arrow keys or a reveal leave it.
+    const onRow = (f: { view: string; row: string } | undefined) =>
+      !!f && /quality issues/i.test(f.view) && f.row.includes(l.issue.classificationName) && f.row.includes(`${l.issue.path} line `);
+    await waitFor('focus on the finding\'s row', async () => {
+      await vscode.commands.executeCommand('codeScanner.revealInTree', ref);
+      return onRow(await focused());
+    }, 15_000);
+    const menu = await contextMenu('Dismiss');
+    assert.ok(menu?.chosen, `the row's context menu offers Dismiss: ${JSON.stringify(menu)}`);
+    await waitFor('the reasons', async () => (await quickInput())?.visible);
+    await quickInput({ type: 'Accepted risk', enter: true });
+    try {
+      // Focus follows the finding into the Dismissed group: the next key acts on it, and a
+      // screen reader says where it went.
+      await waitFor('focus on the dismissed row', async () => { const f = await focused(); return onRow(f) && /dismissed: accepted risk/.test(f!.row); }, 15_000);
+      const back = await contextMenu('Restore');
+      assert.ok(back?.chosen, `the dismissed row's context menu offers Restore: ${JSON.stringify(back)}`);
+      await waitFor('focus on the restored row', async () => { const f = await focused(); return onRow(f) && !/dismissed/.test(f!.row); }, 15_000);
+    } finally {
+      await vscode.commands.executeCommand('codeScanner.restoreFinding', ref);
     }
   });
 

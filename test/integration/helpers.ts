@@ -252,6 +252,16 @@ export async function statusBarTexts<T>(work: Promise<T>): Promise<{ result: T; 
   return { result: await finished, seen: [...seen] };
 }
 
+/** Asks the offline launcher's workbench probe (`path` with its query); undefined where there is none (the desktop launcher). */
+async function probe<T>(pathAndQuery: string): Promise<T | undefined> {
+  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
+  if (!url) return undefined;
+  const res = await fetch(`${url}${pathAndQuery}`);
+  const text = await res.text();
+  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
 export interface ProbedQuickInput { visible: boolean; rows: string[]; value: string; message: string; title: string }
 
 /**
@@ -260,27 +270,17 @@ export interface ProbedQuickInput { visible: boolean; rows: string[]; value: str
  * Undefined where no launcher offers this (the desktop launcher).
  */
 export async function quickInput(o: { type?: string; enter?: boolean } = {}): Promise<ProbedQuickInput | undefined> {
-  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
-  if (!url) return undefined;
   const q = new URLSearchParams();
   if (o.type !== undefined) q.set('type', o.type);
   if (o.enter) q.set('enter', '1');
-  const res = await fetch(`${url}/quickinput?${q}`);
-  const text = await res.text();
-  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as ProbedQuickInput;
+  return probe<ProbedQuickInput>(`/quickinput?${q}`);
 }
 
 export interface ProbedDialog { visible: boolean; message: string; detail: string; buttons: string[] }
 
 /** The modal dialog the workbench shows; with `click`, that button is pressed. Undefined without a probe. */
 export async function dialog(click?: string): Promise<ProbedDialog | undefined> {
-  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
-  if (!url) return undefined;
-  const res = await fetch(`${url}/dialog${click ? `?click=${encodeURIComponent(click)}` : ''}`);
-  const text = await res.text();
-  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as ProbedDialog;
+  return probe<ProbedDialog>(`/dialog${click ? `?click=${encodeURIComponent(click)}` : ''}`);
 }
 
 /**
@@ -289,12 +289,7 @@ export async function dialog(click?: string): Promise<ProbedDialog | undefined> 
  * other panes of the side bar (earlier tests leave Upload Preview or Policies open).
  */
 export async function viewRows(title: string, o: { expand?: string; alone?: boolean } = {}): Promise<string[] | undefined> {
-  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
-  if (!url) return undefined;
-  const res = await fetch(`${url}/rows?view=${encodeURIComponent(title)}${o.expand ? `&expand=${encodeURIComponent(o.expand)}` : ''}${o.alone ? '&alone=1' : ''}`);
-  const text = await res.text();
-  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as string[];
+  return probe<string[]>(`/rows?view=${encodeURIComponent(title)}${o.expand ? `&expand=${encodeURIComponent(o.expand)}` : ''}${o.alone ? '&alone=1' : ''}`);
 }
 
 /** Adds policies to the reference service's company 1 (the test token's) and returns their ids; `remove` takes them away. */
@@ -311,12 +306,20 @@ export async function adminPolicies(body: { add?: Record<string, unknown>[]; rem
 export interface ProbedDetails { open: boolean; title?: string; focused?: string; live?: string }
 
 export async function detailsPage(o: { click?: string } = {}): Promise<ProbedDetails | undefined> {
-  const url = process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE;
-  if (!url) return undefined;
-  const res = await fetch(`${url}/details${o.click ? `?click=${encodeURIComponent(o.click)}` : ''}`);
-  const text = await res.text();
-  assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as ProbedDetails;
+  return probe<ProbedDetails>(`/details${o.click ? `?click=${encodeURIComponent(o.click)}` : ''}`);
+}
+
+/** What has keyboard focus in the workbench: a view's title and the row focused in it. Undefined without a probe. */
+export async function focused(): Promise<{ view: string; row: string } | undefined> {
+  return probe<{ view: string; row: string }>('/focused');
+}
+
+/**
+ * Opens the context menu of what has focus by keyboard (Shift+F10) and chooses the entry
+ * that starts with `item` (Down, Enter): what it listed and what it chose. Undefined without a probe.
+ */
+export async function contextMenu(item: string): Promise<{ opened: boolean; items: string[]; chosen?: string } | undefined> {
+  return probe<{ opened: boolean; items: string[]; chosen?: string }>(`/contextmenu?item=${encodeURIComponent(item)}`);
 }
 
 /** Presses keys in the workbench as a person would (e.g. `Control+Alt+Enter`); false without a probe. */

@@ -528,6 +528,42 @@ export async function startWorkbenchProbe(getPage) {
           return rows.map((r) => (r.getAttribute('aria-label') || r.textContent || '').trim());
         }, view));
       }
+      if (url.pathname === '/focused') {
+        // What has keyboard focus: in a view's list, the row it points at (a list keeps DOM
+        // focus itself and names its focused row in aria-activedescendant, as a screen
+        // reader reads it), and the view's title.
+        return send(200, await page.evaluate(() => {
+          const active = document.activeElement;
+          const id = active?.getAttribute('aria-activedescendant');
+          const row = id ? document.getElementById(id) : null;
+          return {
+            view: (active?.closest('.pane')?.querySelector('.pane-header .title')?.textContent ?? '').trim(),
+            row: (row?.getAttribute('aria-label') ?? '').trim(),
+          };
+        }));
+      }
+      if (url.pathname === '/contextmenu') {
+        // The context menu of what has focus, opened and walked by keyboard as a person
+        // does (Shift+F10, Down until ?item=TEXT starts the focused entry, Enter). The menu
+        // lives in a shadow root, which Playwright's locators read through.
+        const item = url.searchParams.get('item') ?? '';
+        await page.keyboard.press('Shift+F10');
+        await new Promise((r) => setTimeout(r, 300));
+        const menu = page.locator('.monaco-menu');
+        if (!(await menu.count())) return send(200, { opened: false, items: [] });
+        const items = (await menu.first().locator('.action-item:not(.disabled) .action-label').allTextContents()).map((t) => t.trim()).filter(Boolean);
+        for (let i = 0; i <= items.length; i++) {
+          const focused = ((await menu.first().locator('.action-item.focused .action-label').allTextContents())[0] ?? '').trim();
+          if (focused && focused.startsWith(item)) {
+            await page.keyboard.press('Enter');
+            await new Promise((r) => setTimeout(r, 300));
+            return send(200, { opened: true, items, chosen: focused });
+          }
+          await page.keyboard.press('ArrowDown');
+        }
+        await page.keyboard.press('Escape');
+        return send(200, { opened: true, items });
+      }
       if (url.pathname === '/dialog') {
         // A modal dialog: its message and buttons; ?click=LABEL presses that button.
         const info = await page.evaluate(() => {
