@@ -106,13 +106,16 @@ const BLOCK = 2 * 1024 * 1024;
 const MAX_FILES_DEFLATED_HERE = 64;
 /**
  * In a selection of at most this many files, the main thread deflates a batch as soon as
- * every worker has one waiting behind the one it works on (see deflateHereNow): what each
- * deflate here leaves behind is bounded by the few files, and the worker, online 60-130 ms
- * after a fresh host starts it, no longer does most of the work while this thread waits
- * for it (the small library bench tree: 31-56 ms of waiting, packaging after the selection
- * 164 -> 141-152 ms, medians of 10 alternating fresh processes).
+ * every worker has one waiting behind the one it works on (see deflateHereNow), instead of
+ * two. A fresh host's worker comes online 60-130 ms after it is started, and on the small
+ * library bench tree this thread waited 31-56 ms for it while the worker deflated 11 of 15
+ * batches. Each deflate here leaves garbage until the host's next full collection, a cost
+ * per file: within 1-4 MB of peak RSS up to babel's 27,674 files, +3 MB (57 -> 60, no
+ * faster) at 100,000, which the 64 MB line cannot spare. Packaging after the selection, the
+ * change against two (medians of alternating fresh processes): small library 149 -> 141 ms,
+ * babel 1207 -> 1177 ms, the synthetic tree of big files 3144 -> 2509 ms.
  */
-const BALANCED_UP_TO_FILES = 10_000;
+const BALANCED_UP_TO_FILES = 50_000;
 /**
  * A file bigger than a batch is deflated in parts of this many bytes, each with the 32 KB
  * before it as dictionary (DICTIONARY_BYTES): the parts go to the workers or the main thread
@@ -387,12 +390,11 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     deflateOnThisThread(input, output, batch.length.subarray(0, batch.count), batch.store.subarray(0, batch.count), recycle);
   /**
    * Whether this thread deflates the next batch (or part) itself rather than hand it to a
-   * worker: when every worker has as many batches waiting as it may. Not sooner: each
-   * deflate here leaves memory behind until the host's next full collection, and the
-   * babel-shaped bench tree packaged as fast with this thread deflating only then (peak
-   * RSS growth 44-50 MB instead of 52-57); sooner in a small selection (BALANCED_UP_TO_FILES).
-   * Near the end too: once what is left to read (`left` bytes) fits in what the workers have
-   * waiting, a batch posted now would be deflated after them while this thread sat idle.
+   * worker: in a selection of many files, when every worker has as many batches waiting as
+   * it may, not sooner, as each deflate here leaves memory behind until the host's next full
+   * collection; in one of fewer (BALANCED_UP_TO_FILES), when each has one. Near the end
+   * too: once what is left to read (`left` bytes) fits in what the workers have waiting, a
+   * batch posted now would be deflated after them while this thread sat idle.
    */
   const takeAt = files.length <= BALANCED_UP_TO_FILES ? 1 : IN_FLIGHT_PER_WORKER;
   const deflateHereNow = (left: number) => {
