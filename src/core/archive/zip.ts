@@ -105,17 +105,18 @@ const BLOCK = 2 * 1024 * 1024;
 /** The most files a batch may hold for the main thread to deflate it itself (see dispatch). */
 const MAX_FILES_DEFLATED_HERE = 64;
 /**
- * In a selection of at most this many files, the main thread deflates a batch as soon as
- * every worker has one waiting behind the one it works on (see deflateHereNow), instead of
- * two. A fresh host's worker comes online 60-130 ms after it is started, and on the small
- * library bench tree this thread waited 31-56 ms for it while the worker deflated 11 of 15
- * batches. Each deflate here leaves garbage until the host's next full collection, a cost
- * per file: within 1-4 MB of peak RSS up to babel's 27,674 files, +3 MB (57 -> 60, no
- * faster) at 100,000, which the 64 MB line cannot spare. Packaging after the selection, the
- * change against two (medians of alternating fresh processes): small library 149 -> 141 ms,
- * babel 1207 -> 1177 ms, the synthetic tree of big files 3144 -> 2509 ms.
+ * The first this many files the main thread deflates, it takes a batch as soon as every
+ * worker has one waiting behind the one it works on (see deflateHereNow); after them, only
+ * when each has two. A fresh host's worker comes online 60-130 ms after it is started: on
+ * the small library bench tree this thread waited 31-56 ms for it while the worker
+ * deflated 11 of 15 batches. Each deflate here leaves garbage until the host's next full
+ * collection, ~1.5 KB a file: taking batches sooner without a bound made the benchmark's
+ * tree of 20,000 small sources and blobs 37 % faster to package but grew its peak RSS by
+ * 15 MB (37 -> 53), and the 100,000-file tree's by 3 MB for no speed. The bound keeps that
+ * to a few megabytes whatever the tree. Packaging after the selection, small library 149
+ * -> 141 ms (medians of 12 alternating fresh processes).
  */
-const BALANCED_UP_TO_FILES = 50_000;
+const SOONER_FILES = 4_000;
 /**
  * A file bigger than a batch is deflated in parts of this many bytes, each with the 32 KB
  * before it as dictionary (DICTIONARY_BYTES): the parts go to the workers or the main thread
@@ -390,16 +391,16 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     deflateOnThisThread(input, output, batch.length.subarray(0, batch.count), batch.store.subarray(0, batch.count), recycle);
   /**
    * Whether this thread deflates the next batch (or part) itself rather than hand it to a
-   * worker: in a selection of many files, when every worker has as many batches waiting as
-   * it may, not sooner, as each deflate here leaves memory behind until the host's next full
-   * collection; in one of fewer (BALANCED_UP_TO_FILES), when each has one. Near the end
-   * too: once what is left to read (`left` bytes) fits in what the workers have waiting, a
-   * batch posted now would be deflated after them while this thread sat idle.
+   * worker: when every worker has as many batches waiting as it may, not sooner, as each
+   * deflate here leaves memory behind until the host's next full collection; sooner for
+   * the first files it deflates (SOONER_FILES). Near the end too: once what is left to read
+   * (`left` bytes) fits in what the workers have waiting, a batch posted now would be
+   * deflated after them while this thread sat idle.
    */
-  const takeAt = files.length <= BALANCED_UP_TO_FILES ? 1 : IN_FLIGHT_PER_WORKER;
+  let deflatedHere = 0;
   const deflateHereNow = (left: number) => {
     const backlog = started ? started.backlog : 0;
-    return backlog >= takeAt || (backlog >= 1 && left <= backlog * BATCH_BYTES);
+    return backlog >= (deflatedHere < SOONER_FILES ? 1 : IN_FLIGHT_PER_WORKER) || (backlog >= 1 && left <= backlog * BATCH_BYTES);
   };
   const dispatch = () => {
     if (!batch.count) return;
@@ -419,6 +420,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     if (started && fewFiles && deflateHereNow(selection.totalBytes - bytesSeen) && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;
+      deflatedHere += batch.count;
       finishBatch(deflateHere(Buffer.from(taken.output), () => p.giveBack(taken)), false);
       return;
     }
@@ -439,6 +441,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     const dict = Float64Array.of(dictionary);
     if (!started || deflateHereNow(left)) {
       if (!started) inlined += length;
+      else deflatedHere++;
       const p = started;
       return deflateOnThisThread(Buffer.from(bufs.input, 0, dictionary + length), Buffer.from(bufs.output), lengths, what, () => p?.giveBack(bufs), dict);
     }
