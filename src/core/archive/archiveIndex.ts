@@ -221,11 +221,9 @@ export class ArchiveIndexBuilder {
       this.used += nameEnd - nameStart;
     }
     const oc = other.columns;
-    if (this.sharedStats) {
-      for (let k = 0; k < count && this.sharedStats; k++) {
-        const j = from + k;
-        if (!this.sameStats(file! + k, oc.size[j], oc.mtimeMs[j], oc.ctimeMs[j], oc.ino[j])) this.ownStats();
-      }
+    for (let k = 0; k < count && this.sharedStats; k++) {
+      const j = from + k;
+      if (!this.sameStats(file! + k, oc.size[j], oc.mtimeMs[j], oc.ctimeMs[j], oc.ino[j])) this.ownStats();
     }
     const c = this.c;
     for (const col of [...(this.sharedStats ? [] : STAT_COLUMNS), 'compressedSize', 'crc', 'flags', 'mode', 'method'] as const) {
