@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { FolderFindings } from './core/results';
 import type { SaveQueueState } from './core/scan/saveQueue';
 import type { SavedTransfer } from './core/upload/transferStore';
+import { disposeProgramRunner } from './core/workspace/programRunner';
 import { accountFeature } from './editor/account';
 import { followAccountChanges } from './editor/account/accountSwitch';
 import { connectionFeature } from './editor/account/connectionCheck';
@@ -57,6 +58,8 @@ export interface CodeScannerApi {
 export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
   // One context for every feature; everything it holds is owned by context.subscriptions.
   const ctx = createContext(context);
+  // git's helper process (on Linux) goes with the extension.
+  context.subscriptions.push({ dispose: disposeProgramRunner });
   const { session, store, scans, notifier, uploads, consent } = ctx;
   followAccountChanges(ctx);
   diagnosticsFeature(ctx);

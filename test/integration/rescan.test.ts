@@ -9,6 +9,25 @@ import * as path from 'path';
 import { readZip } from '../unit/workspace/helpers';
 import { adminScan, api, logText, scan, signIn, workspaceRoot } from './helpers';
 
+/**
+ * The helper process git runs from on Linux (programRunner.ts), among this extension
+ * host's children: its pid, or undefined.
+ */
+function gitHelperOfHost(): number | undefined {
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The parent is the 4th field of stat, after the command name in parentheses.
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
+      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('const runToEnd = ')) return Number(name);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return undefined;
+}
+
 suite('editor: re-scans', () => {
   suiteSetup(async () => {
     await api();
@@ -23,6 +42,7 @@ suite('editor: re-scans', () => {
     const line = new RegExp(`${path.basename(root)}: (\\d+) files packaged, (\\d+) of them unchanged since the last scan`, 'g');
     try {
       const firstId = await scan('codeScanner.scanWorkspace');
+      if (process.platform === 'linux') assert.ok(gitHelperOfHost(), 'a scan that has uploaded starts the helper the next scan runs git from');
       const edited = `${original}\n// edited between two scans\n`;
       fs.writeFileSync(file, edited);
       const before = [...(await logText()).matchAll(line)].length;

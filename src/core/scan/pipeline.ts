@@ -9,6 +9,7 @@ import { loadOnce, type ReusableArchive, type ReuseCache } from '../archive/reus
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, readRevision, type GitInfo } from '../workspace/gitInfo';
+import { programRunner } from '../workspace/programRunner';
 import { archiveNameFor } from '../workspace/projectName';
 import { formatBytes } from '../text/bytes';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
@@ -389,6 +390,8 @@ async function afterUpload(
   };
   // Saved before the wait, so a reload waits again and a cancel leaves it for Refresh Results.
   await ctx.onScan({ kind: 'uploaded', scan });
+  // The next scan's git runs from the helper, started now that this one has only to wait.
+  programRunner().prepare();
   const done = await waitForScan(scan, ctx);
   if (done.kind === 'running') throw new Error('unreachable: a wait ends only when the scan does');
   return { kind: 'scanned', scanId: scan.scanId, files, issues: done.issues, totalIssues: done.totalIssues, warnings: done.warnings };

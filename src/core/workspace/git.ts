@@ -1,8 +1,8 @@
-import { execFile, spawn } from 'node:child_process';
 import { promises as fsp, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CheckRepoActions, simpleGit } from 'simple-git';
+import { programRunner, type ProgramResult } from './programRunner';
 
 /**
  * git's output for the listings of a large repository (a path list of 100,000 files is a
@@ -81,24 +81,22 @@ function gitMissing(): Error {
  * --no-optional-locks: a background status/ls-files must never take the index lock away
  * from the user's own git commands.
  *
- * Spawned directly rather than through simple-git: simple-git 4 waits a further 50 ms after
- * any command that printed nothing (`ls-files --others` or `status` in a clean tree,
- * `remote` without remotes), whatever its `completion` option says; that was a quarter of
- * the selection of a mid-sized repository, and most of a re-scan's git details. It also
- * clears `GIT_*` variables; so does this.
+ * Started by ProgramRunner (from its helper process on Linux), not through simple-git:
+ * simple-git 4 waits a further 50 ms after any command that printed nothing (`ls-files
+ * --others` or `status` in a clean tree, `remote` without remotes), whatever its
+ * `completion` option says; that was a quarter of the selection of a mid-sized repository,
+ * and most of a re-scan's git details. It also clears `GIT_*` variables; so does this.
  */
-export function gitBytes(root: string, args: string[]): Promise<Buffer> {
+export async function gitBytes(root: string, args: string[]): Promise<Buffer> {
   const git = gitExecutable();
-  if (!git) return Promise.reject(gitMissing());
-  return new Promise((resolve, reject) => {
-    execFile(git, gitArgs(args), { cwd: root, env: gitEnv(), encoding: 'buffer', maxBuffer: MAX_OUTPUT, windowsHide: true }, (err, stdout, stderr) => {
-      if (err) {
-        reject(gitFailed(args, stderr.toString('utf8').trim() || err.message));
-      } else {
-        resolve(stdout);
-      }
-    });
-  });
+  if (!git) throw gitMissing();
+  const r = await programRunner().run(git, gitArgs(args), { cwd: root, env: gitEnv(), maxBuffer: MAX_OUTPUT });
+  if (r.code !== 0 || r.error) throw gitFailed(args, r.stderr.toString('utf8').trim() || howItEnded(r));
+  return r.stdout;
+}
+
+function howItEnded(r: ProgramResult): string {
+  return r.error ?? (r.signal ? `it was stopped by ${r.signal}` : `it exited with code ${r.code}`);
 }
 
 /**
@@ -120,13 +118,7 @@ export async function gitListing(root: string, args: string[]): Promise<Buffer> 
   try {
     const out = await fsp.open(path.join(dir, 'listing'), 'wx+', 0o600);
     try {
-      const code = await new Promise<number | null>((resolve, reject) => {
-        const child = spawn(git, gitArgs(args), {
-          cwd: root, env: gitEnv(), stdio: ['ignore', out.fd, 'ignore'], windowsHide: true,
-        });
-        child.on('error', reject);
-        child.on('close', resolve);
-      });
+      const { code } = await programRunner().run(git, gitArgs(args), { cwd: root, env: gitEnv(), maxBuffer: MAX_OUTPUT, stdoutPath: path.join(dir, 'listing') });
       // Writing to a file, git can fail for want of room (a full disk, a quota, a limit on
       // file sizes) where a pipe would do; whether that is why is not told apart from its
       // other failures (its messages are translated). Asked again through a pipe, git gives
