@@ -258,20 +258,27 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
     candidates.push(rel);
   }
   const out = new FileListBuilder(candidates.length);
-  // The three questions to git at once: each reads the whole index (about 20 ms on a large
+  // Both questions to git at once: each reads the whole index (about 20 ms on a large
   // repository), and a save's scan asks them for one file (the bench's save to scan id).
+  // Both are `ls-files`, which answers only in a work tree: only when neither does is git
+  // asked whether this is one (a damaged index fails them inside one), so a save in a
+  // repository starts two git processes, not three.
   const inGit = opts.useGit !== false && candidates.length > 0;
-  const [inside, ignoredP, trackedP] = inGit
-    ? [isInsideGitWorkTree(ctx.root), settled(gitCheckIgnored(ctx.root, candidates)), settled(gitBytes(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]))]
-    : [Promise.resolve(false), undefined, undefined];
-  if (await inside) {
+  const [ignoredP, trackedP] = inGit
+    ? [settled(gitCheckIgnored(ctx.root, candidates)), settled(gitBytes(ctx.root, ['--literal-pathspecs', 'ls-files', '-z', '--cached', '--', ...candidates]))]
+    : [undefined, undefined];
+  const answered = inGit && ((await ignoredP!).ok || (await trackedP!).ok);
+  if (answered || (inGit && (await isInsideGitWorkTree(ctx.root)))) {
     const ignored = unwrap(await ignoredP!);
     for (const p of ignored) ctx.skip(p, 'gitignored');
     const listed = await trackedP!;
     const tracked = new Set(listed.ok ? splitNul(listed.value.toString('utf8')) : []);
     await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), out, { dropMissing: false, kept: (rel) => tracked.has(rel) });
   } else {
-    await filterCandidates(ctx, candidates, out, { dropMissing: false });
+    // Outside git (or without it) the .gitignore files decide, as for a whole folder.
+    const { ignored, kept } = await judgeByGitignoreFiles(ctx, candidates);
+    for (const p of ignored) ctx.skip(p, 'gitignored');
+    await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), out, { dropMissing: false, kept: (rel) => kept.has(rel) });
   }
   return ctx.finish(out.build());
 }
@@ -777,8 +784,7 @@ class BoundedList {
 async function walk(ctx: Context): Promise<{ files: string[]; kept: Set<string> }> {
   const out: string[] = [];
   const kept = new Set<string>();
-  interface Level { base: string; ig: Ignore }
-  const visit = async (dirRel: string, levels: Level[], keptHere: boolean): Promise<void> => {
+  const visit = async (dirRel: string, levels: GitignoreLevel[], keptHere: boolean): Promise<void> => {
     const dirAbs = dirRel ? path.join(ctx.root, ...dirRel.split('/')) : ctx.root;
     let entries: Dirent[];
     try {
@@ -788,12 +794,7 @@ async function walk(ctx: Context): Promise<{ files: string[]; kept: Set<string> 
       return;
     }
     const here = [...levels];
-    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) {
-      const text = await fsp.readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => '');
-      const bounded = boundPatterns(text.split(/\r?\n/), dirRel ? `${dirRel}/.gitignore` : '.gitignore');
-      ctx.notes.push(...bounded.notes);
-      here.push({ base: dirRel, ig: ignore().add(bounded.patterns) });
-    }
+    if (entries.some((e) => e.name === '.gitignore' && e.isFile())) here.push(await gitignoreLevel(ctx, dirRel));
     await yieldToEventLoop();
     entries.sort((a, b) => compareBytes(a.name, b.name));
     const subdirs: { rel: string; kept: boolean }[] = [];
@@ -823,8 +824,58 @@ async function walk(ctx: Context): Promise<{ files: string[]; kept: Set<string> 
   return { files: out, kept };
 }
 
+interface GitignoreLevel { base: string; ig: Ignore }
+
+/** The patterns of the `.gitignore` in folder `dirRel` (a file there), for paths below it. */
+async function gitignoreLevel(ctx: Context, dirRel: string): Promise<GitignoreLevel> {
+  const dirAbs = dirRel ? path.join(ctx.root, ...dirRel.split('/')) : ctx.root;
+  const text = await fsp.readFile(path.join(dirAbs, '.gitignore'), 'utf8').catch(() => '');
+  const bounded = boundPatterns(text.split(/\r?\n/), dirRel ? `${dirRel}/.gitignore` : '.gitignore');
+  ctx.notes.push(...bounded.notes);
+  return { base: dirRel, ig: ignore().add(bounded.patterns) };
+}
+
+/**
+ * Outside git: given files judged by the `.gitignore` files on their way from the root,
+ * as the walk would judge them (an ignored folder hides what is in it; a folder or file a
+ * .gitignore re-includes is kept whatever the default excludes say).
+ */
+async function judgeByGitignoreFiles(ctx: Context, rels: string[]): Promise<{ ignored: Set<string>; kept: Set<string> }> {
+  const levels = new Map<string, Promise<GitignoreLevel | undefined>>();
+  const levelAt = (dirRel: string) => {
+    let level = levels.get(dirRel);
+    if (!level) {
+      const file = path.join(ctx.root, ...dirRel.split('/').filter(Boolean), '.gitignore');
+      // As the walk: a .gitignore that is a file, not a link to one.
+      level = fsp.lstat(file).then((st) => (st.isFile() ? gitignoreLevel(ctx, dirRel) : undefined), () => undefined);
+      levels.set(dirRel, level);
+    }
+    return level;
+  };
+  const ignored = new Set<string>();
+  const kept = new Set<string>();
+  for (const rel of rels) {
+    const parts = rel.split('/');
+    const here: GitignoreLevel[] = [];
+    let keep = false;
+    for (let i = 0; i < parts.length; i++) {
+      const level = await levelAt(parts.slice(0, i).join('/'));
+      if (level) here.push(level);
+      const isDir = i < parts.length - 1;
+      const verdict = gitignoreVerdict(here, parts.slice(0, i + 1).join('/'), isDir);
+      if (verdict === 'ignored') {
+        ignored.add(rel);
+        break;
+      }
+      keep ||= verdict === 'kept';
+    }
+    if (keep && !ignored.has(rel)) kept.add(rel);
+  }
+  return { ignored, kept };
+}
+
 /** git semantics: the deepest .gitignore with an opinion on the path wins. */
-function gitignoreVerdict(levels: { base: string; ig: Ignore }[], rel: string, isDir: boolean): 'ignored' | 'kept' | undefined {
+function gitignoreVerdict(levels: GitignoreLevel[], rel: string, isDir: boolean): 'ignored' | 'kept' | undefined {
   for (let i = levels.length - 1; i >= 0; i--) {
     const { base, ig } = levels[i];
     const sub = base ? rel.slice(base.length + 1) : rel;

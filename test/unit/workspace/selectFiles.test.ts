@@ -303,6 +303,55 @@ describe('partial selections', () => {
     }
   });
 
+  test('given files where git gives no answer: outside git by the .gitignore files, with a damaged index an error, never the ignored file', async () => {
+    const root = await tempDir('given-nogit-');
+    try {
+      await writeTree(root, { 'a.ts': 'a\n', 'ignored.ts': 'i\n', '.gitignore': 'ignored.ts\n' });
+      const given = [path.join(root, 'a.ts'), path.join(root, 'ignored.ts')];
+      const outsideGit = await selectGivenFiles(root, given);
+      assert.deepEqual(paths(outsideGit), ['a.ts']);
+      assert.equal(reasonOf(outsideGit, 'ignored.ts'), 'gitignored');
+      git(root, 'init', '-q');
+      git(root, 'add', '-A');
+      git(root, 'commit', '-qm', 'init');
+      assert.deepEqual(paths(await selectGivenFiles(root, given)), ['a.ts']);
+      // Both of git's listings fail on an index it cannot read; the folder is still a work tree.
+      await fsp.writeFile(path.join(root, '.git', 'index'), 'not an index');
+      await assert.rejects(selectGivenFiles(root, given), /git ls-files failed: .*index/i);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('given files outside git are chosen as the walk of the whole folder chooses them', async () => {
+    const root = await tempDir('given-walk-');
+    try {
+      await writeTree(root, {
+        '.gitignore': 'logs/\n*.tmp\n!keep.tmp\n!fixtures/**/node_modules\n',
+        'a.ts': 'a\n', 'x.tmp': 't\n', 'keep.tmp': 'k\n', 'logs/today.log': 'l\n',
+        'pkg/.gitignore': 'generated/\n!x.tmp\nlocal.ts\n', 'pkg/x.tmp': 'kept below\n', 'pkg/local.ts': 'l\n',
+        'pkg/generated/out.ts': 'g\n', 'pkg/src/b.ts': 'b\n', 'pkg/src/local.ts': 'ignored deeper too\n',
+        'node_modules/dep/index.js': 'default excluded\n', 'fixtures/case/node_modules/dep/index.js': 're-included\n',
+      });
+      const all: string[] = [];
+      const list = async (dir: string): Promise<void> => {
+        for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
+          const abs = path.join(dir, e.name);
+          if (e.isDirectory()) await list(abs);
+          else all.push(abs);
+        }
+      };
+      await list(root);
+      const walked = await selectWorkspaceFiles(root, { useGit: false });
+      const given = await selectGivenFiles(root, all, { useGit: false });
+      assert.deepEqual(paths(given), paths(walked));
+      assert.deepEqual(paths(given), ['.gitignore', 'a.ts', 'fixtures/case/node_modules/dep/index.js', 'keep.tmp', 'pkg/.gitignore', 'pkg/src/b.ts', 'pkg/x.tmp']);
+      for (const rel of ['x.tmp', 'logs/today.log', 'pkg/local.ts', 'pkg/generated/out.ts', 'pkg/src/local.ts']) assert.equal(reasonOf(given, rel), 'gitignored', rel);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
   test('git changes: staged, modified and untracked; deletions dropped; same filters', async () => {
     const root = await tempDir('changes-');
     try {
