@@ -20,7 +20,7 @@ function gitHelperOfHost(): number | undefined {
       // The parent is the 4th field of stat, after the command name in parentheses.
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('const runToEnd = ')) return Number(name);
+      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').startsWith('code-scanner-git-helper')) return Number(name);
     } catch {
       // a process that ended meanwhile
     }

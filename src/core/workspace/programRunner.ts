@@ -81,11 +81,15 @@ function runToEnd(req: Request, m: Modules, done: (r: ProgramResult) => void): v
   }
 }
 
+/** The helper's name in process lists (`ps`, `top`, a system monitor), in place of its source. */
+export const HELPER_TITLE = 'code-scanner-git-helper';
+
 // The helper: answers each request on its IPC channel with the run's result, and leaves
 // when the channel closes (the extension host exited, or let it go when idle).
 // `__name` is what a transpiler that keeps function names wraps them in (tsx in tests); here a no-op.
 const HELPER_SOURCE = `'use strict';
 var __name = (f) => f;
+process.title = ${JSON.stringify(HELPER_TITLE)};
 const modules = { childProcess: require('node:child_process'), fs: require('node:fs') };
 const runToEnd = ${runToEnd.toString()};
 process.on('disconnect', () => process.exit(0));

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ProgramRunner, type RunOptions } from '../../../src/core/workspace/programRunner';
+import { HELPER_TITLE, ProgramRunner, type RunOptions } from '../../../src/core/workspace/programRunner';
 import { committedRepo, tempDir } from './helpers';
 
 let repo: string;
@@ -53,6 +53,7 @@ test('before it is asked for the helper, programs start here; once it is ready, 
   const helper = await parentOf(runner);
   assert.notEqual(helper, process.pid);
   assert.ok(pidAlive(helper));
+  assert.ok((await fsp.readFile(`/proc/${helper}/cmdline`, 'utf8')).startsWith(HELPER_TITLE), 'process lists name the helper');
   runner.dispose();
   for (let i = 0; i < 200 && pidAlive(helper); i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(!pidAlive(helper), 'a helper let go exits');
