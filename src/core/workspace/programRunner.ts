@@ -1,5 +1,5 @@
 import * as childProcess from 'node:child_process';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 
 /** How a program ended and what it printed. */
@@ -179,7 +179,7 @@ export class ProgramRunner {
       const env: NodeJS.ProcessEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
       // The host's own Node options (a debugger port, a preloaded module) are not the helper's.
       delete env.NODE_OPTIONS;
-      child = spawn(this.opts.execPath ?? process.execPath, ['-e', HELPER_SOURCE], {
+      child = childProcess.spawn(this.opts.execPath ?? process.execPath, ['-e', HELPER_SOURCE], {
         stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced', env, windowsHide: true,
       });
     } catch {
