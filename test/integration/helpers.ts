@@ -1,5 +1,6 @@
 // Shared by the editor's integration tests (bundled into each test file; not a test itself).
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CodeScannerApi } from '../../src/extension';
@@ -160,6 +161,25 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The helper process git runs from on Linux (programRunner.ts), among this extension
+ * host's children: its pid, or undefined.
+ */
+export function gitHelperOfHost(): number | undefined {
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The parent is the 4th field of stat, after the command name in parentheses.
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
+      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').startsWith('code-scanner-git-helper')) return Number(name);
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return undefined;
 }
 
 export function ourDiagnostics(uri: vscode.Uri): TestDiagnostic[] {

@@ -7,26 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import { readZip } from '../unit/workspace/helpers';
-import { adminScan, api, logText, scan, signIn, workspaceRoot } from './helpers';
-
-/**
- * The helper process git runs from on Linux (programRunner.ts), among this extension
- * host's children: its pid, or undefined.
- */
-function gitHelperOfHost(): number | undefined {
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      // The parent is the 4th field of stat, after the command name in parentheses.
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').startsWith('code-scanner-git-helper')) return Number(name);
-    } catch {
-      // a process that ended meanwhile
-    }
-  }
-  return undefined;
-}
+import { adminScan, api, gitHelperOfHost, logText, scan, signIn, workspaceRoot } from './helpers';
 
 suite('editor: re-scans', () => {
   suiteSetup(async () => {

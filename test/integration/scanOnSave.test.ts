@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { adminScan, adminScans, api, closeAllEditors, fileUri, fixtureIssues, scan, serviceIssues, signIn, waitFor } from './helpers';
+import { adminScan, adminScans, api, closeAllEditors, fileUri, fixtureIssues, gitHelperOfHost, scan, serviceIssues, signIn, waitFor } from './helpers';
 
 async function appendAndSave(rel: string, text: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(fileUri(rel));
@@ -49,12 +49,20 @@ suite('editor: scan on save', () => {
     await config().update('scanOnSaveMinInterval', 5, vscode.ConfigurationTarget.Global);
     await config().update('scanOnSave', 'savedFiles', vscode.ConfigurationTarget.Global);
     await scan('codeScanner.scanWorkspace');
+    // git's helper process (Linux) let go, as after its idle time: the save starts it again,
+    // in time for its scan to run git from it.
+    const linux = process.platform === 'linux';
+    if (linux) {
+      a.letGitHelperGo();
+      await waitFor('git\'s helper to go', () => gitHelperOfHost() === undefined);
+    }
     const saved = ['src/server.js', 'src/db.ts'];
     const others = fixtureIssues(a).filter((l) => !saved.includes(l.issue.path)).map((l) => l.issue.id).sort();
     const before = (await adminScans()).length;
     const seq = a.notifications().at(-1)?.seq ?? 0;
     await appendAndSave('src/server.js', '\n// saved once\n');
     await appendAndSave('src/db.ts', '\n// saved once\n');
+    if (linux) await waitFor('git\'s helper started while the saves wait for a quiet moment', () => gitHelperOfHost() !== undefined && a.scanOnSaveState().kind === 'waiting');
     // The status bar says, discreetly, what waits.
     await waitFor('the status bar to say saved files wait', () => /saved file/.test(a.statusBar.text) || /saved file/.test(a.statusBar.accessibilityInformation?.label ?? ''), 3000)
       .catch(() => undefined); // the quiet moment may already be over on a fast machine

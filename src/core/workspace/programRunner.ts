@@ -171,6 +171,7 @@ export class ProgramRunner {
    * is done and its archive uploaded, while it waits for the service: started at a scan's
    * first git call, its start (a fork, then ~40 ms of a core for Node) competed with the
    * packaging (a fresh benchmark process packaging the small library: 243 ms instead of 207).
+   * A save for scan on save asks for it too: its scan waits for a quiet moment first.
    */
   prepare(): void {
     if (!this.opts.useHelper || this.failed || this.child) return;

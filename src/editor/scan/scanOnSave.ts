@@ -6,6 +6,7 @@
 // The status bar shows what it does; no notification per save.
 import * as vscode from 'vscode';
 import { SaveQueue, type SaveQueueState } from '../../core/scan/saveQueue';
+import { programRunner } from '../../core/workspace/programRunner';
 import type { Ctx } from '../context';
 import { DisposableObject } from '../disposable';
 import { relativeTo } from '../results/resultsStore';
@@ -65,6 +66,10 @@ export class ScanOnSave extends DisposableObject {
     // the first-scan question (a save never asks it).
     if (!vscode.workspace.isTrusted || !this.ctx.session.isSignedIn() || this.ctx.consent.needed()) return;
     this.queue.add(folder.uri.toString(), relativeTo(folder.uri, doc.uri));
+    // The scan waits for a quiet moment: time enough for git's helper process (on Linux) to
+    // be ready, so even the first save of a session, or after the helper's idle time, runs
+    // its git from it rather than by forks of the extension host.
+    programRunner().prepare();
   }
 }
 
