@@ -133,9 +133,8 @@ export class ProgramRunner {
         runToEnd(req, HERE, resolve);
         return;
       }
+      // The idle timer lets the helper go only with nothing pending; the last answer arms it again.
       this.pending.set(req.id, { req, done: resolve });
-      if (this.idle) clearTimeout(this.idle);
-      this.idle = undefined;
       // Only a run under way keeps this process alive (a test, a benchmark child that ends).
       child.channel?.ref();
       child.send(req, (e) => {
@@ -146,7 +145,7 @@ export class ProgramRunner {
 
   /** Whether runs go through the helper now (for tests). */
   get helperReady(): boolean {
-    return !!this.child && this.ready;
+    return this.ready;
   }
 
   /** Lets the helper go; runs after this start it again. */
@@ -188,7 +187,6 @@ export class ProgramRunner {
       return;
     }
     this.child = child;
-    this.ready = false;
     child.unref();
     child.channel?.unref();
     child.on('message', (m: { ready?: boolean; id?: number; result?: ProgramResult }) => {
@@ -236,7 +234,7 @@ export function programRunner(): ProgramRunner {
   return (shared ??= new ProgramRunner());
 }
 
-/** Lets the shared helper go (the extension's deactivation). */
+/** Lets the shared helper go (the extension's deactivation; its API, for tests). */
 export function disposeProgramRunner(): void {
   shared?.dispose();
 }

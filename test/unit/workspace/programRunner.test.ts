@@ -28,10 +28,15 @@ const opts = (extra: Partial<RunOptions> = {}): RunOptions => ({ cwd: repo, env:
 /** The process id of whoever started the program: this process, or the helper. */
 const parentOf = async (runner: ProgramRunner) => Number((await runner.run('/bin/sh', ['-c', 'echo $PPID'], opts())).stdout.toString().trim());
 
+/** Waits (up to `tries` × 25 ms) until `done` holds. */
+async function until(done: () => boolean, tries = 600): Promise<void> {
+  for (let i = 0; i < tries && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+}
+
 async function readyRunner(extra: { idleMs?: number } = {}): Promise<ProgramRunner> {
   const runner = new ProgramRunner({ useHelper: true, ...extra });
   runner.prepare();
-  for (let i = 0; i < 600 && !runner.helperReady; i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => runner.helperReady);
   assert.ok(runner.helperReady, 'the helper said it was ready');
   return runner;
 }
@@ -49,13 +54,13 @@ test('before it is asked for the helper, programs start here; once it is ready, 
   const runner = new ProgramRunner({ useHelper: true });
   assert.equal(await parentOf(runner), process.pid);
   runner.prepare();
-  for (let i = 0; i < 600 && !runner.helperReady; i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => runner.helperReady);
   const helper = await parentOf(runner);
   assert.notEqual(helper, process.pid);
   assert.ok(pidAlive(helper));
   assert.ok((await fsp.readFile(`/proc/${helper}/cmdline`, 'utf8')).startsWith(HELPER_TITLE), 'process lists name the helper');
   runner.dispose();
-  for (let i = 0; i < 200 && pidAlive(helper); i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => !pidAlive(helper), 200);
   assert.ok(!pidAlive(helper), 'a helper let go exits');
   assert.equal(await parentOf(runner), process.pid, 'after it, programs start here again');
 });
@@ -129,7 +134,7 @@ test('a helper that cannot be started leaves every run to this process', async (
   runner.prepare();
   const first = await runner.run('git', ['rev-parse', 'HEAD'], opts());
   assert.equal(first.code, 0);
-  for (let i = 0; i < 40; i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => false, 40);
   assert.ok(!runner.helperReady);
   assert.equal(await parentOf(runner), process.pid);
 });
@@ -137,12 +142,12 @@ test('a helper that cannot be started leaves every run to this process', async (
 test('an idle helper goes away, and the next scan starts one again', async () => {
   const runner = await readyRunner({ idleMs: 200 });
   const helper = await parentOf(runner);
-  for (let i = 0; i < 200 && pidAlive(helper); i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => !pidAlive(helper), 200);
   assert.ok(!pidAlive(helper), 'the helper exited after its idle time');
   assert.ok(!runner.helperReady);
   assert.equal(await parentOf(runner), process.pid);
   runner.prepare();
-  for (let i = 0; i < 600 && !runner.helperReady; i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => runner.helperReady);
   const again = await parentOf(runner);
   assert.notEqual(again, process.pid);
   runner.dispose();
@@ -163,6 +168,6 @@ test('a process with a ready helper still exits when its own work is done', asyn
   });
   const [pid, parent] = out.trim().split(' ').map(Number);
   assert.notEqual(parent, pid, 'the program ran from the helper');
-  for (let i = 0; i < 200 && pidAlive(parent); i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => !pidAlive(parent), 200);
   assert.ok(!pidAlive(parent), 'the helper went with the process that started it');
 });
