@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CheckRepoActions, simpleGit } from 'simple-git';
 import { programRunner, type ProgramResult } from './programRunner';
+import { isNotFound } from './safeOpen';
 
 /**
  * git's output for the listings of a large repository (a path list of 100,000 files is a
@@ -90,6 +91,7 @@ function gitMissing(): Error {
 export async function gitBytes(root: string, args: string[]): Promise<Buffer> {
   const git = gitExecutable();
   if (!git) throw gitMissing();
+  if (!(await gitCouldFindRepository(root))) throw gitFailed(args, NO_REPOSITORY);
   const r = await programRunner().run(git, gitArgs(args), { cwd: root, env: gitEnv(), maxBuffer: MAX_OUTPUT });
   if (r.code !== 0 || r.error) throw gitFailed(args, r.stderr.toString('utf8').trim() || howItEnded(r));
   return r.stdout;
@@ -109,6 +111,7 @@ function howItEnded(r: ProgramResult): string {
 export async function gitListing(root: string, args: string[]): Promise<Buffer> {
   const git = gitExecutable();
   if (!git) throw gitMissing();
+  if (!(await gitCouldFindRepository(root))) throw gitFailed(args, NO_REPOSITORY);
   let dir: string;
   try {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'code-scanner-git-'));
@@ -149,13 +152,56 @@ export async function gitListing(root: string, args: string[]): Promise<Buffer> 
  */
 export async function isInsideGitWorkTree(root: string): Promise<boolean> {
   const git = gitExecutable();
-  if (!git) return false;
+  if (!git || !(await gitCouldFindRepository(root))) return false;
   try {
     // The binary is our own absolute path (it may hold spaces: "C:\Program Files\Git\…").
     return await simpleGit({ baseDir: root, binary: git, unsafe: { allowUnsafeCustomBinary: true } }).checkIsRepo(CheckRepoActions.IN_TREE);
   } catch {
     return false;
   }
+}
+
+const NO_REPOSITORY = 'not a git repository (there is no .git in the folder or in any folder above it)';
+
+/** Folders found to be in reach of a repository, as asked and as real paths; bounded. */
+const inReach = new Set<string>();
+
+/**
+ * Whether git, started in `root`, could find a repository: a `.git` (a folder, or the file of
+ * a worktree or submodule) in the folder or one above it, or one of them a repository itself
+ * (HEAD, objects and refs: a bare one, or a `.git` folder). That is where git looks, up
+ * from the real folder (symlinks resolved, as git sees its working directory); the
+ * variables that would point it elsewhere (`GIT_DIR` …) are cleared (gitEnv). When there is
+ * none, every git command fails, and is not run: a scan of a folder outside git started nine
+ * git processes that all failed (each a fork of the extension host on Linux), a save three.
+ * Anything that keeps a folder from being looked at counts as "could". A "could" is kept:
+ * git itself decides then, so a repository deleted since costs only a failing git as before;
+ * a "could not" is never kept, so `git init` counts at once.
+ */
+export async function gitCouldFindRepository(root: string): Promise<boolean> {
+  if (inReach.has(root)) return true;
+  let dir: string;
+  try {
+    dir = await fsp.realpath(root);
+  } catch {
+    return true;
+  }
+  if (inReach.has(dir)) return true;
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (await couldBeRepositoryAt(at)) {
+      if (inReach.size >= 256) inReach.clear();
+      inReach.add(dir).add(root);
+      return true;
+    }
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+async function couldBeRepositoryAt(dir: string): Promise<boolean> {
+  const there = (name: string) => fsp.lstat(path.join(dir, name)).then(() => true, (e: unknown) => !isNotFound(e));
+  const [dotGit, head] = await Promise.all([there('.git'), there('HEAD')]);
+  if (dotGit) return true;
+  return head && (await there('objects')) && (await there('refs'));
 }
 
 /**
