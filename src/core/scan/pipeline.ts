@@ -10,6 +10,7 @@ import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, readRevision, type GitInfo } from '../workspace/gitInfo';
 import { programRunner } from '../workspace/programRunner';
+import { gitCouldFindRepository } from '../workspace/git';
 import { archiveNameFor } from '../workspace/projectName';
 import { formatBytes } from '../text/bytes';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
@@ -325,7 +326,7 @@ async function uploadPackaged(
         .then(() => { if (journal) ctx.uploads.changes?.settle(journal.epoch, archive.madeAtMs, selection); })
         .catch((e: unknown) => (ctx.warn ?? ctx.log)(`The archive could not be kept for the next scan: ${errorMessage(e)}`));
     }
-    return { ...(await afterUpload(ctx, outcome, fields, archive.sha256, archive.index.length)), skipped };
+    return { ...(await afterUpload(ctx, req.root, outcome, fields, archive.sha256, archive.index.length)), skipped };
   } finally {
     // Kept only when an interruption left a transfer worth resuming; cancelling discards it.
     if (!keepArchive) {
@@ -347,7 +348,7 @@ export async function resumeFolder(transfer: SavedTransfer, given: PipelineConte
       onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
     }), () => { keep = true; });
     const files = transfer.fields.partial?.files.length ?? (await ctx.uploads.archivedFiles.load(transfer.sha256))?.size ?? 0;
-    return { ...(await afterUpload(ctx, outcome, transfer.fields, transfer.sha256, files)), skipped: [] };
+    return { ...(await afterUpload(ctx, undefined, outcome, transfer.fields, transfer.sha256, files)), skipped: [] };
   } finally {
     // The engine clears the store once the upload completes, so the archive goes by the path saved here.
     if (!keep) {
@@ -381,7 +382,7 @@ class ReportedLate extends Error {
 }
 
 async function afterUpload(
-  ctx: PipelineContext, outcome: UploadOutcome, fields: UploadFields, archiveSha256: string, files: number,
+  ctx: PipelineContext, root: string | undefined, outcome: UploadOutcome, fields: UploadFields, archiveSha256: string, files: number,
 ): Promise<Uploaded> {
   if (outcome.kind !== 'complete') return { kind: 'in-progress', files, message: outcome.message };
   const scan: ScanRef = {
@@ -390,8 +391,9 @@ async function afterUpload(
   };
   // Saved before the wait, so a reload waits again and a cancel leaves it for Refresh Results.
   await ctx.onScan({ kind: 'uploaded', scan });
-  // The next scan's git runs from the helper, started now that this one has only to wait.
-  programRunner().prepare();
+  // The next scan's git runs from the helper, started now that this one has only to wait;
+  // not for a folder git cannot run in (a resumed upload's folder is not known here).
+  void (root === undefined ? Promise.resolve(true) : gitCouldFindRepository(root)).then((inReach) => { if (inReach) programRunner().prepare(); });
   const done = await waitForScan(scan, ctx);
   if (done.kind === 'running') throw new Error('unreachable: a wait ends only when the scan does');
   return { kind: 'scanned', scanId: scan.scanId, files, issues: done.issues, totalIssues: done.totalIssues, warnings: done.warnings };

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { SaveQueue, type SaveQueueState } from '../../core/scan/saveQueue';
 import { programRunner } from '../../core/workspace/programRunner';
+import { gitCouldFindRepository } from '../../core/workspace/git';
 import type { Ctx } from '../context';
 import { DisposableObject } from '../disposable';
 import { relativeTo } from '../results/resultsStore';
@@ -68,8 +69,9 @@ export class ScanOnSave extends DisposableObject {
     this.queue.add(folder.uri.toString(), relativeTo(folder.uri, doc.uri));
     // The scan waits for a quiet moment: time enough for git's helper process (on Linux) to
     // be ready, so even the first save of a session, or after the helper's idle time, runs
-    // its git from it rather than by forks of the extension host.
-    programRunner().prepare();
+    // its git from it rather than by forks of the extension host. A folder git cannot run in
+    // needs no helper.
+    void gitCouldFindRepository(folder.uri.fsPath).then((inReach) => { if (inReach) programRunner().prepare(); });
   }
 }
 

@@ -20,6 +20,8 @@ import { selectGivenFiles, selectWorkspaceFiles, type SelectOptions, type Select
 import type { ArchiveIndex } from '../../../src/core/archive/archiveIndex';
 import { createHash } from 'node:crypto';
 import { startReferenceService, type ReferenceService } from '../../service';
+import { gitCouldFindRepository } from '../../../src/core/workspace/git';
+import { programRunner } from '../../../src/core/workspace/programRunner';
 import { committedRepo, git, tempDir, writeTree } from '../workspace/helpers';
 
 describe('scan pipeline', () => {
@@ -147,6 +149,29 @@ describe('scan pipeline', () => {
     assert.equal(await settled(before), before, 'nothing to scan');
     await assert.rejects(scanFolder({ root, projectName: 'demo', partial: false, select: () => Promise.reject(new Error('the folder is gone')) }, ctx), /the folder is gone/);
     assert.equal(await settled(before), before, 'the selection failed');
+  });
+
+  test('a scan of a folder outside git starts no git helper; a scan in git does', { skip: process.platform !== 'linux' && 'the helper runs on Linux only' }, async (t) => {
+    const plain = await tempDir('pipeline-plain-');
+    try {
+      await writeTree(plain, { 'src/app.js': 'const x = eval(input);\n' });
+      if (await gitCouldFindRepository(plain)) {
+        t.skip('the temporary folder lies in a git repository');
+        return;
+      }
+      programRunner().dispose();
+      const result = await scanFolder({ root: plain, projectName: 'plain', partial: false, select: () => selectWorkspaceFiles(plain) }, context().ctx);
+      assert.equal(result.kind, 'scanned');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(programRunner().helperReady, false, 'no helper for a folder git cannot run in');
+      // The same scan in a repository starts it: the check above can fail.
+      assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, context().ctx)).kind, 'scanned');
+      for (let i = 0; i < 250 && !programRunner().helperReady; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(programRunner().helperReady, true);
+    } finally {
+      programRunner().dispose();
+      await fsp.rm(plain, { recursive: true, force: true });
+    }
   });
 
   test('a cancel while uploading is a cancellation, and leaves nothing to resume', async () => {
