@@ -20,9 +20,11 @@ suite('editor: cancel and resume uploads', () => {
   test('Cancel Scan stops a running upload; nothing is left to resume', async () => {
     const a = await api();
     const before = (await adminScans()).length;
-    await fault({ action: 'delayNext', route: 'patchChunk', count: 1, ms: 4000 });
+    // Every folder's chunks are delayed: the folders scan at once, and either may upload first
+    // (the second, outside git, runs no git and is often first).
+    await fault({ action: 'delayNext', route: 'patchChunk', count: 10, ms: 4000 });
     const running = Promise.resolve(vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.scanWorkspace', FAST));
-    // Packaging of the first folder ends at 15 % of its share; from there its (delayed) chunk request is in flight.
+    // Packaging of a folder ends at 15 % of its share; from there its (delayed) chunk request is in flight.
     const uploading = Math.floor(15 / (vscode.workspace.workspaceFolders?.length ?? 1));
     await waitFor('the upload to start', () => Number(/Scanning (\d+)%/.exec(a.statusBar.text)?.[1] ?? -1) >= uploading);
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.cancelScan'), true);
