@@ -9,8 +9,7 @@ import { loadOnce, type ReusableArchive, type ReuseCache } from '../archive/reus
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, readRevision, type GitInfo } from '../workspace/gitInfo';
-import { programRunner } from '../workspace/programRunner';
-import { gitCouldFindRepository } from '../workspace/git';
+import { prepareGitHelperFor } from '../workspace/git';
 import { archiveNameFor } from '../workspace/projectName';
 import { formatBytes } from '../text/bytes';
 import { pathsToRecheck, type TrackedCleanStore } from '../workspace/trackedClean';
@@ -393,7 +392,7 @@ async function afterUpload(
   await ctx.onScan({ kind: 'uploaded', scan });
   // The next scan's git runs from the helper, started now that this one has only to wait;
   // not for a folder git cannot run in (a resumed upload's folder is not known here).
-  void (root === undefined ? Promise.resolve(true) : gitCouldFindRepository(root)).then((inReach) => { if (inReach) programRunner().prepare(); });
+  void prepareGitHelperFor(root);
   const done = await waitForScan(scan, ctx);
   if (done.kind === 'running') throw new Error('unreachable: a wait ends only when the scan does');
   return { kind: 'scanned', scanId: scan.scanId, files, issues: done.issues, totalIssues: done.totalIssues, warnings: done.warnings };

@@ -197,6 +197,15 @@ export async function gitCouldFindRepository(root: string): Promise<boolean> {
   }
 }
 
+/**
+ * Starts git's helper process for the next git commands (ProgramRunner.prepare), unless
+ * the folder is one git cannot run in. `root` undefined: a folder not known here (a resumed
+ * upload's), for which it starts.
+ */
+export async function prepareGitHelperFor(root: string | undefined): Promise<void> {
+  if (root === undefined || (await gitCouldFindRepository(root))) programRunner().prepare();
+}
+
 async function couldBeRepositoryAt(dir: string): Promise<boolean> {
   const there = (name: string) => fsp.lstat(path.join(dir, name)).then(() => true, (e: unknown) => !isNotFound(e));
   const [dotGit, head] = await Promise.all([there('.git'), there('HEAD')]);

@@ -6,8 +6,7 @@
 // The status bar shows what it does; no notification per save.
 import * as vscode from 'vscode';
 import { SaveQueue, type SaveQueueState } from '../../core/scan/saveQueue';
-import { programRunner } from '../../core/workspace/programRunner';
-import { gitCouldFindRepository } from '../../core/workspace/git';
+import { prepareGitHelperFor } from '../../core/workspace/git';
 import type { Ctx } from '../context';
 import { DisposableObject } from '../disposable';
 import { relativeTo } from '../results/resultsStore';
@@ -71,7 +70,7 @@ export class ScanOnSave extends DisposableObject {
     // be ready, so even the first save of a session, or after the helper's idle time, runs
     // its git from it rather than by forks of the extension host. A folder git cannot run in
     // needs no helper.
-    void gitCouldFindRepository(folder.uri.fsPath).then((inReach) => { if (inReach) programRunner().prepare(); });
+    void prepareGitHelperFor(folder.uri.fsPath);
   }
 }
 
