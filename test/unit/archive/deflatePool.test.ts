@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DeflatePool, DeflateWorkerOutOfMemory } from '../../../src/core/archive/deflatePool';
+import * as zlib from 'node:zlib';
+import { DeflatePool, DeflateWorkerOutOfMemory, deflateWhole, nativeDeflate } from '../../../src/core/archive/deflatePool';
 
 describe('DeflatePool', () => {
   test('a worker that runs out of memory rejects every batch, and those not awaited yet are no unhandled rejection', async () => {
@@ -36,7 +37,11 @@ describe('DeflatePool', () => {
     try {
       // Waits until the worker is up, so the busy loop below waits for deflating, not for its start.
       await pool.run(pool.inputBuffer(0), Float64Array.of(0), Uint8Array.of(0));
-      const source = Buffer.from('export const answer = 42;\n'.repeat(5000));
+      // Text that takes zlib milliseconds (a repeated line took it well under one: the worker
+      // could finish a batch before the next was posted).
+      let seed = 1;
+      const words = Array.from({ length: 30_000 }, () => (seed = (seed * 48271) % 2147483647).toString(36));
+      const source = Buffer.from(words.join(' '));
       const batches = [0, 1, 2].map(() => {
         const buffers = pool.inputBuffer(0);
         Buffer.from(buffers.input).set(source.subarray(0, 100_000));
@@ -52,5 +57,49 @@ describe('DeflatePool', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('deflateWhole', () => {
+  test("Node's zlib handle is found here, and gives deflateRawSync's bytes for every size, window and level; data that does not shrink is stored", () => {
+    const native = nativeDeflate(zlib);
+    assert.ok(native, "this Node's zlib handle passes the check (without it packaging falls back to deflateRawSync, slower)");
+    let seed = 3;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const text = Buffer.from(Array.from({ length: 40_000 }, () => ['const', 'x', '=', next().toString(36), ';\n'][next() % 5]).join(' '));
+    const random = Buffer.from(Array.from({ length: 70_000 }, () => next() & 255));
+    let compared = 0;
+    for (const source of [text, random]) {
+      for (const size of [128, 129, 300, 1000, 4096, 20_000, 65_000, 120_000]) {
+        const data = source.subarray(0, Math.min(size, source.length));
+        for (const level of [1, 5, 9]) {
+          const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(data.length + 262))));
+          const expected = zlib.deflateRawSync(data, { level, windowBits });
+          for (const way of [native, undefined]) {
+            // Written at an offset into a buffer with other bytes around it, as in a batch.
+            const output = Buffer.alloc(data.length + 50, 0xee);
+            const n = deflateWhole(zlib, way, data, output, 20, level, windowBits);
+            if (expected.length >= data.length) {
+              assert.equal(n, -1, `${size} bytes that do not shrink are left to be stored`);
+            } else {
+              assert.ok(output.subarray(20, 20 + n).equals(expected), `${size} bytes at level ${level}: deflateRawSync's bytes`);
+              compared++;
+            }
+            assert.ok(output.subarray(0, 20).every((b) => b === 0xee), 'nothing written before the offset');
+          }
+        }
+      }
+    }
+    assert.ok(compared >= 40, `${compared} deflated results compared`);
+  });
+
+  test('deflated bytes that would not fit before the end of the output are not written past it', () => {
+    const native = nativeDeflate(zlib);
+    const data = Buffer.from('let a = 1;\n'.repeat(200));
+    const output = Buffer.alloc(30, 0xee);
+    const guard = Buffer.concat([output, Buffer.alloc(10, 0xaa)]);
+    const n = deflateWhole(zlib, native, data, guard.subarray(0, 30), 25, 5, 12);
+    assert.equal(n, -1, 'five bytes of room are too few: stored (the caller sizes outputs to hold the files)');
+    assert.ok(guard.subarray(30).every((b) => b === 0xaa));
   });
 });
