@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { ServiceClient } from '../../src/core/api';
 import { sha256File } from '../../src/core/archive/hash';
 import { ReuseCache, loadOnce } from '../../src/core/archive/reuseCache';
-import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../../src/core/archive/zip';
+import { DEFAULT_LEVEL, WorkersAhead, buildZip, type BuiltArchive } from '../../src/core/archive/zip';
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
 import { TrackedCleanStore } from '../../src/core/workspace/trackedClean';
@@ -110,22 +110,22 @@ async function scanToScanId(
   root: string, client: ServiceClient, tmp: string, gitClean: TrackedCleanStore, cache?: ReuseCache, journal?: ChangeJournal,
 ): Promise<{ ms: number; phases: Phases; archive: BuiltArchive; scanId?: string; selection: Selection; walked: boolean }> {
   const t0 = performance.now();
-  // As scanFolder does: a scan with no archive kept starts its deflate workers with the
-  // selection; one with an archive reads it back (in the measured time) when the selection
+  // As scanFolder does: a scan with no archive kept starts its deflate workers during the
+  // selection when the folder is big enough (WorkersAhead); one with an archive reads it back (in the measured time) when the selection
   // asks, once git is at work (SelectOptions.known); the git details go into the upload's
   // form (the zip phase ends when both are ready).
   const loadPrevious = loadOnce(cache, DEFAULT_LEVEL);
-  const workersStarted = cache?.has() ? undefined : startDeflateWorkers();
+  const workers = cache?.has() ? undefined : new WorkersAhead();
   // As the pipeline does: what the watcher saw since the kept archive, when it is that archive.
   const startedAt = Date.now();
   const snapshot = journal?.restart();
   const { watched } = trustedChanges(snapshot, loadPrevious);
-  const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index, watched });
+  const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index, watched, onCount: workers?.onCount });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
   const gitInfo = fullScanGitInfo(root, selecting, gitClean).catch(() => undefined);
   const sel = await selecting;
   const t1 = performance.now();
-  const archive = await buildZip(sel, { tmpRoot: tmp, previous: loadPrevious(), workersStarted });
+  const archive = await buildZip(sel, { tmpRoot: tmp, previous: loadPrevious(), workersStarted: workers?.pool });
   // As the pipeline does: a re-scan told by the watcher holds back the archive's last bytes
   // until writes made before it started have been reported.
   const late = sel.watcher && journal && snapshot ? reportedLate(root, journal, snapshot.epoch, startedAt, archive.index, new AbortController().signal) : undefined;
@@ -173,8 +173,8 @@ async function main(): Promise<void> {
     const times: number[] = [];
     for (let k = 0; k < 3; k++) {
       const t0 = performance.now();
-      const workersStarted = startDeflateWorkers();
-      const archive = await buildZip(await selectWorkspaceFiles(arg('root')!), { tmpRoot: arg('tmp'), workersStarted });
+      const workers = new WorkersAhead();
+      const archive = await buildZip(await selectWorkspaceFiles(arg('root')!, { onCount: workers.onCount }), { tmpRoot: arg('tmp'), workersStarted: workers.pool });
       times.push(performance.now() - t0);
       await archive.dispose();
     }
@@ -252,10 +252,10 @@ async function main(): Promise<void> {
       archive = { path: p, name: 'project.zip', size: statSync(p).size, sha256: await sha256File(p) };
     } else {
       const t0 = performance.now();
-      const workersStarted = startDeflateWorkers();
-      const sel = await selectWorkspaceFiles(arg('root')!);
+      const workers = new WorkersAhead();
+      const sel = await selectWorkspaceFiles(arg('root')!, { onCount: workers.onCount });
       const t1 = performance.now();
-      archive = await buildZip(sel, { tmpRoot: arg('tmp'), workersStarted });
+      archive = await buildZip(sel, { tmpRoot: arg('tmp'), workersStarted: workers.pool });
       out.selectMs = t1 - t0;
       out.packMs = performance.now() - t0;
       out.peakRssPacked = peakRss();

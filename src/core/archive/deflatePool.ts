@@ -44,13 +44,15 @@ export function deflateWhole(zlib: ZlibModule, native: NativeDeflateClass | unde
   }
   // [output bytes left, input bytes left] after the write: where Node's handle reports them.
   const state = new Uint32Array([0, 1]);
-  const h = new native(zlib.constants.DEFLATERAW);
-  let failure: string | undefined;
-  h.onerror = (message) => { failure = message; };
   const room = Math.min(data.length, output.length - at);
+  let failure: string | undefined;
+  const h = new native(zlib.constants.DEFLATERAW);
+  h.onerror = (message) => { failure = message; };
+  // Straight after its making and outside any try: a handle closed, or collected, before its
+  // init aborts the whole process. A failure of zlib's own init comes through onerror.
+  h.init(windowBits, level, 8, zlib.constants.Z_DEFAULT_STRATEGY, state, () => undefined, undefined);
   try {
-    h.init(windowBits, level, 8, zlib.constants.Z_DEFAULT_STRATEGY, state, () => undefined, undefined);
-    h.writeSync(zlib.constants.Z_FINISH, data, 0, data.length, output, at, room);
+    if (failure === undefined) h.writeSync(zlib.constants.Z_FINISH, data, 0, data.length, output, at, room);
   } finally {
     h.close();
   }
@@ -63,11 +65,15 @@ export function deflateWhole(zlib: ZlibModule, native: NativeDeflateClass | unde
 
 /**
  * Node's zlib handle class for deflateWhole, or undefined to go through deflateRawSync. Not
- * a public API: it is taken only once it gave deflateRawSync's bytes here for a sample, so
- * another Node or a changed internal leaves deflateRawSync in charge. Self-contained, as
- * deflateWhole.
+ * a public API: it is taken on the Node versions it was checked on, and only once it gave
+ * deflateRawSync's bytes here for a sample, so another Node or a changed internal leaves
+ * deflateRawSync in charge. Self-contained, as deflateWhole.
  */
 export function nativeDeflate(zlib: ZlibModule): NativeDeflateClass | undefined {
+  // Only the Node versions whose handle is known to take init's seven arguments: a
+  // different count fails a native check, which aborts the process instead of throwing.
+  const major = Number(process.versions.node.split('.')[0]);
+  if (!(major >= 20 && major <= 24)) return undefined;
   try {
     const probe = new zlib.DeflateRaw() as unknown as { _handle?: { constructor?: unknown }; close(): void };
     const found = probe._handle?.constructor;

@@ -66,6 +66,12 @@ export interface BuildZipOptions {
    * V8's own. Should a worker run out, packaging starts again once without a limit.
    */
   workerOldGenerationMb?: number;
+  /**
+   * Bytes deflated on the main thread alone before workers start, when none were started
+   * ahead; default INLINE_BYTES, which also packages a folder with no more than that to
+   * deflate without workers.
+   */
+  inlineBytes?: number;
 }
 
 /**
@@ -79,13 +85,46 @@ export interface BuildZipOptions {
 export const DEFAULT_LEVEL = 5;
 
 /**
- * Starts the deflate workers of a packaging that is about to come: a worker takes ~45 ms
- * to start (Node 24, 2 cores), time the selection before packaging hides when they start
- * with it; packaging without them deflates its first megabyte on the main thread alone.
- * Hand them to buildZip (`workersStarted`), or close() them when there is nothing to package.
+ * Starts the deflate workers of a packaging that is about to come: a worker takes 60-130 ms
+ * to come online in a fresh process (Node 24, 2 cores), time the selection before packaging
+ * hides when they start with it. Hand them to buildZip (`workersStarted`), or close() them
+ * when there is nothing to package. WorkersAhead decides whether a first scan needs them.
  */
 export function startDeflateWorkers(level = DEFAULT_LEVEL, workers = defaultWorkerCount()): DeflatePool {
   return new DeflatePool(level, workers, BATCH_BYTES);
+}
+
+/**
+ * A first scan of a folder with this many files starts its deflate workers while the
+ * selection runs; a smaller one is packaged on the main thread alone up to INLINE_BYTES.
+ * Fresh Node 24 processes, 2 cores, the selection and packaging timed together: the small
+ * library bench tree (706 files, 3.4 MiB) took 194 ms without a worker against 216 ms with
+ * one started with the selection (medians of 10 alternating pairs, 266 against 385 ms of
+ * CPU), svelte's (9,076 files, 6.6 MiB) 675 against 636 ms. How many files git tracks is
+ * known early (its index is listed first), how many bytes only at the selection's end.
+ */
+export const EARLY_WORKER_FILES = 2_500;
+
+/**
+ * The deflate workers of a first scan: started as soon as the selection tells how many
+ * files the folder has (SelectOptions.onCount), when that is EARLY_WORKER_FILES or more.
+ */
+export class WorkersAhead {
+  private started: DeflatePool | undefined;
+  /** For SelectOptions.onCount; told again (a selection run twice), it starts nothing more. */
+  readonly onCount = (files: number): void => {
+    if (files >= EARLY_WORKER_FILES) this.started ??= startDeflateWorkers();
+  };
+
+  /** The workers, once started: buildZip's `workersStarted`. */
+  get pool(): DeflatePool | undefined {
+    return this.started;
+  }
+
+  /** Stops them, if started and not handed to packaging (which stops them itself). */
+  async close(): Promise<void> {
+    await this.started?.close();
+  }
 }
 
 /** Above this, a quick look at the first bytes decides whether deflating is worth trying. */
@@ -96,9 +135,12 @@ const IN_FLIGHT_PER_WORKER = 2;
 const BATCH_BYTES = 256 * 1024;
 /**
  * The first bytes to deflate are deflated on the main thread: starting workers takes longer
- * than deflating a few files (a re-scan with a handful of changed files, a small folder).
+ * than deflating a few files (a re-scan with a handful of changed files, a small folder). A
+ * folder with no more than this to deflate is packaged without workers, unless they were
+ * started ahead (EARLY_WORKER_FILES). A worker in a fresh process comes online 60-130 ms
+ * after its start, while this thread deflates ~30 MB/s of source code.
  */
-const INLINE_BYTES = 1024 * 1024;
+const INLINE_BYTES = 4 * 1024 * 1024;
 /** The main thread yields to the event loop at least this often (ms) while packaging. */
 const YIELD_MS = 10;
 const BLOCK = 2 * 1024 * 1024;
@@ -269,13 +311,14 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   }
   const sink = new HashingFileSink(fh, scratch.buffer.subarray(0, BLOCK), scratch.buffer.subarray(BLOCK, 2 * BLOCK));
   const zip = new ZipWriter(sink);
-  // A re-scan starts workers once it has read a megabyte that must be deflated (an unchanged
-  // tree needs none); a first scan of more than that starts them at once, so they are ready
-  // (~40 ms) while the main thread deflates the first files itself.
+  // A re-scan starts workers once it has read INLINE_BYTES that must be deflated (an
+  // unchanged tree needs none); a first scan of more than that starts them at once (if not
+  // started ahead), so they come online while the main thread deflates the first files itself.
   let started = opts.workersStarted?.level === level ? opts.workersStarted : undefined;
   const workerCount = started?.size ?? opts.workers ?? defaultWorkerCount();
   const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES, opts.workerOldGenerationMb ?? WORKER_OLD_GENERATION_MB));
-  if (!previous && selection.totalBytes > INLINE_BYTES) pool();
+  const inlineBytes = opts.inlineBytes ?? INLINE_BYTES;
+  if (!previous && selection.totalBytes > inlineBytes) pool();
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;
   // Parts of a big file the main thread deflates while the workers hold theirs wait to be
   // written after those: with the batches' limit, this thread stopped for a worker's part
@@ -411,7 +454,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   };
   const dispatch = () => {
     if (!batch.count) return;
-    if (!started && inlined + used <= INLINE_BYTES) {
+    if (!started && inlined + used <= inlineBytes) {
       inlined += used;
       // The input was only read from: the next batch fills it again.
       finishBatch(deflateHere(Buffer.allocUnsafe(used), () => undefined), true);
@@ -439,8 +482,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
 
   /**
    * One part of a big file, read into `bufs` after its dictionary: deflated here or by a
-   * worker by the rule batches follow. Before the workers start (a re-scan's first
-   * megabyte), here, in buffers of its own.
+   * worker by the rule batches follow. Before the workers start (the first INLINE_BYTES
+   * without workers started ahead), here, in buffers of its own.
    */
   const deflatePart = (bufs: { input: ArrayBuffer; output: ArrayBuffer }, dictionary: number, length: number, last: boolean, left: number): Promise<BatchResult> => {
     const lengths = Float64Array.of(length);
@@ -473,8 +516,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
           lastYield = performance.now();
           if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
         }
-        // Workers start once what is read here (on a re-scan, after a megabyte) needs them.
-        if (!started && inlined >= INLINE_BYTES) pool();
+        // Workers start once what is read here (on a re-scan, after INLINE_BYTES) needs them.
+        if (!started && inlined >= inlineBytes) pool();
         const bufs = started ? started.inputBuffer(0) : { input: new ArrayBuffer(BATCH_BYTES), output: new ArrayBuffer(BATCH_BYTES) };
         const input = Buffer.from(bufs.input);
         const dictionary = Math.min(DICTIONARY_BYTES, at);
@@ -573,7 +616,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       if (buffers && (used + stats.size > input.length || batch.full)) dispatch();
       if (!buffers) {
         // Before the workers start, batches are read into one buffer of our own.
-        buffers = started || inlined >= INLINE_BYTES ? pool().inputBuffer(0) : { input: new ArrayBuffer(BATCH_BYTES), output: new ArrayBuffer(0) };
+        buffers = started || inlined >= inlineBytes ? pool().inputBuffer(0) : { input: new ArrayBuffer(BATCH_BYTES), output: new ArrayBuffer(0) };
         input = Buffer.from(buffers.input);
         used = 0;
       }

@@ -4,7 +4,7 @@
 // archives and transfers live, and where results go, and shows the progress.
 import type { RetryNotice, ServiceClient, UploadFields } from '../api';
 import { CancelledAfterUploadError, throwIfCancelled } from '../async';
-import { DEFAULT_LEVEL, buildZip, startDeflateWorkers, type BuiltArchive } from '../archive/zip';
+import { DEFAULT_LEVEL, WorkersAhead, buildZip, type BuiltArchive } from '../archive/zip';
 import { loadOnce, type ReusableArchive, type ReuseCache } from '../archive/reuseCache';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
@@ -109,9 +109,10 @@ export interface FolderScanRequest {
   partial: boolean;
   /**
    * `known`: the files of the folder's last archive, when there is one (SelectOptions.known);
-   * `watched`: what the folder's watcher saw since that archive was made (SelectOptions.watched).
+   * `watched`: what the folder's watcher saw since that archive was made (SelectOptions.watched);
+   * `onCount`: to be told the folder's size early (SelectOptions.onCount).
    */
-  select(known?: SelectOptions['known'], watched?: WatchedChanges): Promise<Selection>;
+  select(known?: SelectOptions['known'], watched?: WatchedChanges, onCount?: SelectOptions['onCount']): Promise<Selection>;
   scanConfigs?: string[];
   targetPolicies?: (number | string)[];
 }
@@ -153,9 +154,9 @@ export function archiveMetadata(archive: Pick<BuiltArchive, 'index' | 'size' | '
 
 /**
  * The folder's files chosen and packaged, or why there is nothing to upload. A full scan
- * with no previous archive to copy from deflates every file: its deflate workers start
- * with the selection, which hides their start (startDeflateWorkers), and are stopped on
- * every way out that does not hand them to packaging.
+ * with no previous archive to copy from deflates every file: in a folder big enough for
+ * them, its deflate workers start while the selection runs, which hides their start
+ * (WorkersAhead), and are stopped on every way out that does not hand them to packaging.
  */
 async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, again?: { journal: JournalSnapshot | undefined }): Promise<
   | { kind: 'nothing'; result: FolderScanResult }
@@ -163,7 +164,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
 > {
   const reuse = ctx.uploads.reuse;
   const loadPrevious = loadOnce(reuse, DEFAULT_LEVEL);
-  const workers = !req.partial && !reuse?.has() ? startDeflateWorkers() : undefined;
+  const workers = !req.partial && !reuse?.has() ? new WorkersAhead() : undefined;
   try {
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
@@ -179,7 +180,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     if (why && reuse?.has()) ctx.log(`Every file is looked at: ${why}.`);
     const choose = (w: WatchedChanges | undefined) => {
       // Called now (its git listings start before the git details'), a throw made a rejection.
-      const selecting = (async () => req.select(() => loadPrevious()?.index, w))();
+      const selecting = (async () => req.select(() => loadPrevious()?.index, w, workers?.onCount))();
       // git's details only go into the upload's form: read while the selection and packaging
       // run, not after them. A full selection in git finds the untracked files anyway, and
       // looks at every tracked file: git need not compare again those not written since the
@@ -213,7 +214,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     }
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
-    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers });
+    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers?.pool });
     // The watcher reports a write ~140 ms after it (VS Code batches its events): one made just
     // before the scan may be reported only once the archive is made. Checked while the upload
     // sends all but the archive's last bytes (UploadOptions.holdLast); any such file the

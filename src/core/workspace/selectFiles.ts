@@ -140,6 +140,12 @@ export interface SelectOptions {
    * and any found changed is counted (Selection.watcher.missed).
    */
   watched?: WatchedChanges;
+  /**
+   * Told once how many files the folder has, as soon as the selection knows it roughly
+   * (in git: the tracked files, listed first; outside git: once the walk has found them all),
+   * long before it ends: packaging can start what it needs for a folder that size.
+   */
+  onCount?: (files: number) => void;
 }
 
 /** Files recorded by an earlier packaging, in ascending byte order of their paths (an ArchiveIndex). */
@@ -206,7 +212,9 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     // with a node_modules, a committed dist): the repository chose to keep it.
     // Sized for every path git listed (no list grown by doubling), its names kept in git's
     // listing itself: the digest above is the last look at the listing as git gave it.
-    const tracked = new FileListBuilder(countPaths(trackedOut), trackedOut.length, trackedOut);
+    const trackedCount = countPaths(trackedOut);
+    opts.onCount?.(trackedCount);
+    const tracked = new FileListBuilder(trackedCount, trackedOut.length, trackedOut);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
     const trackedListing = new NulSeparated(trackedOut);
     const watch = watched && known ? { untouched: untouchedBy(watched.touched, notRecorded), missed: 0 } : undefined;
@@ -232,6 +240,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
 /** Outside git (or without it): the walk that applies every `.gitignore` found on the way. */
 async function selectByWalk(ctx: Context, opts: SelectOptions): Promise<Selection> {
   const { files, kept } = await walk(ctx);
+  opts.onCount?.(files.length);
   const out = new FileListBuilder(files.length);
   await filterCandidates(ctx, files, out, { dropMissing: true, kept: (rel) => kept.has(rel) });
   const sel = ctx.finish(out.build());

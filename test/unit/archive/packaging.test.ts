@@ -15,6 +15,9 @@ import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
 import { committedRepo, readZip, tempDir, writeTree } from '../workspace/helpers';
 
+/** Past the first megabyte, packaging hands batches to its workers when told `inlineBytes: MB`. */
+const MB = 1024 * 1024;
+
 function smallTree(n: number): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < n; i++) {
@@ -44,9 +47,10 @@ describe('packaging real-shaped trees', () => {
       const files = smallTree(3000);
       await writeTree(root, files);
       const sel = await selectWorkspaceFiles(root);
-      const a = await buildZip(sel, { workers: 1 });
-      const b = await buildZip(sel, { workers: 2 });
-      const c = await buildZip(sel, { workers: 3 });
+      // Workers after the first megabyte (a tree this size is otherwise packaged without them).
+      const a = await buildZip(sel, { workers: 1, inlineBytes: MB });
+      const b = await buildZip(sel, { workers: 2, inlineBytes: MB });
+      const c = await buildZip(sel, { workers: 3, inlineBytes: MB });
       try {
         assert.equal(b.sha256, a.sha256);
         assert.equal(c.sha256, a.sha256);
@@ -68,7 +72,6 @@ describe('packaging real-shaped trees', () => {
       await writeTree(root, smallTree(4000));
       const started = startDeflateWorkers();
       const sel = await selectWorkspaceFiles(root);
-      assert.ok(sel.totalBytes > 1024 * 1024, 'more than the megabyte packaging deflates on its own');
       const a = await buildZip(sel, { workersStarted: started });
       const otherLevel = startDeflateWorkers(9);
       const b = await buildZip(sel, { workersStarted: otherLevel });
@@ -98,7 +101,7 @@ describe('packaging real-shaped trees', () => {
       await writeTree(root, files);
       const sel = await selectWorkspaceFiles(root);
       for (const workers of [0, 1]) {
-        const archive = await buildZip(sel, { workers });
+        const archive = await buildZip(sel, { workers, inlineBytes: MB });
         try {
           const entries = await readZip(archive.path);
           const method = (name: string) => entries.find((e) => e.name === name)?.method;
@@ -133,7 +136,7 @@ describe('packaging real-shaped trees', () => {
       const sel = await selectWorkspaceFiles(root);
       const shas: string[] = [];
       for (const workers of [0, 1]) {
-        const archive = await buildZip(sel, { workers });
+        const archive = await buildZip(sel, { workers, inlineBytes: MB });
         try {
           shas.push(archive.sha256);
           const entries = await readZip(archive.path);
@@ -179,7 +182,7 @@ describe('packaging real-shaped trees', () => {
       const reference = await buildZip(sel);
       // 4 MB is less than a worker needs (Node 20 and 24): it runs out at its first batch.
       // (Not lower: under ~2 MB, Node 24 aborts the whole process while the worker starts.)
-      const starved = await buildZip(sel, { workerOldGenerationMb: 4, workers: 1 });
+      const starved = await buildZip(sel, { workerOldGenerationMb: 4, workers: 1, inlineBytes: MB });
       try {
         assert.equal(starved.sha256, reference.sha256);
         assert.match(unzipTest(starved.path), /No errors detected/);

@@ -9,7 +9,7 @@ import { ServiceClient } from '../../../src/core/api';
 import { isCancellation } from '../../../src/core/async';
 import { rangeForLine } from '../../../src/core/issues';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
-import { DEFAULT_LEVEL } from '../../../src/core/archive/zip';
+import { DEFAULT_LEVEL, EARLY_WORKER_FILES } from '../../../src/core/archive/zip';
 import { TrackedCleanStore } from '../../../src/core/workspace/trackedClean';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
 import { resumeFolder, scanFolder, type FolderUploads, type PipelineContext, type ScanEvent, type ScanFindings } from '../../../src/core/scan/pipeline';
@@ -136,7 +136,7 @@ describe('scan pipeline', () => {
     assert.equal(result.kind, 'nothing');
   });
 
-  test('the deflate workers a full scan starts with its selection stop when there is nothing to package', { skip: process.platform !== 'linux' && 'counts threads in /proc' }, async () => {
+  test('the deflate workers a full scan starts during its selection stop when there is nothing to package', { skip: process.platform !== 'linux' && 'counts threads in /proc' }, async () => {
     // A worker left running is a thread of this process until it ends.
     const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
     const settled = async (want: number) => {
@@ -145,10 +145,49 @@ describe('scan pipeline', () => {
     };
     const before = threads();
     const { ctx } = context();
-    assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root, { excludeGlobs: ['**'] }) }, ctx)).kind, 'nothing');
+    // The selection tells of a folder big enough for workers (as git's listing of one would), then fails or finds nothing.
+    let during = 0;
+    const big = (then: () => Promise<Selection>) => (_known?: unknown, _watched?: unknown, onCount?: (files: number) => void) => {
+      onCount?.(EARLY_WORKER_FILES);
+      during = threads();
+      return then();
+    };
+    assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select: big(() => selectWorkspaceFiles(root, { excludeGlobs: ['**'] })) }, ctx)).kind, 'nothing');
+    assert.ok(during > before, 'the workers were started');
     assert.equal(await settled(before), before, 'nothing to scan');
-    await assert.rejects(scanFolder({ root, projectName: 'demo', partial: false, select: () => Promise.reject(new Error('the folder is gone')) }, ctx), /the folder is gone/);
+    during = 0;
+    await assert.rejects(scanFolder({ root, projectName: 'demo', partial: false, select: big(() => Promise.reject(new Error('the folder is gone'))) }, ctx), /the folder is gone/);
+    assert.ok(during > before, 'the workers were started');
     assert.equal(await settled(before), before, 'the selection failed');
+  });
+
+  test('a full scan of a small folder starts no deflate worker; of a folder with many files, during its selection', { skip: process.platform !== 'linux' && 'counts threads in /proc' }, async () => {
+    const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    let told: number[] = [];
+    let most = 0;
+    const watchThreads = setInterval(() => { most = Math.max(most, threads()); }, 1);
+    try {
+      const scan = async (files: number) => {
+        told = [];
+        const before = threads();
+        most = before;
+        const result = await scanFolder({
+          root, projectName: 'demo', partial: false,
+          // The count this folder's selection gives, or one as big as a folder with `files` would.
+          select: (known, watched, onCount) => selectWorkspaceFiles(root, { known, watched, onCount: (n) => { told.push(n); onCount?.(files || n); } }),
+        }, context().ctx);
+        assert.equal(result.kind, 'scanned');
+        return { before, most };
+      };
+      const small = await scan(0);
+      assert.equal(told.length, 1, 'the selection told its count once');
+      assert.ok(told[0] < EARLY_WORKER_FILES, `told ${told[0]}`);
+      assert.equal(small.most, small.before, 'no worker thread for a small folder');
+      const many = await scan(EARLY_WORKER_FILES);
+      assert.ok(many.most > many.before, 'workers for a folder with many files');
+    } finally {
+      clearInterval(watchThreads);
+    }
   });
 
   test('a scan of a folder outside git starts no git helper; a scan in git does', { skip: process.platform !== 'linux' && 'the helper runs on Linux only' }, async (t) => {

@@ -271,6 +271,28 @@ describe('selectWorkspaceFiles', () => {
     }
   });
 
+  test("the folder's size is told once: in git the tracked files, outside git what the walk found", async () => {
+    const files: Record<string, string> = { '.gitignore': 'build/\n' };
+    for (let i = 0; i < 30; i++) files[`src/m${i}.ts`] = `export const m${i} = ${i};\n`;
+    const root = await committedRepo('count-', files);
+    const plain = await tempDir('count-plain-');
+    try {
+      await writeTree(root, { 'untracked.ts': 'u\n', 'build/out.js': 'o\n' });
+      const told: number[] = [];
+      const sel = await selectWorkspaceFiles(root, { onCount: (n) => told.push(n) });
+      assert.deepEqual(told, [31], 'the tracked files, .gitignore included');
+      assert.equal(sel.files.length, 32, 'and the untracked file not ignored');
+      await writeTree(plain, { 'a.ts': 'a\n', 'lib/b.ts': 'b\n', 'node_modules/x/index.js': 'x\n' });
+      const toldPlain: number[] = [];
+      await selectWorkspaceFiles(plain, { onCount: (n) => toldPlain.push(n) });
+      assert.equal(toldPlain.length, 1);
+      assert.ok(toldPlain[0] >= 2, `told ${toldPlain[0]}`);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(plain, { recursive: true, force: true });
+    }
+  });
+
   test('a folder that does not exist gives a clear error', async () => {
     await assert.rejects(selectWorkspaceFiles('/nonexistent/folder/x'), /does not exist/);
   });
