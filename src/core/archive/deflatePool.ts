@@ -64,6 +64,42 @@ export function deflateWhole(zlib: ZlibModule, native: NativeDeflateClass | unde
 }
 
 /**
+ * deflateWhole's native way, on libuv's thread pool instead of this thread: the same fresh
+ * zlib state and bytes, written into `output` from 0; resolves to the deflated length, or
+ * -1 when the deflated bytes would not be fewer than the file's. `data` and `output` must
+ * be left alone until it settles. For a folder packaged without deflate workers, whose
+ * bigger files can so be deflated on the other core while this thread goes on reading and
+ * deflating the rest: a worker takes 60-130 ms to start in a fresh process, the pool's
+ * threads none.
+ */
+export function deflateOnThreadPool(zlib: ZlibModule, native: NativeDeflateClass, data: Buffer, output: Buffer, level: number, windowBits: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const state = new Uint32Array([0, 1]);
+    const room = Math.min(data.length, output.length);
+    let settled = false;
+    // zlib works on the buffers' memory on another thread: they stay referenced until it is done.
+    const inUse: Buffer[] = [data, output];
+    const h = new native(zlib.constants.DEFLATERAW) as NativeDeflate & { write(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number): void };
+    const settle = (n: number | Error) => {
+      if (settled) return;
+      settled = true;
+      inUse.length = 0;
+      h.close();
+      if (n instanceof Error) reject(n);
+      else resolve(n);
+    };
+    h.onerror = (message) => settle(new Error(`zlib: ${message}`));
+    // As in deflateWhole: init straight after the making, outside any try.
+    h.init(windowBits, level, 8, zlib.constants.Z_DEFAULT_STRATEGY, state, () => settle(state[0] === 0 || state[1] !== 0 ? -1 : room - state[0]), undefined);
+    try {
+      h.write(zlib.constants.Z_FINISH, data, 0, data.length, output, 0, room);
+    } catch (e) {
+      settle(e instanceof Error ? e : new Error(String(e)));
+    }
+  });
+}
+
+/**
  * Node's zlib handle class for deflateWhole, or undefined to go through deflateRawSync. Not
  * a public API: it is taken on the Node versions it was checked on, and only once it gave
  * deflateRawSync's bytes here for a sample, so another Node or a changed internal leaves

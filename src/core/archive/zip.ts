@@ -14,7 +14,7 @@ import { openRegularFileSync } from '../workspace/safeOpen';
 import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
 import { looksIncompressible } from './compressibility';
-import { DeflatePool, DeflateWorkerOutOfMemory, PART_LAST, PART_MORE, WORKER_OLD_GENERATION_MB, deflateBatch, defaultWorkerCount, nativeDeflate, type BatchResult, type NativeDeflateClass } from './deflatePool';
+import { DeflatePool, DeflateWorkerOutOfMemory, PART_LAST, PART_MORE, WORKER_OLD_GENERATION_MB, deflateBatch, deflateOnThreadPool, defaultWorkerCount, nativeDeflate, type BatchResult, type NativeDeflateClass } from './deflatePool';
 import { HashingFileSink } from './fileSink';
 import { mayReuse, type ReusableArchive } from './reuseCache';
 import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter, type StreamedEntry } from './zipFormat';
@@ -144,6 +144,12 @@ const INLINE_BYTES = 4 * 1024 * 1024;
 /** The main thread yields to the event loop at least this often (ms) while packaging. */
 const YIELD_MS = 10;
 const BLOCK = 2 * 1024 * 1024;
+/**
+ * Without deflate workers (a small folder), files of this size or more are deflated on
+ * libuv's thread pool while the main thread reads and deflates the rest: the small library
+ * bench tree has 39 such files, half its bytes.
+ */
+const THREAD_POOL_BYTES = 16 * 1024;
 /** The most files a batch may hold for the main thread to deflate it itself (see dispatch). */
 const MAX_FILES_DEFLATED_HERE = 64;
 /**
@@ -437,6 +443,15 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     const r = deflateBatch(zlib, thisThreadNative(), level, from, output, lengths, store, dict);
     return Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle });
   };
+  /** A whole file deflated on the thread pool (deflateOnThreadPool), as a batch of one would give it back. */
+  const deflateOwnOnThreadPool = async (data: Buffer): Promise<BatchResult> => {
+    const output = Buffer.allocUnsafe(data.length);
+    const crc = Uint32Array.of(zlib.crc32(data));
+    const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(data.length + 262))));
+    const n = await deflateOnThreadPool(zlib, thisThreadNative()!, data, output, level, windowBits);
+    if (n < 0) data.copy(output);
+    return { output, crc, compressedSize: Float64Array.of(n < 0 ? data.length : n), method: Uint8Array.of(n < 0 ? 0 : 8), recycle: () => undefined };
+  };
   const deflateHere = (output: Buffer, recycle: () => void) =>
     deflateOnThisThread(input, output, batch.length.subarray(0, batch.count), batch.store.subarray(0, batch.count), recycle);
   /**
@@ -643,7 +658,22 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         await drain(maxInFlight);
         continue;
       }
-      batch.push(n, length, modeOf(stats.mode), stats, length > SAMPLE_ABOVE && looksIncompressible(data.subarray(0, Math.min(length, 4096))));
+      const store = length > SAMPLE_ABOVE && looksIncompressible(data.subarray(0, Math.min(length, 4096)));
+      if (!started && !store && length >= THREAD_POOL_BYTES && inlined + used + length <= inlineBytes && thisThreadNative()) {
+        // No workers: this file goes to the thread pool, in its own buffers, after the files before it.
+        const own = Buffer.from(data);
+        dispatch();
+        inlined += length;
+        const single = spareFiles.pop() ?? new BatchFiles();
+        single.push(n, length, modeOf(stats.mode), stats, false);
+        const result = deflateOwnOnThreadPool(own);
+        // Awaited when its turn comes, or never when packaging fails first: no unhandled rejection meanwhile.
+        result.catch(() => undefined);
+        jobs.push({ kind: 'batch', files: single, result });
+        await drain(maxInFlight);
+        continue;
+      }
+      batch.push(n, length, modeOf(stats.mode), stats, store);
       used += length;
       await drain(maxInFlight);
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as zlib from 'node:zlib';
-import { DeflatePool, DeflateWorkerOutOfMemory, deflateWhole, nativeDeflate } from '../../../src/core/archive/deflatePool';
+import { DeflatePool, DeflateWorkerOutOfMemory, deflateOnThreadPool, deflateWhole, nativeDeflate } from '../../../src/core/archive/deflatePool';
 
 describe('DeflatePool', () => {
   test('a worker that runs out of memory rejects every batch, and those not awaited yet are no unhandled rejection', async () => {
@@ -101,5 +101,28 @@ describe('deflateWhole', () => {
     const n = deflateWhole(zlib, native, data, guard.subarray(0, 30), 25, 5, 12);
     assert.equal(n, -1, 'five bytes of room are too few: stored (the caller sizes outputs to hold the files)');
     assert.ok(guard.subarray(30).every((b) => b === 0xaa));
+  });
+});
+
+describe('deflateOnThreadPool', () => {
+  test("gives deflateWhole's bytes on the thread pool, several at once; data that does not shrink is stored", async () => {
+    const native = nativeDeflate(zlib);
+    assert.ok(native);
+    let seed = 11;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const text = Buffer.from(Array.from({ length: 60_000 }, () => ['let', 'y', '=>', next().toString(36), ';\n'][next() % 5]).join(' '));
+    const random = Buffer.from(Array.from({ length: 40_000 }, () => next() & 255));
+    const inputs = [text.subarray(0, 16 * 1024), text.subarray(0, 100_000), text, random.subarray(0, 20_000), text.subarray(5, 40_005)];
+    const outputs = inputs.map((d) => Buffer.alloc(d.length, 0xee));
+    const bits = (n: number) => Math.max(9, Math.min(15, Math.ceil(Math.log2(n + 262))));
+    const results = await Promise.all(inputs.map((d, i) => deflateOnThreadPool(zlib, native, d, outputs[i], 5, bits(d.length))));
+    inputs.forEach((d, i) => {
+      const here = Buffer.alloc(d.length);
+      const n = deflateWhole(zlib, native, d, here, 0, 5, bits(d.length));
+      assert.equal(results[i], n, `input ${i}: the same length`);
+      if (n >= 0) assert.ok(outputs[i].subarray(0, n).equals(here.subarray(0, n)), `input ${i}: the same bytes`);
+    });
+    assert.equal(results[3], -1, 'random bytes are left to be stored');
+    assert.ok(results.filter((n) => n > 0).length === 4);
   });
 });

@@ -174,6 +174,33 @@ describe('packaging real-shaped trees', () => {
     }
   });
 
+  test('a small folder packaged without workers (its bigger files on the thread pool) gives the bytes workers give', async () => {
+    const root = await tempDir('pack-threadpool-');
+    try {
+      const files = smallTree(300);
+      // Files of 16-200 KB, which go to the thread pool when no worker is started.
+      for (let i = 0; i < 12; i++) {
+        files[`src/module${i}.ts`] = Array.from({ length: 300 + i * 250 }, (_, k) => `export const v${k * (i + 3)} = ${(k * 7919) % 104729}; // ${'abcdefgh'.slice(k % 8)}\n`).join('');
+      }
+      await writeTree(root, files);
+      const sel = await selectWorkspaceFiles(root);
+      assert.ok(sel.totalBytes < 4 * MB, 'small enough to be packaged without workers');
+      const alone = await buildZip(sel);
+      const byWorkers = await buildZip(sel, { workersStarted: startDeflateWorkers() });
+      try {
+        assert.equal(alone.sha256, byWorkers.sha256);
+        assert.match(unzipTest(alone.path), /No errors detected/);
+        const entries = await readZip(alone.path);
+        for (const e of entries) assert.equal(e.data.toString(), files[e.name], e.name);
+        assert.ok(entries.filter((e) => e.data.length >= 16 * 1024 && e.method === 8).length >= 10, 'the bigger files are deflated');
+      } finally {
+        await Promise.all([alone.dispose(), byWorkers.dispose()]);
+      }
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+    }
+  });
+
   test('a deflate worker that runs out of memory: packaging starts again without the limit and gives the same bytes', async () => {
     const root = await tempDir('pack-oom-');
     try {
