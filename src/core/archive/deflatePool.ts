@@ -103,9 +103,11 @@ export function deflateOnThreadPool(zlib: ZlibModule, native: NativeDeflateClass
  * Node's zlib handle class for deflateWhole, or undefined to go through deflateRawSync. Not
  * a public API: it is taken on the Node versions it was checked on, and only once it gave
  * deflateRawSync's bytes here for a sample, so another Node or a changed internal leaves
- * deflateRawSync in charge. Self-contained, as deflateWhole.
+ * deflateRawSync in charge. Self-contained, as deflateWhole, which it is given (`whole`) so
+ * that its text names nothing of this module: the worker's program holds both as text, and
+ * a minified bundle renames what they would call each other by.
  */
-export function nativeDeflate(zlib: ZlibModule): NativeDeflateClass | undefined {
+export function nativeDeflate(zlib: ZlibModule, whole: typeof deflateWhole): NativeDeflateClass | undefined {
   // Only the Node versions whose handle is known to take init's seven arguments: a
   // different count fails a native check, which aborts the process instead of throwing.
   const major = Number(process.versions.node.split('.')[0]);
@@ -128,7 +130,7 @@ export function nativeDeflate(zlib: ZlibModule): NativeDeflateClass | undefined 
       for (const size of [sample.length, 300]) {
         const part = sample.subarray(0, size);
         const out = Buffer.alloc(size);
-        const n = deflateWhole(zlib, native, part, out, 0, 5, windowBits);
+        const n = whole(zlib, native, part, out, 0, 5, windowBits);
         if (n < 0 || !out.subarray(0, n).equals(zlib.deflateRawSync(part, { level: 5, windowBits }))) return undefined;
       }
     }
@@ -155,12 +157,13 @@ export const PART_LAST = 3;
  * PART_MORE or PART_LAST) follows its dictionary (`dict[i]` bytes, the 32 KB of the file
  * before it) in `input`; its deflated bytes go on from the part before and end on a byte
  * boundary, so the parts of a file, deflated anywhere, join into one deflate stream, as
- * pigz does. Its CRC is left to the caller, who reads the whole file. Self-contained: it
- * becomes part of the worker's program as text, and the main thread calls it for the
- * batches it deflates itself.
+ * pigz does. Its CRC is left to the caller, who reads the whole file. Self-contained (whole
+ * files deflated by `whole`, deflateWhole, given as nativeDeflate is): it becomes part of
+ * the worker's program as text, and the main thread calls it for the batches it deflates
+ * itself.
  */
 export function deflateBatch(
-  zlib: ZlibModule, native: NativeDeflateClass | undefined, level: number, input: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number | boolean>, dict?: ArrayLike<number>,
+  zlib: ZlibModule, whole: typeof deflateWhole, native: NativeDeflateClass | undefined, level: number, input: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number | boolean>, dict?: ArrayLike<number>,
 ): { crc: Uint32Array; csize: Float64Array; method: Uint8Array } {
   // Files this small are stored: deflating one saved ~3 bytes on average on the babel-shaped
   // bench tree (at most its size), against the ~180 bytes of headers its entry has anyway,
@@ -198,7 +201,7 @@ export function deflateBatch(
         // its start): the same bytes as the default 32 KB window, and ~25 % faster on small
         // files, which no longer allocate and touch the whole window.
         const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(data.length + 262))));
-        written = deflateWhole(zlib, native, data, output, out, level, windowBits);
+        written = whole(zlib, native, data, output, out, level, windowBits);
       }
     }
     at += skip + data.length;
@@ -219,9 +222,9 @@ const { parentPort, workerData } = require('node:worker_threads');
 const zlib = require('node:zlib');
 const deflateWhole = ${deflateWhole.toString()};
 const deflateBatch = ${deflateBatch.toString()};
-const native = (${nativeDeflate.toString()})(zlib);
+const native = (${nativeDeflate.toString()})(zlib, deflateWhole);
 parentPort.on('message', (m) => {
-  const r = deflateBatch(zlib, native, workerData.level, Buffer.from(m.input), Buffer.from(m.output), m.lengths, m.store, m.dict);
+  const r = deflateBatch(zlib, deflateWhole, native, workerData.level, Buffer.from(m.input), Buffer.from(m.output), m.lengths, m.store, m.dict);
   Atomics.add(workerData.finished, workerData.slot, 1);
   parentPort.postMessage({ id: m.id, input: m.input, output: m.output, crc: r.crc, csize: r.csize, method: r.method }, [m.input, m.output]);
 });

@@ -14,7 +14,7 @@ import { openRegularFileSync } from '../workspace/safeOpen';
 import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
 import { looksIncompressible } from './compressibility';
-import { DeflatePool, DeflateWorkerOutOfMemory, PART_LAST, PART_MORE, WORKER_OLD_GENERATION_MB, deflateBatch, deflateOnThreadPool, defaultWorkerCount, nativeDeflate, type BatchResult, type NativeDeflateClass } from './deflatePool';
+import { DeflatePool, DeflateWorkerOutOfMemory, PART_LAST, PART_MORE, WORKER_OLD_GENERATION_MB, deflateBatch, deflateOnThreadPool, deflateWhole, defaultWorkerCount, nativeDeflate, type BatchResult, type NativeDeflateClass } from './deflatePool';
 import { HashingFileSink } from './fileSink';
 import { mayReuse, type ReusableArchive } from './reuseCache';
 import { FLAG_DATA_DESCRIPTOR, METHOD_DEFLATE, METHOD_STORE, ZipWriter, type StreamedEntry } from './zipFormat';
@@ -279,7 +279,7 @@ type Job =
 let mainThreadNative: NativeDeflateClass | null | undefined;
 /** This thread's zlib handle class for deflateWhole, looked for once (null: none). */
 function thisThreadNative(): NativeDeflateClass | undefined {
-  if (mainThreadNative === undefined) mainThreadNative = nativeDeflate(zlib) ?? null;
+  if (mainThreadNative === undefined) mainThreadNative = nativeDeflate(zlib, deflateWhole) ?? null;
   return mainThreadNative ?? undefined;
 }
 
@@ -440,7 +440,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   };
   /** Entries laid out in `from` deflated on this thread, as a worker's answer would give them. */
   const deflateOnThisThread = (from: Buffer, output: Buffer, lengths: ArrayLike<number>, store: ArrayLike<number>, recycle: () => void, dict?: ArrayLike<number>): Promise<BatchResult> => {
-    const r = deflateBatch(zlib, thisThreadNative(), level, from, output, lengths, store, dict);
+    const r = deflateBatch(zlib, deflateWhole, thisThreadNative(), level, from, output, lengths, store, dict);
     return Promise.resolve({ output, crc: r.crc, compressedSize: r.csize, method: r.method, recycle });
   };
   /** A whole file deflated on the thread pool (deflateOnThreadPool), as a batch of one would give it back. */

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { buildSync } from 'esbuild';
+import type * as DeflatePoolModule from '../../../src/core/archive/deflatePool';
 import { DeflatePool, DeflateWorkerOutOfMemory, deflateOnThreadPool, deflateWhole, nativeDeflate } from '../../../src/core/archive/deflatePool';
 
 describe('DeflatePool', () => {
@@ -62,7 +68,7 @@ describe('DeflatePool', () => {
 
 describe('deflateWhole', () => {
   test("Node's zlib handle is found here, and gives deflateRawSync's bytes for every size, window and level; data that does not shrink is stored", () => {
-    const native = nativeDeflate(zlib);
+    const native = nativeDeflate(zlib, deflateWhole);
     assert.ok(native, "this Node's zlib handle passes the check (without it packaging falls back to deflateRawSync, slower)");
     let seed = 3;
     const next = () => (seed = (seed * 48271) % 2147483647);
@@ -94,7 +100,7 @@ describe('deflateWhole', () => {
   });
 
   test('deflated bytes that would not fit before the end of the output are not written past it', () => {
-    const native = nativeDeflate(zlib);
+    const native = nativeDeflate(zlib, deflateWhole);
     const data = Buffer.from('let a = 1;\n'.repeat(200));
     const output = Buffer.alloc(30, 0xee);
     const guard = Buffer.concat([output, Buffer.alloc(10, 0xaa)]);
@@ -106,7 +112,7 @@ describe('deflateWhole', () => {
 
 describe('deflateOnThreadPool', () => {
   test("gives deflateWhole's bytes on the thread pool, several at once; data that does not shrink is stored", async () => {
-    const native = nativeDeflate(zlib);
+    const native = nativeDeflate(zlib, deflateWhole);
     assert.ok(native);
     let seed = 11;
     const next = () => (seed = (seed * 48271) % 2147483647);
@@ -124,5 +130,40 @@ describe('deflateOnThreadPool', () => {
     });
     assert.equal(results[3], -1, 'random bytes are left to be stored');
     assert.ok(results.filter((n) => n > 0).length === 4);
+  });
+});
+
+describe('the deflate worker in a minified bundle', () => {
+  test('deflates a batch as this thread does, from the published build (names renamed)', async () => {
+    // The worker's program is made of functions' text: in a minified bundle they call each
+    // other by renamed names, which must not be needed in the worker.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pool-bundle-'));
+    try {
+      const outfile = path.join(dir, 'pool.js');
+      buildSync({ entryPoints: [path.join(__dirname, '../../../src/core/archive/deflatePool.ts')], bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'silent' });
+      assert.ok(!readFileSync(outfile, 'utf8').includes('function deflateWhole'), 'the bundle renames the functions');
+      const bundled = createRequire(outfile)(outfile) as typeof DeflatePoolModule;
+      // As the worker's program runs it: its text alone, with nothing of the bundle in scope.
+      const alone = new Function('zlib', 'whole', `return (${bundled.nativeDeflate.toString()})(zlib, whole);`) as (z: typeof zlib, w: unknown) => unknown;
+      assert.equal(typeof alone(zlib, bundled.deflateWhole), 'function', "the worker finds Node's zlib handle, not the slower way");
+      const pool = new bundled.DeflatePool(5, 1);
+      try {
+        let seed = 7;
+        const data = Buffer.from(Array.from({ length: 20_000 }, () => (seed = (seed * 48271) % 2147483647).toString(36)).join(' ').slice(0, 150_000));
+        const buffers = pool.inputBuffer(0);
+        Buffer.from(buffers.input).set(data);
+        const r = await pool.run(buffers, Float64Array.of(data.length), Uint8Array.of(0));
+        const here = Buffer.alloc(data.length);
+        const n = deflateWhole(zlib, nativeDeflate(zlib, deflateWhole), data, here, 0, 5, 15);
+        assert.equal(r.method[0], 8);
+        assert.equal(r.compressedSize[0], n);
+        assert.ok(r.output.subarray(0, n).equals(here.subarray(0, n)));
+        assert.equal(r.crc[0], zlib.crc32(data));
+      } finally {
+        await pool.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
