@@ -243,8 +243,9 @@ export interface BatchResult {
 interface Pending { resolve(r: BatchResult): void; reject(e: Error): void }
 
 /**
- * A worker's old generation, in MB. Each deflate leaves a zlib stream object that only a
- * full collection frees, with ~1.7 KB of native memory behind it on Node 24; a worker with
+ * A worker's old generation, in MB. Each deflateRawSync left a zlib stream object that only
+ * a full collection frees, with ~1.7 KB of native memory behind it on Node 24 (deflateWhole's
+ * handle frees zlib's memory at once; where deflateRawSync is still used, it holds); a worker with
  * V8's default limit collected so rarely that they piled up (babel-shaped bench tree: peak
  * RSS growth 60-65 MB with the default, 52-54 MB with 12, no slower). The worker's live
  * heap is its bootstrap and one batch's small arrays: it runs out at 4-6 MB (a catchable
@@ -293,8 +294,9 @@ export class DeflatePool {
   constructor(readonly level: number, readonly size = defaultWorkerCount(), readonly batchBytes = 256 * 1024, oldGenerationMb = WORKER_OLD_GENERATION_MB) {
     this.finished = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, size)));
     for (let i = 0; i < size; i++) {
-      // A small young generation: each deflate leaves a stream object behind, and a worker's
-      // default nursery let megabytes of them pile up before a collection.
+      // A small young generation: each deflate leaves an object behind (a stream with
+      // deflateRawSync, a handle's wrapper now), and a worker's default nursery let megabytes
+      // of streams pile up before a collection.
       // No inherited execArgv: the program needs no loader or flag of the host's (a
       // TypeScript loader alone took ~20 ms of each worker's start, an inspector port would clash).
       const resourceLimits = { maxYoungGenerationSizeMb: 1, ...(oldGenerationMb > 0 ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) };

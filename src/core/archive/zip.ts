@@ -157,8 +157,9 @@ const MAX_FILES_DEFLATED_HERE = 64;
  * worker has one waiting behind the one it works on (see deflateHereNow); after them, only
  * when each has two. A fresh host's worker comes online 60-130 ms after it is started: on
  * the small library bench tree this thread waited 31-56 ms for it while the worker
- * deflated 11 of 15 batches. Each deflate here leaves garbage until the host's next full
- * collection, ~1.5 KB a file: taking batches sooner without a bound made the benchmark's
+ * deflated 11 of 15 batches. Each deflate here left garbage until the host's next full
+ * collection, ~1.5 KB a file with deflateRawSync (Node's handle, used since, leaves its
+ * small wrapper; the bound was not measured again): taking batches sooner without a bound made the benchmark's
  * tree of 20,000 small sources and blobs 37 % faster to package but grew its peak RSS by
  * 15 MB (37 -> 53), and the 100,000-file tree's by 3 MB for no speed. The bound keeps that
  * to a few megabytes whatever the tree. Packaging after the selection, small library 149
@@ -476,8 +477,9 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       return;
     }
     // Batches of many small files are left to the workers (unless there are none): each
-    // deflate here leaves its stream object on this thread's heap until the host's next full
-    // collection, a cost per file, not per byte. Parts of big files and batches of bigger
+    // deflate here left its stream object on this thread's heap until the host's next full
+    // collection, a cost per file, not per byte (with deflateRawSync; Node's handle, used
+    // since, leaves far less, and this rule was not measured again). Parts of big files and batches of bigger
     // files give this thread as much work for few of them (the 100,000-file bench tree: 100
     // files deflated here instead of 12,000, peak RSS growth 75 MB in every round instead of
     // 76-81, packaging as fast; svelte's and babel's shapes as fast).
