@@ -448,8 +448,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const deflateOwnOnThreadPool = async (data: Buffer): Promise<BatchResult> => {
     const output = Buffer.allocUnsafe(data.length);
     const crc = Uint32Array.of(zlib.crc32(data));
-    const windowBits = Math.max(9, Math.min(15, Math.ceil(Math.log2(data.length + 262))));
-    const n = await deflateOnThreadPool(zlib, thisThreadNative()!, data, output, level, windowBits);
+    const n = await deflateOnThreadPool(zlib, thisThreadNative()!, data, output, level);
     if (n < 0) data.copy(output);
     return { output, crc, compressedSize: Float64Array.of(n < 0 ? data.length : n), method: Uint8Array.of(n < 0 ? 0 : 8), recycle: () => undefined };
   };
