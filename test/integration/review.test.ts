@@ -244,9 +244,12 @@ suite('review and fix', () => {
     await signIn();
     assert.match(String((a.statusBar.tooltip as vscode.MarkdownString).value), /Signed in as/);
 
-    await fault({ action: 'failNext', route: 'policies', count: 3, status: 503 });
+    // The service stays down until the test brings it back: a load the sign-in started, still
+    // in flight, may take some of the failures, so a count of three could leave the refresh none.
+    await fault({ action: 'failNext', route: 'policies', count: 1000, status: 503 });
     const broken = await vscode.commands.executeCommand<{ message?: string }>('codeScanner.policies.refresh');
     assert.match(broken?.message ?? '', /Could not load the policies/);
+    await fault({ action: 'clear' });
     // Without any command: the view tries again by itself.
     const healed = await waitFor('the Policies view to load again by itself', () => {
       const snap = a.policies();
