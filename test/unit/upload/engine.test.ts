@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { ServiceClient, type ChunkRequest, type ChunkResult } from '../../../src/core/api';
 import type { BuiltArchive } from '../../../src/core/archive/zip';
 import { HELD_BYTES, resumeUpload, uploadArchive, UploadInterruptedError, type UploadProgress } from '../../../src/core/upload/engine';
+import { SLICE_BYTES } from '../../../src/core/upload/chunkReader';
 import { FileTransferStore, MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { startReferenceService, type ReferenceService } from '../../service';
 import { SMALL_CHUNK, clientFor, makeArchive, sha256, storedScan } from './fixtures';
@@ -106,12 +107,13 @@ describe('upload engine: the service holds a byte-identical archive after each f
   });
 
   test('connection reset in the middle of a chunk of several slices: the retry sends the same bytes', async () => {
-    // A chunk of 1 MiB goes out in 256 KiB slices read as the request takes them; the retry
-    // sends them again from the reader's buffer (chunkReader.test.ts covers a retry of a chunk read in part).
-    const big = await makeArchive({ 'data/more.dat': incompressible(1536 * 1024) });
+    // A chunk of four slices goes out slice by slice, read as the request takes them; the
+    // retry sends them again from the reader's buffer (chunkReader.test.ts covers a retry of
+    // a chunk read in part). The connection drops after the first slice.
+    const chunkSize = 4 * SLICE_BYTES;
+    const big = await makeArchive({ 'data/more.dat': incompressible(chunkSize * 1.5) });
     try {
-      const chunkSize = 1024 * 1024;
-      service.faults.resetNext('patchChunk', 1, { afterBodyBytes: 400_000 });
+      service.faults.resetNext('patchChunk', 1, { afterBodyBytes: Math.round(SLICE_BYTES * 1.5) });
       let chunks = 0;
       const client = new HookedClient(service, async () => void chunks++);
       const out = await uploadArchive({ client, archive: big.archive, fields: {}, store: new MemoryTransferStore(), chunkSize, baseDelayMs: 5 });
