@@ -109,7 +109,7 @@ describe('upload engine: the service holds a byte-identical archive after each f
   test('connection reset in the middle of a chunk of several slices: the retry sends the same bytes', async () => {
     // A chunk of four slices goes out slice by slice, read as the request takes them; the
     // retry sends them again from the reader's buffer (chunkReader.test.ts covers a retry of
-    // a chunk read in part). The connection drops after the first slice.
+    // a chunk read in part). The connection drops in the middle of the second slice.
     const chunkSize = 4 * SLICE_BYTES;
     const big = await makeArchive({ 'data/more.dat': incompressible(chunkSize * 1.5) });
     try {
