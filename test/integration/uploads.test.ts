@@ -46,6 +46,10 @@ suite('editor: cancel and resume uploads', () => {
     await fault({ action: 'clear' });
 
     const summary = await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.resumeUpload', FAST);
+    // Every folder's upload was interrupted (they upload side by side); they resume, and are
+    // reported, in the workspace's folder order whichever started first.
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.name);
+    assert.deepStrictEqual(summary?.folders.map((f) => f.folder), folders, `resumed: ${JSON.stringify(summary)}`);
     const scanId = summary?.folders[0]?.scanId;
     assert.ok(scanId, `resumed: ${JSON.stringify(summary)}`);
     const record = await adminScan(scanId);

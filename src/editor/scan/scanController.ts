@@ -269,7 +269,10 @@ export class ScanController extends DisposableObject {
   resume(arg?: unknown): Promise<ScanSummary | undefined> {
     const options = scanOptionsArg(arg);
     return this.exclusive(async () => {
-      const pending = await this.uploads.pending();
+      // In the workspace's folder order, as a scan reports its folders: they are stored in
+      // the order the folders' uploads happened to start. Folders no longer open go last.
+      const rank = (uri: string) => vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri))?.index ?? Number.MAX_SAFE_INTEGER;
+      const pending = (await this.uploads.pending()).sort((a, b) => rank(a.store.folderUri) - rank(b.store.folderUri));
       if (!pending.length) {
         void this.notifier.info('There is no interrupted upload to resume.');
         return undefined;
