@@ -60,7 +60,7 @@ function run(cmd: string, argv: string[], opts: { cwd?: string; env?: Record<str
 
 const timed = (cmd: string, argv: string[], cwd?: string) => run(cmd, argv, { cwd });
 
-interface Phases { select: number; zip: number; upload: number }
+interface Phases { select: number; zip: number; upload: number; caughtUp?: number }
 interface ChildResult { peakRssPacked?: number; youngGenerationMb?: number; youngAtStartMb?: number; packMsEach?: number[]; warmRss?: number; rssUncommitted?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string; coldMs?: number; warmMs?: number; coldPhases?: Phases; warmPhases?: Phases; reused?: number; saveMsEach?: number[] }
 
 async function child(argv: string[], env: Record<string, string> = {}): Promise<ChildResult> {
@@ -272,7 +272,7 @@ async function main(): Promise<void> {
           await scansIdle();
           const x = await child(['--mode', 'rescan', '--root', ws.dir, '--tmp', tmp, '--base-url', svc.baseUrl, '--admin-url', svc.adminUrl, '--change', ws.change], env) as unknown as (typeof res)[number];
           res.push(x);
-          const phases = (p: Phases) => `select ${secs(p.select)} + zip ${secs(p.zip)} + upload ${secs(p.upload)}`;
+          const phases = (p: Phases) => `select ${secs(p.select)} + zip ${secs(p.zip)} + upload ${secs(p.upload)}${p.caughtUp !== undefined ? `; the watcher caught up at ${secs(p.caughtUp)}` : ''}`;
           console.log(`  re-scan round ${r + 1}: ${(x.warmMs / x.coldMs).toFixed(3)}x; cold ${secs(x.coldMs)} (${phases(x.coldPhases)}), re-scan ${secs(x.warmMs)} (${phases(x.warmPhases)})`);
         }
         const ratio = median(res.map((x) => x.warmMs / x.coldMs));

@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as vscode from 'vscode';
 import { readZip } from '../unit/workspace/helpers';
 import { adminScan, api, gitHelperOfHost, logText, scan, signIn, workspaceRoot } from './helpers';
 
@@ -70,6 +71,61 @@ suite('editor: re-scans', () => {
       assert.strictEqual(texts.get('README.md'), fs.readFileSync(path.join(root, 'README.md'), 'utf8'));
     } finally {
       fs.writeFileSync(file, original);
+    }
+  });
+
+  test('a re-scan waits until VS Code\'s watcher has reported its cookie, and a file made just before the scan is uploaded', async () => {
+    const root = workspaceRoot();
+    const rel = 'src/made-just-before.ts';
+    const file = path.join(root, rel);
+    const watched = { watchFromFiles: 0 };
+    try {
+      await scan('codeScanner.scanWorkspace', watched);
+      fs.writeFileSync(file, 'export const madeJustBefore = 1;\n');
+      // Before the scan starts (a write during it is the next scan's), and long before VS Code reports it.
+      await new Promise((r) => setTimeout(r, 20));
+      const before = (await logText()).length;
+      const scanId = await scan('codeScanner.scanWorkspace', watched);
+      const said = (await logText()).slice(before);
+      assert.match(said, /The file watcher had reported every write made before the scan \d+ ms after it started\./, said);
+      const texts = new Map((await readZip((await adminScan(scanId)).archivePath)).map((e) => [e.name, e.data.toString('utf8')]));
+      assert.strictEqual(texts.get(rel), 'export const madeJustBefore = 1;\n', said);
+      assert.deepEqual(fs.readdirSync(path.join(root, '.git')).filter((n) => n.startsWith('.watchman-cookie-')), [], 'the cookie is gone');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  test('VS Code reports every write made before a cookie no later than the cookie (what a re-scan\'s wait relies on)', async () => {
+    const root = workspaceRoot();
+    const dir = path.join(root, 'cookie-order');
+    fs.mkdirSync(dir, { recursive: true });
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const seen = new Set<string>();
+    let waiting: { cookie: string; done: (missing: string[]) => void; expected: string[] } | undefined;
+    const note = (uri: vscode.Uri) => {
+      const rel = path.relative(root, uri.fsPath).split(path.sep).join('/');
+      seen.add(rel);
+      const w = waiting;
+      // Whatever came in the cookie's batch counts: the scan reads the journal in a later task.
+      if (w && rel === w.cookie) setTimeout(() => w.done(w.expected.filter((e) => !seen.has(e))), 0);
+    };
+    watcher.onDidCreate(note);
+    watcher.onDidChange(note);
+    try {
+      for (let round = 0; round < 5; round++) {
+        seen.clear();
+        const expected = Array.from({ length: 10 + round * 10 }, (_, i) => `cookie-order/r${round}-${i}.txt`);
+        const cookie = `.git/.watchman-cookie-code-scanner-test-${process.pid}-${round}`;
+        const missing = new Promise<string[]>((done) => { waiting = { cookie, done, expected }; });
+        for (const e of expected) fs.writeFileSync(path.join(root, e), `round ${round}\n`);
+        fs.writeFileSync(path.join(root, cookie), '');
+        assert.deepEqual(await missing, [], `round ${round}: writes made before the cookie were reported after it`);
+        fs.rmSync(path.join(root, cookie), { force: true });
+      }
+    } finally {
+      watcher.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

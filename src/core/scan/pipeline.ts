@@ -175,7 +175,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     const startedAt = Date.now();
     // What the watcher saw since the kept archive was made, if it watched since then. Again
     // (the watcher reported a write late), the same record, and every file looked at.
-    const journal = again ? again.journal : req.partial ? undefined : ctx.uploads.changes?.restart();
+    const journal = again ? again.journal : req.partial ? undefined : ctx.uploads.changes?.restart({ root: req.root, fromFiles: ctx.watchFromFiles ?? WATCH_FROM_FILES });
     const { watched, why } = again ? {} : trustedChanges(journal, loadPrevious, ctx.watchFromFiles);
     if (why && reuse?.has()) ctx.log(`Every file is looked at: ${why}.`);
     const choose = (w: WatchedChanges | undefined) => {
@@ -220,7 +220,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     // sends all but the archive's last bytes (UploadOptions.holdLast); any such file the
     // archive does not hold as it is sends the scan back to looking at every file.
     const lateReports = selection.watcher && journal
-      ? reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal, ctx.watcherLatencyMs) : undefined;
+      ? reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal, ctx.watcherLatencyMs, caughtUpSaid(journal, startedAt, ctx)) : undefined;
     // Awaited later, or never when the scan stops first: a cancel meanwhile is not "unhandled".
     lateReports?.catch(() => undefined);
     if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
@@ -372,6 +372,14 @@ async function upload(ctx: PipelineContext, go: () => Promise<UploadOutcome>, ke
     if (err instanceof UploadInterruptedError && !ctx.signal.aborted) await keep();
     throw err;
   }
+}
+
+/** The journal's `caughtUp`, said in the log when it comes: what a re-scan told by the watcher waits for. */
+function caughtUpSaid(journal: JournalSnapshot, startedAt: number, ctx: PipelineContext): Promise<boolean> | undefined {
+  return journal.caughtUp?.then((reported) => {
+    if (reported) ctx.log(`The file watcher had reported every write made before the scan ${Date.now() - startedAt} ms after it started.`);
+    return reported;
+  });
 }
 
 /** The watcher reported late a write the archive does not hold (lateReports.ts): its upload must not complete. */

@@ -3,6 +3,7 @@
 // two thirds of a re-scan of the babel shape). Trusted only within the session that watched:
 // a journal starts with no baseline, so the first scan after a window opens (files may have
 // changed while it was closed) chooses its files the full way.
+import { WatcherCookies } from './watcherCookies';
 
 /** Beyond this many paths, a re-scan chooses its files the full way (a branch switch, a build). */
 export const MAX_WATCHED_PATHS = 2000;
@@ -30,6 +31,11 @@ export interface JournalSnapshot {
   readonly watched: WatchedChanges | undefined;
   /** Why not, for the log. */
   readonly why?: string;
+  /**
+   * With `watched`, when the folder has a .git of its own: true once the watcher has reported
+   * every write made before this record was taken (watcherCookies.ts).
+   */
+  readonly caughtUp?: Promise<boolean>;
 }
 
 /**
@@ -45,7 +51,8 @@ export class ChangeJournal {
   private chars = 0;
   private invalid: string | undefined;
   private epoch = 0;
-  private baseline: { epoch: number; madeAtMs: number; untracked: readonly string[]; trackedDigest: string } | undefined;
+  private baseline: { epoch: number; madeAtMs: number; untracked: readonly string[]; trackedDigest: string; files?: number } | undefined;
+  private readonly cookies = new WatcherCookies();
 
   /**
    * @param disabledWhy why the watcher cannot be trusted at all here (say, files.watcherExclude
@@ -55,7 +62,7 @@ export class ChangeJournal {
 
   /** The watcher saw `rel` (relative to the folder, `/`-separated) created, changed or deleted. */
   note(rel: string): void {
-    if (this.invalid) return;
+    if (this.cookies.reported(rel) || this.invalid) return;
     if (changesIgnoreRules(rel)) {
       this.invalid = `${rel} changed`;
       return;
@@ -87,14 +94,18 @@ export class ChangeJournal {
   /**
    * A full packaging starts: returns what was seen since the last one, and starts recording
    * afresh. Until settle() is told this packaging's archive was kept, there is no baseline.
+   * Given the folder's `root`, a record that can be trusted comes with `caughtUp`, when the
+   * kept archive holds at least `fromFiles` (a re-scan of fewer looks at every file).
    */
-  restart(): JournalSnapshot {
+  restart(cookie?: { root: string; fromFiles: number }): JournalSnapshot {
     const b = this.baseline;
     const why = this.disabledWhy ?? (!b ? 'no scan in this window has packaged the folder yet' : this.invalid);
+    const watched = why || !b ? undefined : { madeAtMs: b.madeAtMs, touched: this.touched, untracked: b.untracked, trackedDigest: b.trackedDigest };
     const snapshot: JournalSnapshot = {
       epoch: ++this.epoch,
-      watched: why || !b ? undefined : { madeAtMs: b.madeAtMs, touched: this.touched, untracked: b.untracked, trackedDigest: b.trackedDigest },
+      watched,
       ...(why ? { why } : {}),
+      ...(watched && cookie && (b!.files ?? 0) >= cookie.fromFiles ? { caughtUp: this.cookies.drop(cookie.root) } : {}),
     };
     this.touched = new Set();
     this.chars = 0;
@@ -107,10 +118,10 @@ export class ChangeJournal {
    * The packaging that restart() returned `epoch` for was kept as the folder's archive (made
    * at `madeAtMs`), from `selection` (git's listings then). A later restart() supersedes it.
    */
-  settle(epoch: number, madeAtMs: number, selection: { untrackedListed?: readonly string[]; trackedDigest?: string }): void {
+  settle(epoch: number, madeAtMs: number, selection: { untrackedListed?: readonly string[]; trackedDigest?: string; files?: { length: number } }): void {
     const { untrackedListed: untracked, trackedDigest } = selection;
     if (epoch !== this.epoch || !untracked || !trackedDigest || this.disabledWhy) return;
-    this.baseline = { epoch, madeAtMs, untracked, trackedDigest };
+    this.baseline = { epoch, madeAtMs, untracked, trackedDigest, files: selection.files?.length };
   }
 }
 

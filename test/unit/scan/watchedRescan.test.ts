@@ -3,7 +3,7 @@
 // (a new window, changed ignore rules, a watcher that missed writes).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
@@ -152,6 +152,33 @@ describe('a re-scan told what the file watcher saw', () => {
     clearTimeout(reported);
     assert.ok(next.log.some((l) => /The file watcher reported src\/f005\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
     assert.equal(next.uploaded.get('src/f005.js'), 'written just before\n');
+  });
+
+  test('the wait for late reports ends once the watcher reports the scan\'s cookie, and a write reported with it is uploaded as it is', { timeout: 60_000 }, async () => {
+    const root = await repo();
+    const journal = new ChangeJournal();
+    // Far longer than this test may run: only the cookie can end the wait.
+    const f = folder(root, journal, undefined, 0, 600_000);
+    await f.scan();
+    // A new file: only the watcher's report finds it (the folder is not walked).
+    await writeTree(root, { 'src/new.js': 'written just before\n' });
+    await new Promise((r) => setTimeout(r, 20));
+    // A watcher that reports in order, ~40 ms late: the write, then the cookie written after it.
+    const watcher = setInterval(() => {
+      const cookie = readdirSync(path.join(root, '.git')).find((n) => n.startsWith('.watchman-cookie-'));
+      if (!cookie) return;
+      clearInterval(watcher);
+      setTimeout(() => {
+        journal.note('src/new.js');
+        journal.note(`.git/${cookie}`);
+      }, 40);
+    }, 5);
+    const next = await f.scan();
+    clearInterval(watcher);
+    assert.ok(next.log.some((l) => /^The file watcher had reported every write made before the scan \d+ ms after it started\.$/.test(l)), next.log.join('\n'));
+    assert.ok(next.log.some((l) => /The file watcher reported src\/new\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.equal(next.uploaded.get('src/new.js'), 'written just before\n');
+    assert.deepEqual(readdirSync(path.join(root, '.git')).filter((n) => n.startsWith('.watchman-cookie-')), [], 'the cookie is gone');
   });
 
   test('a change made while the window was closed is caught: a new window\'s first re-scan looks at every file', async () => {
