@@ -16,7 +16,7 @@ import { MemoryTransferStore } from '../../src/core/upload/transferStore';
 import { TrackedCleanStore } from '../../src/core/workspace/trackedClean';
 import { ChangeJournal } from '../../src/core/workspace/changeJournal';
 import { reportedLate } from '../../src/core/scan/lateReports';
-import { WATCH_FROM_FILES, fullScanGitInfo, trustedChanges } from '../../src/core/scan/pipeline';
+import { WATCH_FROM_FILES, fullScanGitInfo, keptIndexFor, trustedChanges } from '../../src/core/scan/pipeline';
 import { selectGivenFiles, selectWorkspaceFiles, type Selection } from '../../src/core/workspace/selectFiles';
 import { scanFolder } from '../../src/core/scan/pipeline';
 import { ArchivedFiles } from '../../src/core/scan/archivedFiles';
@@ -119,15 +119,16 @@ async function scanToScanId(
   const t0 = performance.now();
   // As scanFolder does: a scan with no archive kept starts its deflate workers during the
   // selection when the folder is big enough (WorkersAhead); one with an archive reads it back (in the measured time) when the selection
-  // asks, once git is at work (SelectOptions.known); the git details go into the upload's
-  // form (the zip phase ends when both are ready).
+  // asks, once git is at work (SelectOptions.known; the watcher's record is judged by the
+  // index's header alone before); the git details go into the upload's form (the zip phase
+  // ends when both are ready).
   const loadPrevious = loadOnce(cache, DEFAULT_LEVEL);
   const workers = cache?.has() ? undefined : new WorkersAhead();
   // As the pipeline does: what the watcher saw since the kept archive, when it is that archive.
   const startedAt = Date.now();
   const snapshot = journal?.restart({ root, fromFiles: WATCH_FROM_FILES });
-  const { watched } = trustedChanges(snapshot, loadPrevious);
-  const selecting = selectWorkspaceFiles(root, { known: () => loadPrevious()?.index, watched, onCount: workers?.onCount });
+  const { watched } = trustedChanges(snapshot, () => cache?.peek(DEFAULT_LEVEL));
+  const selecting = selectWorkspaceFiles(root, { known: keptIndexFor(loadPrevious, watched), watched, onCount: workers?.onCount });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
   const gitInfo = fullScanGitInfo(root, selecting, gitClean).catch(() => undefined);
   const sel = await selecting;

@@ -296,13 +296,28 @@ export function serializeIndex(index: ArchiveIndex, header: IndexHeader): Buffer
   return out;
 }
 
-/** The index in `data`, or undefined when it is not one this version wrote, whole and consistent. */
-export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHeader } | undefined {
-  if (data.length < MAGIC.length + 4 || !data.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const jsonLen = data.readUInt32LE(MAGIC.length);
+/** The bytes an index's header takes at the start of its file, given its first HEADER_PREFIX bytes. */
+export const HEADER_PREFIX = MAGIC.length + 4;
+export function headerBytes(prefix: Buffer): number | undefined {
+  if (prefix.length < HEADER_PREFIX || !prefix.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  return HEADER_PREFIX + prefix.readUInt32LE(MAGIC.length);
+}
+
+interface ParsedHeader extends IndexHeader {
+  count: number;
+  namesBytes: number;
+  selectedBy?: string;
+  /** Where the columns start. */
+  columnsAt: number;
+}
+
+/** The header at the start of `data` (at least headerBytes long), or undefined when it is not one this version wrote. */
+export function parseIndexHeader(data: Buffer): ParsedHeader | undefined {
+  const end = headerBytes(data);
+  if (end === undefined || end > data.length) return undefined;
   let head: { level?: unknown; madeAtMs?: unknown; archiveSize?: unknown; count?: unknown; namesBytes?: unknown; selectedBy?: unknown };
   try {
-    head = JSON.parse(data.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + jsonLen)) as typeof head;
+    head = JSON.parse(data.toString('utf8', HEADER_PREFIX, end)) as typeof head;
   } catch {
     return undefined;
   }
@@ -310,10 +325,19 @@ export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHe
   const level = num(head.level);
   const madeAtMs = num(head.madeAtMs);
   const archiveSize = num(head.archiveSize);
-  const n = num(head.count);
+  const count = num(head.count);
   const namesBytes = num(head.namesBytes);
-  if (level === undefined || madeAtMs === undefined || archiveSize === undefined || n === undefined || namesBytes === undefined || !Number.isInteger(n)) return undefined;
-  let at = align8(MAGIC.length + 4 + jsonLen);
+  if (level === undefined || madeAtMs === undefined || archiveSize === undefined || count === undefined || namesBytes === undefined || !Number.isInteger(count)) return undefined;
+  const selectedBy = typeof head.selectedBy === 'string' ? head.selectedBy : undefined;
+  return { level, madeAtMs, archiveSize, count, namesBytes, ...(selectedBy !== undefined ? { selectedBy } : {}), columnsAt: align8(end) };
+}
+
+/** The index in `data`, or undefined when it is not one this version wrote, whole and consistent. */
+export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHeader } | undefined {
+  const head = parseIndexHeader(data);
+  if (!head) return undefined;
+  const { level, madeAtMs, archiveSize, count: n, namesBytes, selectedBy } = head;
+  let at = head.columnsAt;
   // Columns start 8-aligned in the file: where the bytes read are aligned in memory too (a
   // buffer of its own, as a file this size is read into), they are viewed in place; copying
   // them (some 4 MB for the babel shape) made a re-scan pay for a full garbage collection.
@@ -341,7 +365,6 @@ export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHe
   const names = take(namesBytes, (b, o, len) => Buffer.from(b, o, len));
   if (!ends || floats.some((f) => !f) || !crc || !flags || !mode || !method || !names) return undefined;
   const [size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize] = floats as Float64Array[];
-  const selectedBy = typeof head.selectedBy === 'string' ? head.selectedBy : undefined;
   const index = new ArchiveIndex(names, ends, { size, mtimeMs, ctimeMs, ino, headerAt, dataAt, endAt, compressedSize, crc, flags, mode, method }, n, selectedBy);
   // Every entry inside the archive, one after the other, described consistently.
   let prevEnd = 0;

@@ -578,9 +578,12 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         await new Promise<void>((r) => setImmediate(r));
         lastYield = performance.now();
       }
-      // Both lists are in ascending byte order: the previous entry of this path, if any, is found walking forward.
-      let before = -1;
-      if (prev) {
+      // Both lists are in ascending byte order: the previous entry of this path, if any, is
+      // found walking forward, unless the selection found it there already.
+      let before = prev ? files.positionIn(prev, n) : -1;
+      if (before >= 0) {
+        j = before;
+      } else if (prev) {
         let c = -1;
         while (j < prev.length && (c = comparePaths(prev, j, files, n)) < 0) j++;
         if (c === 0) before = j;

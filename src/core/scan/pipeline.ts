@@ -4,6 +4,7 @@
 // archives and transfers live, and where results go, and shows the progress.
 import type { RetryNotice, ServiceClient, UploadFields } from '../api';
 import { CancelledAfterUploadError, throwIfCancelled } from '../async';
+import type { ArchiveIndex } from '../archive/archiveIndex';
 import { DEFAULT_LEVEL, WorkersAhead, buildZip, type BuiltArchive } from '../archive/zip';
 import { loadOnce, type ReusableArchive, type ReuseCache } from '../archive/reuseCache';
 import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
@@ -41,14 +42,26 @@ export const WATCH_FROM_FILES = 20_000;
  * files; else why not (undefined for a small tree: nothing worth a log line).
  */
 export function trustedChanges(
-  journal: JournalSnapshot | undefined, previous: () => ReusableArchive | undefined, watchFromFiles = WATCH_FROM_FILES,
+  journal: JournalSnapshot | undefined, previous: () => { madeAtMs: number; files: number } | undefined, watchFromFiles = WATCH_FROM_FILES,
 ): { watched?: WatchedChanges; why?: string } {
   const watched = journal?.watched;
   if (!watched) return { why: journal?.why };
   const kept = previous();
   if (kept?.madeAtMs !== watched.madeAtMs) return { why: 'the kept archive is not the one the file watcher started from' };
   // A small tree is looked at whole sooner than the watcher's latency has passed.
-  return kept.index.length < watchFromFiles ? {} : { watched };
+  return kept.files < watchFromFiles ? {} : { watched };
+}
+
+/**
+ * The kept archive's index, for a selection told `watched`: only when it is the archive
+ * the watcher's record starts from (trustedChanges read its header alone; another scan may
+ * have kept another since). Without it, the selection looks at every file.
+ */
+export function keptIndexFor(previous: () => ReusableArchive | undefined, watched: WatchedChanges | undefined): () => ArchiveIndex | undefined {
+  return () => {
+    const kept = previous();
+    return watched && kept?.madeAtMs !== watched.madeAtMs ? undefined : kept?.index;
+  };
 }
 
 export interface RetrySettings {
@@ -176,11 +189,12 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     // What the watcher saw since the kept archive was made, if it watched since then. Again
     // (the watcher reported a write late), the same record, and every file looked at.
     const journal = again ? again.journal : req.partial ? undefined : ctx.uploads.changes?.restart({ root: req.root, fromFiles: ctx.watchFromFiles ?? WATCH_FROM_FILES });
-    const { watched, why } = again ? {} : trustedChanges(journal, loadPrevious, ctx.watchFromFiles);
+    // From the kept index's header: its columns are read once git is at work (SelectOptions.known).
+    const { watched, why } = again ? {} : trustedChanges(journal, () => reuse?.peek(DEFAULT_LEVEL), ctx.watchFromFiles);
     if (why && reuse?.has()) ctx.log(`Every file is looked at: ${why}.`);
     const choose = (w: WatchedChanges | undefined) => {
       // Called now (its git listings start before the git details'), a throw made a rejection.
-      const selecting = (async () => req.select(() => loadPrevious()?.index, w, workers?.onCount))();
+      const selecting = (async () => req.select(keptIndexFor(loadPrevious, w), w, workers?.onCount))();
       // git's details only go into the upload's form: read while the selection and packaging
       // run, not after them. A full selection in git finds the untracked files anyway, and
       // looks at every tracked file: git need not compare again those not written since the

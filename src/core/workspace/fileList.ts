@@ -68,7 +68,22 @@ export class FileList implements Iterable<SelectedFile>, PathBytes {
     private readonly targets: ReadonlyMap<number, string>,
     readonly length: number,
     readonly totalBytes: number,
+    private readonly knownAt?: Int32Array,
+    private readonly knownFrom?: PathBytes,
   ) {}
+
+  /**
+   * Where file i is in `list`, when the selection found it there (FileListBuilder.addKnown),
+   * else -1: packaging need not look for it again among the last archive's entries.
+   */
+  positionIn(list: PathBytes, i: number): number {
+    return list === this.knownFrom && this.knownAt ? this.knownAt[i] : -1;
+  }
+
+  /** The list positionIn answers for, if any. */
+  get knownList(): PathBytes | undefined {
+    return this.knownFrom;
+  }
 
   /** The numbers of every file as columns: an archive index of these very files shares them (ArchiveIndexBuilder). */
   statColumns(): StatColumns {
@@ -157,7 +172,7 @@ export class FileList implements Iterable<SelectedFile>, PathBytes {
 }
 
 /** A copy of `a` with room for `n` elements (compact lists grow by doubling). */
-export function growTo<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(a: T, n: number): T {
+export function growTo<T extends Float64Array | Uint32Array | Int32Array | Uint16Array | Uint8Array>(a: T, n: number): T {
   const next = new (a.constructor as new (n: number) => T)(n);
   next.set(a);
   return next;
@@ -184,6 +199,9 @@ export class FileListBuilder {
   private n = 0;
   private total = 0;
   private sorted = true;
+  /** Where each file is in `knownFrom` (-1: not known there); made by the first addKnown. */
+  private knownAt: Int32Array | undefined;
+  private knownFrom: PathBytes | undefined;
 
   /**
    * `reuse`: a buffer the paths are taken from in order, which then holds the list's names
@@ -212,11 +230,12 @@ export class FileListBuilder {
       this.mtimes = growTo(this.mtimes, cap);
       this.ctimes = growTo(this.ctimes, cap);
       this.inos = growTo(this.inos, cap);
+      if (this.knownAt) this.knownAt = growTo(this.knownAt, cap);
     }
     this.names = withRoom(this.names, this.used, bytes);
   }
 
-  private push(size: number, ino: number, mtimeMs: number, ctimeMs: number, target: string | undefined): void {
+  private push(size: number, ino: number, mtimeMs: number, ctimeMs: number, target: string | undefined, at = -1): void {
     const i = this.n++;
     this.ends[i] = this.used;
     this.sizes[i] = size;
@@ -225,7 +244,10 @@ export class FileListBuilder {
     this.ctimes[i] = ctimeMs;
     if (target !== undefined) this.targets.set(i, target);
     this.total += size;
-    if (i > 0 && this.sorted) {
+    const known = this.knownAt;
+    if (known) known[i] = at;
+    // Two files found in ascending places of the same sorted list are in order: no comparing.
+    if (i > 0 && this.sorted && !(at >= 0 && known![i - 1] >= 0 && known![i - 1] < at)) {
       const view = { names: this.names, ends: this.ends, length: this.n };
       this.sorted = comparePaths(view, i - 1, view, i) < 0;
     }
@@ -244,19 +266,41 @@ export class FileListBuilder {
     this.push(size, ino, mtimeMs, ctimeMs, target);
   }
 
+  /**
+   * As addBytes, for a file whose path is at `at` in `from`, a list sorted without duplicates
+   * (the last archive's index, whose order was checked when it was read). Positions are kept
+   * for one list only: those of another are dropped.
+   */
+  addKnown(buf: Buffer, start: number, end: number, from: PathBytes, at: number, size: number, ino: number, mtimeMs: number, ctimeMs: number): void {
+    this.room(end - start);
+    this.used += buf.copy(this.names, this.used, start, end);
+    this.push(size, ino, mtimeMs, ctimeMs, undefined, this.knowing(from) ? at : -1);
+  }
+
+  /** Whether positions in `from` can be kept (the first list asked for is the only one). */
+  private knowing(from: PathBytes): boolean {
+    if (!this.knownAt) {
+      this.knownAt = new Int32Array(this.ends.length).fill(-1);
+      this.knownFrom = from;
+    }
+    return from === this.knownFrom;
+  }
+
   /** File i of another list, its path bytes copied as they are. */
   copyFrom(list: FileList, i: number): void {
     const start = pathStart(list, i);
     const end = list.ends[i];
     this.room(end - start);
     this.used += list.names.copy(this.names, this.used, start, end);
-    this.push(list.size(i), list.ino(i), list.mtimeMs(i), list.ctimeMs(i), list.target(i));
+    const from = list.knownList;
+    const at = from ? list.positionIn(from, i) : -1;
+    this.push(list.size(i), list.ino(i), list.mtimeMs(i), list.ctimeMs(i), list.target(i), at >= 0 && this.knowing(from!) ? at : -1);
   }
 
   /** The files sorted by path bytes (git's order; already so when added in that order), duplicates dropped. */
   build(): FileList {
     const n = this.n;
-    const list = new FileList(this.names, this.ends, this.sizes, this.mtimes, this.ctimes, this.inos, this.targets, n, this.total);
+    const list = new FileList(this.names, this.ends, this.sizes, this.mtimes, this.ctimes, this.inos, this.targets, n, this.total, this.knownAt, this.knownFrom);
     if (this.sorted) return list;
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => comparePaths(list, a, list, b));
     const out = new FileListBuilder(n, this.used);

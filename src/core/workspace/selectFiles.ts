@@ -662,14 +662,14 @@ async function filterCandidates(
       const untouched = o.watch?.untouched(rel) === true;
       if (untouched && ++sampled % SAMPLE_UNTOUCHED !== 0) {
         const c = o.known!.columns;
-        out.addBytes(listing!.buf, listing!.start, listing!.end, c.size[j], c.ino[j], c.mtimeMs[j], c.ctimeMs[j]);
+        out.addKnown(listing!.buf, listing!.start, listing!.end, o.known!, j, c.size[j], c.ino[j], c.mtimeMs[j], c.ctimeMs[j]);
         unrecorded = undefined;
         continue;
       }
       st = lstatQuiet(absolutePathOf(ctx.root, rel));
       const same = recordedStats(o.known, j, st);
       if (same) {
-        out.addBytes(listing!.buf, listing!.start, listing!.end, same.size, same.ino, same.mtimeMs, same.ctimeMs);
+        out.addKnown(listing!.buf, listing!.start, listing!.end, o.known!, j, same.size, same.ino, same.mtimeMs, same.ctimeMs);
         unrecorded = undefined;
         continue;
       }

@@ -12,6 +12,7 @@ import { serializeIndex } from '../../../src/core/archive/archiveIndex';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { DEFAULT_LEVEL, buildZip, startDeflateWorkers } from '../../../src/core/archive/zip';
 import { ZipWriter, METHOD_STORE } from '../../../src/core/archive/zipFormat';
+import { FileList } from '../../../src/core/workspace/fileList';
 import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
 import { committedRepo, readZip, tempDir, writeTree } from '../workspace/helpers';
 
@@ -326,6 +327,46 @@ describe('packaging real-shaped trees', () => {
       }
       await fsp.truncate(kept, 100);
       assert.equal(cache.load(DEFAULT_LEVEL), undefined, 'a damaged archive is not reused');
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.rm(store, { recursive: true, force: true });
+    }
+  });
+
+  test("a re-scan's selection says where each unchanged file is in the kept archive, and packaging by those places gives the bytes it gives by looking", async () => {
+    const files = smallTree(300);
+    const root = await committedRepo('pack-known-', files);
+    const store = await tempDir('pack-known-store-');
+    try {
+      const cache = await keptColdBuild(root, Object.keys(files), store);
+      const changed = 'pkg2/test/fixtures/case2/input.js';
+      await fsp.writeFile(path.join(root, changed), '// changed\n');
+      const previous = cache.load(DEFAULT_LEVEL)!;
+      assert.deepEqual(cache.peek(DEFAULT_LEVEL), { madeAtMs: previous.madeAtMs, files: 300 }, "the index's header alone says when and how many");
+      assert.equal(cache.peek(9), undefined, 'another deflate level');
+      const sel = await selectWorkspaceFiles(root, { known: previous.index });
+      const placed = sel.files.map((f, i) => sel.files.positionIn(previous.index, i));
+      for (let i = 0; i < sel.files.length; i++) {
+        const at = previous.index.paths().indexOf(sel.files.path(i));
+        if (sel.files.path(i) === changed) assert.equal(placed[i], -1, 'a changed file is looked at: no place is kept for it');
+        else assert.equal(placed[i], at, sel.files.path(i));
+      }
+      assert.equal(sel.files.positionIn(FileList.of([]), 0), -1, 'places in another list are not answered');
+      const byPlace = await buildZip(sel, { previous });
+      // The same files in a list that knows no places: packaging finds each by comparing paths.
+      const unplaced = { ...sel, files: FileList.of(sel.files) };
+      assert.equal(unplaced.files.positionIn(previous.index, 0), -1);
+      const byLooking = await buildZip(unplaced, { previous });
+      try {
+        assert.equal(byPlace.reused, 299);
+        assert.equal(byLooking.reused, 299);
+        assert.equal(byPlace.sha256, byLooking.sha256);
+      } finally {
+        await byPlace.dispose();
+        await byLooking.dispose();
+      }
+      await fsp.writeFile(path.join(store, 'reuse', 'last.index'), 'not an index');
+      assert.equal(cache.peek(DEFAULT_LEVEL), undefined, 'a damaged index');
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
       await fsp.rm(store, { recursive: true, force: true });

@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
-import { WATCH_FROM_FILES, scanFolder, type PipelineContext } from '../../../src/core/scan/pipeline';
+import { WATCH_FROM_FILES, keptIndexFor, scanFolder, trustedChanges, type PipelineContext } from '../../../src/core/scan/pipeline';
+import { ArchiveIndexBuilder } from '../../../src/core/archive/archiveIndex';
 import { HELD_BYTES } from '../../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { ChangeJournal, MAX_WATCHED_PATHS, patternsHidingFiles } from '../../../src/core/workspace/changeJournal';
@@ -241,6 +242,19 @@ describe('a re-scan told what the file watcher saw', () => {
     const next = await f.scan();
     assert.ok(!next.log.some((l) => /file watcher/.test(l)), next.log.join('\n'));
     assert.ok(next.uploaded.has('src/unseen.js'), 'the walk found it');
+  });
+
+  test('the kept index goes to a selection told by the watcher only while it is the archive the watcher\'s record starts from', () => {
+    const index = new ArchiveIndexBuilder().build();
+    const kept = (madeAtMs: number) => () => ({ path: 'last.zip', level: 6, madeAtMs, index });
+    const watched = { madeAtMs: 5, touched: new Set<string>(), untracked: [], trackedDigest: 'd' };
+    assert.equal(keptIndexFor(kept(5), watched)(), index);
+    // Judged by its header, then another scan kept another archive before the selection read it.
+    assert.equal(keptIndexFor(kept(6), watched)(), undefined, 'not that archive: every file is looked at');
+    assert.equal(keptIndexFor(kept(6), undefined)(), index, 'without the watcher, any kept archive helps');
+    assert.deepEqual(trustedChanges({ epoch: 1, watched }, () => ({ madeAtMs: 5, files: 10 }), 10), { watched });
+    assert.deepEqual(trustedChanges({ epoch: 1, watched }, () => ({ madeAtMs: 5, files: 9 }), 10), {}, 'a small tree is looked at whole');
+    assert.match(trustedChanges({ epoch: 1, watched }, () => undefined, 10).why ?? '', /not the one the file watcher started from/);
   });
 
   test('the journal: a baseline only from the packaging it started, bounded, and never where settings hide files from the watcher', () => {
