@@ -245,10 +245,19 @@ async function main(): Promise<void> {
       appendFileSync(changed, '\n// changed by the benchmark\n');
       journal.note(arg('change')!);
       await serviceIdle(arg('admin-url'));
-      // The re-scan's cookie (watcherCookies.ts), reported as VS Code's watcher would: what
-      // the system reports in .git, WATCHER_MODEL_MS later.
+      // The re-scan's cookie (watcherCookies.ts), reported as VS Code's watcher would:
+      // WATCHER_MODEL_MS after it was written (by its own time, not by when this busy thread
+      // got to see it), once the thread is free.
       const dotGit = watch(path.join(root, '.git'), (_, name) => {
-        if (name) setTimeout(() => journal.note(`.git/${name}`), WATCHER_MODEL_MS);
+        if (!name) return;
+        const rel = `.git/${name}`;
+        let wait = 0;
+        try {
+          wait = statSync(path.join(root, rel)).mtimeMs + WATCHER_MODEL_MS - Date.now();
+        } catch {
+          // Gone already: its removal, reported at once.
+        }
+        setTimeout(() => journal.note(rel), Math.max(0, wait));
       });
       const warm = await scanToScanId(root, client, tmp, gitClean, cache, journal);
       dotGit.close();

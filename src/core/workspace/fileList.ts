@@ -56,6 +56,19 @@ export function findPath(list: PathBytes, rel: string): number {
   return -1;
 }
 
+/** The first place in `list` (sorted in byte order) whose path does not sort before `rel`. */
+export function lowerBound(list: PathBytes, rel: string): number {
+  const key = Buffer.from(rel, 'utf8');
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list.names.compare(key, 0, key.length, pathStart(list, mid), list.ends[mid]) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class FileList implements Iterable<SelectedFile>, PathBytes {
   /** @internal use FileListBuilder or FileList.of */
   constructor(

@@ -7,7 +7,7 @@ import { CREDENTIAL_FILE_PATTERNS, credentialMatcher } from './credentials';
 import { BINARY_ASSET_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
 import type { FolderVerdict, PathMatcher } from './fastMatcher';
 import { MAX_KEPT_UNTRACKED, touchedPath, type WatchedChanges } from './changeJournal';
-import { FileList, FileListBuilder, findPath, pathStart, type PathBytes } from './fileList';
+import { FileList, FileListBuilder, findPath, lowerBound, pathStart, type PathBytes } from './fileList';
 import { gitBytes, gitListing, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
 import { isNotFound } from './safeOpen';
@@ -217,7 +217,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
     const tracked = new FileListBuilder(trackedCount, trackedOut.length, trackedOut);
     const unrecorded = known ? new BoundedList(MAX_TRACKED_UNRECORDED) : undefined;
     const trackedListing = new NulSeparated(trackedOut);
-    const watch = watched && known ? { untouched: untouchedBy(watched.touched, notRecorded), missed: 0 } : undefined;
+    const watch = watched && known ? { untouchedAt: untouchedPlaces(known, watched.touched, notRecorded), missed: 0 } : undefined;
     await filterCandidates(ctx, trackedListing, tracked, { dropMissing: true, kept: () => true, known, unrecorded, tracked: true, watch });
     const trackedList = tracked.build();
     // A path git lists both ways (the index changed between the two listings) counts as tracked.
@@ -573,22 +573,36 @@ class NulSeparated implements Iterable<string> {
   /** Paths passed over so far, the skipped ones included. */
   count = 0;
 
+  /** Where the next path is looked for. */
+  private at = 0;
+
   constructor(readonly buf: Buffer, private readonly skip?: (buf: Buffer, start: number, end: number) => boolean) {}
 
-  *[Symbol.iterator](): Iterator<string> {
+  /** Moves to the next path not skipped (its bytes `buf[start, end)`); false after the last. */
+  next(): boolean {
     const out = this.buf;
-    let start = 0;
-    while (start < out.length) {
+    while (this.at < out.length) {
+      const start = this.at;
       let end = out.indexOf(0, start);
       if (end < 0) end = out.length;
+      this.at = end + 1;
       if (end > start) this.count++;
       if (end > start && !this.skip?.(out, start, end)) {
         this.start = start;
         this.end = end;
-        yield out.toString('utf8', start, end);
+        return true;
       }
-      start = end + 1;
     }
+    return false;
+  }
+
+  /** The current path as text. */
+  text(): string {
+    return this.buf.toString('utf8', this.start, this.end);
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    while (this.next()) yield this.text();
   }
 }
 
@@ -631,7 +645,7 @@ async function filterCandidates(
   o: {
     dropMissing: boolean; kept?: (rel: string) => boolean; known?: KnownFiles; unrecorded?: BoundedList; tracked?: boolean;
     /** Paths a file watcher did not see touched, and how many of those looked at had changed all the same. */
-    watch?: { untouched: (rel: string) => boolean; missed: number };
+    watch?: { untouchedAt: (j: number) => boolean; missed: number };
   },
 ): Promise<void> {
   const folders = new FolderChain(ctx);
@@ -649,9 +663,20 @@ async function filterCandidates(
   let sampled = 0;
   // The path before this one, unless it was added as the very file `known` records.
   let unrecorded: string | undefined;
-  for (const rel of rels) {
+  // A listing is read in place: a recorded file the watcher did not see touched (most of a
+  // re-scan) is added without its path ever becoming a string.
+  const others = listing ? undefined : rels[Symbol.iterator]();
+  for (;;) {
+    let rel: string | undefined;
+    if (listing) {
+      if (!listing.next()) break;
+    } else {
+      const r = others!.next();
+      if (r.done) break;
+      rel = r.value;
+    }
     if (unrecorded !== undefined) o.unrecorded?.add(unrecorded);
-    unrecorded = rel;
+    unrecorded = undefined;
     if ((++n & 31) === 0 && performance.now() - last > YIELD_MS) {
       await yieldToEventLoop();
       last = performance.now();
@@ -659,22 +684,23 @@ async function filterCandidates(
     let st: Stats | NodeJS.ErrnoException | undefined;
     const j = verdictsHold ? recordedAt() : -1;
     if (j >= 0) {
-      const untouched = o.watch?.untouched(rel) === true;
+      const untouched = o.watch?.untouchedAt(j) === true;
       if (untouched && ++sampled % SAMPLE_UNTOUCHED !== 0) {
         const c = o.known!.columns;
         out.addKnown(listing!.buf, listing!.start, listing!.end, o.known!, j, c.size[j], c.ino[j], c.mtimeMs[j], c.ctimeMs[j]);
-        unrecorded = undefined;
         continue;
       }
+      rel ??= listing!.text();
       st = lstatQuiet(absolutePathOf(ctx.root, rel));
       const same = recordedStats(o.known, j, st);
       if (same) {
         out.addKnown(listing!.buf, listing!.start, listing!.end, o.known!, j, same.size, same.ino, same.mtimeMs, same.ctimeMs);
-        unrecorded = undefined;
         continue;
       }
       if (untouched) o.watch!.missed++;
     }
+    rel ??= listing!.text();
+    unrecorded = rel;
     if (!isSafeRelative(rel)) {
       ctx.skip(rel, 'outside-folder');
       continue;
@@ -744,8 +770,17 @@ const SAMPLE_UNTOUCHED = 64;
  * For a re-scan told what a watcher saw: whether a recorded path was not touched, itself or
  * a folder above it (only a touched path that was no recorded file can be a folder).
  */
-function untouchedBy(touched: ReadonlySet<string>, notRecorded: ReadonlySet<string>): (rel: string) => boolean {
-  return notRecorded.size ? (rel) => !touched.has(rel) && !touchedPath(notRecorded, rel) : (rel) => !touched.has(rel);
+function untouchedPlaces(known: PathBytes, touched: ReadonlySet<string>, notRecorded: ReadonlySet<string>): (j: number) => boolean {
+  const at = new Set<number>();
+  for (const p of touched) {
+    const j = findPath(known, p);
+    if (j >= 0) at.add(j);
+  }
+  // What is below a touched path that was no recorded file (a folder) sorts between "p/" and "p0".
+  const below = [...notRecorded].map((p) => [lowerBound(known, `${p}/`), lowerBound(known, `${p}0`)] as const).filter(([lo, hi]) => lo < hi);
+  return below.length
+    ? (j) => !at.has(j) && !below.some(([lo, hi]) => j >= lo && j < hi)
+    : (j) => !at.has(j);
 }
 
 /**

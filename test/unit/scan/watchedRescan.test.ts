@@ -108,6 +108,26 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.ok(!third.uploaded.has('src/f002.js') && third.uploaded.get('lib/f002.js') === 'export const v2 = 2;\n', 'a moved file is found where it went (git lists the new folder)');
   });
 
+  test('a folder the watcher reports stands for every recorded file below it: each is looked at again, and no file beside it', async () => {
+    const root = await repo();
+    await writeTree(root, { 'src/deep/a.js': 'a();\n', 'srcx.js': 'x();\n', 'src0.js': 'zero();\n' });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'more');
+    // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
+    const old = new Date(Date.now() - 60_000);
+    for (const rel of ['src/deep/a.js', 'srcx.js', 'src0.js']) await fsp.utimes(path.join(root, rel), old, old);
+    const journal = new ChangeJournal();
+    const f = folder(root, journal);
+    await f.scan();
+    // Rewritten behind the watcher's back but for their folder's report (a tool that swaps a folder in).
+    await writeTree(root, { 'src/deep/a.js': 'a("rewritten");\n', 'srcx.js': 'x("unseen");\n', 'src0.js': 'zero("unseen");\n' });
+    journal.note('src/deep');
+    const next = await f.scan();
+    assert.equal(next.uploaded.get('src/deep/a.js'), 'a("rewritten");\n', 'below the reported folder: looked at');
+    assert.equal(next.uploaded.get('srcx.js'), 'x();\n', 'beside it (its name only starts the same): taken as recorded');
+    assert.equal(next.uploaded.get('src0.js'), 'zero();\n');
+  });
+
   /**
    * A folder scanned once, then `rel` written just before the next scan and reported by the
    * watcher only once that scan has chosen its files (VS Code reports a write ~140 ms after
