@@ -1,4 +1,4 @@
-import { promises as fsp, statSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, promises as fsp, readSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CheckRepoActions, simpleGit } from 'simple-git';
@@ -108,38 +108,48 @@ function howItEnded(r: ProgramResult): string {
  * allocator: a 10.4 MB listing (100,000 paths) grew the process by 20-22 MB, by 11 MB this
  * way. Where no temporary file can be made, or git fails to write it, the pipe.
  */
-export async function gitListing(root: string, args: string[]): Promise<Buffer> {
+export function gitListing(root: string, args: string[]): Promise<Buffer> {
   const git = gitExecutable();
-  if (!git) throw gitMissing();
-  if (!(await gitCouldFindRepository(root))) throw gitFailed(args, NO_REPOSITORY);
+  if (!git) return Promise.reject(gitMissing());
+  // A folder known to be in reach (every scan but its first): git starts within this call,
+  // before the caller's next step takes the thread (a re-scan reads its kept index then, ~20
+  // ms: git's start had waited for it).
+  if (inReach.has(root)) return listInto(git, root, args);
+  return gitCouldFindRepository(root).then((found) => {
+    if (!found) throw gitFailed(args, NO_REPOSITORY);
+    return listInto(git, root, args);
+  });
+}
+
+/** gitListing once git may run in `root`: synchronous up to git's start. */
+async function listInto(git: string, root: string, args: string[]): Promise<Buffer> {
   let dir: string;
   try {
-    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'code-scanner-git-'));
+    dir = mkdtempSync(path.join(os.tmpdir(), 'code-scanner-git-'));
   } catch {
     return gitBytes(root, args);
   }
+  const listing = path.join(dir, 'listing');
+  let fd: number | undefined;
   try {
-    const out = await fsp.open(path.join(dir, 'listing'), 'wx+', 0o600);
-    try {
-      const { code } = await programRunner().run(git, gitArgs(args), { cwd: root, env: gitEnv(), maxBuffer: MAX_OUTPUT, stdoutPath: path.join(dir, 'listing') });
-      // Writing to a file, git can fail for want of room (a full disk, a quota, a limit on
-      // file sizes) where a pipe would do; whether that is why is not told apart from its
-      // other failures (its messages are translated). Asked again through a pipe, git gives
-      // the listing or its own reason, and only a failing listing pays the second run.
-      if (code !== 0) return await gitBytes(root, args);
-      const { size } = await out.stat();
-      if (size > MAX_OUTPUT) throw gitFailed(args, `it printed more than ${MAX_OUTPUT} bytes`);
-      const bytes = Buffer.allocUnsafeSlow(size);
-      for (let got = 0; got < size;) {
-        const { bytesRead } = await out.read(bytes, got, size - got, got);
-        if (bytesRead === 0) throw new Error('the git listing ended early');
-        got += bytesRead;
-      }
-      return bytes;
-    } finally {
-      await out.close();
+    fd = openSync(listing, 'wx+', 0o600);
+    const { code } = await programRunner().run(git, gitArgs(args), { cwd: root, env: gitEnv(), maxBuffer: MAX_OUTPUT, stdoutPath: listing });
+    // Writing to a file, git can fail for want of room (a full disk, a quota, a limit on
+    // file sizes) where a pipe would do; whether that is why is not told apart from its
+    // other failures (its messages are translated). Asked again through a pipe, git gives
+    // the listing or its own reason, and only a failing listing pays the second run.
+    if (code !== 0) return await gitBytes(root, args);
+    const { size } = fstatSync(fd);
+    if (size > MAX_OUTPUT) throw gitFailed(args, `it printed more than ${MAX_OUTPUT} bytes`);
+    const bytes = Buffer.allocUnsafeSlow(size);
+    for (let got = 0; got < size;) {
+      const read = readSync(fd, bytes, got, size - got, got);
+      if (read === 0) throw new Error('the git listing ended early');
+      got += read;
     }
+    return bytes;
   } finally {
+    if (fd !== undefined) closeSync(fd);
     await fsp.rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -6,6 +6,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { gitBytes, gitListing } from '../../../src/core/workspace/git';
+import { programRunner } from '../../../src/core/workspace/programRunner';
 import { committedRepo, tempDir, writeTree } from './helpers';
 
 let repo: string;
@@ -78,4 +79,22 @@ process.stdout.write(out.toString('base64'));`;
   assert.equal(code, 0, stderr);
   assert.deepEqual(Buffer.from(stdout, 'base64'), await gitBytes(repo, ['ls-files', '-z', '--cached']));
   assert.deepEqual(await leftBehind(), [], 'no temporary file is left behind');
+});
+
+test('in a folder already found in reach, git starts within the call: what the caller does next cannot hold it back', async () => {
+  await gitListing(repo, ['ls-files', '-z', '--cached']);
+  const runner = programRunner();
+  const run = runner.run.bind(runner);
+  let started = false;
+  runner.run = (...a) => {
+    started = true;
+    return run(...a);
+  };
+  try {
+    const listing = gitListing(repo, ['ls-files', '-z', '--cached']);
+    assert.ok(started, 'git was started before the call returned');
+    assert.ok((await listing).length > 0);
+  } finally {
+    runner.run = run;
+  }
 });
