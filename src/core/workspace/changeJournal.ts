@@ -32,8 +32,8 @@ export interface JournalSnapshot {
   /** Why not, for the log. */
   readonly why?: string;
   /**
-   * With `watched`, when the folder has a .git of its own: true once the watcher has reported
-   * every write made before this record was taken (watcherCookies.ts).
+   * With `watched`, when a cookie could be written into the folder's .git: true once the
+   * watcher has reported every write made before this record was taken (watcherCookies.ts).
    */
   readonly caughtUp?: Promise<boolean>;
 }
@@ -101,11 +101,12 @@ export class ChangeJournal {
     const b = this.baseline;
     const why = this.disabledWhy ?? (!b ? 'no scan in this window has packaged the folder yet' : this.invalid);
     const watched = why || !b ? undefined : { madeAtMs: b.madeAtMs, touched: this.touched, untracked: b.untracked, trackedDigest: b.trackedDigest };
+    const caughtUp = watched && cookie && (b!.files ?? 0) >= cookie.fromFiles ? this.cookies.drop(cookie.root) : undefined;
     const snapshot: JournalSnapshot = {
       epoch: ++this.epoch,
       watched,
       ...(why ? { why } : {}),
-      ...(watched && cookie && (b!.files ?? 0) >= cookie.fromFiles ? { caughtUp: this.cookies.drop(cookie.root) } : {}),
+      ...(caughtUp ? { caughtUp } : {}),
     };
     this.touched = new Set();
     this.chars = 0;

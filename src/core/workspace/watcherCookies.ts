@@ -28,21 +28,21 @@ export class WatcherCookies {
   constructor(private readonly giveUpMs = COOKIE_GIVE_UP_MS) {}
 
   /**
-   * Writes a cookie into `root`/.git; resolves true once the watcher has reported it. False
-   * at once when none can be written there (no .git folder of its own, read-only), and false
-   * if it is not reported within COOKIE_GIVE_UP_MS.
+   * Writes a cookie into `root`/.git: resolves true once the watcher has reported it, false
+   * if it is not reported within COOKIE_GIVE_UP_MS. Undefined when none can be written there
+   * (no .git folder of its own, read-only) or the watcher did not report one before.
    */
-  drop(root: string): Promise<boolean> {
-    if (this.unreported) return Promise.resolve(false);
+  drop(root: string): Promise<boolean> | undefined {
+    if (this.unreported) return undefined;
     const rel = `${PREFIX}${process.pid}-${Date.now()}-${++this.made}`;
     const file = path.join(root, ...rel.split('/'));
     try {
       // Only into a real folder: a .git that links elsewhere is not watched with the folder,
       // and a file is never written outside it.
-      if (!lstatSync(path.dirname(file)).isDirectory()) return Promise.resolve(false);
+      if (!lstatSync(path.dirname(file)).isDirectory()) return undefined;
       closeSync(openSync(file, 'wx'));
     } catch {
-      return Promise.resolve(false);
+      return undefined;
     }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {

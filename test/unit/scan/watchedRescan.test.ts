@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
 import { ReuseCache } from '../../../src/core/archive/reuseCache';
 import { ArchivedFiles } from '../../../src/core/scan/archivedFiles';
-import { WATCH_FROM_FILES, keptIndexFor, scanFolder, trustedChanges, type PipelineContext } from '../../../src/core/scan/pipeline';
+import { WATCH_FROM_FILES, WATCH_FROM_FILES_UNSYNCED, keptIndexFor, scanFolder, trustedChanges, type PipelineContext } from '../../../src/core/scan/pipeline';
 import { ArchiveIndexBuilder } from '../../../src/core/archive/archiveIndex';
 import { HELD_BYTES } from '../../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
@@ -275,6 +275,11 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.deepEqual(trustedChanges({ epoch: 1, watched }, () => ({ madeAtMs: 5, files: 10 }), 10), { watched });
     assert.deepEqual(trustedChanges({ epoch: 1, watched }, () => ({ madeAtMs: 5, files: 9 }), 10), {}, 'a small tree is looked at whole');
     assert.match(trustedChanges({ epoch: 1, watched }, () => undefined, 10).why ?? '', /not the one the file watcher started from/);
+    // Where the watcher's catch-up is known by a cookie, from fewer files than where it is waited out.
+    const kept20k = () => ({ madeAtMs: 5, files: WATCH_FROM_FILES_UNSYNCED - 1 });
+    assert.deepEqual(trustedChanges({ epoch: 1, watched, caughtUp: Promise.resolve(true) }, kept20k), { watched });
+    assert.deepEqual(trustedChanges({ epoch: 1, watched }, kept20k), {});
+    assert.ok(WATCH_FROM_FILES < WATCH_FROM_FILES_UNSYNCED);
   });
 
   test('the journal: a baseline only from the packaging it started, bounded, and never where settings hide files from the watcher', () => {

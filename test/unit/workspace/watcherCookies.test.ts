@@ -31,7 +31,7 @@ describe('watcher cookies', () => {
     await fsp.mkdir(path.join(root, '.git'));
     const cookies = new WatcherCookies();
     let settled: boolean | undefined;
-    const caughtUp = cookies.drop(root).then((v) => (settled = v));
+    const caughtUp = cookies.drop(root)!.then((v) => (settled = v));
     const [rel, ...more] = await cookiesIn(root);
     assert.ok(rel && more.length === 0, 'one cookie was written');
     assert.equal(cookies.reported('.git/index'), false, "git's own files are not cookies");
@@ -47,17 +47,17 @@ describe('watcher cookies', () => {
   test('none where the folder has no .git folder of its own, and never a file outside it', async () => {
     const cookies = new WatcherCookies();
     const plain = await dir('cookie-plain-');
-    assert.equal(await cookies.drop(plain), false, 'not a git repository');
+    assert.equal(cookies.drop(plain), undefined, 'not a git repository');
     assert.deepEqual(await fsp.readdir(plain), []);
 
     const worktree = await dir('cookie-worktree-');
     await fsp.writeFile(path.join(worktree, '.git'), 'gitdir: /somewhere/else\n');
-    assert.equal(await cookies.drop(worktree), false, 'a worktree: its .git is a file');
+    assert.equal(cookies.drop(worktree), undefined, 'a worktree: its .git is a file');
 
     const elsewhere = await dir('cookie-elsewhere-');
     const linked = await dir('cookie-linked-');
     await fsp.symlink(elsewhere, path.join(linked, '.git'));
-    assert.equal(await cookies.drop(linked), false, 'a .git that links elsewhere');
+    assert.equal(cookies.drop(linked), undefined, 'a .git that links elsewhere');
     assert.deepEqual(await fsp.readdir(elsewhere), [], 'nothing written where it points');
   });
 
@@ -68,13 +68,13 @@ describe('watcher cookies', () => {
     // Its timer does not keep a process alive; this test's must be.
     const alive = setInterval(() => undefined, 1000);
     try {
-      assert.equal(await cookies.drop(root), false);
+      assert.equal(await cookies.drop(root), false, 'given up');
     } finally {
       clearInterval(alive);
     }
     for (let i = 0; i < 100 && (await cookiesIn(root)).length; i++) await new Promise((r) => setTimeout(r, 5));
     assert.deepEqual(await cookiesIn(root), []);
-    assert.equal(await cookies.drop(root), false);
+    assert.equal(cookies.drop(root), undefined);
     assert.deepEqual(await cookiesIn(root), [], 'the watcher does not report .git here: not written again');
   });
 
