@@ -192,9 +192,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     progress(ctx, 'select', 0, 'choosing files…');
     let selection: Selection;
     // When the scan took what the watcher had reported: a write before it is checked for once
-    // the watcher's latency has passed (lateReports.ts), one after it is the next scan's.
-    // Taken before the kept archive's index is read (tens of ms at 27,000 files), which
-    // the window would otherwise have waited for on top.
+    // the watcher has caught up (lateReports.ts), one after it is the next scan's.
     const startedAt = Date.now();
     // What the watcher saw since the kept archive was made, if it watched since then. Again
     // (the watcher reported a write late), the same record, and every file looked at.
@@ -239,7 +237,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
     const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers?.pool });
-    // The watcher reports a write ~140 ms after it (VS Code batches its events): one made just
+    // The watcher reports a write 75-160 ms after it (VS Code batches its events): one made just
     // before the scan may be reported only once the archive is made. Checked while the upload
     // sends all but the archive's last bytes (UploadOptions.holdLast); any such file the
     // archive does not hold as it is sends the scan back to looking at every file.
