@@ -44,21 +44,16 @@ export function comparePaths(a: PathBytes, i: number, b: PathBytes, j: number): 
 /** Where `rel` is in `list` (sorted in byte order), or -1. */
 export function findPath(list: PathBytes, rel: string): number {
   const key = Buffer.from(rel, 'utf8');
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = list.names.compare(key, 0, key.length, pathStart(list, mid), list.ends[mid]);
-    if (c === 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  const i = lowerBoundOf(list, key);
+  return i < list.length && list.names.compare(key, 0, key.length, pathStart(list, i), list.ends[i]) === 0 ? i : -1;
 }
 
 /** The first place in `list` (sorted in byte order) whose path does not sort before `rel`. */
 export function lowerBound(list: PathBytes, rel: string): number {
-  const key = Buffer.from(rel, 'utf8');
+  return lowerBoundOf(list, Buffer.from(rel, 'utf8'));
+}
+
+function lowerBoundOf(list: PathBytes, key: Buffer): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
