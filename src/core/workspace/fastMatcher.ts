@@ -4,10 +4,15 @@
 // - a rule without a slash inside (`node_modules/`, `*.pem`, `!.env.example`) only ever
 //   looks at one name; a folder's verdict is worked out once from its parent's and its own
 //   name (a selection walks sorted paths, so each folder is entered once), and a name is
-//   first put through a cheap necessary condition (its literal text, its suffix): only a
-//   name that could match some rule is judged by `ignore`, so nothing is kept per name;
+//   first put through a cheap necessary condition (its literal text, its suffix). A name
+//   that equals a rule or ends with a rule's suffix, in ASCII and with no negation that
+//   could take it back, is decided there; only what is left is judged by `ignore`, so
+//   nothing is kept per name;
 // - rules with a path in them (`**/.aws/credentials`) go to `ignore` as a whole, and only
 //   for paths that hold, as whole segments, every name such a rule spells out.
+// - `ignore` is only set up when some name or path needs it, from rules it compiled once in
+//   the process: making and first using the two lists' `ignore`s was 15-19 ms of a
+//   process's first scan (Node 24, this machine), and most small folders never need them.
 // Same answers as `ignore` (a test compares them on every path built from the rules' names).
 import ignore, { type Ignore } from 'ignore';
 
@@ -54,7 +59,12 @@ class NamePrefilter {
   private readonly suffixes = new Map<string, { suffix: string; folderOnly: boolean }[]>();
   private readonly others: { pieces: string[]; anchoredStart: boolean; anchoredEnd: boolean; folderOnly: boolean }[] = [];
 
+  /** The negated rules' own prefilter: a name none of them could match is never taken back. */
+  private readonly negations: NamePrefilter | undefined;
+
   constructor(rules: readonly string[], private readonly lower: boolean) {
+    const negated = rules.filter((r) => r.startsWith('!')).map((r) => r.slice(1));
+    this.negations = negated.length ? new NamePrefilter(negated, lower) : undefined;
     for (const raw of rules) {
       if (raw.startsWith('!') || raw.startsWith('#') || !raw.trim()) continue; // negations only ever un-match
       const folderOnly = raw.endsWith('/');
@@ -78,17 +88,63 @@ class NamePrefilter {
 
   mayMatch(nameIn: string, isFolder: boolean): boolean {
     const name = this.lower ? nameIn.toLowerCase() : nameIn;
+    return this.textMatches(name, isFolder) || this.piecesMayMatch(name, isFolder);
+  }
+
+  /**
+   * The verdict of the name rules on a name when its text alone settles it: false when no
+   * rule could match; true when it equals a rule or ends with a rule's suffix (`*` matches
+   * any run of characters but `/`, and a name has none), no negation could match it, and it
+   * is ASCII (beyond it, JavaScript's lower case and `ignore`'s case-insensitive matching
+   * part ways). Undefined: `ignore` must judge.
+   */
+  judge(nameIn: string, isFolder: boolean): boolean | undefined {
+    const name = this.lower ? nameIn.toLowerCase() : nameIn;
+    if (!this.textMatches(name, isFolder)) return this.piecesMayMatch(name, isFolder) ? undefined : false;
+    if (!isAscii(nameIn) || this.negations?.mayMatch(nameIn, isFolder)) return undefined;
+    return true;
+  }
+
+  /** An exact or suffix rule matches `name` (already in the rules' letter case). */
+  private textMatches(name: string, isFolder: boolean): boolean {
     if (this.exact.has(name) || (isFolder && this.exactFolder.has(name))) return true;
     const dot = name.lastIndexOf('.');
     if (dot >= 0 && this.suffixes.size) {
       const list = this.suffixes.get(name.slice(dot + 1));
       if (list) for (const s of list) if ((isFolder || !s.folderOnly) && name.endsWith(s.suffix)) return true;
     }
+    return false;
+  }
+
+  private piecesMayMatch(name: string, isFolder: boolean): boolean {
     for (const o of this.others) {
       if ((isFolder || !o.folderOnly) && piecesFit(name, o)) return true;
     }
     return false;
   }
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/** Rule lists compiled by `ignore`, once per process (its rules compile their patterns when first used). */
+const compiled = new Map<string, Ignore>();
+
+/**
+ * A new `ignore` for `rules`, with its own memory of answers, made from rules compiled once:
+ * `ignore` takes over another's rules as they are (its documented `add(ignoreInstance)`).
+ */
+function ignoreOf(rules: readonly string[], ignorecase: boolean): Ignore {
+  const key = `${ignorecase ? 'i' : 'c'}\n${rules.join('\n')}`;
+  let template = compiled.get(key);
+  if (!template) {
+    if (compiled.size >= 16) compiled.clear();
+    template = ignore({ ignorecase }).add(rules as string[]);
+    compiled.set(key, template);
+  }
+  return ignore({ ignorecase }).add(template);
 }
 
 /** Whether the pieces occur in `name` in order, at its start or end where the pattern is anchored. */
@@ -117,7 +173,7 @@ export function fastMatcher(rules: readonly string[], opts: { ignorecase: boolea
   const pathRules = rules.filter((r) => !isNameRule(r));
   // A negated path rule could re-include what a name rule excluded: judge everything whole then.
   if (pathRules.some((r) => r.startsWith('!'))) {
-    const whole = ignore({ ignorecase: opts.ignorecase }).add(rules as string[]);
+    const whole = ignoreOf(rules, opts.ignorecase);
     const m = ((relPath: string) => whole.ignores(relPath)) as PathMatcher;
     return Object.assign(m, {
       top,
@@ -125,9 +181,11 @@ export function fastMatcher(rules: readonly string[], opts: { ignorecase: boolea
       file: (folder: FolderVerdict, _name: string, relPath: string) => folder.excluded || whole.ignores(relPath),
     });
   }
-  const names: Ignore = ignore({ ignorecase: opts.ignorecase }).add(nameRules);
+  let namesIgnore: Ignore | undefined;
+  const names = (): Ignore => (namesIgnore ??= ignoreOf(nameRules, opts.ignorecase));
   const prefilter = new NamePrefilter(nameRules, opts.ignorecase);
-  const paths: Ignore | undefined = pathRules.length ? ignore({ ignorecase: opts.ignorecase }).add(rules as string[]) : undefined;
+  let pathsIgnore: Ignore | undefined;
+  const paths = (): Ignore => (pathsIgnore ??= ignoreOf(rules, opts.ignorecase));
   // Each path rule names folders or files literally (`.aws`, `credentials`): a path lacking
   // any of one rule's names as a whole segment cannot match that rule.
   const bits = new Map<string, number>();
@@ -149,14 +207,15 @@ export function fastMatcher(rules: readonly string[], opts: { ignorecase: boolea
     if (parent.excluded) return parent;
     const seen = parent.seen | bitOf(name);
     // A folder, with the trailing slash: that is how gitignore judges folders.
-    if (prefilter.mayMatch(name, true) && names.ignores(`${name}/`)) return { excluded: true, seen };
-    if (paths && pathMayMatch(seen) && paths.ignores(`${relPath}/`)) return { excluded: true, seen };
+    const byName = prefilter.judge(name, true);
+    if (byName ?? names().ignores(`${name}/`)) return { excluded: true, seen };
+    if (pathRules.length && pathMayMatch(seen) && paths().ignores(`${relPath}/`)) return { excluded: true, seen };
     return seen === parent.seen ? parent : { excluded: false, seen };
   };
   const file = (dir: FolderVerdict, name: string, relPath: string): boolean => {
     if (dir.excluded) return true;
-    if (prefilter.mayMatch(name, false) && names.ignores(name)) return true;
-    return !!paths && pathMayMatch(dir.seen | bitOf(name)) && paths.ignores(relPath);
+    if (prefilter.judge(name, false) ?? names().ignores(name)) return true;
+    return pathRules.length > 0 && pathMayMatch(dir.seen | bitOf(name)) && paths().ignores(relPath);
   };
   const whole = (relPath: string): boolean => {
     let dir = top;

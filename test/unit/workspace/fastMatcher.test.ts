@@ -15,6 +15,9 @@ const NAMES = [
   // Near misses of the cheap checks: suffixes, prefixes and pieces that must not be enough.
   'X.MIN.JS', 'min.js', 'a.tfvars.json', 'tfvars.json', '.secrets.x', '.secretsx', 'service-account-1.json', 'service-account.yaml',
   '.env.production', 'env', 'my.env.d', 'a.keystore', 'keystore', 'x.egg-info.txt', 'client_secret.JSON',
+  // Decided by their text alone only in ASCII and with no negation near: negations in other
+  // letter cases, and letters whose lower case JavaScript and `ignore` disagree on.
+  '.ENV.Example', '.Env.Sample', 'PROD.ENV', '\u212Aubeconfig', '\u0130D_RSA', 'id_rsa\u0131', 'Node_Modul\u00e9s', '\u017Fecrets.yml',
 ];
 
 function* paths(depth: number, prefix = ''): Generator<string> {
@@ -59,4 +62,15 @@ test('a negated rule with a path falls back to judging whole paths', () => {
   const fast = fastMatcher(rules, { ignorecase: false });
   assert.equal(fast('a/b.log'), true);
   assert.equal(fast('keep/x/b.log'), false);
+});
+
+test('a negated name rule takes back what an exact or suffix rule matched, as in ignore', () => {
+  const rules = ['*.log', '!keep.log', 'build/', '!build/', 'notes', '*.tmp', '!*.tmp'];
+  const fast = fastMatcher(rules, { ignorecase: true });
+  const slow = ignore({ ignorecase: true }).add(rules);
+  for (const p of ['a.log', 'keep.log', 'KEEP.LOG', 'x/keep.log', 'build/', 'build/a.js', 'notes', 'notes/', 'a.tmp', 'a.TMP/']) {
+    assert.equal(fast(p), slow.ignores(p), p);
+  }
+  assert.equal(fast('keep.log'), false);
+  assert.equal(fast('a.log'), true);
 });
