@@ -11,7 +11,7 @@ import { ServiceClient } from '../../src/core/api';
 import { sha256File } from '../../src/core/archive/hash';
 import { ReuseCache, loadOnce } from '../../src/core/archive/reuseCache';
 import { DEFAULT_LEVEL, WorkersAhead, buildZip, type BuiltArchive } from '../../src/core/archive/zip';
-import { uploadArchive } from '../../src/core/upload/engine';
+import { openTransfer, uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
 import { TrackedCleanStore } from '../../src/core/workspace/trackedClean';
 import { ChangeJournal } from '../../src/core/workspace/changeJournal';
@@ -133,7 +133,9 @@ async function scanToScanId(
   const gitInfo = fullScanGitInfo(root, selecting, gitClean).catch(() => undefined);
   const sel = await selecting;
   const t1 = performance.now();
-  const archive = await buildZip(sel, { tmpRoot: tmp, previous: loadPrevious(), workersStarted: workers?.pool });
+  // As the pipeline does: the transfer is started (POST and HEAD) while packaging runs.
+  const opened = openTransfer(client, 'project.zip');
+  const archive = await buildZip(sel, { tmpRoot: tmp, name: 'project.zip', previous: loadPrevious(), workersStarted: workers?.pool });
   // As the pipeline does: a re-scan told by the watcher holds back the archive's last bytes
   // until writes made before it started have been reported.
   let caughtUp: number | undefined;
@@ -143,7 +145,7 @@ async function scanToScanId(
   const git = await gitInfo;
   const t2 = performance.now();
   const fields = { projectName: 'bench', branch: git?.branch, sha: git?.sha, repoUrl: git?.repoUrl, dirty: git?.dirty };
-  const result = await uploadArchive({ client, archive, fields, store: new MemoryTransferStore(), holdLast });
+  const result = await uploadArchive({ client, archive, fields, store: new MemoryTransferStore(), holdLast, opened });
   const t3 = performance.now();
   // As scanFolder does once the scan id is in (unmeasured there: the scan waits for the service).
   programRunner().prepare();

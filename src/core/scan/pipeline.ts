@@ -7,7 +7,7 @@ import { CancelledAfterUploadError, throwIfCancelled } from '../async';
 import type { ArchiveIndex } from '../archive/archiveIndex';
 import { DEFAULT_LEVEL, WorkersAhead, buildZip, type BuiltArchive } from '../archive/zip';
 import { loadOnce, type ReusableArchive, type ReuseCache } from '../archive/reuseCache';
-import { UploadInterruptedError, resumeUpload, uploadArchive, type UploadOutcome } from '../upload/engine';
+import { UploadInterruptedError, openTransfer, resumeUpload, uploadArchive, type OpenedTransfer, type UploadOutcome } from '../upload/engine';
 import type { SavedTransfer, TransferStore } from '../upload/transferStore';
 import { readGitInfo, readRevision, type GitInfo } from '../workspace/gitInfo';
 import { prepareGitHelperFor } from '../workspace/git';
@@ -183,7 +183,8 @@ export function archiveMetadata(archive: Pick<BuiltArchive, 'index' | 'size' | '
  */
 async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, again?: { journal: JournalSnapshot | undefined }): Promise<
   | { kind: 'nothing'; result: FolderScanResult }
-  | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined>; journal?: JournalSnapshot; lateReports?: Promise<string | undefined> }
+  | { kind: 'packaged'; selection: Selection; archive: BuiltArchive; gitInfo: Promise<GitInfo | undefined>; journal?: JournalSnapshot; lateReports?: Promise<string | undefined>;
+      opened: Promise<OpenedTransfer | undefined> }
 > {
   const reuse = ctx.uploads.reuse;
   const loadPrevious = loadOnce(reuse, DEFAULT_LEVEL);
@@ -236,6 +237,8 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     }
     progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
+    // The transfer is started while packaging runs (openTransfer): the upload takes it.
+    const opened = openTransfer(ctx.client, archiveNameFor(req.projectName), ctx.signal);
     const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers?.pool });
     // The watcher reports a write 75-160 ms after it (VS Code batches its events): one made just
     // before the scan may be reported only once the archive is made. Checked while the upload
@@ -246,7 +249,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     // Awaited later, or never when the scan stops first: a cancel meanwhile is not "unhandled".
     lateReports?.catch(() => undefined);
     if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
-    return { kind: 'packaged', selection, archive, gitInfo, journal, lateReports };
+    return { kind: 'packaged', selection, archive, gitInfo, journal, lateReports, opened };
   } finally {
     // Packaging has stopped them already when it had them; stopping twice is harmless.
     await workers?.close();
@@ -302,7 +305,7 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
  */
 async function uploadPackaged(
   req: FolderScanRequest, ctx: PipelineContext,
-  { selection, archive, gitInfo, journal, lateReports }: Extract<Awaited<ReturnType<typeof selectAndPackage>>, { kind: 'packaged' }>,
+  { selection, archive, gitInfo, journal, lateReports, opened }: Extract<Awaited<ReturnType<typeof selectAndPackage>>, { kind: 'packaged' }>,
 ): Promise<FolderScanResult | { kind: 'reported-late'; why: string }> {
   const skipped = [...selection.skipped, ...archive.skipped];
   if (!archive.index.length) {
@@ -332,6 +335,7 @@ async function uploadPackaged(
         onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
         onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
         holdLast: lateReports?.then((why) => { if (why) throw new ReportedLate(why); }),
+        opened,
         // An upload interrupted before the check ended is kept to resume only if the check passes.
       }), async () => { keepArchive = !(await lateReports?.catch(() => 'not checked')); });
     } catch (e) {

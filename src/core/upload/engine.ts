@@ -47,6 +47,22 @@ export interface UploadOptions {
    * upload with that error, the transfer left incomplete; it should heed `signal`.
    */
   holdLast?: Promise<void>;
+  /**
+   * A transfer started while the archive was being made (openTransfer), taken instead of
+   * starting one when it is for this service and archive name; when it is not, or did not
+   * start, the upload starts its own as ever.
+   */
+  opened?: Promise<OpenedTransfer | undefined>;
+}
+
+/** A transfer started ahead of its archive: what its start and offset read told. */
+export interface OpenedTransfer {
+  transferId: string;
+  archiveName: string;
+  origin: string;
+  cookies: TransferCookies;
+  /** Upload-Offset from the HEAD that followed the start, when it answered. */
+  offset?: number;
 }
 
 export type UploadOutcome =
@@ -123,11 +139,55 @@ export async function uploadArchive(opts: UploadOptions): Promise<UploadOutcome>
   }
   const saved = await opts.store.load();
   const same = saved && saved.sha256 === archive.sha256 && saved.size === archive.size && saved.archiveName === archive.name && sameFields(saved.fields, opts.fields);
-  const transfer: SavedTransfer = same
-    ? { ...saved, archivePath: archive.path }
-    : await startTransfer(opts, archive, opts.fields);
-  if (same) await opts.store.save(transfer);
-  return runTransfer(opts, transfer, chunkSize);
+  if (same) {
+    const transfer: SavedTransfer = { ...saved, archivePath: archive.path };
+    await opts.store.save(transfer);
+    return runTransfer(opts, transfer, chunkSize);
+  }
+  const opened = await takeOpened(opts, archive);
+  if (opened) return runTransfer(opts, opened.transfer, chunkSize, opened.offset);
+  return runTransfer(opts, await startTransfer(opts, archive, opts.fields), chunkSize);
+}
+
+/**
+ * Starts a transfer (POST) and reads its offset (HEAD) while the archive is still being
+ * made: neither needs the archive, only its name. On a real network that takes two round
+ * trips off every scan's path from the last file packaged to the scan id. One try, no
+ * messages: when it fails, the upload starts its transfer itself, with its retries and its
+ * messages, as it would have. Undefined then.
+ */
+export async function openTransfer(client: ServiceClient, archiveName: string, signal?: AbortSignal): Promise<OpenedTransfer | undefined> {
+  let origin: string, cookies: TransferCookies, transferId: string;
+  try {
+    origin = serviceOrigin(client);
+    cookies = new TransferCookies(origin);
+    ({ transferId } = await client.startTransfer(archiveName, { signal, cookies }));
+  } catch {
+    return undefined;
+  }
+  const offset = await client.readOffset(transferId, { signal, cookies }).catch(() => undefined);
+  return { transferId, archiveName, origin, cookies, ...(offset !== undefined ? { offset } : {}) };
+}
+
+/** The transfer opened ahead (UploadOptions.opened), saved as this archive's, when it fits. */
+async function takeOpened(opts: UploadOptions, archive: ArchiveRef): Promise<{ transfer: SavedTransfer; offset?: number } | undefined> {
+  const o = await opts.opened?.catch(() => undefined);
+  if (!o || o.origin !== serviceOrigin(opts.client) || o.archiveName !== archive.name) return undefined;
+  const transfer: SavedTransfer = {
+    transferId: o.transferId,
+    archivePath: archive.path,
+    archiveName: archive.name,
+    size: archive.size,
+    sha256: archive.sha256,
+    fields: opts.fields,
+    createdAt: new Date().toISOString(),
+    ...(opts.folder !== undefined ? { folder: opts.folder } : {}),
+    origin: o.origin,
+    ...(o.cookies.size ? { cookies: o.cookies.toJSON() } : {}),
+  };
+  await opts.store.save(transfer);
+  // A new transfer holds nothing yet; any other answer is asked again, as after a failure.
+  return { transfer, ...(o.offset === 0 ? { offset: 0 } : {}) };
 }
 
 /** Continues the transfer saved in the store; refuses when the archive changed since. */
@@ -244,7 +304,7 @@ async function waitBeforeRetry(opts: Omit<UploadOptions, 'archive' | 'fields'>, 
   await sleep(wait, opts.signal);
 }
 
-async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, initial: SavedTransfer, chunkSize: number): Promise<UploadOutcome> {
+async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, initial: SavedTransfer, chunkSize: number, knownOffset?: number): Promise<UploadOutcome> {
   const { client, signal, store } = opts;
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   let t = initial;
@@ -270,10 +330,10 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
     opts.onProgress({ sentBytes, totalBytes: total, bytesPerSecond: elapsed > 0 ? Math.round(sessionBytes / elapsed) : 0 });
   };
 
-  let offset = 0;
+  let offset = knownOffset ?? 0;
   let failures = 0; // consecutive failed attempts since the last byte of progress
   let restartedTransfer = false;
-  let needOffset = true; // "when in doubt, ask the server"
+  let needOffset = knownOffset === undefined; // "when in doubt, ask the server"
 
   let lastChunkInFlight = false;
   const interrupted = (e: unknown): UploadInterruptedError => {
@@ -305,6 +365,12 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
       ));
     }
   };
+
+  if (!needOffset) {
+    spend(0); // the offset read that opened the transfer
+    sessionStartOffset = offset;
+    progress(offset, true);
+  }
 
   let held = opts.holdLast;
   let holdOver = false;

@@ -98,6 +98,25 @@ describe('scan pipeline', () => {
     });
   });
 
+  test('a scan starts its transfer while it packages, and uploads into that one transfer', async () => {
+    const stagesAtStart: string[] = [];
+    let progressSeen: ScanProgress[] = [];
+    class Watching extends ServiceClient {
+      override startTransfer(...a: Parameters<ServiceClient['startTransfer']>) {
+        stagesAtStart.push(progressSeen.at(-1)?.stage ?? 'none');
+        return super.startTransfer(...a);
+      }
+    }
+    const { ctx, progress } = context({ client: new Watching({ baseUrl: svc.baseUrl, token: svc.demoToken }) });
+    progressSeen = progress;
+    const before = svc.requests().length;
+    const result = await scanFolder({ root, projectName: 'early', partial: false, select: () => selectWorkspaceFiles(root) }, ctx);
+    assert.equal(result.kind, 'scanned');
+    assert.deepEqual(stagesAtStart, ['package'], 'started once, before the upload stage');
+    const routes = svc.requests().slice(before).map((r) => r.route).filter((r) => r === 'startScan' || r === 'headTransfer' || r === 'patchChunk');
+    assert.deepEqual(routes, ['startScan', 'headTransfer', 'patchChunk']);
+  });
+
   test('the service\'s scan events in order: uploaded, then completed; or uploaded, then failed with the reason, and nothing completed', async () => {
     const ok = context();
     await scanFolder({ root, projectName: 'demo', partial: false, select: () => selectWorkspaceFiles(root) }, ok.ctx);

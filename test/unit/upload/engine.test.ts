@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ServiceClient, type ChunkRequest, type ChunkResult } from '../../../src/core/api';
 import type { BuiltArchive } from '../../../src/core/archive/zip';
-import { HELD_BYTES, resumeUpload, uploadArchive, UploadInterruptedError, type UploadProgress } from '../../../src/core/upload/engine';
+import { HELD_BYTES, openTransfer, resumeUpload, uploadArchive, UploadInterruptedError, type UploadProgress } from '../../../src/core/upload/engine';
 import { SLICE_BYTES } from '../../../src/core/upload/chunkReader';
 import { FileTransferStore, MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { startReferenceService, type ReferenceService } from '../../service';
@@ -373,4 +373,59 @@ test('a hold that fails while the transfer is still starting is neither lost nor
   } finally {
     process.off('unhandledRejection', onUnhandled);
   }
+});
+
+describe('upload engine: a transfer opened while the archive was made (openTransfer)', () => {
+  test('is the one the upload takes: one start, one offset read, then only chunks', async () => {
+    const before = service.requests().length;
+    const opened = openTransfer(clientFor(service), archive.name);
+    const o = await opened;
+    assert.ok(o, 'the transfer opened');
+    assert.equal(o.offset, 0);
+    const store = new MemoryTransferStore();
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'opened' }, store, ...fast, opened });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    assert.equal(storedScan(service, out.kind === 'complete' ? out.scanId : '').scan.transferId, o.transferId);
+    const routes = service.requests().slice(before).map((r) => r.route);
+    assert.deepEqual(routes.slice(0, 2), ['startScan', 'headTransfer']);
+    assert.deepEqual(new Set(routes.slice(2)), new Set(['patchChunk']), JSON.stringify(routes));
+  });
+
+  test('one that did not start costs nothing more: the upload starts its own, with its retries', async () => {
+    service.faults.failNext('startScan', 2, { status: 503 });
+    const before = service.requests().length;
+    const opened = openTransfer(clientFor(service), archive.name);
+    assert.equal(await opened, undefined);
+    const retries: string[] = [];
+    const out = await uploadArchive({
+      client: clientFor(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened, onRetry: (r) => retries.push(r.reason),
+    });
+    assert.equal(out.kind, 'complete');
+    assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
+    const starts = service.requests().slice(before).filter((r) => r.route === 'startScan').map((r) => r.status);
+    assert.deepEqual(starts, [503, 503, 200]);
+    assert.equal(retries.length, 1, 'the upload retried its own start once');
+  });
+
+  test('one for another archive name is left alone', async () => {
+    const opened = openTransfer(clientFor(service), 'other.zip');
+    const o = await opened;
+    assert.ok(o);
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened });
+    assert.equal(out.kind, 'complete');
+    assert.notEqual(storedScan(service, out.kind === 'complete' ? out.scanId : '').scan.transferId, o.transferId);
+  });
+
+  test('a start whose offset read failed is asked its offset again before the first chunk', async () => {
+    service.faults.failNext('headTransfer', 1, { status: 400 });
+    const before = service.requests().length;
+    const opened = openTransfer(clientFor(service), archive.name);
+    const o = await opened;
+    assert.ok(o && o.offset === undefined);
+    const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened });
+    assert.equal(out.kind, 'complete');
+    const routes = service.requests().slice(before).map((r) => `${r.route} ${r.status}`);
+    assert.deepEqual(routes.slice(0, 4), ['startScan 200', 'headTransfer 400', 'headTransfer 200', 'patchChunk 200'], JSON.stringify(routes));
+  });
 });
