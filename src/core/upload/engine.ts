@@ -59,7 +59,7 @@ export interface UploadOptions {
 export interface OpenedTransfer {
   transferId: string;
   archiveName: string;
-  origin: string;
+  /** Set by its start; for the service origin it was started with. */
   cookies: TransferCookies;
   /** Upload-Offset from the HEAD that followed the start, when it answered. */
   offset?: number;
@@ -157,35 +157,22 @@ export async function uploadArchive(opts: UploadOptions): Promise<UploadOutcome>
  * messages, as it would have. Undefined then.
  */
 export async function openTransfer(client: ServiceClient, archiveName: string, signal?: AbortSignal): Promise<OpenedTransfer | undefined> {
-  let origin: string, cookies: TransferCookies, transferId: string;
+  let cookies: TransferCookies, transferId: string;
   try {
-    origin = serviceOrigin(client);
-    cookies = new TransferCookies(origin);
+    cookies = new TransferCookies(serviceOrigin(client));
     ({ transferId } = await client.startTransfer(archiveName, { signal, cookies }));
   } catch {
     return undefined;
   }
   const offset = await client.readOffset(transferId, { signal, cookies }).catch(() => undefined);
-  return { transferId, archiveName, origin, cookies, ...(offset !== undefined ? { offset } : {}) };
+  return { transferId, archiveName, cookies, ...(offset !== undefined ? { offset } : {}) };
 }
 
 /** The transfer opened ahead (UploadOptions.opened), saved as this archive's, when it fits. */
 async function takeOpened(opts: UploadOptions, archive: ArchiveRef): Promise<{ transfer: SavedTransfer; offset?: number } | undefined> {
   const o = await opts.opened?.catch(() => undefined);
-  if (!o || o.origin !== serviceOrigin(opts.client) || o.archiveName !== archive.name) return undefined;
-  const transfer: SavedTransfer = {
-    transferId: o.transferId,
-    archivePath: archive.path,
-    archiveName: archive.name,
-    size: archive.size,
-    sha256: archive.sha256,
-    fields: opts.fields,
-    createdAt: new Date().toISOString(),
-    ...(opts.folder !== undefined ? { folder: opts.folder } : {}),
-    origin: o.origin,
-    ...(o.cookies.size ? { cookies: o.cookies.toJSON() } : {}),
-  };
-  await opts.store.save(transfer);
+  if (!o || o.cookies.origin !== serviceOrigin(opts.client) || o.archiveName !== archive.name) return undefined;
+  const transfer = await keepTransfer(opts, archive, opts.fields, o.transferId, o.cookies);
   // A new transfer holds nothing yet; any other answer is asked again, as after a failure.
   return { transfer, ...(o.offset === 0 ? { offset: 0 } : {}) };
 }
@@ -240,6 +227,13 @@ async function startTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, ar
     cookies = new TransferCookies(origin);
     return opts.client.startTransfer(archive.name, { signal: opts.signal, cookies });
   }, { onGiveUp: (e) => e });
+  return keepTransfer(opts, archive, fields, transferId, cookies);
+}
+
+/** A started transfer of this archive, saved so that it can be resumed. */
+async function keepTransfer(
+  opts: Omit<UploadOptions, 'archive' | 'fields'>, archive: ArchiveRef, fields: UploadFields, transferId: string, cookies: TransferCookies,
+): Promise<SavedTransfer> {
   const t: SavedTransfer = {
     transferId,
     archivePath: archive.path,
@@ -249,7 +243,7 @@ async function startTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, ar
     fields,
     createdAt: new Date().toISOString(),
     ...(opts.folder !== undefined ? { folder: opts.folder } : {}),
-    origin,
+    origin: cookies.origin,
     ...(cookies.size ? { cookies: cookies.toJSON() } : {}),
   };
   await opts.store.save(t);
