@@ -7,6 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { touchedPath } from '../../src/core/workspace/changeJournal';
 import { readZip } from '../unit/workspace/helpers';
 import { adminScan, api, gitHelperOfHost, logText, scan, signIn, workspaceRoot } from './helpers';
 
@@ -96,32 +97,54 @@ suite('editor: re-scans', () => {
     }
   });
 
-  test('VS Code reports every write made before a cookie no later than the cookie (what a re-scan\'s wait relies on)', async () => {
+  // What a re-scan's wait relies on (changeJournal.ts): every write made before a cookie is
+  // reported no later than the cookie, itself or a folder above it. The folder is enough, and
+  // may be all there is: files written into a folder made an instant before can be written
+  // before the watcher watches that folder, and are then never reported (measured with VS
+  // Code's own watcher: 1-6 of 40 new folders lost some of their 10 files, though the folder
+  // was reported every time). A reported folder stands for every file below it.
+  test('VS Code reports every write made before a cookie no later than the cookie, itself or a folder above it (what a re-scan\'s wait relies on)', async () => {
     const root = workspaceRoot();
     const dir = path.join(root, 'cookie-order');
-    fs.mkdirSync(dir, { recursive: true });
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const seen = new Set<string>();
-    let waiting: { cookie: string; done: (missing: string[]) => void; expected: string[] } | undefined;
+    let waiting: { cookie: string; done: () => void } | undefined;
     const note = (uri: vscode.Uri) => {
       const rel = path.relative(root, uri.fsPath).split(path.sep).join('/');
       seen.add(rel);
       const w = waiting;
       // Whatever came in the cookie's batch counts: the scan reads the journal in a later task.
-      if (w && rel === w.cookie) setTimeout(() => w.done(w.expected.filter((e) => !seen.has(e))), 0);
+      if (w && rel === w.cookie) setTimeout(w.done, 0);
     };
     watcher.onDidCreate(note);
     watcher.onDidChange(note);
+    const cookieAfter = async (name: string, write: () => void) => {
+      seen.clear();
+      const cookie = `.git/.watchman-cookie-code-scanner-test-${process.pid}-${name}`;
+      const reported = new Promise<void>((done) => { waiting = { cookie, done }; });
+      write();
+      fs.writeFileSync(path.join(root, cookie), '');
+      await reported;
+      fs.rmSync(path.join(root, cookie), { force: true });
+    };
+    const unreported = (expected: string[], byFolder: boolean) =>
+      expected.filter((e) => !(byFolder ? touchedPath(seen, e) : seen.has(e)));
     try {
+      // A folder the watcher already watches: each file is reported itself.
+      await cookieAfter('made', () => fs.mkdirSync(dir, { recursive: true }));
       for (let round = 0; round < 5; round++) {
-        seen.clear();
         const expected = Array.from({ length: 10 + round * 10 }, (_, i) => `cookie-order/r${round}-${i}.txt`);
-        const cookie = `.git/.watchman-cookie-code-scanner-test-${process.pid}-${round}`;
-        const missing = new Promise<string[]>((done) => { waiting = { cookie, done, expected }; });
-        for (const e of expected) fs.writeFileSync(path.join(root, e), `round ${round}\n`);
-        fs.writeFileSync(path.join(root, cookie), '');
-        assert.deepEqual(await missing, [], `round ${round}: writes made before the cookie were reported after it`);
-        fs.rmSync(path.join(root, cookie), { force: true });
+        await cookieAfter(`old-${round}`, () => { for (const e of expected) fs.writeFileSync(path.join(root, e), `round ${round}\n`); });
+        assert.deepEqual(unreported(expected, false), [], `round ${round}: writes made before the cookie were reported after it`);
+      }
+      // Folders made with their files: each file is reported, or its folder is.
+      for (let round = 0; round < 5; round++) {
+        const expected = Array.from({ length: 10 }, (_, i) => `cookie-order/new-${round}/deep/f${i}.txt`);
+        await cookieAfter(`new-${round}`, () => {
+          fs.mkdirSync(path.join(dir, `new-${round}`, 'deep'), { recursive: true });
+          for (const e of expected) fs.writeFileSync(path.join(root, e), `new ${round}\n`);
+        });
+        assert.deepEqual(unreported(expected, true), [], `new folder ${round}: neither these files nor a folder above them were reported before the cookie`);
       }
     } finally {
       watcher.dispose();
