@@ -5,7 +5,7 @@
 import { sleep } from '../async';
 import type { ArchiveIndex } from '../archive/archiveIndex';
 import type { ChangeJournal } from '../workspace/changeJournal';
-import { findPath } from '../workspace/fileList';
+import { findPath, lowerBound, pathStart } from '../workspace/fileList';
 import { absolutePathOf, lstatQuiet, recordedStats } from '../workspace/selectFiles';
 
 /** How long VS Code may take to report a write to its watchers (measured 75-160 ms in code-server 4.139, local disk). */
@@ -14,8 +14,10 @@ export const WATCHER_LATENCY_MS = 300;
 /**
  * Once every write made before `startedAt` must have been reported: what was reported since
  * then that the archive does not hold as it is, if anything: a file written before the scan
- * started (its modification time), a file the archive holds that is gone, or more than the
- * journal keeps. A write during the scan is left to the next one, as when every file is looked at.
+ * started (its modification time), a file the archive holds that is gone (or a folder it
+ * holds files of), a folder made or changed before the scan started (what was written into
+ * it may not have been reported), or more than the journal keeps. A write during the scan
+ * is left to the next one, as when every file is looked at.
  * `caughtUp` (JournalSnapshot.caughtUp) ends the wait as soon as it is true; the wait is never
  * longer than `latencyMs` from the start.
  */
@@ -31,13 +33,27 @@ export async function reportedLate(
     const st = lstatQuiet(absolutePathOf(root, rel));
     const i = findPath(index, rel);
     if (st instanceof Error) {
-      if (i >= 0) return `${rel} deleted`;
+      // VS Code reports a deleted folder, not each file that was in it.
+      if (i >= 0 || holdsBelow(index, rel)) return `${rel} deleted`;
       continue;
     }
-    if (st.mtimeMs >= startedAt || !st.isFile()) continue;
+    if (st.mtimeMs >= startedAt) continue;
+    // Files written into a folder an instant after it was made can escape the watcher (it did
+    // not watch the folder yet): its own report is all there may be of them.
+    if (st.isDirectory()) return `the folder ${rel} made or changed before the scan started`;
+    if (!st.isFile()) continue;
     if (i < 0 || !recordedStats(index, i, st)) return `${rel} written before the scan started`;
   }
   return undefined;
+}
+
+/** Whether the archive holds a path below the folder `rel`. */
+function holdsBelow(index: ArchiveIndex, rel: string): boolean {
+  const prefix = Buffer.from(`${rel}/`, 'utf8');
+  const j = lowerBound(index, `${rel}/`);
+  if (j >= index.length) return false;
+  const start = pathStart(index, j);
+  return index.ends[j] - start >= prefix.length && index.names.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
 }
 
 /** `ms` or less: until `caughtUp` is true, if it is sooner. */

@@ -3,7 +3,10 @@
 // time for that, the scan writes a cookie file into the folder's .git and waits until the
 // watcher reports it: VS Code's watcher delivers its events in the order they happened, a
 // batch at a time (measured in code-server: every write made before a cookie came in the
-// cookie's batch or an earlier one), so by then every earlier write has been reported.
+// cookie's batch or an earlier one), so by then every earlier write has been reported,
+// itself or a folder above it. Files written into a folder made an instant before can
+// escape the watcher (it did not watch that folder yet), but the folder's creation is
+// reported, and the journal takes a folder for every path below it (touchedPath).
 // Watchman synchronises its queries with such cookies; their name makes tools that know
 // them (VS Code's git extension among them) leave ours alone.
 import { closeSync, lstatSync, openSync, unlink } from 'node:fs';

@@ -202,6 +202,58 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.deepEqual(readdirSync(path.join(root, '.git')).filter((n) => n.startsWith('.watchman-cookie-')), [], 'the cookie is gone');
   });
 
+  /**
+   * A first scan of a repository with a folder `old/`, then `change` made just before the next
+   * scan, which the watcher reports as `reported` alone (in order, ~40 ms late, with the scan's
+   * cookie): what VS Code's watcher does with a folder made and filled in an instant, whose
+   * files it never saw, or with a deleted folder.
+   */
+  async function folderReportedLate(change: (root: string) => Promise<void>, reported: string) {
+    const root = await repo();
+    await writeTree(root, { 'old/a.js': 'a();\n', 'old/deep/b.js': 'b();\n' });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'old');
+    // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
+    const long = new Date(Date.now() - 60_000);
+    for (const rel of ['old/a.js', 'old/deep/b.js']) await fsp.utimes(path.join(root, rel), long, long);
+    const journal = new ChangeJournal();
+    const f = folder(root, journal, undefined, 0, 600_000);
+    const first = await f.scan();
+    assert.equal(first.uploaded.get('old/deep/b.js'), 'b();\n');
+    await change(root);
+    await new Promise((r) => setTimeout(r, 20));
+    const watcher = setInterval(() => {
+      const cookie = readdirSync(path.join(root, '.git')).find((n) => n.startsWith('.watchman-cookie-'));
+      if (!cookie) return;
+      clearInterval(watcher);
+      setTimeout(() => {
+        journal.note(reported);
+        journal.note(`.git/${cookie}`);
+      }, 40);
+    }, 5);
+    try {
+      return await f.scan();
+    } finally {
+      clearInterval(watcher);
+    }
+  }
+
+  test('a folder made and filled just before the scan, reported late and alone (its files escaped the watcher), has its files uploaded', { timeout: 60_000 }, async () => {
+    const next = await folderReportedLate(
+      (root) => writeTree(root, { 'made/a.js': 'made();\n', 'made/deep/b.js': 'deep();\n' }),
+      'made',
+    );
+    assert.ok(next.log.some((l) => /The file watcher reported the folder made made or changed before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.equal(next.uploaded.get('made/a.js'), 'made();\n');
+    assert.equal(next.uploaded.get('made/deep/b.js'), 'deep();\n');
+  });
+
+  test('a folder deleted just before the scan, reported late and alone, leaves none of its files in the upload', { timeout: 60_000 }, async () => {
+    const next = await folderReportedLate((root) => fsp.rm(path.join(root, 'old'), { recursive: true }), 'old');
+    assert.ok(next.log.some((l) => /The file watcher reported old deleted only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.deepEqual([...next.uploaded.keys()].filter((n) => n.startsWith('old/')), []);
+  });
+
   test('a change made while the window was closed is caught: a new window\'s first re-scan looks at every file', async () => {
     const root = await repo();
     const f = folder(root, new ChangeJournal());
