@@ -175,6 +175,27 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.equal(next.uploaded.get('src/f005.js'), 'written just before\n');
   });
 
+  /**
+   * Runs `scan` beside a watcher that reports in order, ~40 ms late: `reported`, then the
+   * scan's cookie, written after it.
+   */
+  async function reportingLate<T>(journal: ChangeJournal, root: string, reported: string, scan: () => Promise<T>): Promise<T> {
+    const watcher = setInterval(() => {
+      const cookie = readdirSync(path.join(root, '.git')).find((n) => n.startsWith('.watchman-cookie-'));
+      if (!cookie) return;
+      clearInterval(watcher);
+      setTimeout(() => {
+        journal.note(reported);
+        journal.note(`.git/${cookie}`);
+      }, 40);
+    }, 5);
+    try {
+      return await scan();
+    } finally {
+      clearInterval(watcher);
+    }
+  }
+
   test('the wait for late reports ends once the watcher reports the scan\'s cookie, and a write reported with it is uploaded as it is', { timeout: 60_000 }, async () => {
     const root = await repo();
     const journal = new ChangeJournal();
@@ -184,18 +205,7 @@ describe('a re-scan told what the file watcher saw', () => {
     // A new file: only the watcher's report finds it (the folder is not walked).
     await writeTree(root, { 'src/new.js': 'written just before\n' });
     await new Promise((r) => setTimeout(r, 20));
-    // A watcher that reports in order, ~40 ms late: the write, then the cookie written after it.
-    const watcher = setInterval(() => {
-      const cookie = readdirSync(path.join(root, '.git')).find((n) => n.startsWith('.watchman-cookie-'));
-      if (!cookie) return;
-      clearInterval(watcher);
-      setTimeout(() => {
-        journal.note('src/new.js');
-        journal.note(`.git/${cookie}`);
-      }, 40);
-    }, 5);
-    const next = await f.scan();
-    clearInterval(watcher);
+    const next = await reportingLate(journal, root, 'src/new.js', () => f.scan());
     assert.ok(next.log.some((l) => /^The file watcher had reported every write made before the scan \d+ ms after it started\.$/.test(l)), next.log.join('\n'));
     assert.ok(next.log.some((l) => /The file watcher reported src\/new\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
     assert.equal(next.uploaded.get('src/new.js'), 'written just before\n');
@@ -222,20 +232,7 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.equal(first.uploaded.get('old/deep/b.js'), 'b();\n');
     await change(root);
     await new Promise((r) => setTimeout(r, 20));
-    const watcher = setInterval(() => {
-      const cookie = readdirSync(path.join(root, '.git')).find((n) => n.startsWith('.watchman-cookie-'));
-      if (!cookie) return;
-      clearInterval(watcher);
-      setTimeout(() => {
-        journal.note(reported);
-        journal.note(`.git/${cookie}`);
-      }, 40);
-    }, 5);
-    try {
-      return await f.scan();
-    } finally {
-      clearInterval(watcher);
-    }
+    return reportingLate(journal, root, reported, () => f.scan());
   }
 
   test('a folder made and filled just before the scan, reported late and alone (its files escaped the watcher), has its files uploaded', { timeout: 60_000 }, async () => {
