@@ -16,7 +16,7 @@ export const WATCHER_LATENCY_MS = 300;
  * then that the archive does not hold as it is, if anything: a file written before the scan
  * started (its modification time), a file the archive holds that is gone (or a folder it
  * holds files of), a folder made or changed before the scan started (what was written into
- * it may not have been reported), or more than the journal keeps. A write during the scan
+ * it may not have been reported), a link made before it, or more than the journal keeps. A write during the scan
  * is left to the next one, as when every file is looked at.
  * `caughtUp` (JournalSnapshot.caughtUp) ends the wait as soon as it is true; the wait is never
  * longer than `latencyMs` from the start.
@@ -41,6 +41,8 @@ export async function reportedLate(
     // Files written into a folder an instant after it was made can escape the watcher (it did
     // not watch the folder yet): its own report is all there may be of them.
     if (st.isDirectory()) return `the folder ${rel} made or changed before the scan started`;
+    // A link's entry holds what it leads to (selectFiles.ts), which its own status does not tell.
+    if (st.isSymbolicLink()) return `the link ${rel} made before the scan started`;
     if (!st.isFile()) continue;
     if (i < 0 || !recordedStats(index, i, st)) return `${rel} written before the scan started`;
   }

@@ -251,6 +251,12 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.deepEqual([...next.uploaded.keys()].filter((n) => n.startsWith('old/')), []);
   });
 
+  test('a link made just before the scan, reported late, is uploaded as what it leads to', { timeout: 60_000 }, async () => {
+    const next = await folderReportedLate((root) => fsp.symlink('a.js', path.join(root, 'old', 'link.js')), 'old/link.js');
+    assert.ok(next.log.some((l) => /The file watcher reported the link old\/link\.js made before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.equal(next.uploaded.get('old/link.js'), 'a();\n');
+  });
+
   test('a change made while the window was closed is caught: a new window\'s first re-scan looks at every file', async () => {
     const root = await repo();
     const f = folder(root, new ChangeJournal());
