@@ -38,8 +38,9 @@ export { fetchFindings, type FoundFindings } from './awaitScan';
 export const WATCH_FROM_FILES = 5_000;
 
 /**
- * The same where no cookie can be written (the folder has no .git of its own, or the
- * watcher does not report one): the wait is then WATCHER_LATENCY_MS from the scan's start
+ * The same where no cookie can be written (the folder has no .git of its own; where the
+ * watcher never reported one, ChangeJournal trusts it no more): the wait is then
+ * WATCHER_LATENCY_MS from the scan's start
  * (svelte's shape: 0.34 s told by the watcher, about as long the full way; babel's, 27,674
  * files: 0.50 s against 0.60 s).
  */

@@ -3,7 +3,7 @@
 // two thirds of a re-scan of the babel shape). Trusted only within the session that watched:
 // a journal starts with no baseline, so the first scan after a window opens (files may have
 // changed while it was closed) chooses its files the full way.
-import { WatcherCookies } from './watcherCookies';
+import { COOKIE_GIVE_UP_MS, WatcherCookies } from './watcherCookies';
 
 /** Beyond this many paths, a re-scan chooses its files the full way (a branch switch, a build). */
 export const MAX_WATCHED_PATHS = 2000;
@@ -52,13 +52,15 @@ export class ChangeJournal {
   private invalid: string | undefined;
   private epoch = 0;
   private baseline: { epoch: number; madeAtMs: number; untracked: readonly string[]; trackedDigest: string; files?: number } | undefined;
-  private readonly cookies = new WatcherCookies();
+  private readonly cookies: WatcherCookies;
 
   /**
    * @param disabledWhy why the watcher cannot be trusted at all here (say, files.watcherExclude
    * hides files from it); the journal then never offers changes.
    */
-  constructor(private disabledWhy?: string) {}
+  constructor(private disabledWhy?: string, private readonly cookieGiveUpMs = COOKIE_GIVE_UP_MS) {
+    this.cookies = new WatcherCookies(cookieGiveUpMs);
+  }
 
   /** The watcher saw `rel` (relative to the folder, `/`-separated) created, changed or deleted. */
   note(rel: string): void {
@@ -102,6 +104,12 @@ export class ChangeJournal {
     const why = this.disabledWhy ?? (!b ? 'no scan in this window has packaged the folder yet' : this.invalid);
     const watched = why || !b ? undefined : { madeAtMs: b.madeAtMs, touched: this.touched, untracked: b.untracked, trackedDigest: b.trackedDigest };
     const caughtUp = watched && cookie && (b!.files ?? 0) >= cookie.fromFiles ? this.cookies.drop(cookie.root) : undefined;
+    // A file written into .git that the watcher never reports: it may not watch the folder
+    // at all (VS Code cannot once the system's limit of watches is reached), or settings hide
+    // .git from it. Either way, what it did not report is no proof that nothing changed.
+    void caughtUp?.then((reported) => {
+      if (!reported) this.disable(`the file watcher did not report a file a scan wrote into .git within ${this.cookieGiveUpMs / 1000} s`);
+    });
     const snapshot: JournalSnapshot = {
       epoch: ++this.epoch,
       watched,

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 
 const PREFIX = '.git/.watchman-cookie-code-scanner-';
 
-/** A cookie not reported by then is given up, and no other is written in this window: its watcher does not report .git. */
+/** A cookie not reported by then is given up, and no other is written in this window (nor is the watcher trusted: ChangeJournal). */
 export const COOKIE_GIVE_UP_MS = 10_000;
 
 interface Waiting {

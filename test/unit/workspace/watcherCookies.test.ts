@@ -95,4 +95,27 @@ describe('watcher cookies', () => {
     assert.equal(await snapshot.caughtUp, true);
     assert.deepEqual([...j.seenSince(snapshot.epoch)!], []);
   });
+
+  test('a cookie the watcher never reports makes the journal untrusted in that window: every file is looked at again', async () => {
+    const root = await dir('cookie-journal-unseen-');
+    await fsp.mkdir(path.join(root, '.git'));
+    const j = new ChangeJournal(undefined, 30);
+    const cookie = { root, fromFiles: 1 };
+    j.settle(j.restart().epoch, 1, { untrackedListed: [], trackedDigest: 'd', files: { length: 2 } });
+    const snapshot = j.restart(cookie);
+    assert.ok(snapshot.watched && snapshot.caughtUp, 'trusted while the cookie may still come');
+    j.settle(snapshot.epoch, 2, { untrackedListed: [], trackedDigest: 'd', files: { length: 2 } });
+    // Its timer does not keep a process alive; this test's must be.
+    const alive = setInterval(() => undefined, 1000);
+    try {
+      assert.equal(await snapshot.caughtUp, false, 'given up');
+    } finally {
+      clearInterval(alive);
+    }
+    const next = j.restart(cookie);
+    assert.equal(next.watched, undefined);
+    assert.match(next.why ?? '', /^the file watcher did not report a file a scan wrote into \.git within 0\.03 s$/);
+    j.settle(next.epoch, 3, { untrackedListed: [], trackedDigest: 'd', files: { length: 2 } });
+    assert.equal(j.restart(cookie).watched, undefined, 'not in that window any more');
+  });
 });
