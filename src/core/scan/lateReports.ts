@@ -16,8 +16,8 @@ export const WATCHER_LATENCY_MS = 300;
  * then that the archive does not hold as it is, if anything: a file written before the scan
  * started (its modification time), a file the archive holds that is gone (or a folder it
  * holds files of), a folder made or changed before the scan started (what was written into
- * it may not have been reported), a link made before it, or more than the journal keeps. A write during the scan
- * is left to the next one, as when every file is looked at.
+ * it may not have been reported), a link made before it, or more than the journal keeps.
+ * A write during the scan is left to the next one, as when every file is looked at.
  * `caughtUp` (JournalSnapshot.caughtUp) ends the wait as soon as it is true; the wait is never
  * longer than `latencyMs` from the start.
  */
