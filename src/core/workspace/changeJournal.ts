@@ -53,6 +53,8 @@ export class ChangeJournal {
   private epoch = 0;
   private baseline: { epoch: number; madeAtMs: number; untracked: readonly string[]; trackedDigest: string; files?: number } | undefined;
   private readonly cookies: WatcherCookies;
+  /** Where the folder's cookies go, as the last scan gave it (restart). */
+  private cookieAt: { root: string; fromFiles: number } | undefined;
 
   /**
    * @param disabledWhy why the watcher cannot be trusted at all here (say, files.watcherExclude
@@ -103,13 +105,8 @@ export class ChangeJournal {
     const b = this.baseline;
     const why = this.disabledWhy ?? (!b ? 'no scan in this window has packaged the folder yet' : this.invalid);
     const watched = why || !b ? undefined : { madeAtMs: b.madeAtMs, touched: this.touched, untracked: b.untracked, trackedDigest: b.trackedDigest };
-    const caughtUp = watched && cookie && (b!.files ?? 0) >= cookie.fromFiles ? this.cookies.drop(cookie.root) : undefined;
-    // A file written into .git that the watcher never reports: it may not watch the folder
-    // at all (VS Code cannot once the system's limit of watches is reached), or settings hide
-    // .git from it. Either way, what it did not report is no proof that nothing changed.
-    void caughtUp?.then((reported) => {
-      if (!reported) this.disable(`the file watcher did not report a file a scan wrote into .git within ${this.cookieGiveUpMs / 1000} s`);
-    });
+    if (cookie) this.cookieAt = cookie;
+    const caughtUp = watched && cookie && (b!.files ?? 0) >= cookie.fromFiles ? this.untrustedUnlessReported(this.cookies.drop(cookie.root)) : undefined;
     const snapshot: JournalSnapshot = {
       epoch: ++this.epoch,
       watched,
@@ -131,6 +128,22 @@ export class ChangeJournal {
     const { untrackedListed: untracked, trackedDigest } = selection;
     if (epoch !== this.epoch || !untracked || !trackedDigest || this.disabledWhy) return;
     this.baseline = { epoch, madeAtMs, untracked, trackedDigest, files: selection.files?.length };
+    // A cookie now, long before the next scan trusts the watcher: the first re-scan of a
+    // window whose watcher reports nothing then looks at every file too.
+    const c = this.cookieAt;
+    if (c && (selection.files?.length ?? 0) >= c.fromFiles) void this.untrustedUnlessReported(this.cookies.drop(c.root));
+  }
+
+  /**
+   * A file written into .git that the watcher never reports: it may not watch the folder at
+   * all (VS Code cannot once the system's limit of watches is reached), or settings hide .git
+   * from it. Either way, what it did not report is no proof that nothing changed.
+   */
+  private untrustedUnlessReported(cookie: Promise<boolean> | undefined): Promise<boolean> | undefined {
+    void cookie?.then((reported) => {
+      if (!reported) this.disable(`the file watcher did not report a file a scan wrote into .git within ${this.cookieGiveUpMs / 1000} s`);
+    });
+    return cookie;
   }
 }
 

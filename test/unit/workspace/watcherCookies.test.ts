@@ -90,8 +90,9 @@ describe('watcher cookies', () => {
     j.settle(j.restart().epoch, 1, { untrackedListed: [], trackedDigest: 'd', files: { length: 2 } });
     const snapshot = j.restart(cookie);
     assert.ok(snapshot.watched && snapshot.caughtUp);
-    const [rel] = await cookiesIn(root);
-    j.note(rel);
+    const cookies = await cookiesIn(root);
+    assert.equal(cookies.length, 2, 'one written once the archive was kept, one by the scan');
+    for (const rel of cookies) j.note(rel);
     assert.equal(await snapshot.caughtUp, true);
     assert.deepEqual([...j.seenSince(snapshot.epoch)!], []);
   });
@@ -117,5 +118,33 @@ describe('watcher cookies', () => {
     assert.match(next.why ?? '', /^the file watcher did not report a file a scan wrote into \.git within 0\.03 s$/);
     j.settle(next.epoch, 3, { untrackedListed: [], trackedDigest: 'd', files: { length: 2 } });
     assert.equal(j.restart(cookie).watched, undefined, 'not in that window any more');
+  });
+
+  test('the cookie written once the first archive is kept: never reported, the first re-scan already looks at every file; reported, it trusts the watcher', async () => {
+    const root = await dir('cookie-journal-first-');
+    await fsp.mkdir(path.join(root, '.git'));
+    const cookie = { root, fromFiles: 1 };
+    // Its timer does not keep a process alive; this test's must be.
+    const alive = setInterval(() => undefined, 1000);
+    try {
+      const unseen = new ChangeJournal(undefined, 30);
+      unseen.settle(unseen.restart(cookie).epoch, 1, { untrackedListed: [], trackedDigest: 'd', files: { length: 2 } });
+      assert.equal((await cookiesIn(root)).length, 1, 'written once the archive was kept');
+      for (let i = 0; i < 100 && (await cookiesIn(root)).length; i++) await new Promise((r) => setTimeout(r, 5));
+      const first = unseen.restart(cookie);
+      assert.equal(first.watched, undefined);
+      assert.match(first.why ?? '', /^the file watcher did not report a file a scan wrote into \.git within 0\.03 s$/);
+    } finally {
+      clearInterval(alive);
+    }
+
+    const seen = new ChangeJournal(undefined, 30);
+    seen.settle(seen.restart(cookie).epoch, 1, { untrackedListed: [], trackedDigest: 'd', files: { length: 2 } });
+    for (const rel of await cookiesIn(root)) seen.note(rel);
+    await new Promise((r) => setTimeout(r, 60));
+    const first = seen.restart(cookie);
+    assert.ok(first.watched, first.why);
+    for (const rel of await cookiesIn(root)) seen.note(rel);
+    assert.equal(await first.caughtUp, true);
   });
 });
