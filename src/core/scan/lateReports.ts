@@ -5,7 +5,7 @@
 import { sleep } from '../async';
 import type { ArchiveIndex } from '../archive/archiveIndex';
 import type { ChangeJournal } from '../workspace/changeJournal';
-import { findPath, lowerBound, pathStart } from '../workspace/fileList';
+import { findPath, pathsBelow } from '../workspace/fileList';
 import { absolutePathOf, lstatQuiet, recordedStats } from '../workspace/selectFiles';
 
 /** How long VS Code may take to report a write to its watchers (measured 75-160 ms in code-server 4.139, local disk). */
@@ -34,7 +34,8 @@ export async function reportedLate(
     const i = findPath(index, rel);
     if (st instanceof Error) {
       // VS Code reports a deleted folder, not each file that was in it.
-      if (i >= 0 || holdsBelow(index, rel)) return `${rel} deleted`;
+      const [from, to] = pathsBelow(index, rel);
+      if (i >= 0 || from < to) return `${rel} deleted`;
       continue;
     }
     if (st.mtimeMs >= startedAt) continue;
@@ -47,15 +48,6 @@ export async function reportedLate(
     if (i < 0 || !recordedStats(index, i, st)) return `${rel} written before the scan started`;
   }
   return undefined;
-}
-
-/** Whether the archive holds a path below the folder `rel`. */
-function holdsBelow(index: ArchiveIndex, rel: string): boolean {
-  const prefix = Buffer.from(`${rel}/`, 'utf8');
-  const j = lowerBound(index, `${rel}/`);
-  if (j >= index.length) return false;
-  const start = pathStart(index, j);
-  return index.ends[j] - start >= prefix.length && index.names.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
 }
 
 /** `ms` or less: until `caughtUp` is true, if it is sooner. */

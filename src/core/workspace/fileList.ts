@@ -53,6 +53,12 @@ export function lowerBound(list: PathBytes, rel: string): number {
   return lowerBoundOf(list, Buffer.from(rel, 'utf8'));
 }
 
+/** Where the paths below the folder `rel` are in `list` (sorted in byte order): [from, to), empty when none. */
+export function pathsBelow(list: PathBytes, rel: string): readonly [number, number] {
+  // "rel/" sorts before every path below it, and "rel0" ('0' follows '/') after all of them.
+  return [lowerBound(list, `${rel}/`), lowerBound(list, `${rel}0`)];
+}
+
 function lowerBoundOf(list: PathBytes, key: Buffer): number {
   let lo = 0;
   let hi = list.length;

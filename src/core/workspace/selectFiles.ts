@@ -7,7 +7,7 @@ import { CREDENTIAL_FILE_PATTERNS, credentialMatcher } from './credentials';
 import { BINARY_ASSET_EXTENSIONS, DEFAULT_EXCLUDED_DIRS, DEFAULT_EXCLUDED_FILES, defaultExcludeMatcher, isBinaryAssetName } from './defaultExcludes';
 import type { FolderVerdict, PathMatcher } from './fastMatcher';
 import { MAX_KEPT_UNTRACKED, touchedPath, type WatchedChanges } from './changeJournal';
-import { FileList, FileListBuilder, findPath, lowerBound, pathStart, type PathBytes } from './fileList';
+import { FileList, FileListBuilder, findPath, pathStart, pathsBelow, type PathBytes } from './fileList';
 import { gitBytes, gitListing, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
 import { isNotFound } from './safeOpen';
@@ -776,8 +776,8 @@ function untouchedPlaces(known: PathBytes, touched: ReadonlySet<string>, notReco
     const j = findPath(known, p);
     if (j >= 0) at.add(j);
   }
-  // What is below a touched path that was no recorded file (a folder) sorts between "p/" and "p0".
-  const below = [...notRecorded].map((p) => [lowerBound(known, `${p}/`), lowerBound(known, `${p}0`)] as const).filter(([lo, hi]) => lo < hi);
+  // What is below a touched path that was no recorded file (a folder).
+  const below = [...notRecorded].map((p) => pathsBelow(known, p)).filter(([lo, hi]) => lo < hi);
   return below.length
     ? (j) => !at.has(j) && !below.some(([lo, hi]) => j >= lo && j < hi)
     : (j) => !at.has(j);
