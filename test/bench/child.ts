@@ -141,7 +141,7 @@ async function scanToScanId(
   let caughtUp: number | undefined;
   void snapshot?.caughtUp?.then((reported) => { if (reported) caughtUp = performance.now() - t0; });
   const late = sel.watcher && journal && snapshot ? reportedLate(root, journal, snapshot.epoch, startedAt, archive.index, new AbortController().signal, undefined, snapshot.caughtUp) : undefined;
-  const holdLast = late?.then((why) => { if (why) throw new Error(`the watcher reported ${why} late`); });
+  const holdLast = late?.then((why) => { if (why) throw new Error(`the watcher ${why}`); });
   const git = await gitInfo;
   const t2 = performance.now();
   const fields = { projectName: 'bench', branch: git?.branch, sha: git?.sha, repoUrl: git?.repoUrl, dirty: git?.dirty };

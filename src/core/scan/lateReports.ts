@@ -12,54 +12,68 @@ import { absolutePathOf, lstatQuiet, recordedStats } from '../workspace/selectFi
 export const WATCHER_LATENCY_MS = 300;
 
 /**
- * Once every write made before `startedAt` must have been reported: what was reported since
- * then that the archive does not hold as it is, if anything: a file written before the scan
- * started (its modification time), a file the archive holds that is gone (or a folder it
- * holds files of), a folder made or changed before the scan started (what was written into
- * it may not have been reported), a link made before it, or more than the journal keeps.
- * A write during the scan is left to the next one, as when every file is looked at.
- * `caughtUp` (JournalSnapshot.caughtUp) ends the wait as soon as it is true; the wait is never
- * longer than `latencyMs` from the start.
+ * How long a re-scan waits for the watcher to report its cookie. Until then a write made
+ * before the scan may still be on its way (a busy extension host sees the watcher's events
+ * late: the bench's re-scans saw the cookie 0.20-0.32 s after the start), and a watcher that
+ * stopped watching reports nothing at all. Past it the scan looks at every file.
+ */
+export const COOKIE_WAIT_MS = 2_000;
+
+/**
+ * Once every write made before `startedAt` must have been reported: what the watcher did
+ * that the archive does not hold as it is, if anything, said as what follows "The file
+ * watcher": a file written before the scan started (its modification time), a file the
+ * archive holds that is gone (or a folder it holds files of), a folder made or changed
+ * before the scan started (what was written into it may not have been reported), a link
+ * made before it, more than the journal keeps; or, with a cookie (`caughtUp`,
+ * JournalSnapshot.caughtUp), no report of it within `cookieWaitMs` of the start. A write
+ * during the scan is left to the next one, as when every file is looked at. Without a
+ * cookie the wait is `latencyMs` from the start.
  */
 export async function reportedLate(
   root: string, changes: ChangeJournal, epoch: number, startedAt: number, index: ArchiveIndex, signal: AbortSignal,
-  latencyMs = WATCHER_LATENCY_MS, caughtUp?: Promise<boolean>,
+  latencyMs = WATCHER_LATENCY_MS, caughtUp?: Promise<boolean>, cookieWaitMs = COOKIE_WAIT_MS,
 ): Promise<string | undefined> {
-  const wait = startedAt + latencyMs - Date.now();
-  if (wait > 0) await untilCaughtUp(wait, signal, caughtUp);
+  if (caughtUp) {
+    if (!await reportedWithin(startedAt + cookieWaitMs - Date.now(), signal, caughtUp)) {
+      return `had not reported the scan's marker file in .git ${cookieWaitMs / 1000} s after the scan started (it may have stopped watching the folder)`;
+    }
+  } else {
+    const wait = startedAt + latencyMs - Date.now();
+    if (wait > 0) await sleep(wait, signal);
+  }
+  const late = (what: string) => `reported ${what} only after the scan had chosen its files`;
   const seen = changes.seenSince(epoch);
-  if (!seen) return 'more changes than it keeps (or changed ignore rules)';
+  if (!seen) return late('more changes than it keeps (or changed ignore rules)');
   for (const rel of seen) {
     const st = lstatQuiet(absolutePathOf(root, rel));
     const i = findPath(index, rel);
     if (st instanceof Error) {
       // VS Code reports a deleted folder, not each file that was in it.
       const [from, to] = pathsBelow(index, rel);
-      if (i >= 0 || from < to) return `${rel} deleted`;
+      if (i >= 0 || from < to) return late(`${rel} deleted`);
       continue;
     }
     if (st.mtimeMs >= startedAt) continue;
     // Files written into a folder an instant after it was made can escape the watcher (it did
     // not watch the folder yet): its own report is all there may be of them.
-    if (st.isDirectory()) return `the folder ${rel} made or changed before the scan started`;
+    if (st.isDirectory()) return late(`the folder ${rel} made or changed before the scan started`);
     // A link's entry holds what it leads to (selectFiles.ts), which its own status does not tell.
-    if (st.isSymbolicLink()) return `the link ${rel} made before the scan started`;
+    if (st.isSymbolicLink()) return late(`the link ${rel} made before the scan started`);
     if (!st.isFile()) continue;
-    if (i < 0 || !recordedStats(index, i, st)) return `${rel} written before the scan started`;
+    if (i < 0 || !recordedStats(index, i, st)) return late(`${rel} written before the scan started`);
   }
   return undefined;
 }
 
-/** `ms` or less: until `caughtUp` is true, if it is sooner. */
-async function untilCaughtUp(ms: number, signal: AbortSignal, caughtUp: Promise<boolean> | undefined): Promise<void> {
-  if (!caughtUp) return sleep(ms, signal);
+/** Whether `caughtUp` is true within `ms` (false once that has passed, or when it says false). */
+async function reportedWithin(ms: number, signal: AbortSignal, caughtUp: Promise<boolean>): Promise<boolean> {
   const stop = new AbortController();
   const stopWith = () => stop.abort(signal.reason);
   signal.addEventListener('abort', stopWith, { once: true });
   try {
-    const timeUp = sleep(ms, stop.signal).then(() => false);
-    if (await Promise.race([caughtUp, timeUp])) return;
-    await timeUp;
+    const timeUp = sleep(Math.max(0, ms), stop.signal).then(() => false);
+    return await Promise.race([caughtUp, timeUp]);
   } finally {
     signal.removeEventListener('abort', stopWith);
     stop.abort();

@@ -118,8 +118,10 @@ export interface PipelineContext {
   chunkSizeBytes?: number;
   /** From how many files of the kept archive a re-scan trusts the file watcher (WATCH_FROM_FILES). */
   watchFromFiles?: number;
-  /** How late the watcher may report a write (WATCHER_LATENCY_MS). */
+  /** How late the watcher may report a write, where no cookie tells (WATCHER_LATENCY_MS). */
   watcherLatencyMs?: number;
+  /** How long a re-scan waits for the watcher to report its cookie (COOKIE_WAIT_MS). */
+  cookieWaitMs?: number;
 }
 
 export interface FolderScanRequest {
@@ -244,9 +246,10 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     // The watcher reports a write 75-160 ms after it (VS Code batches its events): one made just
     // before the scan may be reported only once the archive is made. Checked while the upload
     // sends all but the archive's last bytes (UploadOptions.holdLast); any such file the
-    // archive does not hold as it is sends the scan back to looking at every file.
+    // archive does not hold as it is, or a cookie not reported in time, sends the scan back
+    // to looking at every file.
     const lateReports = selection.watcher && journal
-      ? reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal, ctx.watcherLatencyMs, caughtUpSaid(journal, startedAt, ctx)) : undefined;
+      ? reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal, ctx.watcherLatencyMs, caughtUpSaid(journal, startedAt, ctx), ctx.cookieWaitMs) : undefined;
     // Awaited later, or never when the scan stops first: a cancel meanwhile is not "unhandled".
     lateReports?.catch(() => undefined);
     if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
@@ -294,7 +297,7 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
     if (packaged.kind === 'nothing') return packaged.result;
     const done = await uploadPackaged(req, ctx, packaged);
     if (done.kind !== 'reported-late') return done;
-    ctx.log(`The file watcher reported ${done.why} only after the scan had chosen its files; every file is looked at again.`);
+    ctx.log(`The file watcher ${done.why}; every file is looked at again.`);
     packaged = await selectAndPackage(req, ctx, { journal: packaged.journal });
   }
 }
@@ -409,10 +412,10 @@ function caughtUpSaid(journal: JournalSnapshot, startedAt: number, ctx: Pipeline
   });
 }
 
-/** The watcher reported late a write the archive does not hold (lateReports.ts): its upload must not complete. */
+/** The watcher reported late a write the archive does not hold, or not its cookie (lateReports.ts): its upload must not complete. */
 class ReportedLate extends Error {
   constructor(readonly why: string) {
-    super(`The file watcher reported ${why} only after the scan had chosen its files.`);
+    super(`The file watcher ${why}.`);
   }
 }
 

@@ -41,13 +41,49 @@ describe('a re-scan told what the file watcher saw', () => {
     return root;
   }
 
-  /** One folder's scans in one window: the same kept archive, the journal the window's watcher feeds. */
+  /** The cookies in `root`/.git, as the watcher reports them. */
+  const cookiesIn = (root: string) => readdirSync(path.join(root, '.git')).filter((n) => n.startsWith('.watchman-cookie-')).map((n) => `.git/${n}`);
+
+  /** Reports each cookie that appears in `root`/.git `afterMs` later; on stop, the ones left at once. */
+  function reportingCookies(journal: ChangeJournal, root: string, afterMs: number): { stop(): void } {
+    const seen = new Set<string>();
+    const timers: NodeJS.Timeout[] = [];
+    const look = setInterval(() => {
+      for (const rel of cookiesIn(root)) {
+        if (seen.has(rel)) continue;
+        seen.add(rel);
+        timers.push(setTimeout(() => journal.note(rel), afterMs));
+      }
+    }, 5);
+    return {
+      stop() {
+        clearInterval(look);
+        for (const t of timers) clearTimeout(t);
+        for (const rel of cookiesIn(root)) journal.note(rel);
+      },
+    };
+  }
+
+  /**
+   * One folder's scans in one window: the same kept archive, the journal the window's watcher
+   * feeds. The watcher stands in for VS Code's as to the scans' cookies: it reports each one
+   * `cookies.afterMs` after it appears in .git (10 ms unless said), or none at all
+   * (`'manual'`: the test reports them, as reportingLate does).
+   */
   function folder(
     root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0, watcherLatencyMs?: number,
-    retries?: PipelineContext['retries'],
+    retries?: PipelineContext['retries'], cookies: 'manual' | { afterMs: number; waitMs?: number } = { afterMs: 10 },
   ) {
     const lines: string[] = [];
     const scan = async () => {
+      const watcher = cookies === 'manual' ? undefined : reportingCookies(journal, root, cookies.afterMs);
+      try {
+        return await scanWatched();
+      } finally {
+        watcher?.stop();
+      }
+    };
+    const scanWatched = async () => {
       const store = new MemoryTransferStore();
       const ctx: PipelineContext = {
         client: new ServiceClient({ baseUrl: svc.baseUrl, token: svc.demoToken }),
@@ -63,6 +99,7 @@ describe('a re-scan told what the file watcher saw', () => {
         // These trees are small: trusted from the first file (WATCH_FROM_FILES is for real ones).
         watchFromFiles,
         watcherLatencyMs,
+        ...(cookies !== 'manual' && cookies.waitMs !== undefined ? { cookieWaitMs: cookies.waitMs } : {}),
         retries,
       };
       const result = await scanFolder({ root, projectName: 'demo', partial: false, select: (known, watched) => selectWorkspaceFiles(root, { known, watched }) }, ctx);
@@ -142,7 +179,8 @@ describe('a re-scan told what the file watcher saw', () => {
     const old = new Date(Date.now() - 60_000);
     for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
     const journal = new ChangeJournal();
-    const f = folder(root, journal, undefined, 0, 2000, retries);
+    // The cookie long after the write's report: the upload has sent the archive's first bytes by then.
+    const f = folder(root, journal, undefined, 0, 2000, retries, { afterMs: 1500, waitMs: 60_000 });
     await f.scan();
     await writeTree(root, { [rel]: 'written just before\n' });
     await new Promise((r) => setTimeout(r, 20));
@@ -175,8 +213,6 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.equal(next.uploaded.get('src/f005.js'), 'written just before\n');
   });
 
-  /** The cookies in `root`/.git, as the watcher reports them. */
-  const cookiesIn = (root: string) => readdirSync(path.join(root, '.git')).filter((n) => n.startsWith('.watchman-cookie-')).map((n) => `.git/${n}`);
 
   /**
    * Runs `scan` beside a watcher that reports in order, ~40 ms late: `reported`, then the
@@ -214,7 +250,7 @@ describe('a re-scan told what the file watcher saw', () => {
     const root = await repo();
     const journal = new ChangeJournal();
     // Far longer than this test may run: only the cookie can end the wait.
-    const f = folder(root, journal, undefined, 0, 600_000);
+    const f = folder(root, journal, undefined, 0, 600_000, undefined, 'manual');
     await f.scan();
     // A new file: only the watcher's report finds it (the folder is not walked).
     await writeTree(root, { 'src/new.js': 'written just before\n' });
@@ -226,6 +262,42 @@ describe('a re-scan told what the file watcher saw', () => {
     // Removed once reported, without holding up the scan.
     for (let i = 0; i < 100 && cookiesIn(root).length; i++) await new Promise((r) => setTimeout(r, 5));
     assert.deepEqual(cookiesIn(root), [], 'the cookies are gone');
+  });
+
+  /** Files written long before the first scan: their entries are copied by their status alone (reuseCache.ts). */
+  async function writtenLongBefore(root: string): Promise<void> {
+    const old = new Date(Date.now() - 60_000);
+    for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
+  }
+
+  test('a re-scan whose cookie the watcher does not report in time looks at every file: a change the watcher never reported is uploaded', async () => {
+    const root = await repo();
+    const journal = new ChangeJournal();
+    // A watcher that reports the cookie written once an archive is kept (when the scan ends),
+    // then stops watching: the next scan's cookie is never reported while it waits.
+    const f = folder(root, journal, undefined, 0, undefined, undefined, { afterMs: 600_000, waitMs: 300 });
+    await writtenLongBefore(root);
+    await f.scan();
+    for (let i = 0; i < 8; i++) await fsp.writeFile(path.join(root, 'src', `f00${i}.js`), `export const v${i} = "unreported";\n`);
+    const next = await f.scan();
+    assert.ok(next.log.some((l) => /^The file watcher had not reported the scan's marker file in \.git 0\.3 s after the scan started \(it may have stopped watching the folder\); every file is looked at again\.$/.test(l)), next.log.join('\n'));
+    for (let i = 0; i < 8; i++) assert.equal(next.uploaded.get(`src/f00${i}.js`), `export const v${i} = "unreported";\n`);
+  });
+
+  test('a write reported after the latency a scan without a cookie allows, but before the cookie, is uploaded as it is', async () => {
+    const root = await repo();
+    const journal = new ChangeJournal();
+    // A busy window: its watcher's reports arrive 0.5 s late, past WATCHER_LATENCY_MS.
+    const f = folder(root, journal, undefined, 0, undefined, undefined, { afterMs: 500 });
+    await writtenLongBefore(root);
+    await f.scan();
+    await fsp.writeFile(path.join(root, 'src', 'f004.js'), 'export const v4 = "written just before";\n');
+    await new Promise((r) => setTimeout(r, 20));
+    const reported = setTimeout(() => journal.note('src/f004.js'), 400);
+    const next = await f.scan();
+    clearTimeout(reported);
+    assert.ok(next.log.some((l) => /The file watcher reported src\/f004\.js written before the scan started only after the scan had chosen its files; every file is looked at again/.test(l)), next.log.join('\n'));
+    assert.equal(next.uploaded.get('src/f004.js'), 'export const v4 = "written just before";\n');
   });
 
   /**
@@ -243,7 +315,7 @@ describe('a re-scan told what the file watcher saw', () => {
     const long = new Date(Date.now() - 60_000);
     for (const rel of ['old/a.js', 'old/deep/b.js']) await fsp.utimes(path.join(root, rel), long, long);
     const journal = new ChangeJournal();
-    const f = folder(root, journal, undefined, 0, 600_000);
+    const f = folder(root, journal, undefined, 0, 600_000, undefined, 'manual');
     const first = await f.scan();
     assert.equal(first.uploaded.get('old/deep/b.js'), 'b();\n');
     await change(root);
