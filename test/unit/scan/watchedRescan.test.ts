@@ -213,7 +213,6 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.equal(next.uploaded.get('src/f005.js'), 'written just before\n');
   });
 
-
   /**
    * Runs `scan` beside a watcher that reports in order, ~40 ms late: `reported`, then the
    * scan's cookie, written after it. The cookie the last scan wrote once its archive was kept
