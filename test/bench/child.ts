@@ -140,7 +140,7 @@ async function scanToScanId(
   // until writes made before it started have been reported.
   let caughtUp: number | undefined;
   void snapshot?.caughtUp?.then((reported) => { if (reported) caughtUp = performance.now() - t0; });
-  const late = sel.watcher && journal && snapshot ? reportedLate(root, journal, snapshot.epoch, startedAt, archive.index, new AbortController().signal, undefined, snapshot.caughtUp) : undefined;
+  const late = sel.watcher && journal && snapshot ? reportedLate(root, journal, snapshot.epoch, startedAt, archive.index, new AbortController().signal, { caughtUp: snapshot.caughtUp }) : undefined;
   const holdLast = late?.then((why) => { if (why) throw new Error(`the watcher ${why}`); });
   const git = await gitInfo;
   const t2 = performance.now();

@@ -32,7 +32,7 @@ export const COOKIE_WAIT_MS = 2_000;
  */
 export async function reportedLate(
   root: string, changes: ChangeJournal, epoch: number, startedAt: number, index: ArchiveIndex, signal: AbortSignal,
-  latencyMs = WATCHER_LATENCY_MS, caughtUp?: Promise<boolean>, cookieWaitMs = COOKIE_WAIT_MS,
+  { caughtUp, latencyMs = WATCHER_LATENCY_MS, cookieWaitMs = COOKIE_WAIT_MS }: { caughtUp?: Promise<boolean>; latencyMs?: number; cookieWaitMs?: number } = {},
 ): Promise<string | undefined> {
   if (caughtUp) {
     if (!await reportedWithin(startedAt + cookieWaitMs - Date.now(), signal, caughtUp)) {

@@ -249,7 +249,9 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     // archive does not hold as it is, or a cookie not reported in time, sends the scan back
     // to looking at every file.
     const lateReports = selection.watcher && journal
-      ? reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal, ctx.watcherLatencyMs, caughtUpSaid(journal, startedAt, ctx), ctx.cookieWaitMs) : undefined;
+      ? reportedLate(req.root, ctx.uploads.changes!, journal.epoch, startedAt, archive.index, ctx.signal, {
+        caughtUp: caughtUpSaid(journal, startedAt, ctx), latencyMs: ctx.watcherLatencyMs, cookieWaitMs: ctx.cookieWaitMs,
+      }) : undefined;
     // Awaited later, or never when the scan stops first: a cancel meanwhile is not "unhandled".
     lateReports?.catch(() => undefined);
     if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);

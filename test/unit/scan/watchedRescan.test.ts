@@ -70,10 +70,12 @@ describe('a re-scan told what the file watcher saw', () => {
    * `cookies.afterMs` after it appears in .git (10 ms unless said), or none at all
    * (`'manual'`: the test reports them, as reportingLate does).
    */
-  function folder(
-    root: string, journal: ChangeJournal, reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0, watcherLatencyMs?: number,
-    retries?: PipelineContext['retries'], cookies: 'manual' | { afterMs: number; waitMs?: number } = { afterMs: 10 },
-  ) {
+  function folder(root: string, journal: ChangeJournal, {
+    reuse = new ReuseCache(path.join(root, '..', `${path.basename(root)}-reuse`)), watchFromFiles = 0, watcherLatencyMs, retries, cookies = { afterMs: 10 },
+  }: {
+    reuse?: ReuseCache; watchFromFiles?: number; watcherLatencyMs?: number; retries?: PipelineContext['retries'];
+    cookies?: 'manual' | { afterMs: number; waitMs?: number };
+  } = {}) {
     const lines: string[] = [];
     const scan = async () => {
       const watcher = cookies === 'manual' ? undefined : reportingCookies(journal, root, cookies.afterMs);
@@ -180,7 +182,7 @@ describe('a re-scan told what the file watcher saw', () => {
     for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
     const journal = new ChangeJournal();
     // The cookie long after the write's report: the upload has sent the archive's first bytes by then.
-    const f = folder(root, journal, undefined, 0, 2000, retries, { afterMs: 1500, waitMs: 60_000 });
+    const f = folder(root, journal, { watcherLatencyMs: 2000, retries, cookies: { afterMs: 1500, waitMs: 60_000 } });
     await f.scan();
     await writeTree(root, { [rel]: 'written just before\n' });
     await new Promise((r) => setTimeout(r, 20));
@@ -249,7 +251,7 @@ describe('a re-scan told what the file watcher saw', () => {
     const root = await repo();
     const journal = new ChangeJournal();
     // Far longer than this test may run: only the cookie can end the wait.
-    const f = folder(root, journal, undefined, 0, 600_000, undefined, 'manual');
+    const f = folder(root, journal, { watcherLatencyMs: 600_000, cookies: 'manual' });
     await f.scan();
     // A new file: only the watcher's report finds it (the folder is not walked).
     await writeTree(root, { 'src/new.js': 'written just before\n' });
@@ -274,7 +276,7 @@ describe('a re-scan told what the file watcher saw', () => {
     const journal = new ChangeJournal();
     // A watcher that reports the cookie written once an archive is kept (when the scan ends),
     // then stops watching: the next scan's cookie is never reported while it waits.
-    const f = folder(root, journal, undefined, 0, undefined, undefined, { afterMs: 600_000, waitMs: 300 });
+    const f = folder(root, journal, { cookies: { afterMs: 600_000, waitMs: 300 } });
     await writtenLongBefore(root);
     await f.scan();
     for (let i = 0; i < 8; i++) await fsp.writeFile(path.join(root, 'src', `f00${i}.js`), `export const v${i} = "unreported";\n`);
@@ -287,7 +289,7 @@ describe('a re-scan told what the file watcher saw', () => {
     const root = await repo();
     const journal = new ChangeJournal();
     // A busy window: its watcher's reports arrive 0.5 s late, past WATCHER_LATENCY_MS.
-    const f = folder(root, journal, undefined, 0, undefined, undefined, { afterMs: 500 });
+    const f = folder(root, journal, { cookies: { afterMs: 500 } });
     await writtenLongBefore(root);
     await f.scan();
     await fsp.writeFile(path.join(root, 'src', 'f004.js'), 'export const v4 = "written just before";\n');
@@ -314,7 +316,7 @@ describe('a re-scan told what the file watcher saw', () => {
     const long = new Date(Date.now() - 60_000);
     for (const rel of ['old/a.js', 'old/deep/b.js']) await fsp.utimes(path.join(root, rel), long, long);
     const journal = new ChangeJournal();
-    const f = folder(root, journal, undefined, 0, 600_000, undefined, 'manual');
+    const f = folder(root, journal, { watcherLatencyMs: 600_000, cookies: 'manual' });
     const first = await f.scan();
     assert.equal(first.uploaded.get('old/deep/b.js'), 'b();\n');
     await change(root);
@@ -350,7 +352,7 @@ describe('a re-scan told what the file watcher saw', () => {
     await f.scan();
     // The window closes; a file changes and another appears; a new window opens (its own journal, nothing seen yet).
     await writeTree(root, { 'src/f003.js': 'export const v3 = "changed while closed";\n', 'src/new.js': 'made while closed();\n' });
-    const reopened = folder(root, new ChangeJournal(), f.reuse);
+    const reopened = folder(root, new ChangeJournal(), { reuse: f.reuse });
     const next = await reopened.scan();
     assert.ok(next.log.some((l) => /^Every file is looked at: no scan in this window has packaged the folder yet/.test(l)), next.log.join('\n'));
     assert.equal(next.uploaded.get('src/f003.js'), 'export const v3 = "changed while closed";\n');
@@ -398,7 +400,7 @@ describe('a re-scan told what the file watcher saw', () => {
   test('a tree smaller than WATCH_FROM_FILES is looked at whole: that is sooner than the watcher\'s latency has passed', async () => {
     const root = await repo();
     const journal = new ChangeJournal();
-    const f = folder(root, journal, undefined, WATCH_FROM_FILES);
+    const f = folder(root, journal, { watchFromFiles: WATCH_FROM_FILES });
     await f.scan();
     await writeTree(root, { 'src/unseen.js': 'unseen();\n' });
     const next = await f.scan();
