@@ -1,6 +1,6 @@
 // How a ratio is printed beside its target: with as many decimals as it takes for the
 // figure not to read as the target itself when the verdict says otherwise ("1.20x ... NOT
-// met" was a median of 1.204 against 1.2).
+// met" was a median just over 1.2).
 
 /** `ratio` with two decimals, or up to four when two would round it onto `target`. */
 export function ratioAgainst(ratio: number, target: number): string {
