@@ -153,9 +153,18 @@ suite('editor: accessibility', () => {
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       this.skip();
     }
-    await new Promise((r) => setTimeout(r, 300));
-    const listed = (await quickInput({ type: '>Code Scanner: Apply Fix' }))!.rows;
-    const discard = (await quickInput({ type: '>Code Scanner: Discard Fix' }))!.rows;
+    // The palette's rows follow what was typed a moment later on a busy machine: read them
+    // until the command shows (or the wait ends, and the assertion below prints what was there).
+    const rowsFor = async (title: string) => {
+      let rows: string[] = [];
+      await waitFor(`"${title}" in the palette`, async () => {
+        rows = (await quickInput({ type: `>${title}` }))?.rows ?? [];
+        return rows.some((r) => r.includes(title));
+      }).catch(() => undefined);
+      return rows;
+    };
+    const listed = await rowsFor('Code Scanner: Apply Fix');
+    const discard = await rowsFor('Code Scanner: Discard Fix');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.ok(listed.some((r) => /Code Scanner: Apply Fix/.test(r) && /Ctrl\+Alt\+Enter/i.test(r)), listed.join('\n'));
     assert.ok(discard.some((r) => /Code Scanner: Discard Fix/.test(r) && /Ctrl\+Alt\+Backspace/i.test(r)), discard.join('\n'));
