@@ -41,6 +41,15 @@ describe('a re-scan told what the file watcher saw', () => {
     return root;
   }
 
+  /**
+   * Files (`rels`, or every file in src/) written long before the first scan: their entries
+   * are copied by their status alone (reuseCache.ts).
+   */
+  async function writtenLongBefore(root: string, rels?: string[]): Promise<void> {
+    const old = new Date(Date.now() - 60_000);
+    for (const rel of rels ?? (await fsp.readdir(path.join(root, 'src'))).map((name) => `src/${name}`)) await fsp.utimes(path.join(root, rel), old, old);
+  }
+
   /** The cookies in `root`/.git, as the watcher reports them. */
   const cookiesIn = (root: string) => readdirSync(path.join(root, '.git')).filter((n) => n.startsWith('.watchman-cookie-')).map((n) => `.git/${n}`);
 
@@ -152,9 +161,7 @@ describe('a re-scan told what the file watcher saw', () => {
     await writeTree(root, { 'src/deep/a.js': 'a();\n', 'srcx.js': 'x();\n', 'src0.js': 'zero();\n' });
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'more');
-    // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
-    const old = new Date(Date.now() - 60_000);
-    for (const rel of ['src/deep/a.js', 'srcx.js', 'src0.js']) await fsp.utimes(path.join(root, rel), old, old);
+    await writtenLongBefore(root, ['src/deep/a.js', 'srcx.js', 'src0.js']);
     const journal = new ChangeJournal();
     const f = folder(root, journal);
     await f.scan();
@@ -177,9 +184,7 @@ describe('a re-scan told what the file watcher saw', () => {
   async function writtenJustBefore(rel: string, retries?: PipelineContext['retries']) {
     const root = await repo();
     await fsp.writeFile(path.join(root, 'src', 'data.js'), `export const data = '${randomBytes(3 * HELD_BYTES).toString('base64')}';\n`);
-    // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
-    const old = new Date(Date.now() - 60_000);
-    for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
+    await writtenLongBefore(root);
     const journal = new ChangeJournal();
     // The cookie long after the write's report: the upload has sent the archive's first bytes by then.
     const f = folder(root, journal, { watcherLatencyMs: 2000, retries, cookies: { afterMs: 1500, waitMs: 60_000 } });
@@ -265,12 +270,6 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.deepEqual(cookiesIn(root), [], 'the cookies are gone');
   });
 
-  /** Files written long before the first scan: their entries are copied by their status alone (reuseCache.ts). */
-  async function writtenLongBefore(root: string): Promise<void> {
-    const old = new Date(Date.now() - 60_000);
-    for (const name of await fsp.readdir(path.join(root, 'src'))) await fsp.utimes(path.join(root, 'src', name), old, old);
-  }
-
   test('a re-scan whose cookie the watcher does not report in time looks at every file: a change the watcher never reported is uploaded', async () => {
     const root = await repo();
     const journal = new ChangeJournal();
@@ -312,9 +311,7 @@ describe('a re-scan told what the file watcher saw', () => {
     await writeTree(root, { 'old/a.js': 'a();\n', 'old/deep/b.js': 'b();\n' });
     git(root, 'add', '-A');
     git(root, 'commit', '-q', '-m', 'old');
-    // Written long before the first scan: its entries are copied by their status alone (reuseCache.ts).
-    const long = new Date(Date.now() - 60_000);
-    for (const rel of ['old/a.js', 'old/deep/b.js']) await fsp.utimes(path.join(root, rel), long, long);
+    await writtenLongBefore(root, ['old/a.js', 'old/deep/b.js']);
     const journal = new ChangeJournal();
     const f = folder(root, journal, { watcherLatencyMs: 600_000, cookies: 'manual' });
     const first = await f.scan();
