@@ -128,7 +128,7 @@ async function scanToScanId(
   const startedAt = Date.now();
   const snapshot = journal?.restart({ root, fromFiles: WATCH_FROM_FILES });
   const { watched } = trustedChanges(snapshot, () => cache?.peek(DEFAULT_LEVEL));
-  const selecting = selectWorkspaceFiles(root, { known: keptIndexFor(loadPrevious, watched), watched, onCount: workers?.onCount });
+  const selecting = selectWorkspaceFiles(root, { known: keptIndexFor(loadPrevious, watched), watched, onCount: workers?.onCount, statsLater: true });
   // The upload's git details, read while the selection and packaging run, awaited before the upload.
   const gitInfo = fullScanGitInfo(root, selecting, gitClean).catch(() => undefined);
   const sel = await selecting;
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     for (let k = 0; k < 3; k++) {
       const t0 = performance.now();
       const workers = new WorkersAhead();
-      const archive = await buildZip(await selectWorkspaceFiles(arg('root')!, { onCount: workers.onCount }), { tmpRoot: arg('tmp'), workersStarted: workers.pool });
+      const archive = await buildZip(await selectWorkspaceFiles(arg('root')!, { onCount: workers.onCount, statsLater: true }), { tmpRoot: arg('tmp'), workersStarted: workers.pool });
       times.push(performance.now() - t0);
       await archive.dispose();
     }
@@ -280,7 +280,7 @@ async function main(): Promise<void> {
     } else {
       const t0 = performance.now();
       const workers = new WorkersAhead();
-      const sel = await selectWorkspaceFiles(arg('root')!, { onCount: workers.onCount });
+      const sel = await selectWorkspaceFiles(arg('root')!, { onCount: workers.onCount, statsLater: true });
       const t1 = performance.now();
       archive = await buildZip(sel, { tmpRoot: arg('tmp'), workersStarted: workers.pool });
       out.selectMs = t1 - t0;

@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { comparePaths, pathStart, type FileList } from '../workspace/fileList';
-import { openRegularFileSync } from '../workspace/safeOpen';
-import { absolutePathOf, type Selection, type SkippedFile } from '../workspace/selectFiles';
+import { isNotFound, openRegularFileSync } from '../workspace/safeOpen';
+import { absolutePathOf, followLinkInside, lstatQuiet, type Selection, type SkippedFile } from '../workspace/selectFiles';
 import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
 import { looksIncompressible } from './compressibility';
 import { DeflatePool, DeflateWorkerOutOfMemory, PART_LAST, PART_MORE, WORKER_OLD_GENERATION_MB, deflateBatch, deflateOnThreadPool, deflateWhole, defaultWorkerCount, nativeDeflate, type BatchResult, type NativeDeflateClass } from './deflatePool';
@@ -33,7 +33,11 @@ export interface ArchiveRef {
 export interface BuiltArchive extends ArchiveRef {
   /** Every entry written, in archive order: its path, where its bytes are, the file it was made from (ReuseCache.keep). */
   index: ArchiveIndex;
-  /** Files that vanished or became unreadable between selection and packaging. */
+  /**
+   * Files that vanished or became unreadable between selection and packaging; with the
+   * selection's look at each file left to packaging (Selection.statsLater), also those it
+   * would have left out: over the size limit, not a regular file, a link leading out.
+   */
   skipped: SkippedFile[];
   /** When packaging started (ms since the epoch). */
   madeAtMs: number;
@@ -325,7 +329,10 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   const workerCount = started?.size ?? opts.workers ?? defaultWorkerCount();
   const pool = () => (started ??= new DeflatePool(level, workerCount, BATCH_BYTES, opts.workerOldGenerationMb ?? WORKER_OLD_GENERATION_MB));
   const inlineBytes = opts.inlineBytes ?? INLINE_BYTES;
-  if (!previous && selection.totalBytes > inlineBytes) pool();
+  // Files whose sizes the selection left to packaging (Selection.statsLater) are in a folder
+  // big enough to have its workers started ahead.
+  const later = selection.statsLater;
+  if (!previous && (selection.totalBytes > inlineBytes || later)) pool();
   const maxInFlight = IN_FLIGHT_PER_WORKER * workerCount + 1;
   // Parts of a big file the main thread deflates while the workers hold theirs wait to be
   // written after those: with the batches' limit, this thread stopped for a worker's part
@@ -430,6 +437,10 @@ async function writeZip(selection: Selection, archivePath: string, level: number
   let inlined = 0;
   /** Bytes of the selection's files the loop has passed, whatever it did with them. */
   let bytesSeen = 0;
+  /** Files the loop has passed when their sizes are packaging's to learn (Selection.statsLater). */
+  let filesSeen = 0;
+  /** Bytes of the selection's files still to come; with sizes left to packaging, as many more as the average so far. */
+  const bytesLeft = () => !later ? selection.totalBytes - bytesSeen : filesSeen ? bytesSeen / filesSeen * (files.length - filesSeen) : Infinity;
   const finishBatch = (result: Promise<BatchResult>, keepInput: boolean) => {
     jobs.push({ kind: 'batch', files: batch, result });
     if (!keepInput) {
@@ -483,7 +494,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     // files deflated here instead of 12,000, peak RSS growth 75 MB in every round instead of
     // 76-81, packaging as fast; svelte's and babel's shapes as fast).
     const fewFiles = batch.count <= MAX_FILES_DEFLATED_HERE || started?.size === 0;
-    if (started && fewFiles && deflateHereNow(selection.totalBytes - bytesSeen) && buffers!.output.byteLength >= used) {
+    if (started && fewFiles && deflateHereNow(bytesLeft()) && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;
       deflatedHere += batch.count;
@@ -599,12 +610,22 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         continue;
       }
       endRun();
-      const opened = openRegularFileSync(absolutePathOf(selection.root, files.target(n) ?? files.path(n)), { ino: files.ino(n) });
+      filesSeen = n;
+      const opened = later ? openLater(selection.root, later.realRoot, files.path(n)) : openRegularFileSync(absolutePathOf(selection.root, files.target(n) ?? files.path(n)), { ino: files.ino(n) });
       if (typeof opened === 'string') {
-        skipped.push({ path: files.path(n), reason: opened });
+        // Gone since git listed it: dropped, as the selection drops a file deleted (a broken link is 'missing').
+        if (opened !== 'gone') skipped.push({ path: files.path(n), reason: opened });
         continue;
       }
       const { fd, stats } = opened;
+      if (later) {
+        if (stats.size > later.maxSize) {
+          closeSync(fd);
+          skipped.push({ path: files.path(n), reason: 'too-large' });
+          continue;
+        }
+        bytesSeen += stats.size;
+      }
       if (stats.size > BATCH_BYTES) {
         let sample: Buffer;
         try {
@@ -624,7 +645,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
         if (looksIncompressible(sample)) {
           jobs.push({ kind: 'stored', member, fd });
         } else {
-          if (!await readBig(fd, member, stats.size, selection.totalBytes - bytesSeen)) {
+          if (!await readBig(fd, member, stats.size, bytesLeft())) {
             skipped.push({ path: files.path(n), reason: 'unreadable' });
             continue;
           }
@@ -733,6 +754,24 @@ function readFully(fd: number, buf: Buffer, at: number, length: number, position
     got += n;
   }
   return true;
+}
+
+/**
+ * Opens a file the selection judged by name and folder only (Selection.statsLater), as the
+ * selection would have looked at it: a regular file as it is, a link only to a regular file
+ * inside the folder (its target opened), anything else refused.
+ */
+function openLater(root: string, realRoot: string, rel: string): ReturnType<typeof openRegularFileSync> | 'symlink-outside' | 'gone' {
+  const abs = absolutePathOf(root, rel);
+  const opened = openRegularFileSync(abs);
+  if (opened === 'missing') return 'gone';
+  // O_NOFOLLOW refuses a link as not-a-file: only then is it worth an lstat to tell.
+  if (opened !== 'not-a-file') return opened;
+  const st = lstatQuiet(abs);
+  if (st instanceof Error || !st.isSymbolicLink()) return st instanceof Error && isNotFound(st) ? 'gone' : 'not-a-file';
+  const followed = followLinkInside(realRoot, abs);
+  if (typeof followed === 'string') return followed;
+  return followed.st.isFile() ? openRegularFileSync(absolutePathOf(realRoot, followed.target), { ino: followed.st.ino }) : 'not-a-file';
 }
 
 /** Reads up to `size` bytes from `position` (a file that shrank meanwhile gives what is there). */

@@ -316,7 +316,7 @@ async function uploadPackaged(
   const skipped = [...selection.skipped, ...archive.skipped];
   if (!archive.index.length) {
     await archive.dispose();
-    return { kind: 'nothing', note: 'every chosen file changed or vanished while packaging', skipped };
+    return { kind: 'nothing', note: 'no files to scan: packaging left out every chosen file (binary, over the size limit, changed or gone)', skipped };
   }
   let keepArchive = false;
   try {

@@ -184,7 +184,7 @@ export class ScanController extends DisposableObject {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (!folders.length) return 'Open a folder to scan it.';
     const s = selectOptions;
-    if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: (known, watched, onCount) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched, onCount }) }));
+    if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: (known, watched, onCount) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched, onCount, statsLater: true }) }));
     if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
     const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
     for (const uri of kind === 'givenFiles' ? given ?? [] : openFileUris()) {
