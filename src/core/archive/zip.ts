@@ -625,6 +625,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
           continue;
         }
         bytesSeen += stats.size;
+        files.learnStats(n, stats);
       }
       if (stats.size > BATCH_BYTES) {
         let sample: Buffer;

@@ -99,6 +99,18 @@ export class FileList implements Iterable<SelectedFile>, PathBytes {
     return this.knownFrom;
   }
 
+  /**
+   * File i's numbers as packaging found them, where the selection left them to it
+   * (Selection.statsLater): the archive's index then shares these columns, as it does the
+   * selection's own (4 columns of 8 bytes a file, 3.2 MB at 100,000 files, not made twice).
+   */
+  learnStats(i: number, st: { size: number; ino: number; mtimeMs: number; ctimeMs: number }): void {
+    this.sizes[i] = st.size;
+    this.inos[i] = st.ino;
+    this.mtimes[i] = st.mtimeMs;
+    this.ctimes[i] = st.ctimeMs;
+  }
+
   /** The numbers of every file as columns: an archive index of these very files shares them (ArchiveIndexBuilder). */
   statColumns(): StatColumns {
     return { size: this.sizes, mtimeMs: this.mtimes, ctimeMs: this.ctimes, ino: this.inos };
