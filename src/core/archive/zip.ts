@@ -624,7 +624,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
           skipped.push({ path: files.path(n), reason: 'too-large' });
           continue;
         }
-        bytesSeen += stats.size;
+        // The loop counts it into bytesSeen from there, as it does a size the selection found.
         files.learnStats(n, stats);
       }
       if (stats.size > BATCH_BYTES) {
