@@ -13,6 +13,9 @@ const withReadme = readmeOnly || process.argv.includes('--readme');
 // `--out-root DIR` writes DIR/dist/extension.js, for the packaging test's own copy.
 const outRootAt = process.argv.indexOf('--out-root');
 const outRoot = outRootAt >= 0 ? process.argv[outRootAt + 1] : '.';
+// `--bench-child` alone: the benchmark's child (test/bench/child.ts) as the extension ships,
+// minified, into out/bench/child.js, so the benchmark measures the code users run.
+const benchChild = process.argv.includes('--bench-child');
 
 const common = {
   bundle: true,
@@ -31,11 +34,21 @@ const common = {
   define: { navigator: 'undefined' },
 };
 
-if (!readmeOnly) {
+if (!readmeOnly && !benchChild) {
   await esbuild.build({
     ...common,
     entryPoints: ['src/extension.ts'],
     outfile: join(outRoot, 'dist', 'extension.js'),
+  });
+}
+
+if (benchChild) {
+  await esbuild.build({
+    ...common,
+    minify: true,
+    sourcemap: false,
+    entryPoints: ['test/bench/child.ts'],
+    outfile: join(outRoot, 'out', 'bench', 'child.js'),
   });
 }
 

@@ -64,8 +64,26 @@ const timed = (cmd: string, argv: string[], cwd?: string) => run(cmd, argv, { cw
 interface Phases { select: number; zip: number; upload: number; caughtUp?: number }
 interface ChildResult { peakRssPacked?: number; youngGenerationMb?: number; youngAtStartMb?: number; packMsEach?: number[]; warmRss?: number; rssUncommitted?: number; packMs?: number; selectMs?: number; uploadMs?: number; peakRss: number; size?: number; sha256?: string; files?: number; result?: string; coldMs?: number; warmMs?: number; coldPhases?: Phases; warmPhases?: Phases; reused?: number; saveMsEach?: number[] }
 
+/**
+ * The child runs the code as the extension ships it: bundled and minified by esbuild.mjs with
+ * the extension's own options (`--bench-child`). Through tsx each module's exports are
+ * getters, called on every use across modules, which the shipped bundle does not have: a
+ * fresh process compiles them too (the small library's first packaging 221 against 209 ms,
+ * medians of 8 alternating pairs; HISTORY.md, 2026-11-27, 19:10). `--sources` runs the
+ * TypeScript through tsx instead, for profiles that name the source files.
+ */
+const fromSources = args.includes('--sources');
+const CHILD_BUNDLE = path.join(REPO, 'out', 'bench', 'child.js');
+
+function buildChild(): void {
+  if (fromSources) return;
+  const r = spawnSync(process.execPath, [path.join(REPO, 'esbuild.mjs'), '--bench-child'], { cwd: REPO, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('bundling the benchmark child failed (node esbuild.mjs --bench-child)');
+}
+
 async function child(argv: string[], env: Record<string, string> = {}): Promise<ChildResult> {
-  const r = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, 'child.ts'), ...argv], { cwd: REPO, env });
+  const program = fromSources ? ['--import', 'tsx', path.join(__dirname, 'child.ts')] : [CHILD_BUNDLE];
+  const r = await run(process.execPath, [...program, ...argv], { cwd: REPO, env });
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
 }
 
@@ -169,7 +187,8 @@ async function main(): Promise<void> {
     for (let i = 0; i < 1200 && service?.scans().some((x) => x.status === 'running'); i++) await new Promise((r) => setTimeout(r, 50));
   };
   const summary: string[] = [];
-  console.log(`${process.platform} ${cpus().length} cores, node ${process.version} (${args.includes('--node-current') ? 'the Node this was started with' : "the extension host's, as in code-server 4.139.1"}), ${rounds} rounds per workspace`);
+  buildChild();
+  console.log(`${process.platform} ${cpus().length} cores, node ${process.version} (${args.includes('--node-current') ? 'the Node this was started with' : "the extension host's, as in code-server 4.139.1"}), ${rounds} rounds per workspace, the child running ${fromSources ? 'the TypeScript sources through tsx (--sources)' : 'the code bundled and minified as the extension ships'}`);
   try {
     for (const ws of list) {
       let svc = await freshService();
