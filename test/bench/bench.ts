@@ -69,7 +69,7 @@ interface ChildResult { peakRssPacked?: number; youngGenerationMb?: number; youn
  * the extension's own options (`--bench-child`). Through tsx each module's exports are
  * getters, called on every use across modules, which the shipped bundle does not have: a
  * fresh process compiles them too (the small library's first packaging 221 against 209 ms,
- * medians of 8 alternating pairs; HISTORY.md, 2026-11-27, 19:10). `--sources` runs the
+ * medians of 8 alternating pairs; HISTORY.md, 2026-11-27, 19:03). `--sources` runs the
  * TypeScript through tsx instead, for profiles that name the source files.
  */
 const fromSources = args.includes('--sources');
