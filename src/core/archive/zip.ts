@@ -154,8 +154,6 @@ const BLOCK = 2 * 1024 * 1024;
  * bench tree has 39 such files, half its bytes.
  */
 const THREAD_POOL_BYTES = 16 * 1024;
-/** The most files a batch may hold for the main thread to deflate it itself (see dispatch). */
-const MAX_FILES_DEFLATED_HERE = 64;
 /**
  * The first this many files the main thread deflates, it takes a batch as soon as every
  * worker has one waiting behind the one it works on (see deflateHereNow); after them, only
@@ -486,15 +484,13 @@ async function writeZip(selection: Selection, archivePath: string, level: number
       finishBatch(deflateHere(Buffer.allocUnsafe(used), () => undefined), true);
       return;
     }
-    // Batches of many small files are left to the workers (unless there are none): each
-    // deflate here left its stream object on this thread's heap until the host's next full
-    // collection, a cost per file, not per byte (with deflateRawSync; Node's handle, used
-    // since, leaves far less, and this rule was not measured again). Parts of big files and batches of bigger
-    // files give this thread as much work for few of them (the 100,000-file bench tree: 100
-    // files deflated here instead of 12,000, peak RSS growth 75 MB in every round instead of
-    // 76-81, packaging as fast; svelte's and babel's shapes as fast).
-    const fewFiles = batch.count <= MAX_FILES_DEFLATED_HERE || started?.size === 0;
-    if (started && fewFiles && deflateHereNow(bytesLeft()) && buffers!.output.byteLength >= used) {
+    // Whatever its files, a batch is deflated here when the workers are behind: this thread
+    // takes their share when the other core gives less. It once took batches of 64 files or
+    // fewer only, as each deflate with deflateRawSync left its stream object on this thread's
+    // heap until a full collection; Node's handle (deflateWhole) leaves its small wrapper, and
+    // without the bound babel's packaging was faster in 24 of 32 alternating pairs (medians
+    // -24 and -31 ms of ~0.9-1.1 s), the 100,000-file tree's peak RSS growth 52 MB, as before.
+    if (started && deflateHereNow(bytesLeft()) && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;
       deflatedHere += batch.count;
