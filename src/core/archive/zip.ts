@@ -488,8 +488,8 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     // takes their share when the other core gives less. It once took batches of 64 files or
     // fewer only, as each deflate with deflateRawSync left its stream object on this thread's
     // heap until a full collection; Node's handle (deflateWhole) leaves its small wrapper, and
-    // without the bound babel's packaging was faster in 24 of 32 alternating pairs (medians
-    // -24 and -31 ms of ~0.9-1.1 s), the 100,000-file tree's peak RSS growth 52 MB, as before.
+    // without the bound babel's packaging was faster in 34 of 48 alternating pairs (paired
+    // medians -24 to -76 ms of 0.9-1.2 s), the 100,000-file tree's peak RSS growth 52 MB, as before.
     if (started && deflateHereNow(bytesLeft()) && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;
