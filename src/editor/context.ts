@@ -64,7 +64,7 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
   const session = own(new Session(base));
   // Findings go to a file in the workspace's storage (written in slices); the Memento keeps the rest.
   const resultsFile = extension.storageUri?.scheme === 'file' ? path.join(extension.storageUri.fsPath, 'results.jsonl') : undefined;
-  const store = own(new ResultsStore(extension.workspaceState, resultsFile, (line) => log.warn(line)));
+  const store = own(new ResultsStore(extension.workspaceState, resultsFile, (line) => log.warn(line), (line) => log.info(line)));
   const projects = own(new ProjectNames());
   const services = {
     ...base,

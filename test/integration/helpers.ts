@@ -350,3 +350,8 @@ export async function pressKeys(key: string): Promise<boolean> {
   assert.strictEqual(res.status, 200, `workbench probe: HTTP ${res.status} ${await res.clone().text()}`);
   return true;
 }
+
+/** Saves what the workbench shows now as a PNG at `file`; false without a probe (the desktop launcher). */
+export async function screenshot(file: string): Promise<boolean> {
+  return (await probe<{ path: string }>(`/screenshot?path=${encodeURIComponent(file)}`)) !== undefined;
+}

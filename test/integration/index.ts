@@ -56,7 +56,7 @@ export async function run(): Promise<void> {
     const state = readReload();
     if (state?.firstRun) {
       // The second run, after the reload the first asked for: only what the reload must keep.
-      const second = await runFiles('.reloaded.js');
+      const second = await runFiles('.reloaded.js', process.env.CODE_SCANNER_TEST_GREP);
       fs.rmSync(RELOAD_FILE!, { force: true });
       report(state.firstRun.passed + second.passed, state.firstRun.failed + second.failed);
       return;

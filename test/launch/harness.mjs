@@ -580,6 +580,13 @@ export async function startWorkbenchProbe(getPage) {
         if (click && info.visible) await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: click }).first().click();
         return send(200, info);
       }
+      if (url.pathname === '/screenshot') {
+        // What a person sees now, as a PNG at ?path= (a test's artefact, or a look while debugging).
+        const to = url.searchParams.get('path');
+        if (!to) return send(400, { error: 'no path' });
+        await page.screenshot({ path: to });
+        return send(200, { path: to });
+      }
       if (req.url === '/notifications') {
         const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')].map((el) => {
           const message = el.querySelector('.notification-list-item-message');

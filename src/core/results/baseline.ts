@@ -1,10 +1,12 @@
 // What is new: a finding is new when the folder's findings before its latest full scan did
-// not have it, matched by the service's id or else by classification, file and the text of
+// not have it (after the first full scan: that scan's own findings, so what a partial scan
+// finds first is new), matched by the service's id or else by classification, file and the text of
 // its line (the service may give a finding found again a new id). The baseline is kept as
 // short hashes of those keys: it is stored with the results and need not copy the code.
 import { createHash } from 'node:crypto';
 import { forEachInSlices } from '../async';
 import type { StoredIssue } from '../issues';
+import type { LeftFinding } from './leftFindings';
 import { fingerprint } from './placement';
 
 function hashed(key: string): string {
@@ -15,11 +17,16 @@ function keysOf(issue: StoredIssue): [string, string] {
   return [hashed(`id:${issue.id}`), hashed(fingerprint(issue))];
 }
 
-/** The baseline made of a folder's findings, and of those a fix took out (`gone` ids). */
-export async function baselineOf(issues: readonly StoredIssue[], gone: readonly string[] = []): Promise<string[]> {
+/**
+ * The baseline made of a folder's findings and of those that left it through their file
+ * (a fix applied, lines deleted): the code of a fix thrown away is not new when a scan
+ * reports it again.
+ */
+export async function baselineOf(issues: readonly StoredIssue[], left: readonly LeftFinding[] = []): Promise<string[]> {
   const keys = new Set<string>();
-  await forEachInSlices(issues, (i) => { for (const k of keysOf(i)) keys.add(k); });
-  for (const id of gone) keys.add(hashed(`id:${id}`));
+  const add = (i: StoredIssue) => { for (const k of keysOf(i)) keys.add(k); };
+  await forEachInSlices(issues, add);
+  await forEachInSlices(left, (l) => add(l.issue));
   return [...keys];
 }
 

@@ -1,12 +1,14 @@
 // The one place a workspace's findings live, without the editor: every folder's findings,
 // the scans they came from and those still on the service, local dismissals, and the
-// findings a fix took out (so an undo brings them back). Views read it and listen to its
-// changes; only its methods change it (the rules are in transitions.ts).
+// findings that left through their file (a fix, deleted lines), which come back when that
+// change is thrown away. Views read it and listen to its changes; only its methods change
+// it (the rules are in transitions.ts and leftFindings.ts).
 import { forEachInSlices } from '../async';
 import { trackRangeThrough, type StoredIssue, type TextChange } from '../issues';
 import type { ScanEvent, ScanRef } from '../scan/events';
 import { sawUploadTime } from '../scan/uploadTime';
 import { baselineOf, markNew } from './baseline';
+import { returnOf, type LeftFinding, type LeftHow } from './leftFindings';
 import { digest, fingerprint, place, type ReadText } from './placement';
 import { emptyFolder, isEmpty, mergeCompleted, withAttempt, withFailure, withoutScan, withPending, withStop } from './transitions';
 import type { Attempt, DismissReason, Dismissal, FindingsChange, FolderFindings, PendingScan } from './types';
@@ -182,7 +184,8 @@ export class FindingsModel {
     // made that); a partial scan against the same baseline as the full scan before it.
     let baseline = before.baseline;
     if (!merge.superseded && !findings.scan.partialFiles) {
-      baseline = before.scans.some((s) => !s.partialFiles) ? await baselineOf(before.issues, before.gone) : undefined;
+      // After the first full scan, its own findings: what a later partial scan finds first is new.
+      baseline = before.scans.some((s) => !s.partialFiles) ? await baselineOf(before.issues, before.left) : await baselineOf(issues);
       await markNew(issues, baseline);
     } else if (!merge.superseded) {
       await markNew(merge.incoming, baseline);
@@ -217,7 +220,7 @@ export class FindingsModel {
   replaceFolder(folderUri: string, perScan: RefreshedScan[]): Promise<void> {
     return this.exclusively(async () => {
       const prev = this.folders.get(folderUri);
-      const gone = new Set(prev?.gone ?? []);
+      const gone = new Set((prev?.left ?? []).map((l) => l.issue.id));
       // Sliced, one pass each and no copies: at 50,000 findings a map built from an array of
       // pairs, a filter and a spread into push held the extension host 20-40 ms at once.
       const tracked = new Map<string, StoredIssue>();
@@ -256,7 +259,7 @@ export class FindingsModel {
       await markNew(placed, now.baseline);
       this.setFolder({
         ...now, folderUri, scans: perScan.map((p) => p.scan), issues: placed,
-        unreadable: perScan.reduce((n, p) => n + (p.unreadable ?? 0), 0), gone: [...gone], fileDigests: prev?.fileDigests,
+        unreadable: perScan.reduce((n, p) => n + (p.unreadable ?? 0), 0), left: now.left, fileDigests: prev?.fileDigests,
       });
       this.emit({ all: true });
     });
@@ -264,33 +267,112 @@ export class FindingsModel {
 
   // ---- fixes and edits
 
-  /** Takes findings out of view because their code was fixed, and returns them (as they are now) so an undo can bring them back. */
-  takeOut(refs: { folderUri: string; issueId: string }[]): Located[] {
+  /**
+   * Takes findings out of view because their fix is applied, and returns them (as they are
+   * now). `blocks` marks each one's fix in its file (leftFindings.fixBlocks): the finding
+   * comes back once its file lacks them. One already out because the fix's edit moved
+   * its lines (a redo) is marked fixed.
+   */
+  takeOut(refs: { folderUri: string; issueId: string }[], blocks: (issueId: string) => string[][] | undefined = () => undefined): Located[] {
     const out: Located[] = [];
     for (const ref of refs) {
       const f = this.folders.get(ref.folderUri);
-      const issue = f?.issues.find((x) => x.id === ref.issueId);
-      if (!f || !issue) continue;
-      this.forget(f, [issue]);
-      out.push({ folderUri: f.folderUri, issue: structuredClone(issue) });
+      if (!f) continue;
+      const fixBlocks = blocks(ref.issueId);
+      const issue = f.issues.find((x) => x.id === ref.issueId);
+      if (issue) {
+        this.forget(f, [issue], 'fixed', fixBlocks);
+        out.push({ folderUri: f.folderUri, issue: structuredClone(issue) });
+        continue;
+      }
+      const edited = f.left?.find((l) => l.issue.id === ref.issueId && l.how === 'edited');
+      if (!edited) continue;
+      edited.how = 'fixed';
+      edited.fixBlocks = fixBlocks;
+      out.push({ folderUri: f.folderUri, issue: structuredClone(edited.issue) });
     }
     if (out.length) this.emit({ files: out.map((l) => ({ folderUri: l.folderUri, path: l.issue.path })) });
     return out;
   }
 
-  /** Puts findings taken out back (an undo of their fix), only while still gone: a scan since then speaks for the file. */
-  putBack(located: readonly Located[]): void {
+  /** Puts findings taken out back as they were (the editor refused the fix's edit). */
+  putBack(refs: readonly { folderUri: string; issueId: string }[]): void {
     const files: { folderUri: string; path: string }[] = [];
-    for (const l of located) {
-      const f = this.folders.get(l.folderUri);
-      if (!f || !f.gone?.includes(l.issue.id) || f.issues.some((i) => i.id === l.issue.id)) continue;
-      const issue = structuredClone(l.issue);
-      f.issues.push(issue);
-      f.gone = f.gone.filter((id) => id !== issue.id);
-      this.index(f.folderUri, issue);
-      files.push({ folderUri: f.folderUri, path: issue.path });
+    for (const ref of refs) {
+      const f = this.folders.get(ref.folderUri);
+      const l = f?.left?.find((x) => x.issue.id === ref.issueId);
+      if (!f || !l) continue;
+      this.bringBack(f, l, l.issue);
+      files.push({ folderUri: f.folderUri, path: l.issue.path });
     }
     if (files.length) this.emit({ files });
+  }
+
+  /** Whether a finding is out of view because its fix is applied (and its file still has the fix). */
+  isFixed(folderUri: string, issueId: string): boolean {
+    return !!this.folders.get(folderUri)?.left?.some((l) => l.issue.id === issueId && l.how === 'fixed');
+  }
+
+  /** The findings that left through `relPath` of a folder (a fix, deleted lines or file). */
+  leftIn(folderUri: string, relPath: string): readonly LeftFinding[] {
+    return this.folders.get(folderUri)?.left?.filter((l) => l.issue.path === relPath) ?? [];
+  }
+
+  /** Whether any finding left through a file of the folder: only then is there something for `revisit` to look at. */
+  hasLeft(folderUri?: string): boolean {
+    return folderUri ? !!this.folders.get(folderUri)?.left?.length : [...this.folders.values()].some((f) => f.left?.length);
+  }
+
+  /**
+   * Looks at the files (all of a folder's, without `paths`) through which findings left, as
+   * their text is now: a finding whose change is no longer there comes back
+   * (leftFindings.returnOf). Resolves to the number that came back.
+   */
+  revisit(folderUri: string, paths?: readonly string[]): Promise<number> {
+    return this.exclusively(async () => {
+      const f = this.folders.get(folderUri);
+      if (!f?.left?.length) return 0;
+      const wanted = paths && new Set(paths);
+      const byPath = new Map<string, LeftFinding[]>();
+      for (const l of f.left) {
+        if (wanted && !wanted.has(l.issue.path)) continue;
+        byPath.set(l.issue.path, [...(byPath.get(l.issue.path) ?? []), l]);
+      }
+      const files: { folderUri: string; path: string }[] = [];
+      for (const [path, left] of byPath) {
+        const text = await this.o.readText(folderUri, path);
+        // Read while the model may have changed: only records still held are brought back.
+        const now = this.folders.get(folderUri);
+        if (!now) return files.length;
+        let back = false;
+        for (const l of left) {
+          if (!now.left?.includes(l)) continue;
+          const where = returnOf(l, text, now.fileDigests?.[path]);
+          if (!where) continue;
+          const issue = structuredClone(l.issue);
+          if ('range' in where) {
+            issue.range = where.range;
+            delete issue.stale;
+          } else {
+            delete issue.range;
+            issue.stale = true;
+          }
+          this.bringBack(now, l, issue);
+          back = true;
+        }
+        if (back) files.push({ folderUri, path });
+      }
+      if (files.length) this.emit({ files });
+      return files.length;
+    });
+  }
+
+  private bringBack(f: FolderFindings, l: LeftFinding, issue: StoredIssue): void {
+    f.left = f.left?.filter((x) => x !== l);
+    if (!f.left?.length) delete f.left;
+    if (f.issues.some((i) => i.id === issue.id)) return;
+    f.issues.push(issue);
+    this.index(f.folderUri, issue);
   }
 
   /** Moves a file's findings through an edit; a finding whose code the edit removed leaves. */
@@ -305,7 +387,7 @@ export class FindingsModel {
       if (next) issue.range = next;
       else lost.push(issue);
     }
-    if (lost.length) this.forget(f, lost);
+    if (lost.length) this.forget(f, lost, 'edited');
     // Most keystrokes only move findings: readers refresh that file, counts stay as they are.
     this.emit({ files: [{ folderUri, path: relPath }], moved: lost.length === 0 });
   }
@@ -315,14 +397,15 @@ export class FindingsModel {
     const f = this.folders.get(folderUri);
     const gone = f?.issues.filter((i) => deleted(i.path)) ?? [];
     if (!f || !gone.length) return;
-    this.forget(f, gone);
+    this.forget(f, gone, 'deleted');
     this.emit({ all: true });
   }
 
-  private forget(f: FolderFindings, issues: StoredIssue[]): void {
+  /** Out of view, kept in `left` so it can come back (leftFindings.ts). */
+  private forget(f: FolderFindings, issues: StoredIssue[], how: LeftHow, fixBlocks?: string[][]): void {
     const ids = new Set(issues.map((i) => i.id));
     f.issues = f.issues.filter((i) => !ids.has(i.id));
-    f.gone = [...new Set([...(f.gone ?? []), ...ids])];
+    f.left = [...(f.left ?? []).filter((l) => !ids.has(l.issue.id)), ...issues.map((issue) => ({ issue, how, ...(fixBlocks ? { fixBlocks } : {}) }))];
     const index = this.byFile.get(f.folderUri);
     for (const issue of issues) {
       const list = index?.get(issue.path);

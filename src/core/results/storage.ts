@@ -9,6 +9,7 @@ import { isInsideFolder } from '../workspace/insideFolder';
 import { readJsonLines, writeJsonLines, writeJsonLinesSync } from '../persist';
 import type { StoredIssue } from '../issues';
 import type { Dismissal, FolderFindings } from './types';
+import type { LeftFinding } from './leftFindings';
 import { errorMessage } from '../errors';
 import { isRecord } from '../text/isRecord';
 
@@ -103,7 +104,6 @@ const FolderRecordSchema = z.looseObject({
   folderUri: z.string().min(1),
   scans: z.array(ScanRefSchema),
   unreadable: z.number().int().min(0).optional(),
-  gone: z.array(z.string()).optional(),
   fileDigests: z.record(z.string(), z.string()).optional(),
   account: z.string().optional(),
   pending: z.array(ScanRefSchema.extend({ waiting: z.boolean(), stopped: stopReason.optional(), detail: text.optional() })).optional(),
@@ -129,10 +129,23 @@ const IssuesRecordSchema = z.looseObject({
   issues: z.array(z.unknown()),
 });
 
+const LeftRecordSchema = z.looseObject({
+  kind: z.literal('left'),
+  folderUri: z.string().min(1),
+  left: z.array(z.unknown()),
+});
+
+const LeftFindingSchema = z.looseObject({
+  issue: StoredIssueSchema,
+  how: z.enum(['fixed', 'edited', 'deleted']),
+  fixBlocks: z.array(z.array(text).max(10_000)).max(1000).optional(),
+});
+
 type FileRecord =
   | { kind: 'workspace'; dismissals: Record<string, Dismissal>; classificationFilter?: string }
   | ({ kind: 'folder' } & Omit<FolderFindings, 'issues'>)
-  | { kind: 'issues'; folderUri: string; issues: StoredIssue[] };
+  | { kind: 'issues'; folderUri: string; issues: StoredIssue[] }
+  | { kind: 'left'; folderUri: string; left: LeftFinding[] };
 
 /** The folders a results file holds, each checked whole; `dropped` says which were left out and why. */
 export function readRecords(records: readonly unknown[]): FileContents & { dropped: string[] } {
@@ -158,14 +171,16 @@ export function readRecords(records: readonly unknown[]): FileContents & { dropp
         else dropped.push(`line ${line + 1}: a folder record without its folder`);
         return;
       }
-      const { kind: _kind, ...folder } = r.data;
+      // `gone` (ids only) came before `left`: nothing of those findings is left to bring back.
+      const { kind: _kind, gone: _gone, left: _left, ...folder } = r.data as typeof r.data & { gone?: unknown; left?: unknown };
       folders.set(folder.folderUri, { ...(folder as Omit<FolderFindings, 'issues'>), issues: [] });
       return;
     }
-    const r = IssuesRecordSchema.safeParse(raw);
+    const left = kind === 'left';
+    const r = left ? LeftRecordSchema.safeParse(raw) : IssuesRecordSchema.safeParse(raw);
     if (!r.success) {
-      if (where) bad.set(where, `line ${line + 1}: not a record of findings`);
-      else dropped.push(`line ${line + 1}: neither a folder nor its findings`);
+      if (where) bad.set(where, `line ${line + 1}: ${left ? 'not a record of findings that left' : 'not a record of findings'}`);
+      else dropped.push(`line ${line + 1}: ${left ? 'findings that left, without their folder' : 'neither a folder nor its findings'}`);
       return;
     }
     const target = folders.get(r.data.folderUri);
@@ -173,14 +188,16 @@ export function readRecords(records: readonly unknown[]): FileContents & { dropp
       bad.set(r.data.folderUri, `line ${line + 1}: findings before their folder`);
       return;
     }
-    for (const [i, issue] of r.data.issues.entries()) {
-      const checked = StoredIssueSchema.safeParse(issue);
+    const items = ((r.data as { left?: unknown[] }).left ?? (r.data as { issues?: unknown[] }).issues ?? []);
+    for (const [i, item] of items.entries()) {
+      const checked = (left ? LeftFindingSchema : StoredIssueSchema).safeParse(item);
       if (!checked.success) {
         const e = checked.error.issues[0];
         bad.set(r.data.folderUri, `line ${line + 1}, finding ${i + 1}: ${e ? `${e.path.join('.') || 'the record'}: ${e.message}` : 'not a finding'}`);
         return;
       }
-      target.issues.push(checked.data as StoredIssue);
+      if (left) (target.left ??= []).push(checked.data as LeftFinding);
+      else target.issues.push(checked.data as StoredIssue);
     }
   });
   for (const [folderUri, why] of bad) {
@@ -192,10 +209,13 @@ export function readRecords(records: readonly unknown[]): FileContents & { dropp
 
 function* fileRecords(s: Snapshot): Generator<FileRecord> {
   yield { kind: 'workspace', dismissals: s.dismissals, ...(s.classificationFilter !== undefined ? { classificationFilter: s.classificationFilter } : {}) };
-  for (const { issues, ...folder } of s.folders) {
+  for (const { issues, left = [], ...folder } of s.folders) {
     yield { kind: 'folder', ...folder };
     for (let i = 0; i < issues.length; i += ISSUES_PER_RECORD) {
       yield { kind: 'issues', folderUri: folder.folderUri, issues: issues.slice(i, i + ISSUES_PER_RECORD) };
+    }
+    for (let i = 0; i < left.length; i += ISSUES_PER_RECORD) {
+      yield { kind: 'left', folderUri: folder.folderUri, left: left.slice(i, i + ISSUES_PER_RECORD) };
     }
   }
 }
@@ -230,7 +250,7 @@ export class ResultsStorage {
     // No state: a new workspace, or a window that closed before the state's update landed (the file's did).
     if (saved?.version !== 1 && saved?.version !== 2) return { snapshot: { folders: [], dismissals: {} }, fileToRead: !!this.file };
     // Version 1 kept findings here; the next write moves them to the results file.
-    const inState = saved.version === 1 ? readRecords((saved.folders ?? []).flatMap((f) => [{ ...f, kind: 'folder' }, { kind: 'issues', folderUri: f.folderUri, issues: f.issues }])) : undefined;
+    const inState = saved.version === 1 ? readRecords((saved.folders ?? []).flatMap((f) => [{ ...f, kind: 'folder' }, { kind: 'issues', folderUri: f.folderUri, issues: f.issues }, { kind: 'left', folderUri: f.folderUri, left: f.left ?? [] }])) : undefined;
     for (const d of inState?.dropped ?? []) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
     if (saved.version === 1 && this.file && saved.folders?.length) this.schedule('idle');
     return {

@@ -57,17 +57,15 @@ export function mergeCompleted(base: FolderFindings, f: ScanFindings, account?: 
   const covers = (p: string) => !laterFiles.has(p) && (!mine || mine.has(p));
   const kept = base.issues.filter((i) => !covers(i.path));
   const incoming = f.issues.filter((i) => covers(i.path));
-  // The scan speaks for its files: what it reports there is current again.
-  const coveredIds = new Set(base.issues.filter((i) => covers(i.path)).map((i) => i.id));
-  // A full scan with nothing after it speaks for every file: nothing it does not report stays "gone".
-  const gone = scan.partialFiles || later.length ? (base.gone ?? []).filter((id) => !coveredIds.has(id)) : [];
+  // The scan speaks for its files: findings that left them (a fix, deleted lines) are forgotten.
+  const left = (base.left ?? []).filter((l) => !covers(l.issue.path));
   const fileDigests = Object.fromEntries(Object.entries(base.fileDigests ?? {}).filter(([p]) => !covers(p)));
   const scans = scan.partialFiles
     ? [...others, scan].sort(byUpload).slice(-MAX_SCANS_PER_FOLDER)
     : [scan, ...later];
   // Counted per scan kept: a full scan's own count replaces the earlier ones'.
   const unreadable = (scan.partialFiles || later.length ? base.unreadable ?? 0 : 0) + f.unreadable;
-  return { superseded: false, kept, incoming, next: { ...rest, scans, unreadable, gone, fileDigests } };
+  return { superseded: false, kept, incoming, next: { ...rest, scans, unreadable, left: left.length ? left : undefined, fileDigests } };
 }
 
 /** The upload completed: the folder waits for this scan (saved, so a reload waits again). */

@@ -2,6 +2,7 @@
 // from, the scans still on the service, and what happened to the last attempt.
 import type { StoredIssue } from '../issues';
 import type { ScanRef, StopReason } from '../scan/events';
+import type { LeftFinding } from './leftFindings';
 
 export type { ScanRef, ScanFindings, ScanEvent, StopReason } from '../scan/events';
 
@@ -44,10 +45,12 @@ export interface FolderFindings {
   /** Findings of these scans the service sent in a shape that could not be read (left out, logged). */
   unreadable?: number;
   /**
-   * Findings that left this editor since their scan (fix applied, line or file deleted):
-   * a refresh of the same scans does not bring them back; a new scan of their file does.
+   * Findings that left this editor since their scan (fix applied, lines or file deleted),
+   * kept whole: they come back when their file's text no longer has that change
+   * (leftFindings.ts); a refresh of the same scans does not bring them back; a completed
+   * scan of their file forgets them.
    */
-  gone?: string[];
+  left?: LeftFinding[];
   /** Digest of each file's text when its findings were placed; tells whether a refresh can trust the service's lines. */
   fileDigests?: Record<string, string>;
   /** Who recorded these results (company and user), so another account's sign-in does not show them. */

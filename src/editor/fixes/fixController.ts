@@ -1,10 +1,12 @@
-// Preview and apply the service's fixes. Undo brings the fixed findings back exactly as
-// they were, redo takes them away again. The preview is a diff editor with Apply and
+// Preview and apply the service's fixes. A fixed finding leaves the view while its file
+// has the fix: Undo, closing without saving, Revert File or any write of the old text bring
+// it back (the store looks at the file's text), redo takes it away again. The preview is a diff editor with Apply and
 // Discard in its title bar; Apply All Fixes asks one question, then applies every fix as one
 // edit or opens VS Code's refactor preview to pick.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { appliedFixes, applyFix } from '../../core/fixes';
+import { appliedFixes, applyFix, type LineEdit } from '../../core/fixes';
+import { fixBlocks } from '../../core/results';
 import { oneLine } from '../../core/text/untrusted';
 import { plural } from '../../core/text/plural';
 import { issueRefArg, type IssueRef } from '../commands/args';
@@ -42,21 +44,26 @@ function previewUri(ref: IssueRef, located: LocatedIssue): vscode.Uri {
   });
 }
 
+/** A fix made in a file, so that a redo takes its findings out again. */
 interface AppliedFix {
   uri: string;
   before: string;
   after: string;
-  findings: LocatedIssue[];
+  refs: IssueRef[];
+  /** Each finding's fix as its file shows it (leftFindings.fixBlocks). */
+  blocks: Map<string, string[][]>;
   undone: boolean;
+}
+
+/** Each finding's fix marks, from the text its edits were made against. */
+function blocksOf(before: string, editsOf: ReadonlyMap<string, readonly LineEdit[]>, ids: Iterable<string>): Map<string, string[][]> {
+  return new Map([...ids].map((id) => [id, fixBlocks(before, editsOf.get(id) ?? [])]));
 }
 
 export class FixController extends DisposableObject {
   private readonly previewChanged = this.own(new vscode.EventEmitter<vscode.Uri>());
   private readonly previews = new Map<string, string>();
   private readonly applied: AppliedFix[] = [];
-  private readonly fixedChanged = this.own(new vscode.EventEmitter<void>());
-  /** Fires once the set of fixed findings has changed (applied, undone, redone). */
-  readonly onDidChangeFixed = this.fixedChanged.event;
 
   constructor(private readonly store: ResultsStore, private readonly notifier: Notifier) {
     super();
@@ -155,7 +162,7 @@ export class FixController extends DisposableObject {
       const l = f.applied[0]!;
       // Where the change is, as Preview Fix shows it: a fix is never made out of sight.
       const line = f.composed.edits[0]?.startLine ?? 0;
-      await vscode.window.showTextDocument(f.document, { selection: new vscode.Range(line, 0, line, 0), preview: false });
+      await vscode.window.showTextDocument(f.document, { selection: new vscode.Range(line, 0, line, 0), preview: false, viewColumn: columnOf(f.document.uri) });
       void this.notifier.info(`Applied the fix for ${oneLine(l.issue.classificationName, 80)} in ${l.issue.path}. The file is edited, not saved; Undo (Ctrl+Z, ⌘Z on macOS) takes it back.`);
     } else if (count > 1) {
       void this.notifier.info(`Applied ${count} fixes in ${plural(files.length, 'file')}. The files are edited, not saved; Undo takes them back.`);
@@ -171,29 +178,25 @@ export class FixController extends DisposableObject {
     const edit = new vscode.WorkspaceEdit();
     const made = files.map((f) => {
       addLineEdits(edit, f.document, f.composed.edits);
-      return { document: f.document, before: f.before, refs: f.applied.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })) };
+      const refs = f.applied.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id }));
+      return { document: f.document, before: f.before, refs, blocks: blocksOf(f.before, f.composed.editsOf, refs.map((r) => r.issueId)) };
     });
     // Out of the store before the edit: the edit rewrites their lines, and range tracking
-    // would otherwise count them as deleted code instead of keeping them for an undo.
-    const takenOut = made.map((m) => this.store.takeOut(m.refs));
+    // would otherwise count them as deleted code instead of fixed.
+    const takenOut = made.map((m) => this.store.takeOut(m.refs, (id) => m.blocks.get(id)));
     if (made.length && !(await vscode.workspace.applyEdit(edit))) {
-      for (const t of takenOut) this.store.putBack(t);
+      for (const m of made) this.store.putBack(m.refs);
       void this.notifier.error('The editor refused the change; nothing was modified.');
       return -1;
     }
     let count = 0;
     made.forEach((m, i) => {
       count += takenOut[i].length;
-      this.remember({ uri: m.document.uri.toString(), before: digest(m.before), after: digest(m.document.getText()), findings: takenOut[i], undone: false });
+      this.remember({ uri: m.document.uri.toString(), before: digest(m.before), after: digest(m.document.getText()), refs: m.refs, blocks: m.blocks, undone: false });
     });
-    if (made.length) this.fixedChanged.fire();
     return count;
   }
 
-  /** Whether a finding left the view because its fix was applied (and not undone since). */
-  isFixed(ref: IssueRef): boolean {
-    return this.applied.some((f) => !f.undone && f.findings.some((l) => l.folderUri === ref.folderUri && l.issue.id === ref.issueId));
-  }
 
   /**
    * Apply All Fixes…: one question that lists what will change (fixes per file and
@@ -266,23 +269,22 @@ export class FixController extends DisposableObject {
     const offered = files.reduce((n, f) => n + f.applied.length, 0);
     // VS Code opens this preview with every entry unticked: say so, and how to take a file whole.
     void this.notifier.info('The preview lists each fix under its name, file and line; nothing is applied until you tick it. Tick the fixes you want, or choose Group Changes By File in its title bar and tick a file to take all of its fixes, then Apply. Discard changes nothing.');
-    // The findings stay in view while the preview is open: the person decides looking at
-    // them. Their places now are kept, so an undo can bring back those whose fix is applied.
-    const placedBefore = files.map((f) => f.applied.map((l) => ({ ...l, issue: structuredClone(l.issue) })));
+    // The findings stay in view while the preview is open: the person decides looking at them.
     const answered = vscode.workspace.applyEdit(edit, { isRefactoring: true });
     void listFixesByName(answered);
     const accepted = await answered;
     let applied = 0;
     if (accepted) {
-      files.forEach((f, i) => {
+      for (const f of files) {
         const after = f.document.getText();
         const ids = appliedFixes(f.before, after, f.composed.editsOf) ?? new Set<string>();
-        // A fix that rewrote its finding's line already took it out (range tracking); the others go now.
-        this.store.takeOut(f.applied.filter((l) => ids.has(l.issue.id)).map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
-        const out = placedBefore[i].filter((l) => ids.has(l.issue.id));
-        applied += out.length;
-        if (out.length) this.remember({ uri: f.document.uri.toString(), before: digest(f.before), after: digest(after), findings: out, undone: false });
-      });
+        const refs = f.applied.filter((l) => ids.has(l.issue.id)).map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id }));
+        const blocks = blocksOf(f.before, f.composed.editsOf, ids);
+        // A fix that rewrote its finding's line already took it out as edited code; it is marked fixed now.
+        this.store.takeOut(refs, (id) => blocks.get(id));
+        applied += refs.length;
+        if (refs.length) this.remember({ uri: f.document.uri.toString(), before: digest(f.before), after: digest(after), refs, blocks, undone: false });
+      }
     }
     const result = { offered, applied, refused };
     this.reportReviewed(result);
@@ -308,28 +310,38 @@ export class FixController extends DisposableObject {
     if (this.applied.length > 100) this.applied.shift();
   }
 
-  /** Undo of a fix brings its findings back at their places; redo takes them out again. */
+  /**
+   * Redo of a fix takes its findings out again. (An undo needs nothing here: the store
+   * brings a finding back whenever its file no longer has the fix.)
+   */
   private followUndo(e: vscode.TextDocumentChangeEvent): void {
     if (e.reason !== vscode.TextDocumentChangeReason.Undo && e.reason !== vscode.TextDocumentChangeReason.Redo) return;
     const uri = e.document.uri.toString();
     const mine = this.applied.filter((f) => f.uri === uri);
     if (!mine.length) return;
     const now = digest(e.document.getText());
-    let changed = false;
     for (const fix of mine) {
-      if (!fix.undone && now === fix.before) {
-        fix.undone = true;
-        this.store.putBack(fix.findings);
-        changed = true;
-      } else if (fix.undone && now === fix.after) {
-        // Redo: out again. The copies taken before the fix keep their places for the next undo.
+      if (!fix.undone && now === fix.before) fix.undone = true;
+      else if (fix.undone && now === fix.after) {
         fix.undone = false;
-        this.store.takeOut(fix.findings.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
-        changed = true;
+        this.store.takeOut(fix.refs, (id) => fix.blocks.get(id));
       }
     }
-    if (changed) this.fixedChanged.fire();
   }
+}
+
+/**
+ * Where a fixed file is shown: the group that shows it already, else the first group when
+ * the active one holds a page such as the Details view (the file opens beside it, not over it).
+ */
+function columnOf(uri: vscode.Uri): vscode.ViewColumn {
+  const key = uri.toString();
+  const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === key);
+  if (visible?.viewColumn) return visible.viewColumn;
+  const group = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+  if (group) return group.viewColumn;
+  const active = vscode.window.tabGroups.activeTabGroup;
+  return active.activeTab?.input instanceof vscode.TabInputWebview ? vscode.ViewColumn.One : active.viewColumn;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { IssueRef } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext } from '../commands/manager';
 import { DisposableObject } from '../disposable';
+import { ReturningFindings } from './returningFindings';
 
 export type { DismissReason, Dismissal, ScanRef } from '../../core/results';
 export type { IssueRef } from '../commands/args';
@@ -64,7 +65,7 @@ export class ResultsStore extends DisposableObject {
    * one they go into the Memento with the rest. `log` hears of stored findings that could
    * not be read or written.
    */
-  constructor(state: vscode.Memento, resultsFile?: string, private readonly log: (line: string) => void = () => undefined) {
+  constructor(state: vscode.Memento, resultsFile?: string, private readonly log: (line: string) => void = () => undefined, info: (line: string) => void = () => undefined) {
     super();
     this.storage = new ResultsStorage(state, resultsFile, () => ({ ...this.model.snapshot(), classificationFilter: this.filter }), log);
     const { snapshot, fileToRead } = this.storage.initial();
@@ -76,6 +77,10 @@ export class ResultsStore extends DisposableObject {
       if (workspace) this.filter = workspace.classificationFilter;
       this.model.load(folders, workspace?.dismissals, { replace: true });
     }) : Promise.resolve();
+    // Findings a fix or an edit took out come back when that change is thrown away, by any
+    // route; a reload keeps them out only while their files still have the change.
+    const returning = this.own(new ReturningFindings(this, info));
+    this.ready = this.ready.then(() => returning.revisitAll());
     // Deletions made outside the editor too (git checkout, a terminal): a watcher, not onDidDeleteFiles.
     const deletions = this.own(vscode.workspace.createFileSystemWatcher('**/*', true, true, false));
     this.own(deletions.onDidDelete((uri) => void this.dropFiles(uri)));
@@ -233,14 +238,47 @@ export class ResultsStore extends DisposableObject {
     return this.model.forgetScan(scanId);
   }
 
-  /** Takes findings out of view because their code was fixed; returns them so an undo can bring them back. */
-  takeOut(refs: IssueRef[]): LocatedIssue[] {
-    return this.model.takeOut(refs).map((l) => ({ ...l, uri: this.uriOf(l.folderUri, l.issue.path) }));
+  /**
+   * Takes findings out of view because their fix is applied; `blocks` marks each fix in its
+   * file, so the finding comes back when the file no longer has it (core/results/leftFindings.ts).
+   */
+  takeOut(refs: IssueRef[], blocks?: (issueId: string) => string[][] | undefined): LocatedIssue[] {
+    return this.model.takeOut(refs, blocks).map((l) => ({ ...l, uri: this.uriOf(l.folderUri, l.issue.path) }));
   }
 
-  /** Puts findings taken out by takeOut back (an undo of their fix), while still gone. */
-  putBack(located: LocatedIssue[]): void {
-    this.model.putBack(located);
+  /** Puts findings taken out back as they were (the editor refused the fix's edit). */
+  putBack(refs: readonly IssueRef[]): void {
+    this.model.putBack(refs);
+  }
+
+  /** Whether a finding is out of view because its fix is applied, and its file still has the fix. */
+  isFixed(ref: IssueRef): boolean {
+    return this.model.isFixed(ref.folderUri, ref.issueId);
+  }
+
+  /** The finding as it was when its fix took it out of view. */
+  fixedFinding(ref: IssueRef): LocatedIssue | undefined {
+    const l = this.model.folder(ref.folderUri)?.left?.find((x) => x.issue.id === ref.issueId && x.how === 'fixed');
+    return l ? { folderUri: ref.folderUri, uri: this.uriOf(ref.folderUri, l.issue.path), issue: l.issue } : undefined;
+  }
+
+  /** The folder and path of a file through which findings left (ReturningFindings). */
+  leftFileOf(uri: vscode.Uri): { folderUri: string; path: string } | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return undefined;
+    const folderUri = folder.uri.toString();
+    if (!this.model.hasLeft(folderUri)) return undefined;
+    const path = relativeTo(folder.uri, uri);
+    return this.model.leftIn(folderUri, path).length ? { folderUri, path } : undefined;
+  }
+
+  foldersWithLeft(): string[] {
+    return this.model.folderUris().filter((f) => this.model.hasLeft(f));
+  }
+
+  /** Brings back the findings of these files (all of the folder's) whose fix or deleted code is no longer gone. */
+  revisit(folderUri: string, paths?: string[]): Promise<number> {
+    return this.model.revisit(folderUri, paths);
   }
 
   /** Forgets everything: findings, scans waited for, notes and local dismissals. */

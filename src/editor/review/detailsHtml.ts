@@ -97,7 +97,7 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
 </div>
 ${issue.stale ? '<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>' : ''}
 ${o.dismissal ? `<p class="note" role="note">Dismissed in this workspace as <strong>${esc(DISMISS_LABELS[o.dismissal.reason])}</strong> on ${esc(new Date(o.dismissal.at).toLocaleString())}. The service has no operation for this, so the finding stays open there; Restore brings it back here.</p>` : ''}
-${o.fixed ? '<p class="note" role="status">Fixed: the suggested fix was applied in the editor (the file is edited, not saved). Undo there brings the finding back.</p>' : ''}
+${o.fixed ? '<p class="note" role="status">Fixed: the suggested fix was applied in the editor. If the change is taken back (Undo, closing the file without saving, Revert File), the finding comes back.</p>' : ''}
 <div class="actions" role="group" aria-label="Actions">
   ${button('open', 'Open in Editor', !issue.stale)}
   ${o.fixed ? '' : `${button('preview', 'Preview Fix', fixable)}
@@ -124,7 +124,7 @@ ${issue.triageReasoning ? `<p>${esc(issue.triageReasoning)}</p>` : ''}
 <section aria-labelledby="h-fix"><h2 id="h-fix">Auto-fix</h2>
 <p>${esc(capitalize(fixStatusWords(issue.fixStatus ?? (issue.fix ? issue.fix.status || 'fix_available' : 'no_fix'))))}.${issue.fixId ? ` Suggestion <code>${esc(issue.fixId)}</code>.` : ''}</p>
 ${issue.fix ? `${issue.fix.explanation ? `<p>${esc(issue.fix.explanation)}</p>` : ''}
-${fixable ? '' : '<p class="note" role="note">Not offered as a fix: the file was not among the files this scan uploaded.</p>'}
+${fixable || o.fixed ? '' : '<p class="note" role="note">Not offered as a fix: the file was not among the files this scan uploaded.</p>'}
 <div class="diff" role="region" aria-label="Suggested change" tabindex="0">${diffHtml(issue.fix.diff)}</div>` : '<p>The service suggests no change for this finding.</p>'}
 </section>
 ${issue.scannerMetadata ? `<section><details><summary>Scanner metadata</summary><pre class="meta">${esc(issue.scannerMetadata)}</pre></details></section>` : ''}

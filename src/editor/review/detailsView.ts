@@ -14,29 +14,16 @@ import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 const ACTIONS = new Set(['open', 'preview', 'apply', 'chat', 'copy', 'dismiss', 'restore']);
 
 /** One details panel, reused for whichever finding is shown. */
-/** Which findings left the results because their fix was applied (FixController). */
-export interface FixedFindings {
-  isFixed(ref: IssueRef): boolean;
-  readonly onDidChangeFixed: vscode.Event<void>;
-}
-
 export class DetailsView extends DisposableObject {
   private panel: vscode.WebviewPanel | undefined;
   private shown: IssueRef | undefined;
-  /** The finding as last shown: once it leaves the results (its fix applied), the page says so. */
-  private last: LocatedIssue | undefined;
   private html: string | undefined;
   /** The page as last drawn, without its nonce: what it says. */
   private content: string | undefined;
 
-  constructor(private readonly store: ResultsStore, private readonly commands: Commands, private readonly fixes?: FixedFindings) {
+  constructor(private readonly store: ResultsStore, private readonly commands: Commands) {
     super();
     this.own(store.onDidChange(() => this.rerender()));
-    if (fixes) this.own(fixes.onDidChangeFixed(() => this.rerender()));
-  }
-
-  private isFixed(ref: IssueRef): boolean {
-    return this.fixes?.isFixed(ref) ?? false;
   }
 
   /** What the panel shows now (for tests): the finding and its page. */
@@ -67,13 +54,15 @@ export class DetailsView extends DisposableObject {
     if (!this.panel || !this.shown) return;
     const located = this.store.get(this.shown);
     if (located) this.render(located);
-    // Fixed (and not undone): the page says so and offers nothing that would do nothing.
-    else if (this.last && this.isFixed(this.shown)) this.render(this.last, true);
+    else {
+      // Fixed (and the file still has the fix): the page says so and offers nothing that would do nothing.
+      const fixed = this.store.fixedFinding(this.shown);
+      if (fixed) this.render(fixed, true);
+    }
   }
 
   private render(located: LocatedIssue, fixed = false): void {
     if (!this.panel) return;
-    this.last = located;
     const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
     const page = (nonce: string) => detailsHtml(located.issue, { nonce, cspSource: this.panel!.webview.cspSource, folderName, dismissal: this.store.dismissalOf(located.issue), fixed });
     // Drawn again only when the page would say something else: every change of the results
@@ -91,7 +80,7 @@ export class DetailsView extends DisposableObject {
   async run(action: string): Promise<unknown> {
     const ref = this.shown;
     if (!ref || !ACTIONS.has(action)) return undefined;
-    const located = this.store.get(ref) ?? (this.isFixed(ref) && (action === 'open' || action === 'copy') ? this.last : undefined);
+    const located = this.store.get(ref) ?? (action === 'open' || action === 'copy' ? this.store.fixedFinding(ref) : undefined);
     if (!located) return undefined;
     switch (action) {
       case 'open':

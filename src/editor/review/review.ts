@@ -28,8 +28,8 @@ function isReason(v: unknown): v is DismissReason {
 }
 
 /** The hover, the details view, Show Details and local dismissal. */
-export function reviewFeature({ store, commands, notifier, fixes, own }: Ctx) {
-  const details = own(new DetailsView(store, commands, fixes));
+export function reviewFeature({ store, commands, notifier, own }: Ctx) {
+  const details = own(new DetailsView(store, commands));
   own(
     vscode.languages.registerHoverProvider({ scheme: 'file' }, {
       provideHover(document, position) {

@@ -140,8 +140,8 @@ describe('findings lifecycle', () => {
     assert.deepEqual(shown(m), []);
     await m.replaceFolder(FOLDER, [{ scan: f, issues: [issue('1', 'a.js')], archived: undefined }]);
     assert.deepEqual(shown(m), [], 'a refresh of the same scan does not bring a fixed finding back');
-    m.putBack(taken);
-    assert.deepEqual(shown(m), ['a.js:1'], 'an undo does');
+    m.putBack(taken.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));
+    assert.deepEqual(shown(m), ['a.js:1'], 'putting it back does');
     m.takeOut([{ folderUri: FOLDER, issueId: '1' }]);
     await m.apply(FOLDER, completed(scanRef('p', ['a.js']), [issue('1', 'a.js')]));
     assert.deepEqual(shown(m), ['a.js:1'], 'a new scan of its file does');
@@ -150,9 +150,10 @@ describe('findings lifecycle', () => {
   test('after a full scan an undo of an older fix brings no ghost back: the scan speaks for every file', async () => {
     const m = model({ 'a.js': 'x\n' });
     await m.apply(FOLDER, completed(scanRef('f'), [issue('1', 'a.js')]));
-    const taken = m.takeOut([{ folderUri: FOLDER, issueId: '1' }]);
+    m.takeOut([{ folderUri: FOLDER, issueId: '1' }], () => [['fixed']]);
     await m.apply(FOLDER, completed(scanRef('g'), [issue('2', 'a.js')]));
-    m.putBack(taken);
+    m.putBack([{ folderUri: FOLDER, issueId: '1' }]);
+    assert.equal(await m.revisit(FOLDER), 0, 'nothing is left to look at');
     assert.deepEqual(shown(m), ['a.js:2']);
   });
 
