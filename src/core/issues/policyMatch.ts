@@ -1,15 +1,14 @@
 // Which of the company's policies a finding violates: an active, unarchived policy that
 // lists the finding's CWE, applies to its project (or to every project) and whose glob
 // pattern takes its file while none of its excludes does. The policies are the service's
-// data: their text is shown as untrusted text, and a pattern that cannot be read matches
-// nothing rather than everything.
-import { Minimatch } from 'minimatch';
+// data: their text is shown as untrusted text, their patterns are matched in bounded time
+// (policyGlob.ts), and a pattern that cannot be read matches nothing rather than everything.
 import type { Policy } from '../api/schemas';
 import type { PolicyViolation, StoredIssue } from './model';
+import { compileGlob, type ServiceGlob } from './policyGlob';
 
 /** Guidance text kept per policy; the Policies view shows the whole policy. */
 export const MAX_GUIDANCE_CHARS = 1000;
-const MAX_PATTERN_CHARS = 1000;
 
 /** "CWE-79", "cwe_79", "79" -> 79; anything else -> undefined. */
 export function cweNumber(text: string | undefined): number | undefined {
@@ -17,23 +16,13 @@ export function cweNumber(text: string | undefined): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-function glob(pattern: string): Minimatch | undefined {
-  if (pattern.length > MAX_PATTERN_CHARS) return undefined;
-  try {
-    const m = new Minimatch(pattern.trim(), { dot: true, nocomment: true, nonegate: true });
-    return m.makeRe() === false ? undefined : m;
-  } catch {
-    return undefined;
-  }
-}
-
 interface Compiled {
   violation: PolicyViolation;
   cwes: Set<number>;
   projects: Set<string>;
   /** Undefined: every file. */
-  include?: Minimatch;
-  excludes: Minimatch[];
+  include?: ServiceGlob;
+  excludes: ServiceGlob[];
 }
 
 export class PolicyMatcher {
@@ -47,7 +36,7 @@ export class PolicyMatcher {
       const cwes = new Set((p.cwes ?? []).map(cweNumber).filter((n): n is number => n !== undefined));
       if (!cwes.size) return [];
       const pattern = p.glob_pattern?.trim();
-      const include = pattern ? glob(pattern) : undefined;
+      const include = pattern ? compileGlob(pattern) : undefined;
       // A pattern given but unreadable: the policy cannot be placed, so it matches nothing.
       if (pattern && !include) return [];
       const guidance = p.guidance_text?.trim();
@@ -56,7 +45,7 @@ export class PolicyMatcher {
         cwes,
         projects: new Set((p.projects ?? []).map((x) => x.trim()).filter(Boolean)),
         include,
-        excludes: (p.excludes ?? []).map((x) => x.trim()).filter(Boolean).map(glob).filter((m): m is Minimatch => !!m),
+        excludes: (p.excludes ?? []).map((x) => x.trim()).filter(Boolean).map(compileGlob).filter((m): m is ServiceGlob => !!m),
       }];
     });
   }
@@ -76,8 +65,8 @@ export class PolicyMatcher {
     for (const c of this.compiled) {
       if (!c.cwes.has(cwe)) continue;
       if (c.projects.size && !(inProject && c.projects.has(inProject))) continue;
-      if (c.include && !c.include.match(issue.path)) continue;
-      if (c.excludes.some((m) => m.match(issue.path))) continue;
+      if (c.include && !c.include.matches(issue.path)) continue;
+      if (c.excludes.some((m) => m.matches(issue.path))) continue;
       out.push(c.violation);
     }
     return out;
