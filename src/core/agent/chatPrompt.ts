@@ -1,8 +1,8 @@
 // Fix with Chat: the prompt handed to the editor's chat for one finding. Our own words say
 // what to do; everything the service or the repository wrote (names, reasoning, the
 // suggested diff, the file's current line) goes inside the untrusted-data envelope the
-// agent tools use, so it cannot pose as instructions. Bounded, so a huge diff or line
-// cannot flood the chat: what is cut says so.
+// agent tools use, so it cannot pose as instructions, and chat syntax in it is made inert
+// (inertInChat). Bounded, so a huge diff or line cannot flood the chat: what is cut says so.
 import { currentLine, normalizeUrgency, type StoredIssue } from '../issues';
 import { untrustedEnvelope } from './toolText';
 
@@ -18,6 +18,16 @@ const CONTEXT_LINES = 6;
 function cut(text: string | undefined, max: number): string | undefined {
   if (text === undefined) return undefined;
   return text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters left out]` : text;
+}
+
+/**
+ * The chat input acts on `#name` (a file or a tool: `#file:…`, `#fetch`,
+ * `#terminalLastCommand`), `@participant` and `/command` where they start the text or follow
+ * whitespace (VS Code's chat request parser). A word joiner (U+2060: invisible, and not
+ * whitespace) before each such sign leaves it text that the chat only shows.
+ */
+export function inertInChat(text: string): string {
+  return text.replace(/(^|\s)([#@/])/gu, '$1\u2060$2');
 }
 
 export interface ChatPromptInput {
@@ -70,8 +80,8 @@ export function chatFixPrompt(input: ChatPromptInput): string {
     { file: data.file, line, urgency: data.urgency, classification: { id: cut(issue.classificationId, 100) }, leftOut: 'the rest was too long for a chat prompt: open the finding\'s details in the editor' },
   ];
   for (const v of versions) {
-    const prompt = untrustedEnvelope(ours, v);
+    const prompt = inertInChat(untrustedEnvelope(ours, v));
     if (prompt.length <= MAX_CHAT_PROMPT_CHARS) return prompt;
   }
-  return untrustedEnvelope(ours, { file: cut(data.file, 500), line });
+  return inertInChat(untrustedEnvelope(ours, { file: cut(data.file, 500), line }));
 }
