@@ -46,8 +46,10 @@ export function repositoryName(url: string): string | undefined {
 
 /** The project name from a setting, a remote URL or the folder's name, in that order. */
 export function projectNameFrom(o: { configured?: string; remote?: string; folderName: string }): ProjectName {
-  const configured = o.configured?.trim();
-  if (configured) return { name: configured.slice(0, MAX_NAME), from: 'setting' };
+  // A repository's own settings may name it: the same characters as a derived name, so
+  // `../other-team/x` or markup never reaches the service or a view as it is.
+  const configured = o.configured?.trim() ? sanitizeProjectName(o.configured.trim()) : '';
+  if (configured) return { name: configured, from: 'setting' };
   const repo = o.remote ? repositoryName(o.remote) : undefined;
   const fromRemote = repo ? sanitizeProjectName(repo) : '';
   if (fromRemote) return { name: fromRemote, from: 'remote', remote: o.remote };

@@ -34,6 +34,8 @@ test('every character outside [A-Za-z0-9._-] becomes _', () => {
 
 test('the setting first, then the remote, then the folder', () => {
   assert.deepEqual(projectNameFrom({ configured: '  ci-name ', remote: 'https://h/a/b.git', folderName: 'f' }), { name: 'ci-name', from: 'setting' });
+  // A repository's settings are its own text: the same characters as a derived name.
+  assert.deepEqual(projectNameFrom({ configured: '../../other-team/payments\n<b>x</b>', folderName: 'f' }), { name: '.._.._other-team_payments__b_x__b_', from: 'setting' });
   assert.deepEqual(projectNameFrom({ remote: 'https://h/a/pay ments.git', folderName: 'f' }), { name: 'pay_ments', from: 'remote', remote: 'https://h/a/pay ments.git' });
   assert.deepEqual(projectNameFrom({ folderName: 'my checkout' }), { name: 'my_checkout', from: 'folder' });
   assert.deepEqual(projectNameFrom({ remote: 'https://github.com/', folderName: '' }), { name: 'project', from: 'folder' });
