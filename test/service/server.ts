@@ -119,8 +119,9 @@ async function dispatch(core: ServiceCore, req: IncomingMessage, res: ServerResp
   const source = typeof rawSource === 'string' && rawSource !== '' ? rawSource : 'api';
   let routeId: string | null = null;
   let principal: Principal | undefined;
-  res.once('finish', () => core.logRequest({
-    method, path: url.pathname, route: routeId, status: res.statusCode,
+  // On close, so a connection a fault reset is in the log too (status 0: no answer).
+  res.once('close', () => core.logRequest({
+    method, path: url.pathname, route: routeId, status: res.writableFinished ? res.statusCode : 0,
     source: typeof rawSource === 'string' ? rawSource : null,
     auth: principal?.scheme ?? (req.headers.authorization || req.headers['service-token'] || req.headers['corgea-token'] ? 'unverified' : 'none'), at: new Date().toISOString(),
   }));

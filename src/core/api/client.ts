@@ -95,7 +95,7 @@ const enc = encodeURIComponent;
 /** Pages as read: the readable records under their usual names, and the others described. */
 export interface RolesResult { roles: Role[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_roles?: number }
 export interface PoliciesResult { policies: Policy[]; unreadable: Unreadable[]; pagination?: Pagination }
-export interface ListAllOptions { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number; onRetry?: (r: RetryNotice) => void }
+export interface ListAllOptions { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number; onRetry?: (r: RetryNotice) => void; retries?: number }
 
 /** Longest texts kept from a scan's state: a reason or an error message is a sentence, not a page. */
 const MAX_REASON_CHARS = 2000;
@@ -322,7 +322,7 @@ export class ServiceClient {
 
   async listQualityIssues(
     scanId: string,
-    q: { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal; onRetry?: (r: RetryNotice) => void } = {},
+    q: { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {},
   ): Promise<QualityIssuesResult> {
     const op = 'listQualityIssues';
     checkScanId(op, scanId);
@@ -337,6 +337,7 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
       onRetry: q.onRetry,
+      retries: q.retries,
     };
     return await this.transport.send(call, (a) => {
       const page = parse(call, a, QualityIssuesPageSchema);
@@ -443,7 +444,7 @@ export class ServiceClient {
    * refers to). Undefined when the service answers 404: it has no such route (the client
    * then falls back to watching the findings' total).
    */
-  async getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void } = {}): Promise<ScanStatusResult | undefined> {
+  async getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {}): Promise<ScanStatusResult | undefined> {
     const op = 'getScanStatus';
     checkScanId(op, scanId);
     const call: Call = {
@@ -454,6 +455,7 @@ export class ServiceClient {
       signal: q.signal,
       idempotent: true,
       onRetry: q.onRetry,
+      retries: q.retries,
     };
     try {
       return await this.transport.send(call, (a) => {
@@ -502,7 +504,7 @@ export class ServiceClient {
     return { transferId: r.transfer_id };
   }
 
-  async readOffset(transferId: string, o: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; cookies?: CookieJar } = {}): Promise<number> {
+  async readOffset(transferId: string, o: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; cookies?: CookieJar; retries?: number } = {}): Promise<number> {
     const op = 'readOffset';
     checkTransferId(op, transferId);
     const call: Call = {
@@ -514,6 +516,7 @@ export class ServiceClient {
       idempotent: true,
       onRetry: o.onRetry,
       cookies: o.cookies,
+      retries: o.retries,
     };
     return this.transport.send(call, (a) => {
       const raw = a.headers['upload-offset'];

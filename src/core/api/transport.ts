@@ -98,6 +98,8 @@ export interface Call {
   secrets?: string[];
   /** Told before each retry of an idempotent request, so a caller can show it. */
   onRetry?: (r: RetryNotice) => void;
+  /** Retries of this request, in place of the client's: 0 where the caller's own loop retries (one budget, one count). */
+  retries?: number;
   /** The cookies of the upload transfer this request belongs to (sent, and updated from the answer). */
   cookies?: CookieJar;
   /** A path from the origin instead of below the base URL (`/api/version`), sent without credentials. */
@@ -250,7 +252,8 @@ export class Transport {
       try {
         return await this.once(call, decode);
       } catch (err) {
-        if (!call.idempotent || attempt >= this.opts.maxRetries || !isRetryable(err)) throw err;
+        const retries = call.retries ?? this.opts.maxRetries;
+        if (!call.idempotent || attempt >= retries || !isRetryable(err)) throw err;
         const e = err as ServiceError;
         let wait = backoffDelay(attempt + 1, this.opts.retryBaseDelayMs);
         if (e.kind === 'rate-limited' && e.retryAfterMs !== undefined) {
@@ -258,7 +261,7 @@ export class Transport {
           wait = Math.max(wait, e.retryAfterMs);
         }
         try {
-          call.onRetry?.({ attempt: attempt + 1, of: this.opts.maxRetries, delayMs: wait, reason: retryReason(err) });
+          call.onRetry?.({ attempt: attempt + 1, of: retries, delayMs: wait, reason: retryReason(err) });
         } catch {
           // A failing listener must not break the request.
         }

@@ -76,5 +76,6 @@ export function folderNotes(f: FolderFindings, now: Date): string[] {
   }
   const w = warningsText(f, now);
   if (w) notes.push(w);
-  return notes.map((n) => `${n.charAt(0).toUpperCase()}${n.slice(1)}.`);
+  // A service's or the network's own words may end with their own period.
+  return notes.map((n) => `${n.charAt(0).toUpperCase()}${n.slice(1).replace(/[.\s]+$/, '')}.`);
 }

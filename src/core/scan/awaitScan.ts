@@ -79,10 +79,13 @@ export function scanPhase(status: string): 'done' | 'failed' | 'running' {
   return DONE.has(s) ? 'done' : FAILED.has(s) ? 'failed' : 'running';
 }
 
-/** Requests that failed in a row before the wait gives up on learning the scan's state. */
-export const STATUS_ATTEMPTS = 6;
-/** Reads of the findings before they count as unreadable (each with the transport's own retries). */
-export const READ_ATTEMPTS = 4;
+/**
+ * Retries of a request of the wait (the scan's state, a page of findings) when the network
+ * or the service fails, with the transport's backoff: one budget, told as "attempt n of N",
+ * after which the wait gives up and says so (about 15 s at the client's default backoff).
+ */
+export const WAIT_RETRIES = 5;
+/** First wait before an answer that could not be read is asked for again (doubling). */
 const RETRY_BASE_MS = 2000;
 
 /** What a scan's `scan_errors` say is wrong, `info` left out; bounded and one line each. */
@@ -105,7 +108,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
   const wait = { intervalMs: ctx.wait?.intervalMs ?? 1000, maxIntervalMs: ctx.wait?.maxIntervalMs ?? 10_000, maxPolls: ctx.wait?.maxPolls ?? DEFAULT_MAX_POLLS };
   try {
     for (let poll = 1; ; poll++) {
-      const status = await retried(ctx, 'status', STATUS_ATTEMPTS, (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry }),
+      const status = await retried(ctx, 'status', (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry, retries: WAIT_RETRIES }),
         (e) => new ScanStoppedError(scan.scanId, 'unknown', `The state of the scan could not be learnt: ${errorMessage(e)}`, { cause: e }));
       if (!status) return { kind: 'complete', found: await settle(ctx, scan, o.wait, elapsed, wait), warnings: [] };
       const phase = scanPhase(status.status);
@@ -129,7 +132,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
 /** The findings, every page, once; tried again a few times before they count as unreadable. */
 async function readWhole(ctx: AwaitContext, scan: ScanRef, previous?: FoundFindings): Promise<FoundFindings> {
   ctx.onWait?.({ phase: 'reading' });
-  return retried(ctx, 'findings', READ_ATTEMPTS, (onRetry) => fetchFindings({ ...ctx, onRetry }, scan.scanId, ctx.signal, previous),
+  return retried(ctx, 'findings', (onRetry) => fetchFindings({ ...ctx, onRetry }, scan.scanId, ctx.signal, previous),
     (e) => new ScanStoppedError(scan.scanId, 'unreadable', `The findings could not be read: ${errorMessage(e)}`, { cause: e }));
 }
 
@@ -153,24 +156,26 @@ async function settle(ctx: AwaitContext, scan: ScanRef, wait: boolean, elapsed: 
 }
 
 /**
- * Runs a request until it succeeds, telling each retry (the transport's own and these);
- * after `attempts` failures in a row of a kind worth retrying it gives up with `giveUp`.
+ * Runs a request, telling each retry. The transport retries what the network or the service
+ * failed (WAIT_RETRIES); when it gives up, so does the wait (`giveUp`). An answer that could
+ * not be read is asked for again here, as many times.
  */
 async function retried<T>(
-  ctx: AwaitContext, what: 'status' | 'findings', attempts: number,
+  ctx: AwaitContext, what: 'status' | 'findings',
   run: (onRetry: (r: RetryNotice) => void) => Promise<T>, giveUp: (e: unknown) => Error,
 ): Promise<T> {
   const sleep = ctx.sleep ?? realSleep;
+  const attempts = WAIT_RETRIES + 1;
   for (let attempt = 1; ; attempt++) {
     try {
       return await run((r) => ctx.onWait?.({ phase: 'retry', what, reason: r.reason, attempt: r.attempt, of: r.of, delayMs: r.delayMs }));
     } catch (e) {
       if (isCancellation(e, ctx.signal)) throw e;
-      const worth = isRetryable(e) || (e instanceof ServiceError && e.kind === 'bad-response');
-      if (!worth) throw e;
+      if (isRetryable(e)) throw giveUp(e);
+      if (!(e instanceof ServiceError && e.kind === 'bad-response')) throw e;
       if (attempt >= attempts) throw giveUp(e);
       const delayMs = backoffDelay(attempt, ctx.retryBaseMs ?? RETRY_BASE_MS);
-      ctx.onWait?.({ phase: 'retry', what, reason: retryReason(e), attempt, of: attempts, delayMs });
+      ctx.onWait?.({ phase: 'retry', what, reason: retryReason(e), attempt, of: WAIT_RETRIES, delayMs });
       await sleep(delayMs, ctx.signal);
     }
   }
@@ -184,7 +189,7 @@ export async function fetchFindings(
   ctx: Pick<AwaitContext, 'client' | 'log' | 'classification'> & { onRetry?: (r: RetryNotice) => void },
   scanId: string, signal?: AbortSignal, previous?: FoundFindings,
 ): Promise<FoundFindings> {
-  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue, onRetry: ctx.onRetry });
+  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue, onRetry: ctx.onRetry, retries: WAIT_RETRIES });
   if (res.unchanged && previous) return previous;
   for (const u of res.unreadable) {
     ctx.log(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);

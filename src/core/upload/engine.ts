@@ -164,7 +164,7 @@ export async function openTransfer(client: ServiceClient, archiveName: string, s
   } catch {
     return undefined;
   }
-  const offset = await client.readOffset(transferId, { signal, cookies }).catch(() => undefined);
+  const offset = await client.readOffset(transferId, { signal, cookies, retries: 0 }).catch(() => undefined);
   return { transferId, archiveName, cookies, ...(offset !== undefined ? { offset } : {}) };
 }
 
@@ -377,7 +377,8 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
       try {
         if (needOffset) {
           spend(0);
-          offset = await client.readOffset(t.transferId, { signal, onRetry: opts.onRetry, cookies });
+          // This loop retries and counts (one budget): the request itself is tried once.
+          offset = await client.readOffset(t.transferId, { signal, cookies, retries: 0 });
           await keepCookies();
           needOffset = false;
           if (offset > total) {

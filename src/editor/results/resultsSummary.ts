@@ -1,7 +1,9 @@
 // A folder's results in one line for the views: how many issues from which scan, and what
 // happened since (a cancelled or failed scan, one still on the service, warnings). The text
 // holds the service's words (a failure's reason): each view makes it inert its own way.
+import * as vscode from 'vscode';
 import { capitalize } from '../../core/issues';
+import { listWords } from '../../core/text/plural';
 import { folderNotes, resultsText } from '../../core/results';
 import { folderNameOf, type ResultsStore } from './resultsStore';
 
@@ -14,8 +16,14 @@ export interface FolderSummary {
   notes: string[];
 }
 
+/** A results folder's place in the workspace (folders no longer open go last). */
+function folderRank(folderUri: string): number {
+  return vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folderUri))?.index ?? Number.MAX_SAFE_INTEGER;
+}
+
+/** Each results folder in the workspace's order of folders. */
 export function folderSummaries(store: ResultsStore, hideFalsePositives: boolean, now = new Date()): FolderSummary[] {
-  return store.folderUris().map((folderUri) => {
+  return store.folderUris().sort((a, b) => folderRank(a) - folderRank(b)).map((folderUri) => {
     const f = store.folder(folderUri)!;
     let count = 0;
     for (const issue of f.issues) if (store.isShown(issue, hideFalsePositives)) count++;
@@ -23,10 +31,18 @@ export function folderSummaries(store: ResultsStore, hideFalsePositives: boolean
   });
 }
 
-/** Sentences for every folder with something to say; the folder is named when there are several. */
+/**
+ * Sentences for every folder with something to say: each such folder's results (with
+ * `withResults`), then each note once, with the folders it is about when there are several
+ * (a network failure of a two-folder scan is one sentence, not two).
+ */
 export function summaryNotes(summaries: readonly FolderSummary[], withResults: boolean): string[] {
   const named = summaries.length > 1;
-  return summaries
-    .filter((s) => s.notes.length)
-    .map((s) => `${named ? `${s.name}: ` : ''}${withResults && s.results ? `${capitalize(s.results)}. ` : ''}${s.notes.join(' ')}`);
+  const noted = summaries.filter((s) => s.notes.length);
+  const out: string[] = [];
+  if (withResults) for (const s of noted) if (s.results) out.push(`${named ? `${s.name}: ` : ''}${capitalize(s.results)}.`);
+  const byNote = new Map<string, string[]>();
+  for (const s of noted) for (const n of s.notes) byNote.set(n, [...(byNote.get(n) ?? []), s.name]);
+  for (const [note, names] of byNote) out.push(`${named ? `${listWords(names)}: ` : ''}${note}`);
+  return out;
 }

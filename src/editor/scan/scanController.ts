@@ -25,7 +25,7 @@ import type { UploadConsent } from './uploadConsent';
 import { selectOptions } from './uploadPreview';
 import { folderProject, repositorySettingNotes, scanSettings } from '../settings';
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
-import { plural } from '../../core/text/plural';
+import { listWords, plural } from '../../core/text/plural';
 import { errorMessage } from '../../core/errors';
 import type { SaveScanResult } from '../../core/scan/saveQueue';
 
@@ -125,11 +125,6 @@ class FoldersEnded extends Error {
   constructor(readonly done: FolderOutcome[], readonly failures: FolderFailure[]) {
     super(`${failures.length} folder(s) did not finish`);
   }
-}
-
-/** "a", "a and b", "a, b and c". */
-function listWords(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /** Errors the pipeline has already recorded on the folder (the service had the scan). */
@@ -606,6 +601,8 @@ export class ScanController extends DisposableObject {
       summary.continuesOnService = ids[0];
     }
     let saidCancelled = continuing.length > 0;
+    // Folders that failed the same way (the network, the service) hear of it once.
+    const said = new Set<string>();
     for (const { folder, error: err } of failures) {
       if (err instanceof CancelledAfterUploadError) continue;
       if (err instanceof ScanFailedError) {
@@ -627,7 +624,8 @@ export class ScanController extends DisposableObject {
         void this.notifier.warn(err.message, { title: 'Resume Upload', run: () => this.commands.execute('codeScanner.resumeUpload') });
         summary.error ??= { kind: 'interrupted', message: err.message };
       } else {
-        await this.session.reportError(err);
+        if (!said.has(errorMessage(err))) await this.session.reportError(err);
+        said.add(errorMessage(err));
         summary.error ??= { kind: isServiceError(err) ? err.kind : 'error', message: errorMessage(err) };
       }
     }

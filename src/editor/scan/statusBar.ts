@@ -5,7 +5,7 @@ import { escapeMarkdown as escape } from '../../core/text/untrusted';
 import type { ScanState } from './scanController';
 import { hideFalsePositives } from '../settings';
 import { capitalize } from '../../core/issues';
-import { folderSummaries } from '../results/resultsSummary';
+import { folderSummaries, summaryNotes } from '../results/resultsSummary';
 import { describeUser } from '../account/session';
 import { scanOnSaveText } from './scanOnSave';
 
@@ -25,7 +25,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
     // Screen readers get plain words, never `$(icon)` syntax.
     let spoken: string;
     const summaries = folderSummaries(store, hideFalsePositives());
-    const notes = summaries.flatMap((f) => f.notes.map((n) => (summaries.length > 1 ? `${f.name}: ${n}` : n)));
+    const notes = summaryNotes(summaries, false);
     const pending = store.pendingScans().length > 0;
     if (state) {
       // Once the service has the scan a percentage means little: its state and the time say more.
