@@ -48,7 +48,12 @@ suite('editor: partial scans', () => {
     const original = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, `${original}\n// changed\n`);
     try {
+      const a = await api();
+      const earlier = a.notifications().at(-1)?.seq ?? 0;
       const scanId = await scan('codeScanner.scanChangedFiles');
+      // Its count is of the files it scanned, not the folder's total.
+      const said = a.notifications(earlier).find((n) => /Scan finished/.test(n.text));
+      assert.match(said?.text ?? '', /(no issues|\d+ issues?)(, \d+ new,)? in the \d+ changed files? of order-service/);
       const record = await adminScan(scanId);
       assert.strictEqual(record.partial, true);
       assert.ok(record.filesToScan.includes(rel), record.filesToScan.join(', '));

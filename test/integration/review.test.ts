@@ -190,7 +190,7 @@ suite('review and fix', () => {
     const shown = said[0];
     assert.match(shown.text, /^Code Scanner: Scan finished: \d+ issues?(, \d+ new,)? in order-service, (no issues|\d+ issues?)(, \d+ new,)? in ops-tools\. /);
     const leftOut = summary!.folders.flatMap((f) => f.leftOut ?? []);
-    assert.match(shown.text, new RegExp(`${leftOut.length} files? (was|were) left out: .*credential files: \\d+`));
+    assert.match(shown.text, new RegExp(`${leftOut.length} files? (was|were) left out, besides what git ignores: .*credential files: \\d+`));
     // Every reason is counted, not only credential files (the scan reports what Upload Preview lists).
     assert.ok(new Set(leftOut.map((x) => x.reason)).size >= 2, JSON.stringify(leftOut.map((x) => x.reason)));
     assert.ok(shown.actions.includes('Show Skipped Files') && shown.actions.includes('Show Issues'), shown.actions.join(', '));

@@ -151,6 +151,8 @@ type Uploaded =
 export type FolderScanResult = (Uploaded | { kind: 'nothing'; note: string }) & {
   /** Files left out, with why (selection and packaging). */
   skipped: SkippedFile[];
+  /** A whole folder in a git work tree: what git ignores is left out but not listed in `skipped` (Upload Preview lists it). */
+  gitIgnoredNotListed?: boolean;
 };
 
 
@@ -358,7 +360,10 @@ async function uploadPackaged(
         .then(() => { if (journal) ctx.uploads.changes?.settle(journal.epoch, archive.madeAtMs, selection); })
         .catch((e: unknown) => (ctx.warn ?? ctx.log)(`The archive could not be kept for the next scan: ${errorMessage(e)}`));
     }
-    return { ...(await afterUpload(ctx, req.root, outcome, fields, archive.sha256, archive.index.length)), skipped };
+    return {
+      ...(await afterUpload(ctx, req.root, outcome, fields, archive.sha256, archive.index.length)), skipped,
+      ...(selection.gitUntracked !== undefined ? { gitIgnoredNotListed: true } : {}),
+    };
   } finally {
     // Kept only when an interruption left a transfer worth resuming; cancelling discards it.
     if (!keepArchive) {

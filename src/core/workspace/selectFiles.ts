@@ -18,6 +18,8 @@ export { FileList, type SelectedFile } from './fileList';
 
 export type SkipReason =
   | 'gitignored'
+  /** Outside git: a `.gitignore` file's rule (no git ignores anything there). */
+  | 'ignore-file'
   | 'default-exclude'
   | 'user-exclude'
   | 'too-large'
@@ -316,7 +318,7 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
   } else {
     // Outside git (or without it) the .gitignore files decide, as for a whole folder.
     const { ignored, kept } = await judgeByGitignoreFiles(ctx, candidates);
-    for (const p of ignored) ctx.skip(p, 'gitignored');
+    for (const p of ignored) ctx.skip(p, 'ignore-file');
     await filterCandidates(ctx, candidates.filter((p) => !ignored.has(p)), out, { dropMissing: false, kept: (rel) => kept.has(rel) });
   }
   return ctx.finish(out.build());
@@ -371,6 +373,7 @@ export function summarizeSelection(sel: Selection): SelectionSummary {
 
 const REASON_LABELS: Record<SkipReason, string> = {
   gitignored: 'ignored by git',
+  'ignore-file': 'matched by a .gitignore',
   'default-exclude': 'dependency/build/editor folders',
   'user-exclude': 'your exclude globs',
   'too-large': 'over the size limit',
@@ -894,7 +897,7 @@ async function walk(ctx: Context): Promise<{ files: string[]; kept: Set<string> 
       const isDir = e.isDirectory();
       const verdict = gitignoreVerdict(here, rel, isDir);
       if (verdict === 'ignored') {
-        ctx.skip(isDir ? rel + '/' : rel, 'gitignored');
+        ctx.skip(isDir ? rel + '/' : rel, 'ignore-file');
         continue;
       }
       const keep = keptHere || verdict === 'kept';

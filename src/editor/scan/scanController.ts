@@ -47,6 +47,10 @@ export interface FolderOutcome {
   note?: string;
   /** Files left out for a reason worth telling (not ignored, excluded by default or binary). */
   leftOut?: SkippedFile[];
+  /** What git ignores was left out too, uncounted in `leftOut` (a whole folder in git). */
+  gitIgnoredNotListed?: boolean;
+  /** A partial scan: what its files were ("changed file", "open file"), so its count is not read as the folder's. */
+  partialOf?: string;
   /** What the service reported going wrong in the scan: its results may be incomplete. */
   warnings?: string[];
   /** The service project the scan went to. */
@@ -59,7 +63,8 @@ export interface FolderOutcome {
 export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; continuesOnService?: string; error?: { kind: string; message: string; retryAfterMs?: number } }
 
 
-interface Step { folder: vscode.WorkspaceFolder; select: FolderScanRequest['select']; partial: boolean }
+/** `partialOf`: what a partial scan's files are, in the end message ("2 issues in the 1 changed file"). */
+interface Step { folder: vscode.WorkspaceFolder; select: FolderScanRequest['select']; partial: boolean; partialOf?: string }
 
 /** Folders of a multi-root workspace scanned side by side. */
 const FOLDERS_AT_ONCE = 2;
@@ -180,14 +185,14 @@ export class ScanController extends DisposableObject {
     if (!folders.length) return 'Open a folder to scan it.';
     const s = selectOptions;
     if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: (known, watched, onCount) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched, onCount, statsLater: true }) }));
-    if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
+    if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, partialOf: 'changed file', select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
     const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
     for (const uri of kind === 'givenFiles' ? given ?? [] : openFileUris()) {
       const folder = vscode.workspace.getWorkspaceFolder(uri);
       if (folder && folders.includes(folder)) byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri.fsPath]);
     }
     if (!byFolder.size) return kind === 'givenFiles' ? 'None of those files is in a folder of this workspace.' : 'No files of this workspace are open in an editor.';
-    return [...byFolder].map(([folder, files]) => ({ folder, partial: true, select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
+    return [...byFolder].map(([folder, files]) => ({ folder, partial: true, partialOf: kind === 'openFiles' ? 'open file' : 'chosen file', select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
   }
 
   /** `given`: the files of a `givenFiles` scan. */
@@ -248,7 +253,7 @@ export class ScanController extends DisposableObject {
         scanConfigs: scanSettings(folder).scanConfigs,
         targetPolicies: this.targets.ids,
       }, ctx));
-      const outcome = this.outcome(folder, result);
+      const outcome = { ...this.outcome(folder, result), ...(step.partialOf ? { partialOf: step.partialOf } : {}) };
       // Said with every scan: a repository's own settings may narrow what it scans.
       const narrowed = repositorySettingNotes(folder);
       const note = [outcome.note, ...narrowed].filter(Boolean).join('; ') || undefined;
@@ -390,7 +395,10 @@ export class ScanController extends DisposableObject {
       return { folder, files: r.files, note: `the service reports a scan of this upload is already in progress (${r.message})`, leftOut };
     }
     const fresh = this.newFoundBy(workspaceFolder.uri.toString(), r.scanId);
-    return { folder, scanId: r.scanId, files: r.files, issues: r.issues, ...(fresh ? { fresh } : {}), leftOut, warnings: r.warnings.length ? r.warnings : undefined };
+    return {
+      folder, scanId: r.scanId, files: r.files, issues: r.issues, ...(fresh ? { fresh } : {}), leftOut, warnings: r.warnings.length ? r.warnings : undefined,
+      ...(r.gitIgnoredNotListed ? { gitIgnoredNotListed: true } : {}),
+    };
   }
 
   /** "The findings shown are from the scan of 14:02." / "No findings are shown until a scan completes." */
@@ -667,7 +675,8 @@ export class ScanController extends DisposableObject {
     const sentences: string[] = [];
     const scanned = folders.filter((f) => f.scanId);
     if (scanned.length) {
-      const counts = scanned.map((f) => `${f.issues ? plural(f.issues, 'issue') : 'no issues'}${f.fresh ? `, ${f.fresh} new,` : ''} in ${f.folder}`);
+      // A partial scan's count is of its files, said so: "2 issues in the 1 changed file of order-service".
+      const counts = scanned.map((f) => `${f.issues ? plural(f.issues, 'issue') : 'no issues'}${f.fresh ? `, ${f.fresh} new,` : ''} in ${f.partialOf ? `${f.files === 1 ? 'the 1' : `the ${f.files.toLocaleString('en-US')}`} ${f.files === 1 ? f.partialOf : `${f.partialOf}s`} of ` : ''}${f.folder}`);
       sentences.push(`Scan finished: ${counts.join(', ')}.`);
     }
     // Notes are clauses; a service's or git's text may end in its own period.
@@ -678,7 +687,9 @@ export class ScanController extends DisposableObject {
       for (const s of leftOut) byReason.set(skipReasonLabel(s.reason), (byReason.get(skipReasonLabel(s.reason)) ?? 0) + 1);
       // Labels are plural nouns ("credential files"); the count follows so one reads right.
       const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${n}`);
-      sentences.push(`${plural(leftOut.length, 'file')} ${leftOut.length === 1 ? 'was' : 'were'} left out: ${parts.join(', ')}.`);
+      // Upload Preview lists what git ignores too; a scan does not look for it, so says what it counts.
+      const besides = folders.some((f) => f.gitIgnoredNotListed) ? ', besides what git ignores' : '';
+      sentences.push(`${plural(leftOut.length, 'file')} ${leftOut.length === 1 ? 'was' : 'were'} left out${besides}: ${parts.join(', ')}.`);
     }
     if (!sentences.length) return;
     const actions = [

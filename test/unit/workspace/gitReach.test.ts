@@ -61,7 +61,7 @@ describe('git runs only where it could find a repository', { skip: process.platf
     assert.equal(full.gitUntracked, undefined);
     const given = await selectGivenFiles(outside, [path.join(outside, 'src/a.js'), path.join(outside, 'logs/today.log')]);
     assert.deepEqual(given.files.map((f) => f.path), ['src/a.js']);
-    assert.deepEqual(given.skipped.map((s) => [s.path, s.reason]), [['logs/today.log', 'gitignored']]);
+    assert.deepEqual(given.skipped.map((s) => [s.path, s.reason]), [['logs/today.log', 'ignore-file']]);
     assert.equal(await readGitInfo(outside, { record: true, untracked: false }), undefined);
     assert.equal(await readRevision(outside), undefined);
     assert.equal((await projectNameOf(outside, { folderName: 'plain' })).name, 'plain');

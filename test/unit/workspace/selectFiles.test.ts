@@ -140,10 +140,11 @@ describe('selectWorkspaceFiles', () => {
       const sel = await selectWorkspaceFiles(root, opts);
       assert.deepEqual(paths(sel), [...INCLUDED, 'link-in.ts'].sort());
       assertCommonRules(sel);
-      assert.equal(reasonOf(sel, 'secret.env'), 'gitignored');
-      assert.equal(reasonOf(sel, 'logs/'), 'gitignored');
-      assert.equal(reasonOf(sel, 'scratch.tmp'), 'gitignored');
-      assert.equal(reasonOf(sel, 'sub/generated.ts'), 'gitignored', 'the nested .gitignore applies to its folder');
+      // Not git's doing here: the reason names the .gitignore files (Upload Preview and the scan's message say so).
+      assert.equal(reasonOf(sel, 'secret.env'), 'ignore-file');
+      assert.equal(reasonOf(sel, 'logs/'), 'ignore-file');
+      assert.equal(reasonOf(sel, 'scratch.tmp'), 'ignore-file');
+      assert.equal(reasonOf(sel, 'sub/generated.ts'), 'ignore-file', 'the nested .gitignore applies to its folder');
       assert.equal(reasonOf(sel, 'node_modules/'), 'default-exclude', 'excluded folders are reported once, not walked');
       assert.equal(reasonOf(sel, 'linkdir-out'), 'symlink-outside');
     } finally {
@@ -174,7 +175,7 @@ describe('selectWorkspaceFiles', () => {
       await writeTree(plain, tree);
       const walked = await selectWorkspaceFiles(plain);
       assert.deepEqual(paths(walked), ['.gitignore', 'src/index.js', 'test/fixtures/a/node_modules/fake/index.js']);
-      assert.equal(reasonOfOrFolder(walked, 'node_modules/dep/index.js'), 'gitignored');
+      assert.equal(reasonOfOrFolder(walked, 'node_modules/dep/index.js'), 'ignore-file');
       assert.equal(reasonOfOrFolder(walked, 'dist/bundle.js'), 'default-exclude');
       // The user's own excludes still apply.
       assert.deepEqual(paths(await selectWorkspaceFiles(inGit, { excludeGlobs: ['test/fixtures/**'] })), ['.gitignore', 'dist/bundle.js', 'src/index.js']);
@@ -332,7 +333,7 @@ describe('partial selections', () => {
       const given = [path.join(root, 'a.ts'), path.join(root, 'ignored.ts')];
       const outsideGit = await selectGivenFiles(root, given);
       assert.deepEqual(paths(outsideGit), ['a.ts']);
-      assert.equal(reasonOf(outsideGit, 'ignored.ts'), 'gitignored');
+      assert.equal(reasonOf(outsideGit, 'ignored.ts'), 'ignore-file');
       git(root, 'init', '-q');
       git(root, 'add', '-A');
       git(root, 'commit', '-qm', 'init');
@@ -368,7 +369,7 @@ describe('partial selections', () => {
       const given = await selectGivenFiles(root, all, { useGit: false });
       assert.deepEqual(paths(given), paths(walked));
       assert.deepEqual(paths(given), ['.gitignore', 'a.ts', 'fixtures/case/node_modules/dep/index.js', 'keep.tmp', 'pkg/.gitignore', 'pkg/src/b.ts', 'pkg/x.tmp']);
-      for (const rel of ['x.tmp', 'logs/today.log', 'pkg/local.ts', 'pkg/generated/out.ts', 'pkg/src/local.ts']) assert.equal(reasonOf(given, rel), 'gitignored', rel);
+      for (const rel of ['x.tmp', 'logs/today.log', 'pkg/local.ts', 'pkg/generated/out.ts', 'pkg/src/local.ts']) assert.equal(reasonOf(given, rel), 'ignore-file', rel);
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
     }
