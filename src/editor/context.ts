@@ -79,7 +79,7 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
   return {
     ...services,
     scans,
-    saves: own(new ScanOnSave({ scans, session, consent: services.consent, log })),
+    saves: own(new ScanOnSave({ scans, session, consent: services.consent, log, notifier, state: extension.workspaceState })),
     fixes: own(new FixController(store, notifier)),
     policies: own(new PolicyViolations(extension.globalState, session, store, projects, log)),
   };

@@ -92,6 +92,7 @@ export function repositorySettingNotes(folder: vscode.WorkspaceFolder): string[]
   if (excludes.length) notes.push(`the workspace's settings leave out ${excludes.length} more pattern${excludes.length === 1 ? '' : 's'} (${excludes.slice(0, 3).join(', ')}${excludes.length > 3 ? ', …' : ''})`);
   const size = fromWorkspace<unknown>('maxFileSizeMB');
   if (size !== undefined) notes.push(`the workspace's settings leave out files over ${clampSetting('maxFileSizeMB', size)} MB`);
+  if (fromWorkspace<unknown>('scanOnSave') === 'savedFiles') notes.push('the workspace\'s settings turn on scan on save (you are asked before its first upload)');
   const project = fromWorkspace<unknown>('projectName');
   if (typeof project === 'string' && project.trim()) notes.push(`the workspace's settings send scans to the project ${project.trim()}`);
   return notes;

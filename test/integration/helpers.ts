@@ -355,3 +355,18 @@ export async function pressKeys(key: string): Promise<boolean> {
 export async function screenshot(file: string): Promise<boolean> {
   return (await probe<{ path: string }>(`/screenshot?path=${encodeURIComponent(file)}`)) !== undefined;
 }
+
+/**
+ * Presses the button `label` of a notification as a person would (in the notification
+ * center); false when no notification shows that button. Undefined without a probe.
+ */
+export async function clickNotification(label: string): Promise<boolean | undefined> {
+  if (!process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE) return undefined;
+  await vscode.commands.executeCommand('notifications.showList');
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    return (await probe<{ clicked: boolean }>(`/notifications?click=${encodeURIComponent(label)}`))?.clicked;
+  } finally {
+    await vscode.commands.executeCommand('notifications.hideList');
+  }
+}

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import { execFileSync } from 'child_process';
 import * as vscode from 'vscode';
 import type { UploadPreviewSummary } from '../../src/editor/scan/uploadPreview';
-import { api, env, workspaceRoot } from './helpers';
+import { adminScans, api, env, fileUri, waitFor, workspaceRoot } from './helpers';
 
 const tripwire = () => env('CODE_SCANNER_TEST_TRIPWIRE');
 
@@ -47,5 +47,30 @@ suite('editor: Restricted Mode runs no program the repository names', () => {
     assert.ok(said.actions.includes('Manage Workspace Trust'));
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.scanChangedFiles', { confirmed: true }), undefined);
     assert.strictEqual(fs.existsSync(tripwire()), false, 'no git process of ours ran');
+  });
+
+  test('scan on save sends nothing: the save is held, and the status bar says why', async function () {
+    this.timeout(30_000);
+    const a = await api();
+    const config = vscode.workspace.getConfiguration('codeScanner');
+    await config.update('scanOnSave', 'savedFiles', vscode.ConfigurationTarget.Global);
+    const file = fileUri('src/db.ts');
+    const original = fs.readFileSync(file.fsPath, 'utf8');
+    try {
+      const before = (await adminScans()).length;
+      const doc = await vscode.workspace.openTextDocument(file);
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(doc.uri, doc.lineAt(doc.lineCount - 1).range.end, '\n// saved in Restricted Mode\n');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await doc.save());
+      await waitFor('the status bar to say the save was not scanned', () => /Restricted Mode/.test(a.statusBar.accessibilityInformation?.label ?? ''));
+      await new Promise((r) => setTimeout(r, 2500));
+      assert.strictEqual(a.scanOnSaveState().kind, 'idle', 'nothing waits to be sent');
+      assert.strictEqual((await adminScans()).length, before, 'nothing was sent');
+      assert.strictEqual(fs.existsSync(tripwire()), false, 'no git process of ours ran');
+    } finally {
+      await config.update('scanOnSave', undefined, vscode.ConfigurationTarget.Global);
+      fs.writeFileSync(file.fsPath, original);
+    }
   });
 });

@@ -587,6 +587,14 @@ export async function startWorkbenchProbe(getPage) {
         await page.screenshot({ path: to });
         return send(200, { path: to });
       }
+      if (url.pathname === '/notifications' && url.searchParams.has('click')) {
+        // Presses a notification's button (in the notification center, opened by the caller).
+        const label = url.searchParams.get('click') ?? '';
+        const button = page.locator('.notifications-center .notification-list-item .monaco-button, .notifications-toasts .notification-list-item .monaco-button', { hasText: label }).first();
+        const found = (await button.count()) > 0;
+        if (found) await button.click();
+        return send(200, { clicked: found });
+      }
       if (req.url === '/notifications') {
         const toasts = await page.evaluate(() => [...document.querySelectorAll('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item')].map((el) => {
           const message = el.querySelector('.notification-list-item-message');

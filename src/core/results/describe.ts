@@ -28,7 +28,7 @@ export function attemptText(a: Attempt, now: Date): string {
     case 'unknown':
       return `the state of the scan of ${when} could not be learnt${detail ? ` (${detail})` : ''}; Refresh Results asks again`;
     case 'still-running':
-      return `the scan of ${when} was still producing findings when the wait ended; Refresh Results fetches them`;
+      return `the scan of ${when} was still running on the service when the wait ended; Refresh Results fetches its findings`;
     case 'error':
       return `the last scan (${when}) stopped${detail ? `: ${detail}` : ''}`;
   }

@@ -1,7 +1,8 @@
 // Waiting for a scan the service has: ask for its state (GET /scan/{scan_id}) with backoff
 // until it is done, then read its findings whole, once (decisions.md, the scan lifecycle).
 // A real scan takes minutes, so there is no short limit on the wait: it ends when the
-// service says the scan is done or failed, or when the caller cancels. A service without
+// service says the scan is done or failed, when the caller cancels, or after an hour (a
+// service that answers "processing" for ever is not polled for ever). A service without
 // the status route (404) is watched the older way: its findings' total, until it settles.
 import { MAX_FINDINGS_PER_SCAN, MAX_SCAN_BYTES, isRetryable, retryReason, ServiceError, type RetryNotice, type ScanStatusResult, type ServiceClient } from '../api';
 import { CancelledAfterUploadError, backoffDelay, isCancellation, sleep as realSleep } from '../async';
@@ -18,7 +19,12 @@ export interface WaitSettings {
   maxIntervalMs?: number;
   /** Fallback only (no status route): polls of the findings' total before the wait ends. Default 100. */
   maxPolls?: number;
+  /** Longest wait since the upload for a scan the service keeps running; then it stops (the scan stays for Refresh Results). Default an hour. */
+  maxWaitMs?: number;
 }
+
+/** A scan still running an hour after its upload is not waited for any longer (the service's CLI bounds its wait too). */
+export const MAX_WAIT_MS = 60 * 60 * 1000;
 
 /** What the wait is doing, for a progress line. */
 export type WaitState =
@@ -119,6 +125,9 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
         return { kind: 'complete', found: await readWhole(ctx, scan), warnings };
       }
       if (!o.wait) return { kind: 'running', status: status.status };
+      if (elapsed() >= (ctx.wait?.maxWaitMs ?? MAX_WAIT_MS)) {
+        throw new ScanStoppedError(scan.scanId, 'still-running', `The service was still scanning ${elapsedText(elapsed())} after the upload, so the editor stopped waiting; the findings shown are unchanged, and Refresh Results fetches the scan's findings once it is done.`);
+      }
       ctx.onWait?.({ phase: 'service', status: status.status, elapsedMs: elapsed() });
       await sleep(Math.min(wait.maxIntervalMs, wait.intervalMs * 2 ** Math.min(poll - 1, 20)), ctx.signal);
     }

@@ -11,6 +11,7 @@ import type { Ctx } from '../context';
 import { DisposableObject } from '../disposable';
 import { relativeTo } from '../results/resultsStore';
 import { clampSetting } from '../settingBounds';
+import { serviceHost } from '../settings';
 
 /** After the last save, the scan waits this long for more. */
 const QUIET_MS = 1500;
@@ -25,24 +26,52 @@ function minIntervalMs(): number {
   return clampSetting('scanOnSaveMinInterval', vscode.workspace.getConfiguration('codeScanner').get('scanOnSaveMinInterval')) * 1000;
 }
 
+/** The person's answer for a repository whose own settings turn scan on save on. */
+const REPOSITORY_ON_KEY = 'codeScanner.repositoryScanOnSave';
+const ALLOW = 'Allow Scan on Save';
+const DECLINE = 'Not in This Workspace';
+
+/** Whether scan on save is on only because the repository's (or workspace file's) settings say so. */
+export function onByRepository(folder: vscode.WorkspaceFolder): boolean {
+  const i = vscode.workspace.getConfiguration('codeScanner', folder).inspect<string>('scanOnSave');
+  return (i?.workspaceFolderValue ?? i?.workspaceValue) === 'savedFiles' && i?.globalValue !== 'savedFiles';
+}
+
+/** Whether the editor saves by itself (files.autoSave other than off): then only saves the person makes are scanned. */
+function autoSaving(uri: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration('files', uri).get<string>('autoSave', 'off') !== 'off';
+}
+
 export class ScanOnSave extends DisposableObject {
   private queue: SaveQueue;
   private readonly changed = this.own(new vscode.EventEmitter<SaveQueueState>());
   readonly onDidChangeState = this.changed.event;
+  /** Why the last save was not scanned (undefined: it was, or nothing to say). */
+  private heldWhy: string | undefined;
+  /** Why each document is being saved (onWillSave), read once it is saved. */
+  private readonly reasons = new Map<string, vscode.TextDocumentSaveReason>();
+  private asking: Promise<boolean> | undefined;
 
-  constructor(private readonly ctx: Pick<Ctx, 'scans' | 'session' | 'consent' | 'log'>) {
+  constructor(private readonly ctx: Pick<Ctx, 'scans' | 'session' | 'consent' | 'log' | 'notifier'> & { state: vscode.Memento }) {
     super();
     this.queue = this.newQueue();
     this.own({ dispose: () => this.queue.dispose() });
-    this.own(vscode.workspace.onDidSaveTextDocument((doc) => this.saved(doc)));
+    this.own(vscode.workspace.onWillSaveTextDocument((e) => this.reasons.set(e.document.uri.toString(), e.reason)));
+    this.own(vscode.workspace.onDidSaveTextDocument((doc) => void this.saved(doc)));
     this.own(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('codeScanner.scanOnSaveMinInterval')) {
         this.queue.dispose();
         this.queue = this.newQueue();
         this.changed.fire(this.queue.state);
       }
-      if (e.affectsConfiguration('codeScanner.scanOnSave') && !vscode.workspace.workspaceFolders?.some((f) => scanOnSaveMode(f) !== 'off')) this.queue.clear();
+      if (e.affectsConfiguration('codeScanner.scanOnSave') && !vscode.workspace.workspaceFolders?.some((f) => scanOnSaveMode(f) !== 'off')) {
+        this.queue.clear();
+        this.hold(undefined);
+      }
     }));
+    // What held a save may be over: the next save says again if not.
+    this.own(ctx.session.onDidChangeSession(() => this.hold(undefined)));
+    this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => this.hold(undefined)));
   }
 
   private newQueue(): SaveQueue {
@@ -58,19 +87,61 @@ export class ScanOnSave extends DisposableObject {
     return this.queue.state;
   }
 
-  private saved(doc: vscode.TextDocument): void {
+  /** Why the last save was not scanned, for the status bar; undefined when there is nothing to say. */
+  get held(): string | undefined {
+    return this.heldWhy;
+  }
+
+  private hold(why: string | undefined): void {
+    if (why === this.heldWhy) return;
+    this.heldWhy = why;
+    this.changed.fire(this.queue.state);
+  }
+
+  private async saved(doc: vscode.TextDocument): Promise<void> {
+    const reason = this.reasons.get(doc.uri.toString());
+    this.reasons.delete(doc.uri.toString());
     if (doc.uri.scheme !== 'file') return;
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
     if (!folder || folder.uri.scheme !== 'file' || scanOnSaveMode(folder) === 'off') return;
+    // With auto save on, the editor saves work in progress every few seconds: only a save
+    // the person makes (Ctrl+S, File: Save) is a moment worth scanning.
+    if (autoSaving(doc.uri) && reason !== undefined && reason !== vscode.TextDocumentSaveReason.Manual) return;
     // Nothing is queued that could not be sent: no trust, no sign-in, or no answer yet to
-    // the first-scan question (a save never asks it).
-    if (!vscode.workspace.isTrusted || !this.ctx.session.isSignedIn() || this.ctx.consent.needed()) return;
+    // the first-scan question (a save never asks it). The status bar says why.
+    if (!vscode.workspace.isTrusted) return this.hold('the workspace is in Restricted Mode, and scanning uploads files');
+    if (!this.ctx.session.isSignedIn()) return this.hold('you are not signed in');
+    if (this.ctx.consent.needed()) return this.hold('the first scan of this workspace has not been allowed yet (run Scan Workspace once)');
+    if (onByRepository(folder) && !(await this.repositoryAllowed(folder))) return;
+    this.hold(undefined);
     this.queue.add(folder.uri.toString(), relativeTo(folder.uri, doc.uri));
     // The scan waits for a quiet moment: time enough for git's helper process (on Linux) to
     // be ready, so even the first save of a session, or after the helper's idle time, runs
     // its git from it rather than by forks of the extension host. A folder git cannot run in
     // needs no helper.
     void prepareGitHelperFor(folder.uri.fsPath);
+  }
+
+  /**
+   * A repository's own settings turned scan on save on: the person is asked once, before its
+   * first upload, and the answer is kept for the workspace. Declined: saves are not scanned.
+   */
+  private async repositoryAllowed(folder: vscode.WorkspaceFolder): Promise<boolean> {
+    const kept = this.ctx.state.get<string>(REPOSITORY_ON_KEY);
+    if (kept === 'allowed') return true;
+    if (kept === 'declined') return false;
+    this.hold('waiting for your answer: this repository\'s settings turn scan on save on');
+    // A notification, not a dialog: a save is no moment to block the editor. The status bar
+    // says a save waits for it until it is answered.
+    this.asking ??= this.ctx.notifier.warn(
+      `This repository's settings (its .vscode/settings.json, not yours) turn on scan on save: every file you save in ${folder.name} would be uploaded to ${serviceHost()} for a scan. Allow it for this workspace?`,
+      ALLOW, DECLINE,
+    ).then(async (answer) => {
+      if (answer === ALLOW || answer === DECLINE) await this.ctx.state.update(REPOSITORY_ON_KEY, answer === ALLOW ? 'allowed' : 'declined');
+      this.hold(answer === ALLOW ? undefined : answer === DECLINE ? undefined : 'this repository\'s scan on save was not allowed yet (save again to be asked)');
+      return answer === ALLOW;
+    }).finally(() => { this.asking = undefined; });
+    return this.asking;
   }
 }
 
@@ -79,7 +150,7 @@ export function scanOnSaveText(s: SaveQueueState, now = Date.now()): { short: st
   const files = (n: number) => `${n} saved file${n === 1 ? '' : 's'}`;
   switch (s.kind) {
     case 'idle': return undefined;
-    case 'waiting': return { short: `$(clock) ${files(s.files)}`, long: `Scan on save: ${files(s.files)} will be scanned${s.at - now > 2000 ? ` in ${Math.ceil((s.at - now) / 1000)} s` : ' shortly'}.` };
+    case 'waiting': return { short: `$(clock) ${files(s.files)}`, long: `Scan on save: ${files(s.files)} will be scanned${s.at - now > 2000 ? ` in ${Math.round((s.at - now) / 1000)} s` : ' shortly'}.` };
     case 'scanning': return { short: '', long: `Scan on save: scanning ${files(s.files)}.` };
     case 'paused': return { short: '$(debug-pause) paused: request limit', long: `Scan on save is paused: the service's request limit was reached. ${files(s.files)} will be scanned at ${new Date(s.until).toLocaleTimeString()}.` };
     case 'failed': return { short: '$(error) scan on save failed', long: `Scan on save failed: ${s.message}. The findings shown are unchanged; the next save tries again${s.files ? ` with ${files(s.files)}` : ''}.` };

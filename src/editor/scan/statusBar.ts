@@ -14,6 +14,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
   const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Code Scanner';
 
+  let ticking: NodeJS.Timeout | undefined;
   const update = () => {
     const state: ScanState | undefined = scans.state;
     const tooltip = new vscode.MarkdownString(undefined, true);
@@ -71,12 +72,26 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       tooltip.appendMarkdown('Click to scan the workspace.');
       item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
     }
-    // Scan on save, discreetly: what waits, a pause for the request limit, a failure.
+    // Scan on save, discreetly: what waits, a pause for the request limit, a failure, a save
+    // that could not be scanned and why.
     const onSave = scanOnSaveText(saves.state);
     if (onSave && !state) {
       if (onSave.short) item.text += ` · ${onSave.short}`;
       spoken += `. ${onSave.long}`;
       tooltip.appendMarkdown(`\n\n${escape(onSave.long)}`);
+    }
+    if (saves.held && !state) {
+      item.text += ' · $(circle-slash) save not scanned';
+      const why = `Scan on save did not scan your last save: ${saves.held}.`;
+      spoken += `. ${why}`;
+      tooltip.appendMarkdown(`\n\n${escape(why)}`);
+    }
+    // A countdown counts down: drawn again each second while a save waits or the scans pause.
+    const counting = !state && (saves.state.kind === 'waiting' || saves.state.kind === 'paused');
+    if (counting && !ticking) ticking = setInterval(update, 1000);
+    else if (!counting && ticking) {
+      clearInterval(ticking);
+      ticking = undefined;
     }
     item.accessibilityInformation = { label: spoken, role: 'button' };
     item.tooltip = tooltip;
@@ -85,6 +100,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
   update();
   context.subscriptions.push(
     item,
+    { dispose: () => clearInterval(ticking) },
     scans.onDidChangeState(update),
     saves.onDidChangeState(update),
     store.onDidChange((e) => { if (!e.moved) update(); }),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
 import { CancelledAfterUploadError } from '../../../src/core/async';
-import { ScanFailedError, ScanStoppedError, WAIT_RETRIES, awaitScan, scanPhase, waitMessage, type AwaitContext, type WaitState } from '../../../src/core/scan/awaitScan';
+import { MAX_WAIT_MS, ScanFailedError, ScanStoppedError, WAIT_RETRIES, awaitScan, scanPhase, waitMessage, type AwaitContext, type WaitState } from '../../../src/core/scan/awaitScan';
 import type { ScanRef } from '../../../src/core/scan/events';
 import { monotonicProgress, type ScanProgress } from '../../../src/core/scan/stages';
 import { startReferenceService, type ReferenceService } from '../../service';
@@ -66,6 +66,19 @@ describe('waiting for a scan', () => {
     assert.ok(calls.findIndex((c) => c.route === 'qualityIssues') > calls.map((c) => c.route).lastIndexOf('scanStatus'), 'only after the last status');
     // Backoff: the waits between status polls grow, within the budget of one a second at first.
     assert.ok(calls.filter((c) => c.route === 'scanStatus').length <= 12, `${calls.length} requests`);
+  }));
+
+  test('a scan the service keeps "processing" is waited for an hour at most, then left for Refresh Results', () => inRealShapes(async () => {
+    svc.mode.processingMs = 10 * 60 * 60 * 1000;
+    const scan = await uploaded();
+    let clock = Date.parse(scan.scannedAt);
+    const { ctx, states } = context({ now: () => clock, sleep: async (ms) => { clock += ms; } });
+    ctx.wait = { ...ctx.wait, maxIntervalMs: 10 * 60 * 1000 };
+    const err = await awaitScan(ctx, scan).catch((e: unknown) => e);
+    assert.ok(err instanceof ScanStoppedError && err.why === 'still-running', String(err));
+    assert.match(err.message, /still scanning 1 h\b.*after the upload, so the editor stopped waiting/);
+    assert.ok(clock - Date.parse(scan.scannedAt) >= MAX_WAIT_MS && clock - Date.parse(scan.scannedAt) < MAX_WAIT_MS + 11 * 60 * 1000, 'about an hour');
+    assert.ok(states.every((s) => s.phase !== 'reading'), 'no findings were read');
   }));
 
   test('a failed scan ends with its reason; nothing is read', () => inRealShapes(async () => {
