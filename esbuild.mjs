@@ -100,7 +100,10 @@ function publicBase(repository) {
  */
 function installedReadme(markdown, base) {
   const relative = (href) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('#');
+  // The page of an installed extension is for its users: the section on running the demo and
+  // the tests from a clone stays in the repository's README.
   return markdown
+    .replace(/^## Trying it out and running the tests\n[\s\S]*?(?=^## |(?![\s\S]))/m, '')
     .replace(/^!\[([^\]]*)\]\(([^)\s]+)\)\n\n?/gm, (all, alt, href) => {
       if (!relative(href)) return all;
       return base ? `![${alt}](${base}/raw/HEAD/${href})\n\n` : '';

@@ -53,6 +53,8 @@ export interface CodeScannerApi {
   scanOnSaveState(): SaveQueueState;
   /** Reads the company's policies again and matches every finding against them; how many are active (undefined: none readable). */
   refreshPolicyMatches(): Promise<number | undefined>;
+  /** How many policies findings are matched against now (kept for the account across reloads); undefined: none readable. */
+  matchedPolicyCount(): number | undefined;
   /** Lets git's helper process go, as its idle time does; the next save or uploaded scan starts it again. */
   letGitHelperGo(): void;
 }
@@ -110,6 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     agentTools: agent.tools,
     scanOnSaveState: () => ctx.saves.state,
     refreshPolicyMatches: async () => { await ctx.policies.refresh(); return ctx.policies.count; },
+    matchedPolicyCount: () => ctx.policies.count,
     letGitHelperGo: disposeProgramRunner,
   };
 }

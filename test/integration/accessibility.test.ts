@@ -210,6 +210,28 @@ suite('editor: accessibility', () => {
     }
   });
 
+  test('Ctrl+Enter on a row reached by the arrow keys opens that finding\'s details', async function () {
+    this.timeout(60_000);
+    const a = await api();
+    const l = await scannedFinding((x) => !x.issue.stale);
+    await vscode.commands.executeCommand('codeScanner.issues.focus');
+    if (!(await viewRows('Quality Issues'))) this.skip();
+    await vscode.commands.executeCommand('codeScanner.revealInTree', { folderUri: l.folderUri, issueId: l.issue.id });
+    // Down until focus is on another finding's row: focus moves, the selection stays behind.
+    let row = '';
+    for (let i = 0; i < 6; i++) {
+      await pressKeys('ArrowDown');
+      const f = await focused();
+      if (f && / line \d+/.test(f.row) && !f.row.includes(`${l.issue.path} line ${l.issue.range!.start.line + 1}`)) { row = f.row; break; }
+    }
+    assert.ok(row, 'focus reached another finding by the arrow keys');
+    await pressKeys('Control+Enter');
+    const shown = await waitFor('the details of the focused row', () => a.details());
+    const issue = a.issues().find((x) => x.issue.id === shown.ref.issueId)!.issue;
+    assert.ok(row.includes(issue.classificationName) && row.includes(`${issue.path} line ${issue.range!.start.line + 1}`), `the page is the focused row's finding (${row}), not another's (${issue.classificationName} ${issue.path})`);
+    await closeAllEditors();
+  });
+
   test('the Details page keeps focus on its control after Dismiss and says what changed, and stays as it is while other files change', async function () {
     this.timeout(60_000);
     const a = await api();

@@ -261,7 +261,7 @@ suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SAR
       const r = await vscode.commands.executeCommand('codeScanner.exportFindings', { uri: vscode.Uri.file(link).toString() });
       assert.strictEqual(r, undefined, 'nothing was exported');
       assert.strictEqual(fs.readFileSync(victim, 'utf8'), 'precious\n', 'the file behind the link is untouched');
-      const said = await waitFor('the refusal', () => a.notifications(earlier).find((n) => /symbolic link/.test(n.text)));
+      const said = await waitFor('the refusal', () => a.notifications(earlier).find((n) => /symbolic link/.test(n.text))).catch((e: Error) => { throw new Error(`${e.message}: ${JSON.stringify(a.notifications(earlier))}`); });
       assert.strictEqual(said.severity, 'error');
       // Asked without an argument, the save dialog proposes the home folder, never the workspace.
       let proposed: vscode.Uri | undefined;
@@ -275,6 +275,23 @@ suite('editor: Apply All Fixes… (refactor preview) and Export Findings… (SAR
       assert.ok(proposed, 'a place was proposed');
       assert.strictEqual(path.dirname(proposed.fsPath), os.homedir());
       assert.ok(!proposed.fsPath.startsWith(workspaceRoot()), proposed.fsPath);
+      // The proposed place in the home folder is itself a link (another program planted it),
+      // and the person takes the proposal: nothing is written through it.
+      const home = proposed.fsPath;
+      if (!fs.existsSync(home)) {
+        fs.symlinkSync(victim, home);
+        const before = a.notifications().at(-1)?.seq ?? 0;
+        (vscode.window as { showSaveDialog: typeof original }).showSaveDialog = async (o) => o?.defaultUri;
+        try {
+          assert.strictEqual(await vscode.commands.executeCommand('codeScanner.exportFindings'), undefined, 'nothing was exported');
+          assert.strictEqual(fs.readFileSync(victim, 'utf8'), 'precious\n', 'the file behind the link in the home folder is untouched');
+          assert.ok(fs.lstatSync(home).isSymbolicLink(), 'the link is left as it was');
+          await waitFor('the refusal', () => a.notifications(before).find((n) => /symbolic link/.test(n.text))).catch((e: Error) => { throw new Error(`${e.message}: ${JSON.stringify(a.notifications(before))}`); });
+        } finally {
+          (vscode.window as { showSaveDialog: typeof original }).showSaveDialog = original;
+          fs.rmSync(home, { force: true });
+        }
+      }
     } finally {
       fs.rmSync(link, { force: true });
       fs.rmSync(outside, { recursive: true, force: true });

@@ -23,6 +23,8 @@ export interface FindingFact {
   readonly in: readonly Rendering[];
   /** How it looks where that matters: stressed, code (ids), or a point in time. */
   readonly look?: 'strong' | 'code' | 'time';
+  /** A sentence rather than a value (a policy's guidance): in the hover, a line of its own. */
+  readonly ownLine?: boolean;
 }
 
 const EVERYWHERE: readonly Rendering[] = ['details', 'hover', 'clipboard', 'agent', 'sarif'];
@@ -54,6 +56,7 @@ export const FINDING_FACTS: readonly FindingFact[] = [
     words: (i) => (i.policies?.length ? i.policies.map((p) => (p.guidance ? `${p.name} (${p.guidance})` : p.name)).join('; ') : undefined),
     data: (i) => (i.policies?.length ? i.policies.map((p) => p.name).join(', ') : undefined),
     in: EVERYWHERE,
+    ownLine: true,
   },
   { key: 'status', label: 'Status', words: (i) => statusWords(i.status), data: (i) => i.status, in: EVERYWHERE },
   { key: 'slaStatus', label: 'SLA status', words: (i) => (blank(i.slaStatus) ? slaWords(i.slaStatus!) : undefined), data: (i) => blank(i.slaStatus), in: EVERYWHERE },

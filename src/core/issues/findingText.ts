@@ -27,3 +27,10 @@ export function hoverFactsMarkdown(issue: StoredIssue, facts: readonly FindingFa
     return `${fact.label}: ${fact.look === 'strong' ? `**${text}**` : fact.look === 'code' ? `\`${words.replace(/`/g, '')}\`` : text}`;
   });
 }
+
+/** The hover's facts laid out: short values on one line joined by " · ", sentences (ownLine) each on a line of their own. */
+export function hoverFactLines(issue: StoredIssue, facts: readonly FindingFact[] = FINDING_FACTS): { inline: string[]; own: string[] } {
+  const shown = factsFor(issue, 'hover', facts);
+  const md = hoverFactsMarkdown(issue, facts);
+  return { inline: md.filter((_, n) => !shown[n]!.fact.ownLine), own: md.filter((_, n) => shown[n]!.fact.ownLine) };
+}

@@ -33,9 +33,9 @@ function compareGroups(by: GroupBy) {
   return (a: IssueGroup, b: IssueGroup): number => {
     if (by === 'urgency') return urgencyRank(a.key) - urgencyRank(b.key) || text(a.key, b.key);
     if (by === 'classification') return b.count - a.count || text(a.key, b.key);
-    // Policies: those violated first (most urgent first), the findings that violate none last.
-    if (by === 'policy' && (a.key === NO_POLICY_GROUP) !== (b.key === NO_POLICY_GROUP)) return a.key === NO_POLICY_GROUP ? 1 : -1;
-    if (by === 'policy') return a.mostUrgent - b.mostUrgent || text(a.label, b.label);
+    // Policies: the group holding the most urgent finding first, as files are (a Critical that
+    // violates no policy is not put last); at equal urgency a policy before "none violated".
+    if (by === 'policy') return a.mostUrgent - b.mostUrgent || Number(a.key === NO_POLICY_GROUP) - Number(b.key === NO_POLICY_GROUP) || text(a.label, b.label);
     // Files: the one holding the most urgent finding first (the Critical is at the top), then by name.
     return a.mostUrgent - b.mostUrgent || text(a.key, b.key);
   };

@@ -111,7 +111,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
   const sleep = ctx.sleep ?? realSleep;
   const since = Date.parse(scan.scannedAt);
   const elapsed = () => (Number.isFinite(since) ? Math.max(0, now() - since) : 0);
-  const wait = { intervalMs: ctx.wait?.intervalMs ?? 1000, maxIntervalMs: ctx.wait?.maxIntervalMs ?? 10_000, maxPolls: ctx.wait?.maxPolls ?? DEFAULT_MAX_POLLS };
+  const wait = { intervalMs: ctx.wait?.intervalMs ?? 1000, maxIntervalMs: ctx.wait?.maxIntervalMs ?? 10_000, maxPolls: ctx.wait?.maxPolls ?? DEFAULT_MAX_POLLS, maxWaitMs: ctx.wait?.maxWaitMs ?? MAX_WAIT_MS };
   try {
     for (let poll = 1; ; poll++) {
       const status = await retried(ctx, 'status', (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry, retries: WAIT_RETRIES }),
@@ -125,7 +125,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
         return { kind: 'complete', found: await readWhole(ctx, scan), warnings };
       }
       if (!o.wait) return { kind: 'running', status: status.status };
-      if (elapsed() >= (ctx.wait?.maxWaitMs ?? MAX_WAIT_MS)) {
+      if (elapsed() >= wait.maxWaitMs) {
         throw new ScanStoppedError(scan.scanId, 'still-running', `The service was still scanning ${elapsedText(elapsed())} after the upload, so the editor stopped waiting; the findings shown are unchanged, and Refresh Results fetches the scan's findings once it is done.`);
       }
       ctx.onWait?.({ phase: 'service', status: status.status, elapsedMs: elapsed() });

@@ -357,6 +357,29 @@ export function issueDetails(issue: StoredIssue, folderName?: string): string {
 
 const URGENCIES = ['critical', 'high', 'medium', 'low'];
 
+const nodeKey = (n: IssueTreeNode) => (n.kind === 'issue' ? `issue:${n.folderUri}:${n.issueId}` : n.kind === 'group' ? `group:${n.folderUri}:${n.key}` : `folder:${n.folderUri}`);
+
+/**
+ * The row that has keyboard focus. The arrow keys move focus, not the selection, and the API
+ * tells only the selection: toggling the focused row's selection (the list's own command)
+ * shows which row it is, and toggling again puts the selection back as it was.
+ */
+async function focusedRow(view: vscode.TreeView<IssueTreeNode>): Promise<IssueTreeNode | undefined> {
+  const before = [...view.selection];
+  const toggled = (): Promise<readonly IssueTreeNode[] | undefined> => new Promise((resolve) => {
+    const sub = view.onDidChangeSelection((e) => { sub.dispose(); clearTimeout(timer); resolve(e.selection); });
+    const timer = setTimeout(() => { sub.dispose(); resolve(undefined); }, 1000);
+    void vscode.commands.executeCommand('list.toggleSelection');
+  });
+  const after = await toggled();
+  if (!after) return before[0];
+  const had = new Set(before.map(nodeKey));
+  const has = new Set(after.map(nodeKey));
+  const row = after.find((n) => !had.has(nodeKey(n))) ?? before.find((n) => !has.has(nodeKey(n)));
+  await toggled();
+  return row ?? before[0];
+}
+
 /** The Quality Issues view, its filters and grouping, and Copy Details. */
 export function issuesTreeFeature({ extension: context, store, session, notifier, projects }: Ctx) {
   const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined }, projects);
@@ -490,7 +513,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     },
     // Ctrl+Enter on a row of the view: its details, as the inline (i) button gives them.
     'codeScanner.showSelectedDetails': async () => {
-      const node = view.selection[0];
+      const node = await focusedRow(view);
       if (node?.kind !== 'issue') return false;
       return Boolean(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: node.folderUri, issueId: node.issueId }));
     },

@@ -1,7 +1,7 @@
 // How one finding reads in the editor: a Markdown summary for tooltips and hovers (server
 // text escaped, links only to our own commands), and plain text for the clipboard.
 import * as vscode from 'vscode';
-import { cweUrl, currentLine, findingPlainText, fixStatusWords, hoverFactsMarkdown, isFixable, triageWords, type StoredIssue } from '../../core/issues';
+import { cweUrl, currentLine, findingPlainText, fixStatusWords, hoverFactLines, isFixable, triageWords, type StoredIssue } from '../../core/issues';
 import { escapeMarkdown as escape } from '../../core/text/untrusted';
 import type { IssueRef } from '../commands/args';
 import type { CommandId } from '../commands/signatures';
@@ -28,8 +28,10 @@ export function findingMarkdown(issue: StoredIssue, o: { ref?: IssueRef; dismiss
     md.appendMarkdown(`**${escape(issue.classificationName)}** `);
     md.appendMarkdown(cwe ? `([${escape(issue.classificationId)}](${cwe}))\n\n` : `(${escape(issue.classificationId)})\n\n`);
   }
-  const facts = [...hoverFactsMarkdown(issue), o.besideDiagnostic && cwe && `[${escape(issue.classificationId)}](${cwe})`].filter(Boolean);
+  const { inline, own } = hoverFactLines(issue);
+  const facts = [...inline, o.besideDiagnostic && cwe && `[${escape(issue.classificationId)}](${cwe})`].filter(Boolean);
   md.appendMarkdown(`${facts.join(' · ')}\n\n`);
+  for (const line of own) md.appendMarkdown(`${line}\n\n`);
   if (!o.besideDiagnostic) md.appendMarkdown(`${escape(issue.path)}:${currentLine(issue)}\n\n`);
   if (issue.stale) md.appendMarkdown('*The code changed since this scan, so this finding could not be placed. Rescan.*\n\n');
   if (issue.classificationDescription && !o.besideDiagnostic) md.appendMarkdown(`${escape(issue.classificationDescription)}\n\n`);

@@ -108,7 +108,10 @@ test('the installed page: no relative image or link; every screenshot of the rep
   assert.ok(!/!\[/.test(page), 'no image without a public https address (the repository has none)');
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   assert.ok(relativeTargets(readme).some((t) => t.startsWith('media/screenshots/')), 'the repository README shows screenshots');
-  for (const heading of readme.match(/^#+ .+$/gm) ?? []) assert.ok(page.includes(heading), `${heading} is on the page`);
+  // Every section for users; the one on running the demo and the tests from a clone is the repository's.
+  const forDevelopers = '## Trying it out and running the tests';
+  for (const heading of readme.match(/^#+ .+$/gm) ?? []) assert.equal(page.includes(heading), heading !== forDevelopers, `${heading} ${heading === forDevelopers ? 'is not' : 'is'} on the page`);
+  assert.ok(!/npm run demo|npm test/.test(page), 'no developer commands on the installed page');
   assert.ok(!entries.some((e) => e.startsWith('media/screenshots/')), 'screenshots the page cannot show stay out of the package');
 });
 
