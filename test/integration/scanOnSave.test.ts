@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { adminScan, adminScans, api, clickNotification, closeAllEditors, fileUri, fixtureIssues, gitHelperOfHost, scan, serviceIssues, signIn, waitFor, workspaceRoot } from './helpers';
+import { adminScan, adminScans, api, clickNotification, setAnswerMode, closeAllEditors, fileUri, fixtureIssues, gitHelperOfHost, scan, serviceIssues, signIn, waitFor, workspaceRoot } from './helpers';
 
 async function appendAndSave(rel: string, text: string): Promise<void> {
   const doc = await vscode.workspace.openTextDocument(fileUri(rel));
@@ -207,6 +207,34 @@ suite('editor: scan on save', () => {
       await vscode.workspace.getConfiguration('codeScanner', folder).update('scanOnSave', undefined, vscode.ConfigurationTarget.WorkspaceFolder);
       fs.rmSync(settingsFile, { force: true });
       fs.rmSync(fileUri('.vscode').fsPath, { recursive: true, force: true });
+      await settled();
+    }
+  });
+
+  test('a scan on save in progress has its own Cancel, from the status bar; the findings stay', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    await config().update('scanOnSaveMinInterval', 5, vscode.ConfigurationTarget.Global);
+    await config().update('scanOnSave', 'savedFiles', vscode.ConfigurationTarget.Global);
+    await settled();
+    const before = fixtureIssues(a).map((l) => l.issue.id).sort();
+    await setAnswerMode({ shapes: 'real', processingMs: 30_000 });
+    try {
+      await appendAndSave('src/db.ts', '\n// saved, then its scan cancelled\n');
+      await waitFor('the scan of the saved file to wait on the service', () => a.scanOnSaveState().kind === 'scanning' && /the service/.test(a.statusBar.text), 30_000);
+      assert.strictEqual(a.statusBar.command, 'codeScanner.showScanProgress');
+      const seq = a.notifications().at(-1)?.seq ?? 0;
+      // Not awaited: the command ends when its notification is answered.
+      void vscode.commands.executeCommand(a.statusBar.command as string);
+      const offered = await waitFor('the progress with Cancel', () => a.notifications(seq).find((n) => n.actions.includes('Cancel Scan')));
+      assert.ok(offered, 'the scan of saved files can be cancelled');
+      const clicked = await clickNotification('Cancel Scan');
+      if (clicked === undefined) await vscode.commands.executeCommand('codeScanner.cancelScan');
+      await waitFor('scan on save to stop', () => a.scanOnSaveState().kind !== 'scanning', 20_000);
+      assert.deepStrictEqual(fixtureIssues(a).map((l) => l.issue.id).sort(), before, 'the findings stay');
+    } finally {
+      await setAnswerMode({ shapes: 'seed', processingMs: null });
+      await config().update('scanOnSave', undefined, vscode.ConfigurationTarget.Global);
       await settled();
     }
   });
