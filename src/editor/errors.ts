@@ -61,6 +61,7 @@ export class ErrorHandler {
         void this.notifier.error(f.message, { title: 'Show Extension', run: () => vscode.commands.executeCommand('extension.open', this.extensionId) });
         break;
       case 'network':
+      case 'proxy-auth':
       case 'timeout': {
         const check: CommandId = 'codeScanner.checkConnection';
         void this.notifier.error(f.message, { title: 'Check Connection', run: () => vscode.commands.executeCommand(check) });

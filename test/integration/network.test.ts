@@ -113,7 +113,7 @@ suite('the user\'s network: proxy, private CA, editor settings only', () => {
     await setHttp('proxy', `http://${PROXY_USER}:wrong-password@127.0.0.1:${proxy.port}`);
     let report = await vscode.commands.executeCommand<ConnectionReport>('codeScanner.checkConnection');
     assert.ok(!report.ok);
-    assert.match(report.text, /asked for credentials \(407\)/);
+    assert.match(report.text, /refused the credentials it was given \(407\)/);
     assert.ok(!report.text.includes('wrong-password'));
 
     await setHttp('noProxy', [TEST_HOST]);

@@ -4,8 +4,9 @@
 import * as assert from 'assert';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
-import { FAST, adminScan, adminScans, api, fault, signIn, waitFor, type ScanSummary } from './helpers';
+import { FAST, adminScan, adminScans, api, fault, signIn, waitFor, workspaceRoot, type ScanSummary } from './helpers';
 
 suite('editor: cancel and resume uploads', () => {
   suiteSetup(async () => {
@@ -35,17 +36,40 @@ suite('editor: cancel and resume uploads', () => {
     assert.strictEqual((await adminScans()).length, before, 'no scan was created');
   });
 
-  test('an interrupted upload is kept and Resume Upload completes it', async () => {
+  test('an interrupted upload is kept, stays in view until resumed, and Resume Upload completes it and says what was left out', async () => {
+    const a = await api();
     const before = (await adminScans()).length;
-    // Every chunk request fails until the fault is cleared; the engine gives up after one retry.
-    await fault({ action: 'failNext', route: 'patchChunk', count: 50, status: 503 });
-    const interrupted = await vscode.commands.executeCommand<ScanSummary>('codeScanner.scanWorkspace', { ...FAST, maxRetries: 1, retryBaseDelayMs: 10 });
-    assert.strictEqual(interrupted?.error?.kind, 'interrupted', JSON.stringify(interrupted));
-    assert.match(interrupted.error.message, /resumed/);
-    assert.strictEqual((await adminScans()).length, before);
-    await fault({ action: 'clear' });
+    // A credentials file: the scan leaves it out, and the resumed upload's message says so too.
+    const secretDir = path.join(workspaceRoot(), 'config');
+    fs.mkdirSync(secretDir, { recursive: true });
+    fs.writeFileSync(path.join(secretDir, 'prod.env'), 'DB_PASSWORD=placeholder\n');
+    try {
+      // Every chunk request fails until the fault is cleared; the engine gives up after one retry.
+      await fault({ action: 'failNext', route: 'patchChunk', count: 50, status: 503 });
+      const interrupted = await vscode.commands.executeCommand<ScanSummary>('codeScanner.scanWorkspace', { ...FAST, maxRetries: 1, retryBaseDelayMs: 10 });
+      assert.strictEqual(interrupted?.error?.kind, 'interrupted', JSON.stringify(interrupted));
+      assert.match(interrupted.error.message, /resumed/);
+      assert.strictEqual((await adminScans()).length, before);
+      await fault({ action: 'clear' });
+      // Not only a notification that may sit unseen: the status bar and the view say an upload waits.
+      await waitFor('the status bar to show the upload that waits', () => /upload to resume/.test(a.statusBar.text));
+      assert.strictEqual(a.statusBar.command, 'codeScanner.resumeUpload');
+      assert.match(a.issuesTree.viewMessage ?? '', /(An interrupted upload of|Interrupted uploads of) .*order-service.* waits?: Resume Upload continues/);
 
-    const summary = await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.resumeUpload', FAST);
+      const seq = a.notifications().at(-1)?.seq ?? 0;
+      const summary = await vscode.commands.executeCommand<ScanSummary | undefined>('codeScanner.resumeUpload', FAST);
+      const resumed = summary?.folders.find((f) => f.folder === 'order-service');
+      assert.ok(resumed?.leftOut?.some((s) => s.path === 'config/prod.env' && s.reason === 'credentials'), `the resumed scan knows what was left out: ${JSON.stringify(resumed)}`);
+      assert.ok(a.notifications(seq).some((n) => /files? (was|were) left out.*credential files: 1/.test(n.text)), JSON.stringify(a.notifications(seq)));
+      await waitFor('the status bar to stop showing it', () => !/upload to resume/.test(a.statusBar.text));
+      assert.ok(!/interrupted upload/i.test(a.issuesTree.viewMessage ?? ''), a.issuesTree.viewMessage);
+      await resumedChecks(summary);
+    } finally {
+      fs.rmSync(secretDir, { recursive: true, force: true });
+    }
+  });
+
+  async function resumedChecks(summary: ScanSummary | undefined): Promise<void> {
     // Every folder's upload was interrupted (they upload side by side); they resume, and are
     // reported, in the workspace's folder order whichever started first.
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.name);
@@ -58,7 +82,7 @@ suite('editor: cancel and resume uploads', () => {
     const a = await api();
     assert.ok(a.issues().length > 0, 'the resumed scan\'s findings are shown');
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.resumeUpload', FAST), undefined, 'the saved upload was cleared');
-  });
+  }
 
   test('at start-up an interrupted upload is offered by itself; choosing Resume finishes it byte for byte', async () => {
     const a = await api();

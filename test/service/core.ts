@@ -13,6 +13,8 @@ export interface CoreOptions {
   maxArchiveBytes: number;
   /** Most bytes the scan inflates from one archive (a zip bomb stops there). */
   maxScannedBytes: number;
+  /** Most files a scan rules on (the benchmark's background scans); unbounded by default, as the real service. */
+  maxScannedFiles?: number;
   /** Path segment `/__admin/<secret>/` that every admin request must carry. */
   adminSecret: string;
 }

@@ -33,6 +33,8 @@ export interface ReferenceServiceOptions {
   maxArchiveBytes?: number;
   /** Most bytes a scan inflates from one archive, default 256 MiB. */
   maxScannedBytes?: number;
+  /** Most files a scan rules on; unbounded by default (a limit reached is reported in scan_errors). */
+  maxScannedFiles?: number;
   /** Secret of the admin URL; random by default. */
   adminSecret?: string;
   /** Answer shapes: the spec's examples (default) or those real answers show (decisions.md). */
@@ -87,6 +89,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     scanDurationMs: opts.scanDurationMs ?? 300,
     maxArchiveBytes: opts.maxArchiveBytes ?? 2 * 1024 ** 3,
     maxScannedBytes: opts.maxScannedBytes ?? 256 * 1024 ** 2,
+    ...(opts.maxScannedFiles !== undefined ? { maxScannedFiles: opts.maxScannedFiles } : {}),
     adminSecret,
   }, { shapes: opts.shapes, gone: opts.gone, processingMs: opts.processingMs });
   core.runner = new ScanRunner(core);

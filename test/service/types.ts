@@ -187,6 +187,8 @@ export interface ScanRecord {
   files: string[];
   status: ScanStatus;
   error: string | null;
+  /** What a limit of the service left unscanned, reported in `scan_errors`. */
+  limitErrors?: ScanErrorRecord[];
   /** How long the scan runs, when the answer mode set it (else the service's scanDurationMs). */
   processingMs?: number;
   /** Armed through the admin API: how this scan ends. */

@@ -144,7 +144,10 @@ function networkDetail(err: unknown, host: string, route: Route | undefined): st
   const via = route && !route.direct ? `the proxy ${route.proxy} (from ${route.from})` : undefined;
   const tunnel = proxyError(err);
   if (tunnel?.statusCode === 407) {
-    return `${via} asked for credentials (407). Put them in the proxy address (http://user:password@host:port) or in "http.proxyAuthorization"`;
+    // Credentials were sent and refused, or none were there: each has its own remedy.
+    return route?.authenticates
+      ? `${via} refused the credentials it was given (407). Check the user name and password in the proxy address or in "http.proxyAuthorization"`
+      : `${via} asked for credentials (407). Put them in the proxy address (http://user:password@host:port) or in "http.proxyAuthorization"`;
   }
   if (tunnel?.statusCode !== undefined) return `${via} refused to connect to ${host} (${tunnel.statusCode})`;
   if (tunnel) return `${via} closed the connection before it reached ${host}`;
@@ -451,9 +454,10 @@ export class Transport {
       return new ClientValidationError(op, `The archive changed while it was being uploaded (${err.message}). Start the scan again.`);
     }
     // Anything else is the network; the cause is named by code only, never by message,
-    // so nothing from the request (headers) can leak into the text.
+    // so nothing from the request (headers) can leak into the text. A proxy's 407 is not a
+    // lost connection: trying again sends the same credentials.
     return new ServiceError({
-      kind: 'network',
+      kind: proxyError(err)?.statusCode === 407 ? 'proxy-auth' : 'network',
       operation: op,
       message: `Could not reach the service at ${this.origin} while ${what}: ${redact(networkDetail(err, url.hostname, route), [...this.secrets(call), ...(this.opts.network ?? environmentNetwork()).secrets()])}. ${route && !route.direct ? 'Check the proxy settings ("http.proxy", "http.noProxy") and' : 'Check'} your network connection and the service URL setting.`,
     });

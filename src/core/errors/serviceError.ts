@@ -13,6 +13,8 @@ export type ServiceErrorKind =
   | 'rate-limited'
   | 'server'
   | 'network'
+  /** The proxy wants credentials (407), or refused those given: no retry helps until the settings change. */
+  | 'proxy-auth'
   | 'timeout'
   | 'bad-response'
   | 'validation'

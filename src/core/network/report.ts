@@ -72,7 +72,9 @@ export function connectionReport(f: ConnectionFacts): ConnectionReport {
   row('Client', f.client);
   const reached = !!f.verify && f.verify.status !== undefined;
   const ok = reached && (f.verify!.ok || !f.tokenSent);
-  const summary = !reached
+  const summary = 'error' in f.service
+    ? `The service address cannot be used: ${f.service.error}`
+    : !reached
     ? `Cannot reach the service${f.verify?.error ? `: ${f.verify.error}` : '.'}`
     : `Reached the service in ${f.verify!.ms} ms${f.route && !f.route.direct ? ` through the proxy ${f.route.proxy}` : ''}${f.user ? `, signed in as ${f.user}` : f.signedIn && f.tokenSent ? ', but the stored token was not accepted' : ''}.`;
   return { ok, summary, text: lines.join('\n') };

@@ -2,11 +2,16 @@
 // happened to a later one, and what the service reported going wrong. The views show it
 // (the tree's message, the status bar's tooltip, the log); text from the service in it is
 // untrusted, so each view makes it inert its own way.
+import { formatBytes } from '../text/bytes';
 import { clockTime } from '../text/time';
+import { listWords } from '../text/plural';
 import { oneLine } from '../text/untrusted';
 import type { Attempt, FolderFindings, PendingScan } from './types';
 
 const REASON_CHARS = 300;
+
+/** What signing out changed for the findings shown, said where they are (status bar, view). */
+export const SIGNED_OUT_NOTE = 'Signed out: the findings shown are those of your last scans, kept as they were; sign in to scan again and to see which violate your company\'s policies.';
 
 function said(detail: string | undefined): string {
   return detail ? oneLine(detail, REASON_CHARS) : '';
@@ -78,4 +83,13 @@ export function folderNotes(f: FolderFindings, now: Date): string[] {
   if (w) notes.push(w);
   // A service's or the network's own words may end with their own period.
   return notes.map((n) => `${n.charAt(0).toUpperCase()}${n.slice(1).replace(/[.\s]+$/, '')}.`);
+}
+
+/** Uploads saved to resume, in a sentence: which folder, how big, since when, and what to do. */
+export function waitingUploadsText(waiting: readonly { folder: string; size: number; createdAt: string }[], now: Date): string | undefined {
+  if (!waiting.length) return undefined;
+  const each = waiting.map((w) => `${w.folder} (${formatBytes(w.size)}, started ${clockTime(w.createdAt, now)})`);
+  return waiting.length === 1
+    ? `An interrupted upload of ${each[0]} waits: Resume Upload continues it where it stopped; a new scan of the folder starts over.`
+    : `Interrupted uploads of ${listWords(each)} wait: Resume Upload continues them where they stopped; a new scan starts over.`;
 }

@@ -6,5 +6,5 @@ export { fixBlocks, holdsFix, returnOf, type LeftFinding, type LeftHow } from '.
 export { existsNow, missingNow } from './deletions';
 export { ResultsStorage, readRecords, STATE_KEY, type KeyValueState, type Snapshot } from './storage';
 export { clockTime, elapsedText } from '../text/time';
-export { folderNotes, resultsText, scansPhrase, attemptText, pendingText, warningsText } from './describe';
+export { folderNotes, resultsText, scansPhrase, attemptText, pendingText, warningsText, waitingUploadsText, SIGNED_OUT_NOTE } from './describe';
 export { MAX_PENDING_PER_FOLDER, MAX_SCANS_PER_FOLDER } from './transitions';

@@ -129,13 +129,25 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
         throw new ScanStoppedError(scan.scanId, 'still-running', `The service was still scanning ${elapsedText(elapsed())} after the upload, so the editor stopped waiting; the findings shown are unchanged, and Refresh Results fetches the scan's findings once it is done.`);
       }
       ctx.onWait?.({ phase: 'service', status: status.status, elapsedMs: elapsed() });
-      await sleep(Math.min(wait.maxIntervalMs, wait.intervalMs * 2 ** Math.min(poll - 1, 20)), ctx.signal);
+      await sleep(pollDelay(poll, wait), ctx.signal);
     }
   } catch (err) {
     // A cancel stops the wait, not the scan: the service goes on with it.
     if (isCancellation(err, ctx.signal) && !(err instanceof ScanStoppedError)) throw new CancelledAfterUploadError(scan.scanId);
     throw err;
   }
+}
+
+/** Polls at the first interval before the waits grow: a quick scan (a save's) ends when the service ends it. */
+export const PROMPT_POLLS = 10;
+
+/**
+ * The wait after status poll `poll` (from 1): the first interval for the first PROMPT_POLLS
+ * polls (about ten seconds), then doubling up to the longest, for the scans that take minutes.
+ */
+export function pollDelay(poll: number, wait: { intervalMs: number; maxIntervalMs: number }): number {
+  if (poll <= PROMPT_POLLS) return wait.intervalMs;
+  return Math.min(wait.maxIntervalMs, wait.intervalMs * 2 ** Math.min(poll - PROMPT_POLLS, 20));
 }
 
 /** The findings, every page, once; tried again a few times before they count as unreadable. */

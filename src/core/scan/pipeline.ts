@@ -144,6 +144,9 @@ export interface FolderScanRequest {
 }
 
 /** How an upload ended: a completed scan with its findings stored, or a scan the service already runs. */
+/** Files left out kept with a saved transfer, for a resumed upload's message; the log has every one. */
+const MAX_KEPT_LEFT_OUT = 1000;
+
 type Uploaded =
   | { kind: 'scanned'; scanId: string; files: number; issues: number; totalIssues: number; warnings: string[] }
   | { kind: 'in-progress'; files: number; message: string };
@@ -340,6 +343,7 @@ async function uploadPackaged(
         client: ctx.client, archive: { path: archive.path, size: archive.size, sha256: archive.sha256, name: archiveNameFor(req.projectName) },
         fields, store: ctx.uploads.store, chunkSize: ctx.chunkSizeBytes, signal: ctx.signal,
         maxRetries: ctx.retries?.maxRetries, baseDelayMs: ctx.retries?.baseDelayMs, folder: req.folderName ?? req.projectName,
+        leftOut: skipped.slice(0, MAX_KEPT_LEFT_OUT).map((f) => ({ path: f.path, reason: f.reason })), gitIgnoredNotListed: selection.gitUntracked !== undefined,
         onProgress: (p) => uploadProgress(ctx, p.sentBytes, p.totalBytes),
         onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
         holdLast: lateReports?.then((why) => { if (why) throw new ReportedLate(why); }),
@@ -385,7 +389,9 @@ export async function resumeFolder(transfer: SavedTransfer, given: PipelineConte
       onRetry: (r) => progress(ctx, 'upload', undefined, retryMessage(r)),
     }), () => { keep = true; });
     const files = transfer.fields.partial?.files.length ?? (await ctx.uploads.archivedFiles.load(transfer.sha256))?.size ?? 0;
-    return { ...(await afterUpload(ctx, undefined, outcome, transfer.fields, transfer.sha256, files)), skipped: [] };
+    // What the scan that made the archive left out, as it would have said it.
+    const skipped = (transfer.leftOut ?? []).map((f) => ({ path: f.path, reason: f.reason as SkippedFile['reason'] }));
+    return { ...(await afterUpload(ctx, undefined, outcome, transfer.fields, transfer.sha256, files)), skipped, ...(transfer.gitIgnoredNotListed ? { gitIgnoredNotListed: true } : {}) };
   } finally {
     // The engine clears the store once the upload completes, so the archive goes by the path saved here.
     if (!keep) {

@@ -40,6 +40,9 @@ export interface UploadOptions {
   maxRetryAfterMs?: number;
   /** Workspace folder, kept with the saved transfer for messages. */
   folder?: string;
+  /** Kept with the saved transfer for a resumed upload's message (SavedTransfer). */
+  leftOut?: SavedTransfer['leftOut'];
+  gitIgnoredNotListed?: boolean;
   /**
    * Holds back the archive's last bytes until it resolves: the rest is sent meanwhile, so the
    * service starts the scan only once the caller knows the archive is the one to scan (a
@@ -243,6 +246,8 @@ async function keepTransfer(
     fields,
     createdAt: new Date().toISOString(),
     ...(opts.folder !== undefined ? { folder: opts.folder } : {}),
+    ...(opts.leftOut?.length ? { leftOut: opts.leftOut } : {}),
+    ...(opts.gitIgnoredNotListed ? { gitIgnoredNotListed: true } : {}),
     origin: cookies.origin,
     ...(cookies.size ? { cookies: cookies.toJSON() } : {}),
   };

@@ -18,6 +18,10 @@ export interface SavedTransfer {
   origin?: string;
   /** Cookies the service set for this transfer (affinity to one of its instances): a resume sends them again. */
   cookies?: StoredCookie[];
+  /** What the scan left out of the archive and why, so a resumed upload's message says it as the scan's would. */
+  leftOut?: { path: string; reason: string }[];
+  /** A whole git folder's archive: what git ignores was left out too, not listed in `leftOut`. */
+  gitIgnoredNotListed?: boolean;
 }
 
 /** Where the engine keeps the one resumable transfer. The extension backs it with its storage. */

@@ -131,7 +131,28 @@ export class Session extends DisposableObject {
     });
   }
 
-  async getClient(): Promise<ServiceClient | undefined> {
+  /**
+   * The service address changed since the key was verified, and the key is not sent there
+   * yet: where it was verified and where the settings point now. Undefined otherwise.
+   */
+  addressChange(): { from: string; to: string } | undefined {
+    if (!this.signedIn) return undefined;
+    const boundTo = this.context.globalState.get<string>(ORIGIN_KEY);
+    let to: string;
+    try {
+      to = new URL(baseUrl()).origin;
+    } catch {
+      return undefined;
+    }
+    return boundTo !== undefined && boundTo !== to ? { from: boundTo, to } : undefined;
+  }
+
+  /**
+   * A client for the service. With `ask` (a scan the person started), a changed service
+   * address is asked about at once in a dialog, where the scan shows, rather than only in a
+   * notification that may sit unseen in the notification center.
+   */
+  async getClient(o: { ask?: boolean } = {}): Promise<ServiceClient | undefined> {
     const token = await this.context.secrets.get(TOKEN_KEY);
     if (!token) {
       this.notifier.offerSignIn('Sign in to the code scanning service first.');
@@ -150,10 +171,33 @@ export class Session extends DisposableObject {
       // Signed in before tokens were tied to an address: tie it to the one in use.
       await this.context.globalState.update(ORIGIN_KEY, origin);
     } else if (boundTo !== origin) {
-      this.offerNewOrigin(token, boundTo, url);
-      return undefined;
+      if (!o.ask) {
+        this.offerNewOrigin(token, boundTo, url);
+        return undefined;
+      }
+      if (!(await this.askNewOrigin())) return undefined;
     }
     return this.newClient(token, url);
+  }
+
+  /**
+   * The question about a changed service address, as a dialog (the status bar's button and a
+   * scan the person started): true once the key is verified and used at the new address.
+   */
+  async askNewOrigin(): Promise<boolean> {
+    const change = this.addressChange();
+    const token = await this.context.secrets.get(TOKEN_KEY);
+    if (!change || !token) return !!token && !change;
+    const url = baseUrl();
+    const use = `Use My Key with ${new URL(url).host}`;
+    const choice = await this.notifier.choose(
+      `The service address changed to ${change.to}. Send your API key there?`,
+      `You signed in at ${change.from}. Your API key is not sent to another address unless you allow it: it is checked there first. Sign In There uses another key instead.`,
+      [use, 'Sign In There'],
+    );
+    if (choice === use) return this.moveToken(token, url);
+    if (choice === 'Sign In There') return !!(await this.signIn());
+    return false;
   }
 
   /**
@@ -173,7 +217,7 @@ export class Session extends DisposableObject {
     ).finally(() => { this.originOffered = false; });
   }
 
-  private async moveToken(token: string, url: string): Promise<void> {
+  private async moveToken(token: string, url: string): Promise<boolean> {
     try {
       const res = await this.newClient(token, url).verify({ userInfo: true });
       await this.context.globalState.update(ORIGIN_KEY, new URL(url).origin);
@@ -182,8 +226,10 @@ export class Session extends DisposableObject {
       this.changed.fire();
       this.signedInAs.fire(this.account);
       void this.notifier.info(`Your API key is now used with ${new URL(url).origin}.`);
+      return true;
     } catch (err) {
       await this.reportError(err);
+      return false;
     }
   }
 
@@ -286,7 +332,7 @@ export class Session extends DisposableObject {
   /** Asks first (a modal dialog); automation passes `{ confirmed: true }`. */
   async signOut(confirmed = false): Promise<void> {
     if (!confirmed) {
-      if (!(await this.notifier.confirm('Sign out of Code Scanner?', 'The API key is removed from this editor; you need it again to sign in.', 'Sign Out'))) return;
+      if (!(await this.notifier.confirm('Sign out of Code Scanner?', 'The API key is removed from this editor; you need it again to sign in. The findings shown stay, from the scans they came from, until you scan again or clear them; they are not matched against your company\'s policies while you are signed out.', 'Sign Out'))) return;
     }
     this.redactor.delete(await this.context.secrets.get(TOKEN_KEY));
     this.rejected = false;
@@ -430,6 +476,7 @@ export function sessionFeature({ session }: Ctx) {
       // The token argument is for automation (tests, scripts); people get the password box.
       'codeScanner.signIn': (arg) => session.signIn(tokenArg(arg)),
       'codeScanner.signOut': (arg) => session.signOut(plainObjectArg<{ confirmed: boolean }>(arg)?.confirmed === true),
+      'codeScanner.allowServiceAddress': () => session.askNewOrigin(),
       'codeScanner.showLog': () => session.log.show(),
     } satisfies SomeCommandHandlers,
   };

@@ -24,6 +24,7 @@ export interface CommandSignatures {
   'codeScanner.signOut': (arg?: Arg) => Promise<void>;
   'codeScanner.showLog': () => void;
   'codeScanner.checkConnection': () => Promise<ConnectionReport>;
+  'codeScanner.allowServiceAddress': () => Promise<boolean>;
   // Scans
   'codeScanner.scanWorkspace': (arg?: Arg) => Promise<ScanSummary | undefined>;
   'codeScanner.scanOpenFiles': (arg?: Arg) => Promise<ScanSummary | undefined>;

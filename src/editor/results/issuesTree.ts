@@ -13,10 +13,11 @@ import { DISMISS_LABELS } from './dismissLabels';
 import { findingMarkdown, findingText } from '../review/findingText';
 import { fileUri, relativeTo, type ResultsStore } from './resultsStore';
 import { describeUser } from '../account/session';
-import { folderSummaries, summaryNotes } from './resultsSummary';
+import { folderSummaries, summaryNotes, waitingUploadsNote } from './resultsSummary';
 import type { ProjectNames } from '../scan/projectNames';
 import { describeProject, hideFalsePositives } from '../settings';
 import { plural } from '../../core/text/plural';
+import { SIGNED_OUT_NOTE } from '../../core/results';
 
 export type IssueTreeNode =
   | { kind: 'folder'; folderUri: string; name: string }
@@ -381,7 +382,7 @@ async function focusedRow(view: vscode.TreeView<IssueTreeNode>): Promise<IssueTr
 }
 
 /** The Quality Issues view, its filters and grouping, and Copy Details. */
-export function issuesTreeFeature({ extension: context, store, session, notifier, projects }: Ctx) {
+export function issuesTreeFeature({ extension: context, store, session, notifier, projects, uploads, scans }: Ctx) {
   const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined }, projects);
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
   provider.attach(view);
@@ -408,6 +409,9 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     }
     // What happened since the findings' scan: said where the findings are (dated), never instead of them.
     parts.push(...summaryNotes(summaries, true));
+    if (store.hasResults() && !session.isSignedIn()) parts.push(SIGNED_OUT_NOTE);
+    const waiting = scans.state ? undefined : waitingUploadsNote(uploads.waiting());
+    if (waiting) parts.push(waiting);
     if (stale) parts.push(`${plural(stale, 'finding')} could not be placed because the code changed since the scan; rescan to place ${stale === 1 ? 'it' : 'them'}.`);
     const unreadable = store.unreadableCount();
     if (unreadable) parts.push(`${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);
@@ -426,7 +430,9 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
       // The view's description follows from the refresh (onDidChangeTreeData below): once.
       provider.refresh();
     }),
-    session.onDidChangeSession(() => provider.refresh()),
+    session.onDidChangeSession(() => { provider.refresh(); describe(); }),
+    uploads.onDidChangeWaiting(describe),
+    scans.onDidChangeState(() => { if (!scans.state) describe(); }),
     projects.onDidChange(() => provider.refresh()),
     provider.onDidChangeTreeData((node) => { if (!node) describe(); }),
     vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.hideFalsePositives')) describe(); }),
@@ -439,7 +445,11 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
       ];
       const by = groupByArg(arg)
         ?? (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: 'Group quality issues by' }))?.by;
-      if (by) await provider.setGroupBy(by);
+      if (!by) return;
+      await provider.setGroupBy(by);
+      // The view starts at its top again: the most urgent group first, not the old scroll position.
+      const top = provider.getChildren()[0];
+      if (top && view.visible) await Promise.resolve(view.reveal(top, { select: false, focus: false })).catch(() => undefined);
     },
     'codeScanner.filterByClassification': async (arg) => {
       const value = stringArg(arg) ?? await pickClassification(store);

@@ -1,7 +1,8 @@
 // The company's policies on each finding: the active policies are read from the service
 // (every page) when findings arrive and none were read for the account within the hour, and
-// whenever the Policies view is refreshed; kept per account across reloads, and matched
-// against every finding by the core (policyMatch.ts).
+// whenever the Policies view is refreshed, and at every sign-in or switch to an account
+// whose policies are not known or old; kept per account (the last few) across reloads, and
+// matched against every finding by the core (policyMatch.ts).
 // A plan or role without policies (403) leaves the matching out, said once in the log.
 import type * as vscode from 'vscode';
 import { PolicySchema, type Policy } from '../../core/api';
@@ -12,12 +13,16 @@ import type { ProjectNames } from '../scan/projectNames';
 import { DisposableObject } from '../disposable';
 import type { ResultsStore } from './resultsStore';
 
-const CACHE_KEY = 'codeScanner.policyCache';
+const CACHE_KEY = 'codeScanner.policyCacheByAccount';
+/** Before policies were kept per account: one account's, under this key (read once, then replaced). */
+const OLD_CACHE_KEY = 'codeScanner.policyCache';
 /** Policies read longer ago than this are read again when findings arrive. */
 const STALE_AFTER_MS = 60 * 60 * 1000;
+/** Accounts whose policies are kept: the few a person switches between. */
+const KEPT_ACCOUNTS = 5;
 
 interface Cached { account: string; at: number; policies: unknown[]; refused?: boolean }
-/** After a failed read, findings arriving do not ask again before this much time. */
+/** After a failed read, findings arriving do not ask again before this much time (per account). */
 const RETRY_AFTER_MS = 5 * 60 * 1000;
 
 export class PolicyViolations extends DisposableObject {
@@ -26,8 +31,8 @@ export class PolicyViolations extends DisposableObject {
   private reading: Promise<void> | undefined;
   /** Accounts whose refusal (403) was logged: once each. */
   private readonly refusals = new Set<string>();
-  /** When a read was last tried (findings arriving do not ask again soon after). */
-  private lastTry = 0;
+  /** When a read was last tried, per account (findings arriving do not ask again soon after). */
+  private readonly lastTry = new Map<string, number>();
 
   constructor(
     private readonly state: vscode.Memento,
@@ -38,16 +43,43 @@ export class PolicyViolations extends DisposableObject {
   ) {
     super();
     this.fromCache();
-    this.own(session.onDidChangeSession(() => { if (this.matcherAccount !== this.session.account) this.fromCache(); }));
+    // Every sign-in, sign-out and switch re-derives the matching for the account now signed
+    // in: its kept policies at once, read again when there are none or they are old.
+    this.own(session.onDidChangeSession(() => {
+      if (this.matcherAccount === this.session.account) return;
+      this.fromCache();
+      if (this.session.account && this.stale()) void this.refresh();
+    }));
     this.own(projects.onDidChange(() => this.apply()));
     // Findings came (a scan, or those stored): read the policies when none are known recently.
     this.own(store.onDidChange((e) => { if (!e.uris && store.hasResults() && this.stale()) void this.refresh(); }));
   }
 
+  /** Every account's kept policies (the older single-account record read as one of them). */
+  private kept(): Record<string, Cached> {
+    const byAccount = this.state.get<Record<string, Cached>>(CACHE_KEY);
+    if (byAccount && typeof byAccount === 'object') return byAccount;
+    const old = this.state.get<Cached>(OLD_CACHE_KEY);
+    return old && typeof old.account === 'string' ? { [old.account]: old } : {};
+  }
+
+  private cachedFor(account: string | undefined): Cached | undefined {
+    const c = account ? this.kept()[account] : undefined;
+    return c && c.account === account && Array.isArray(c.policies) ? c : undefined;
+  }
+
+  private async keep(c: Cached): Promise<void> {
+    const others = Object.values(this.kept()).filter((x) => x.account !== c.account).sort((a, b) => b.at - a.at).slice(0, KEPT_ACCOUNTS - 1);
+    await this.state.update(CACHE_KEY, Object.fromEntries([c, ...others].map((x) => [x.account, x])));
+    if (this.state.get(OLD_CACHE_KEY) !== undefined) await this.state.update(OLD_CACHE_KEY, undefined);
+  }
+
   private stale(): boolean {
-    const cached = this.state.get<Cached>(CACHE_KEY);
-    if (Date.now() - this.lastTry < RETRY_AFTER_MS) return false;
-    return !cached || cached.account !== this.session.account || Date.now() - cached.at > STALE_AFTER_MS;
+    const account = this.session.account;
+    if (!account) return false;
+    if (Date.now() - (this.lastTry.get(account) ?? 0) < RETRY_AFTER_MS) return false;
+    const cached = this.cachedFor(account);
+    return !cached || Date.now() - cached.at > STALE_AFTER_MS;
   }
 
   /** How many active policies findings are matched against (undefined: none known). */
@@ -56,10 +88,9 @@ export class PolicyViolations extends DisposableObject {
   }
 
   private fromCache(): void {
-    const cached = this.state.get<Cached>(CACHE_KEY);
     const account = this.session.account;
-    const usable = !!cached && !!account && cached.account === account && Array.isArray(cached.policies);
-    this.use(usable && !cached.refused ? cached.policies.flatMap((p) => { const r = PolicySchema.safeParse(p); return r.success ? [r.data] : []; }) : undefined, account);
+    const cached = this.cachedFor(account);
+    this.use(cached && !cached.refused ? cached.policies.flatMap((p) => { const r = PolicySchema.safeParse(p); return r.success ? [r.data] : []; }) : undefined, account);
   }
 
   private use(policies: Policy[] | undefined, account: string | undefined): void {
@@ -82,14 +113,14 @@ export class PolicyViolations extends DisposableObject {
 
   private async read(): Promise<void> {
     const account = this.session.account;
-    this.lastTry = Date.now();
+    if (account) this.lastTry.set(account, Date.now());
     const client = await this.session.getClient();
     if (!client || !account) return;
     try {
       const policies = await client.listAllPolicies({ active: true });
       // Only what matching reads is kept.
       const kept = policies.map((p) => ({ id: p.id, name: p.name, active: p.active, archived: p.archived, cwes: p.cwes, projects: p.projects, glob_pattern: p.glob_pattern, excludes: p.excludes, guidance_text: p.guidance_text }));
-      await this.state.update(CACHE_KEY, { account, at: Date.now(), policies: kept } satisfies Cached);
+      await this.keep({ account, at: Date.now(), policies: kept });
       if (this.session.account === account) this.use(policies, account);
       this.log.info(`Findings are matched against ${policies.length} active ${policies.length === 1 ? 'policy' : 'policies'} of the company.`);
     } catch (err) {
@@ -97,8 +128,8 @@ export class PolicyViolations extends DisposableObject {
         if (!this.refusals.has(account)) this.log.info(`Findings are not matched against the company's policies: the service does not let this account read them (${errorMessage(err)}).`);
         this.refusals.add(account);
         // Remembered like a reading of no policies: not asked again within the hour.
-        await this.state.update(CACHE_KEY, { account, at: Date.now(), policies: [], refused: true } satisfies Cached);
-        this.use(undefined, account);
+        await this.keep({ account, at: Date.now(), policies: [], refused: true });
+        if (this.session.account === account) this.use(undefined, account);
         return;
       }
       // Unreachable or failing: the policies known stay in use.

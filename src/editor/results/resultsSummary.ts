@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { capitalize } from '../../core/issues';
 import { listWords } from '../../core/text/plural';
-import { folderNotes, resultsText } from '../../core/results';
+import { folderNotes, resultsText, waitingUploadsText } from '../../core/results';
+import type { WaitingUpload } from '../scan/uploadStorage';
 import { folderNameOf, type ResultsStore } from './resultsStore';
 
 export interface FolderSummary {
@@ -45,4 +46,9 @@ export function summaryNotes(summaries: readonly FolderSummary[], withResults: b
   for (const s of noted) for (const n of s.notes) byNote.set(n, [...(byNote.get(n) ?? []), s.name]);
   for (const [note, names] of byNote) out.push(`${named ? `${listWords(names)}: ` : ''}${note}`);
   return out;
+}
+
+/** Uploads saved to resume, in a sentence naming their folders (undefined: none). */
+export function waitingUploadsNote(waiting: readonly WaitingUpload[], now = new Date()): string | undefined {
+  return waitingUploadsText(waiting.map((w) => ({ ...w, folder: folderNameOf(w.folderUri) })), now);
 }

@@ -11,6 +11,8 @@ import { findingMarkdown } from './findingText';
 import { fixWithChat } from './fixWithChat';
 import type { DismissReason } from '../results/resultsStore';
 import { hideFalsePositives } from '../settings';
+import { capitalize, compareIssues, currentLine, normalizeUrgency } from '../../core/issues';
+import { oneLine } from '../../core/text/untrusted';
 
 /** A row of the Quality Issues view (its context menu passes the row). */
 function fromTree(arg: unknown): boolean {
@@ -25,6 +27,22 @@ const REASONS: { reason: DismissReason; detail: string }[] = [
 
 function isReason(v: unknown): v is DismissReason {
   return REASONS.some((r) => r.reason === v);
+}
+
+/** A quick pick of the findings dismissed in this workspace, most urgent first; says so when there are none. */
+async function pickDismissed({ store, notifier }: Pick<Ctx, 'store' | 'notifier'>): Promise<IssueRef | undefined> {
+  const dismissed = store.all().filter((l) => store.dismissalOf(l.issue)).sort((a, b) => compareIssues(a.issue, b.issue));
+  if (!dismissed.length) {
+    void notifier.info('No finding is dismissed in this workspace.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(dismissed.map((l) => ({
+    label: oneLine(l.issue.classificationName, 80),
+    description: `${capitalize(normalizeUrgency(l.issue.urgency))} · ${oneLine(l.issue.path, 80)} line ${currentLine(l.issue)}`,
+    detail: `Dismissed as ${DISMISS_LABELS[store.dismissalOf(l.issue)!.reason]}`,
+    ref: { folderUri: l.folderUri, issueId: l.issue.id },
+  })), { title: 'Restore a dismissed finding', placeHolder: 'It comes back into Problems and the counts', matchOnDescription: true });
+  return picked?.ref;
 }
 
 /** The hover, the details view, Show Details and local dismissal. */
@@ -116,7 +134,8 @@ export function reviewFeature({ store, commands, notifier, own }: Ctx) {
         return fixWithChat(located, notifier, { refusal: typeof refusal === 'string' ? refusal : undefined });
       },
       'codeScanner.restoreFinding': async (arg) => {
-        const ref: IssueRef | undefined = issueRefArg(arg);
+        // From the Command Palette: a pick of the findings dismissed in this workspace.
+        const ref: IssueRef | undefined = issueRefArg(arg) ?? (arg === undefined ? await pickDismissed({ store, notifier }) : undefined);
         if (!ref) return false;
         const restored = (await store.restoreDismissed([ref])) > 0;
         if (restored) notifier.done('Finding restored: it is back in Problems and the counts.');

@@ -204,7 +204,7 @@ export class ScanController extends DisposableObject {
         void this.notifier.info(steps);
         return undefined;
       }
-      const client = await this.session.getClient();
+      const client = await this.session.getClient({ ask: true });
       if (!client) return undefined;
       if (!(await this.consent.ask(kind, options.confirmed))) return undefined;
       return this.withRun(TITLES[kind], (run) => this.scanSteps(steps, client, run, options));
@@ -277,7 +277,7 @@ export class ScanController extends DisposableObject {
         void this.notifier.info('There is no interrupted upload to resume.');
         return undefined;
       }
-      const client = await this.session.getClient();
+      const client = await this.session.getClient({ ask: true });
       if (!client) return undefined;
       return this.withRun('Resuming the upload', async (run) => {
         const outcomes: FolderOutcome[] = [];
@@ -421,7 +421,7 @@ export class ScanController extends DisposableObject {
       void this.notifier.info('No scan results yet.', { title: 'Scan Workspace', run: () => this.commands.execute('codeScanner.scanWorkspace') });
       return false;
     }
-    const client = await this.session.getClient();
+    const client = await this.session.getClient({ ask: true });
     if (!client) return false;
     const archivedFiles = this.uploads.archivedFiles();
     const notes: string[] = [];

@@ -5,12 +5,13 @@ import { escapeMarkdown as escape } from '../../core/text/untrusted';
 import type { ScanState } from './scanController';
 import { hideFalsePositives } from '../settings';
 import { capitalize } from '../../core/issues';
-import { folderSummaries, summaryNotes } from '../results/resultsSummary';
+import { folderSummaries, summaryNotes, waitingUploadsNote } from '../results/resultsSummary';
+import { SIGNED_OUT_NOTE } from '../../core/results';
 import { describeUser } from '../account/session';
 import { scanOnSaveText } from './scanOnSave';
 
 /** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
-export function statusBarFeature({ extension: context, session, store, scans, saves }: Ctx): vscode.StatusBarItem {
+export function statusBarFeature({ extension: context, session, store, scans, saves, uploads }: Ctx): vscode.StatusBarItem {
   const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Code Scanner';
 
@@ -41,12 +42,15 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       // The same count as the view's badge and Problems (view filters do not change it).
       // "No issues" only ever comes from a completed scan that found none (hasResults).
       const count = store.shownCount(hideFalsePositives());
-      item.text = count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues';
-      spoken = `Code Scanner: ${count ? `${count} quality issue${count === 1 ? '' : 's'}` : 'no quality issues'}${notes.length ? `. ${notes.join(' ')}` : ''}`;
+      // Signed out, the findings stay (they are the last scans'), and the bar says what changed.
+      const signedOut = !session.isSignedIn();
+      item.text = `${count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues'}${signedOut ? ' · $(sign-in) signed out' : ''}`;
+      spoken = `Code Scanner: ${count ? `${count} quality issue${count === 1 ? '' : 's'}` : 'no quality issues'}${signedOut ? ', signed out' : ''}${notes.length ? `. ${notes.join(' ')}` : ''}`;
       for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? `${f.name}: ${f.results}.` : `${capitalize(f.results)}.`)}\n\n`);
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
-      tooltip.appendMarkdown('Click to show them.');
-      item.command = 'codeScanner.showIssues' satisfies CommandId;
+      if (signedOut) tooltip.appendMarkdown(`${SIGNED_OUT_NOTE} Click to sign in.`);
+      else tooltip.appendMarkdown('Click to show them.');
+      item.command = (signedOut ? 'codeScanner.signIn' : 'codeScanner.showIssues') satisfies CommandId;
     } else if (pending && session.isSignedIn()) {
       // Uploaded, not read yet: never "no issues", and one click asks the service again.
       item.text = '$(cloud) Scan on the service';
@@ -80,6 +84,23 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       spoken += `. ${onSave.long}`;
       tooltip.appendMarkdown(`\n\n${escape(onSave.long)}`);
     }
+    // The service address changed and the key is not sent there yet: scans wait on that answer.
+    const moved = state ? undefined : session.addressChange();
+    if (moved) {
+      item.text += ' · $(key) new service address';
+      const words = `The service address changed to ${moved.to} since you signed in at ${moved.from}: your API key is not sent there until you allow it, so scans wait.`;
+      spoken += `. ${words}`;
+      tooltip.appendMarkdown(`\n\n${escape(words)} Click to answer.`);
+      item.command = 'codeScanner.allowServiceAddress' satisfies CommandId;
+    }
+    // An upload a reload or a failure interrupted stays in view until it is resumed or replaced.
+    const waiting = state ? undefined : waitingUploadsNote(uploads.waiting());
+    if (waiting) {
+      item.text += ' · $(cloud-upload) upload to resume';
+      spoken += `. ${waiting}`;
+      tooltip.appendMarkdown(`\n\n${escape(waiting)} Click to resume it.`);
+      item.command = 'codeScanner.resumeUpload' satisfies CommandId;
+    }
     if (saves.held && !state) {
       item.text += ' · $(circle-slash) save not scanned';
       const why = `Scan on save did not scan your last save: ${saves.held}.`;
@@ -102,6 +123,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
     item,
     { dispose: () => clearInterval(ticking) },
     scans.onDidChangeState(update),
+    uploads.onDidChangeWaiting(update),
     saves.onDidChangeState(update),
     store.onDidChange((e) => { if (!e.moved) update(); }),
     session.onDidChangeSession(update),

@@ -17,7 +17,7 @@ const KEY_PREFIX = 'codeScanner.transfer:';
  * workspace storage, never inside the workspace.
  */
 export class FolderTransferStore implements TransferStore {
-  constructor(private readonly state: vscode.Memento, readonly folderUri: string) {}
+  constructor(private readonly state: vscode.Memento, readonly folderUri: string, private readonly changed: () => void = () => undefined) {}
 
   private get key(): string {
     return KEY_PREFIX + this.folderUri;
@@ -28,13 +28,20 @@ export class FolderTransferStore implements TransferStore {
   }
 
   async save(t: SavedTransfer): Promise<void> {
+    const had = this.state.get(this.key) !== undefined;
     await this.state.update(this.key, t);
+    if (!had) this.changed();
   }
 
   async clear(): Promise<void> {
+    if (this.state.get(this.key) === undefined) return;
     await this.state.update(this.key, undefined);
+    this.changed();
   }
 }
+
+/** An upload that was saved to resume: its folder, size and when it started. */
+export interface WaitingUpload { folderUri: string; size: number; createdAt: string }
 
 /**
  * Where uploads live between reloads: the saved transfer of each folder (workspaceState),
@@ -42,15 +49,31 @@ export class FolderTransferStore implements TransferStore {
  * storage, never the workspace).
  */
 export class UploadStorage {
+  private readonly listeners = new Set<() => void>();
+
   /** `watch`: what VS Code's watcher saw in each folder, so a re-scan need not walk it again. */
   constructor(private readonly context: vscode.ExtensionContext, private readonly watch?: FolderWatch) {}
+
+  /** Told when an upload is saved to resume, or no longer is (resumed, discarded, replaced). */
+  onDidChangeWaiting(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** The uploads saved to resume, as the workspace's state holds them now (a running upload's too). */
+  waiting(): WaitingUpload[] {
+    return this.context.workspaceState.keys().filter((k) => k.startsWith(KEY_PREFIX)).flatMap((k) => {
+      const t = this.context.workspaceState.get<SavedTransfer>(k);
+      return t ? [{ folderUri: k.slice(KEY_PREFIX.length), size: t.size, createdAt: t.createdAt }] : [];
+    });
+  }
 
   private get storageRoot(): string {
     return this.context.storageUri?.fsPath ?? this.context.globalStorageUri.fsPath;
   }
 
   forFolder(folderUri: string): FolderTransferStore {
-    return new FolderTransferStore(this.context.workspaceState, folderUri);
+    return new FolderTransferStore(this.context.workspaceState, folderUri, () => { for (const l of [...this.listeners]) l(); });
   }
 
   /** What the scan pipeline needs for one folder's uploads. */

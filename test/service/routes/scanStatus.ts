@@ -20,6 +20,7 @@ function scanErrors(scan: ScanRecord): ScanErrorRecord[] | null {
   if (scan.status !== 'completed') return null;
   return [
     { scan_type: 'blast', level: 'info', location: null, message: `Scanned ${scan.files.length} files` },
+    ...(scan.limitErrors ?? []),
     ...(scan.planned?.scanErrors ?? []),
   ];
 }

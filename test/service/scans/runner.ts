@@ -10,10 +10,6 @@ import { archiveKind, walkArchive } from './archive';
 import { findingKey, toIssue } from './issues';
 
 const MAX_ISSUES = 10000;
-// A reference service does not need to read every file of a huge archive (benchmarks
-// upload ~20,000 files); the first source files are plenty for realistic results, and
-// the background work stays small next to the uploads being measured.
-const MAX_SCANNED_FILES = 2000;
 const STEPS = 5;
 
 function safeArchivePath(raw: string): string | undefined {
@@ -56,13 +52,18 @@ export class ScanRunner {
     const files: string[] = [];
     let scanned = 0;
     let inflated = 0;
+    let beyond = 0;
+    const maxFiles = this.core.opts.maxScannedFiles ?? Number.POSITIVE_INFINITY;
+    // Every file of the archive is ruled on, as the real service does; a limit (bytes inflated,
+    // or the files a benchmark asks for) is reported as the real service reports scan errors.
     await walkArchive(scan.archivePath, archiveKind(scan.archiveName), (f) => {
       files.push(f.path);
       const p = safeArchivePath(f.path);
+      const candidate = !this.closed && !!p && (!only || only.has(p)) && wantsFile(p, f.size);
       // Sizes are checked by the readers (yauzl validates them), so this bounds what is inflated.
-      const want = !this.closed && !!p && (!only || only.has(p)) && wantsFile(p, f.size) && scanned < MAX_SCANNED_FILES
-        && inflated + f.size <= this.core.opts.maxScannedBytes;
+      const want = candidate && scanned < maxFiles && inflated + f.size <= this.core.opts.maxScannedBytes;
       if (want) { scanned++; inflated += f.size; }
+      else if (candidate) beyond++;
       return want;
     }, (f, content) => {
       // A service closing stops reading: nothing may be written into its data directory after close().
@@ -77,6 +78,9 @@ export class ScanRunner {
     });
     if (this.closed) return [];
     await this.core.store.setFiles(scan, files);
+    if (beyond) {
+      scan.limitErrors = [{ scan_type: 'blast', level: 'warning', location: null, message: `${beyond} source files were not scanned: the scan reached its limit of ${scanned} files or ${Math.round(this.core.opts.maxScannedBytes / 1024 ** 2)} MB` }];
+    }
     return out.slice(0, MAX_ISSUES);
   }
 

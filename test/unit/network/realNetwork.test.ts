@@ -144,13 +144,23 @@ describe('the user\'s network, with real parts', () => {
       assert.equal(proxy.log[0]?.user, 'alice');
     });
 
-    test('wrong credentials: a 407 says where credentials go, and never shows the password', async () => {
+    test('wrong credentials: a 407 says the credentials given were refused, is not retried, and never shows the password', async () => {
+      proxy.log.length = 0;
       const c = client(remoteTls(), settings({ proxy: { proxy: `http://alice:wr0ng-secret@127.0.0.1:${proxy.port}` } }), withCa);
       const err = await failure(c.verify());
-      assert.match(err.message, /asked for credentials \(407\)/);
+      assert.equal(err.kind, 'proxy-auth', 'not a lost connection');
+      assert.match(err.message, /refused the credentials it was given \(407\)/);
       assert.match(err.message, new RegExp(`127\\.0\\.0\\.1:${proxy.port}`));
       assert.match(err.message, /http\.proxyAuthorization/);
       assert.ok(!err.message.includes('wr0ng-secret'));
+      assert.equal(proxy.log.length, 1, 'asked once: trying again would send the same credentials');
+    });
+
+    test('no credentials: a 407 says where to put them', async () => {
+      const c = client(remoteTls(), settings({ proxy: { proxy: `http://127.0.0.1:${proxy.port}` } }), withCa);
+      const err = await failure(c.verify());
+      assert.equal(err.kind, 'proxy-auth');
+      assert.match(err.message, /asked for credentials \(407\)\. Put them in the proxy address/);
     });
 
     test('the environment\'s HTTPS_PROXY is used when the setting is empty', async () => {

@@ -47,6 +47,9 @@ test('failures say where it stopped', () => {
   const badUrl = connectionReport({ ...base, service: { error: 'The service URL must start with https://' }, route: undefined, verify: undefined });
   assert.match(badUrl.text, /Service:\s+not usable: The service URL must start with https:\/\//);
   assert.equal(badUrl.ok, false);
+  // The one-line summary says why too (a plain-http remote address is refused), not just "cannot reach".
+  const plainHttp = connectionReport({ ...base, service: { error: 'The service URL http://scanner.example.com uses plain http, which would send your API key unencrypted.' }, route: undefined, verify: undefined });
+  assert.match(plainHttp.summary, /^The service address cannot be used: .*uses plain http/);
 });
 
 test('the web app version and which header carries the API key', () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ServiceClient } from '../../../src/core/api';
 import { CancelledAfterUploadError } from '../../../src/core/async';
-import { MAX_WAIT_MS, ScanFailedError, ScanStoppedError, WAIT_RETRIES, awaitScan, scanPhase, waitMessage, type AwaitContext, type WaitState } from '../../../src/core/scan/awaitScan';
+import { MAX_WAIT_MS, PROMPT_POLLS, ScanFailedError, pollDelay, ScanStoppedError, WAIT_RETRIES, awaitScan, scanPhase, waitMessage, type AwaitContext, type WaitState } from '../../../src/core/scan/awaitScan';
 import type { ScanRef } from '../../../src/core/scan/events';
 import { monotonicProgress, type ScanProgress } from '../../../src/core/scan/stages';
 import { startReferenceService, type ReferenceService } from '../../service';
@@ -64,9 +64,21 @@ describe('waiting for a scan', () => {
     const issueReads = calls.filter((c) => c.route === 'qualityIssues');
     assert.equal(issueReads.length, 1, 'the findings are read once, when the scan is done (one page here)');
     assert.ok(calls.findIndex((c) => c.route === 'qualityIssues') > calls.map((c) => c.route).lastIndexOf('scanStatus'), 'only after the last status');
-    // Backoff: the waits between status polls grow, within the budget of one a second at first.
-    assert.ok(calls.filter((c) => c.route === 'scanStatus').length <= 12, `${calls.length} requests`);
+    // Prompt at first (a quick scan ends when the service ends it), then the waits grow: 1.5 s
+    // at 50 ms a poll is ten prompt polls and a few growing ones, not thirty.
+    const polls = calls.filter((c) => c.route === 'scanStatus').length;
+    assert.ok(polls >= PROMPT_POLLS && polls <= PROMPT_POLLS + 8, `${polls} status polls`);
   }));
+
+  test('status polls: prompt in the first seconds, then growing to the longest wait', () => {
+    const wait = { intervalMs: 1000, maxIntervalMs: 10_000 };
+    const delays = Array.from({ length: 16 }, (_, i) => pollDelay(i + 1, wait));
+    assert.deepEqual(delays, [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
+    // A 3 s scan is seen done at the first poll after it ends: within a second.
+    let t = 0;
+    for (let poll = 1; t < 3000; poll++) t += pollDelay(poll, wait);
+    assert.ok(t - 3000 < 1000, `seen ${t - 3000} ms late`);
+  });
 
   test('a scan the service keeps "processing" is waited for an hour at most, then left for Refresh Results', () => inRealShapes(async () => {
     svc.mode.processingMs = 10 * 60 * 60 * 1000;

@@ -57,6 +57,30 @@ describe('reference service: the scan lifecycle', () => {
     }
   });
 
+  test('every file of an archive is scanned: a finding in its 2,501st source file is reported', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2500; i++) files[`src/m${String(i).padStart(4, '0')}.js`] = `module.exports = ${i};\n`;
+    files['src/zz-last.js'] = 'function run(input) {\n  return eval(input);\n}\n';
+    const id = await uploadedScanId(svc, await buildArchive('zip', files), 'many-files');
+    await waitForScan(svc, id);
+    const all = await call(svc, 'GET', `/scan/${id}/issues/quality?page_size=50&classification=CWE-95`);
+    assert.ok(all.json.issues.some((i: { location: { file: { path: string } } }) => i.location.file.path === 'src/zz-last.js'), JSON.stringify(all.json.issues.map((i: { location: unknown }) => i.location)));
+  });
+
+  test('a limit of the service is said in scan_errors, as the real service reports what it did not scan', async () => {
+    const limited = await startReferenceService({ scanDurationMs: 20, maxScannedFiles: 1, shapes: 'real' });
+    try {
+      const id = await uploadedScanId(limited, archive, 'limited');
+      await waitForScan(limited, id);
+      const done = await call(limited, 'GET', `/scan/${id}`);
+      const warnings = done.json.scan_errors.filter((e: { level: string }) => e.level === 'warning');
+      assert.equal(warnings.length, 1, JSON.stringify(done.json.scan_errors));
+      assert.match(warnings[0].message, /source files were not scanned: the scan reached its limit of 1 files/);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('a planned failure ends the scan failed with its reason and no findings', async () => {
     svc.mode.shapes = 'real';
     try {
