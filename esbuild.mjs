@@ -40,6 +40,13 @@ if (!readmeOnly && !benchChild) {
     entryPoints: ['src/extension.ts'],
     outfile: join(outRoot, 'dist', 'extension.js'),
   });
+  // The MCP bridge an AI agent starts (src/mcp/bridge.ts): a program of its own, no `vscode`.
+  await esbuild.build({
+    ...common,
+    external: [],
+    entryPoints: ['src/mcp/bridge.ts'],
+    outfile: join(outRoot, 'dist', 'mcp-server.js'),
+  });
 }
 
 if (benchChild) {

@@ -8,7 +8,8 @@ import { followAccountChanges } from './editor/account/accountSwitch';
 import { connectionFeature } from './editor/account/connectionCheck';
 import { sessionFeature } from './editor/account/session';
 import type { PoliciesSnapshot } from './editor/account/policiesView';
-import { agentFeature, type AgentTools } from './editor/agent/lmTools';
+import { agentFeature } from './editor/agent/agentFeature';
+import type { AgentTools } from './editor/agent/lmTools';
 import type { CommandHandlers } from './editor/commands/signatures';
 import { createContext } from './editor/context';
 import { fixesFeature } from './editor/fixes/fixesFeature';
@@ -47,6 +48,8 @@ export interface CodeScannerApi {
   policies(): PoliciesSnapshot;
   /** The agent tools' implementations, to run one as VS Code does once its confirmation is answered. */
   readonly agentTools: AgentTools;
+  /** Where this window's MCP bridge and its registry of windows are (for the tests of the bridge). */
+  readonly mcp: { bridgePath: string; registry: string; address: () => string | undefined };
   /** The next scan asks before uploading again, as the first scan of a workspace does. */
   forgetUploadConsent(): Thenable<void>;
   /** What scan on save is doing (waiting for a quiet moment, scanning, paused, failed). */
@@ -83,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     ...review.commands,
     ...fixesFeature(ctx).commands,
     ...exportFeature(ctx).commands,
+    ...agent.commands,
   };
   ctx.commands.registerAll(handlers);
 
@@ -110,6 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     policies: () => account.policies.snapshot(),
     forgetUploadConsent: () => consent.forget(),
     agentTools: agent.tools,
+    mcp: { bridgePath: agent.channel.bridgePath, registry: agent.channel.registry, address: () => agent.channel.address },
     scanOnSaveState: () => ctx.saves.state,
     refreshPolicyMatches: async () => { await ctx.policies.refresh(); return ctx.policies.count; },
     matchedPolicyCount: () => ctx.policies.count,

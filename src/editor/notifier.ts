@@ -72,8 +72,14 @@ export class Notifier {
    */
   async confirm(question: string, detail: string, action: string): Promise<boolean> {
     const plain = (t: string) => plainNotificationText(this.redactor.apply(t));
-    const choice = await vscode.window.showWarningMessage(plain(question), { modal: true, detail: plain(detail) }, action);
-    return choice === action;
+    try {
+      const choice = await vscode.window.showWarningMessage(plain(question), { modal: true, detail: plain(detail) }, action);
+      return choice === action;
+    } catch (e) {
+      // A workbench that shows no dialogs (extension tests) refuses: no answer is a no.
+      this.log.warn(`The question could not be shown: ${errorMessage(e)}`);
+      return false;
+    }
   }
 
   /** A modal question with several answers; undefined when dismissed. */

@@ -174,8 +174,8 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
     const none = await invoke('codeScanner_scanFiles', { paths: ['.env'] });
     assert.match(none, /^Nothing was scanned: no file would be uploaded\./);
     assert.ok(data<{ leftOut: string[] }>(none).leftOut.some((l) => /\.env \(credential files\)$/.test(l)));
-    assert.match(await invoke('codeScanner_scanFiles', { paths: ['/etc/passwd'] }), /None of those paths is inside a folder of this workspace/);
-    assert.match(await invoke('codeScanner_scanFiles', {}), /Name the files to scan/);
+    assert.match(await invoke('codeScanner_scanFiles', { paths: ['/etc/passwd'] }), /none of those paths is inside a folder of this workspace/i);
+    assert.match(await invoke('codeScanner_scanFiles', {}), /name the files to scan/i);
     const prepared = await a.agentTools.codeScanner_scanFiles.prepareInvocation!({ input: { paths: ['src/db.ts', '.env'] } }, new vscode.CancellationTokenSource().token);
     assert.strictEqual(prepared?.confirmationMessages?.title, 'Code Scanner: upload files for scanning?');
     const message = (prepared.confirmationMessages.message as vscode.MarkdownString).value;
@@ -190,7 +190,7 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
     assert.deepStrictEqual(scans.at(-1)!.files, ['src/db.ts']);
     const result = data<{ scans: { scanId?: string; filesScanned: number }[]; findings: Row[] }>(said);
     assert.ok(result.findings.length > 0 && result.findings.every((r) => r.path === 'src/db.ts'));
-    assert.match(said, /^Scanned 1 file; \d+ findings? in those files\./);
+    assert.match(said, /^Scanned 1 file; \d+ findings? in them\./);
     assert.strictEqual(result.scans.find((x) => x.scanId)?.scanId, scans.at(-1)!.id, 'the scan id is data, in the envelope');
     assert.ok(!said.split('<untrusted-data')[0].includes(scans.at(-1)!.id));
   });

@@ -370,3 +370,25 @@ export async function clickNotification(label: string): Promise<boolean | undefi
     await vscode.commands.executeCommand('notifications.hideList');
   }
 }
+
+/**
+ * Keeps a screenshot of what the workbench shows now, in the dark theme the README uses, as
+ * `name`.png in CODE_SCANNER_TEST_SCREENSHOTS when that is set (artefacts, or the README's
+ * pictures); with `notifications`, the notification center is open in it. Nothing otherwise.
+ */
+export async function keepScreenshot(name: string, o: { notifications?: boolean } = {}): Promise<void> {
+  const dir = process.env.CODE_SCANNER_TEST_SCREENSHOTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const workbench = vscode.workspace.getConfiguration('workbench');
+  const theme = workbench.inspect<string>('colorTheme')?.globalValue;
+  await workbench.update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+  if (o.notifications) await vscode.commands.executeCommand('notifications.showList');
+  try {
+    await new Promise((r) => setTimeout(r, 800));
+    await screenshot(path.join(dir, `${name}.png`));
+  } finally {
+    if (o.notifications) await vscode.commands.executeCommand('notifications.hideList');
+    await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+  }
+}

@@ -412,6 +412,8 @@ export async function prepareSuite() {
   };
   // Runs only the tests whose title matches (while working on one suite).
   if (process.env.CODE_SCANNER_TEST_GREP) env.CODE_SCANNER_TEST_GREP = process.env.CODE_SCANNER_TEST_GREP;
+  // Where tests keep screenshots of what a person sees (as artefacts, or for the README).
+  if (process.env.CODE_SCANNER_TEST_SCREENSHOTS) env.CODE_SCANNER_TEST_SCREENSHOTS = process.env.CODE_SCANNER_TEST_SCREENSHOTS;
   // Which bundled files run: the tests (default) or the benchmarks (.bench.js).
   if (process.env.CODE_SCANNER_TEST_SUFFIX) env.CODE_SCANNER_TEST_SUFFIX = process.env.CODE_SCANNER_TEST_SUFFIX;
   const testsPath = join(repoRoot, 'out', 'test', 'integration', 'index.js');

@@ -12,6 +12,7 @@ export const COMMANDS: { readonly [K in CommandId]: CommandReach } = {
   'codeScanner.showLog': 'palette',
   'codeScanner.checkConnection': 'palette',
   'codeScanner.allowServiceAddress': 'palette',
+  'codeScanner.setUpAgentAccess': 'palette',
   'codeScanner.scanWorkspace': 'palette',
   'codeScanner.scanOpenFiles': 'palette',
   'codeScanner.scanChangedFiles': 'palette',

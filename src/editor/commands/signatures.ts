@@ -2,6 +2,7 @@
 // the handlers of its commands; extension.ts registers them all at once as one
 // CommandHandlers, so a command without a handler does not compile. Internal calls go
 // through Commands.execute. Adding a command: see CONTRIBUTING.md.
+import type { SetupResult } from '../agent/agentSetup';
 import type { PoliciesSnapshot } from '../account/policiesView';
 import type { ShownRoles } from '../account/roles';
 import type { AddMembersResult } from '../account/teamMembers';
@@ -25,6 +26,7 @@ export interface CommandSignatures {
   'codeScanner.showLog': () => void;
   'codeScanner.checkConnection': () => Promise<ConnectionReport>;
   'codeScanner.allowServiceAddress': () => Promise<boolean>;
+  'codeScanner.setUpAgentAccess': (arg?: Arg) => Promise<SetupResult | undefined>;
   // Scans
   'codeScanner.scanWorkspace': (arg?: Arg) => Promise<ScanSummary | undefined>;
   'codeScanner.scanOpenFiles': (arg?: Arg) => Promise<ScanSummary | undefined>;

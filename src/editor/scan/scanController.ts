@@ -184,8 +184,12 @@ export class ScanController extends DisposableObject {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (!folders.length) return 'Open a folder to scan it.';
     const s = selectOptions;
-    if (kind === 'workspace') return folders.map((folder) => ({ folder, partial: false, select: (known, watched, onCount) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched, onCount, statsLater: true }) }));
-    if (kind === 'changedFiles') return folders.map((folder) => ({ folder, partial: true, partialOf: 'changed file', select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
+    // A whole-folder or changed-files scan of some folders (an agent's): `given` names them.
+    const chosen = (kind === 'workspace' || kind === 'changedFiles') && given?.length
+      ? folders.filter((f) => given.some((u) => u.toString() === f.uri.toString()))
+      : folders;
+    if (kind === 'workspace') return chosen.map((folder) => ({ folder, partial: false, select: (known, watched, onCount) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched, onCount, statsLater: true }) }));
+    if (kind === 'changedFiles') return chosen.map((folder) => ({ folder, partial: true, partialOf: 'changed file', select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
     const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
     for (const uri of kind === 'givenFiles' ? given ?? [] : openFileUris()) {
       const folder = vscode.workspace.getWorkspaceFolder(uri);

@@ -56,8 +56,11 @@ export class ScanOnSave extends DisposableObject {
     super();
     this.queue = this.newQueue();
     this.own({ dispose: () => this.queue.dispose() });
-    this.own(vscode.workspace.onWillSaveTextDocument((e) => this.reasons.set(e.document.uri.toString(), e.reason)));
     this.own(vscode.workspace.onDidSaveTextDocument((doc) => void this.saved(doc)));
+    // Why a document is saved matters only with scan on save and auto save both on: only then
+    // does every save wait for this listener (VS Code waits for will-save listeners).
+    this.followSaveReasons();
+    this.own({ dispose: () => this.reasonListener?.dispose() });
     this.own(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('codeScanner.scanOnSaveMinInterval')) {
         this.queue.dispose();
@@ -68,10 +71,23 @@ export class ScanOnSave extends DisposableObject {
         this.queue.clear();
         this.hold(undefined);
       }
+      if (e.affectsConfiguration('codeScanner.scanOnSave') || e.affectsConfiguration('files.autoSave')) this.followSaveReasons();
     }));
     // What held a save may be over: the next save says again if not.
     this.own(ctx.session.onDidChangeSession(() => this.hold(undefined)));
     this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => this.hold(undefined)));
+  }
+
+  private reasonListener: vscode.Disposable | undefined;
+
+  private followSaveReasons(): void {
+    const needed = (vscode.workspace.workspaceFolders ?? []).some((f) => scanOnSaveMode(f) !== 'off' && autoSaving(f.uri));
+    if (needed && !this.reasonListener) this.reasonListener = vscode.workspace.onWillSaveTextDocument((e) => this.reasons.set(e.document.uri.toString(), e.reason));
+    else if (!needed && this.reasonListener) {
+      this.reasonListener.dispose();
+      this.reasonListener = undefined;
+      this.reasons.clear();
+    }
   }
 
   private newQueue(): SaveQueue {

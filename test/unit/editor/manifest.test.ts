@@ -140,3 +140,12 @@ test('the Scan Workspace key works in Restricted Mode too, where it says why it 
   const kb = c.keybindings.find((k) => k.command === 'codeScanner.scanWorkspace');
   assert.doesNotMatch(kb?.when ?? '', /isWorkspaceTrusted/);
 });
+
+test('the language model tools are the agent tools\' one definition, as the MCP bridge lists them', async () => {
+  const { TOOL_DEFINITIONS } = await import('../../../src/core/agent/toolDefinitions');
+  const tools = (manifest.contributes as unknown as { languageModelTools: { name: string; displayName: string; userDescription: string; modelDescription: string; inputSchema: unknown }[] }).languageModelTools;
+  assert.deepEqual(tools.map((t) => ({ name: t.name, title: t.displayName, userDescription: t.userDescription, modelDescription: t.modelDescription, inputSchema: t.inputSchema })),
+    TOOL_DEFINITIONS.map((d) => ({ name: d.name, title: d.title, userDescription: d.userDescription, modelDescription: d.modelDescription, inputSchema: d.inputSchema })));
+  const providers = (manifest.contributes as unknown as { mcpServerDefinitionProviders?: { id: string }[] }).mcpServerDefinitionProviders;
+  assert.deepEqual(providers?.map((p) => p.id), ['codeScanner.mcp']);
+});

@@ -95,10 +95,10 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the package holds the bundle, the manifest, the docs and media, nothing else', () => {
-  const allowed = [/^dist\/extension\.js$/, /^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE(\.txt)?$/, /^SECURITY\.md$/, /^CONTRIBUTING\.md$/, /^media\//];
+  const allowed = [/^dist\/extension\.js$/, /^dist\/mcp-server\.js$/, /^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE(\.txt)?$/, /^SECURITY\.md$/, /^CONTRIBUTING\.md$/, /^media\//];
   const stray = entries.filter((e) => !allowed.some((re) => re.test(e)));
   assert.deepEqual(stray, [], 'nothing outside the allow-list');
-  for (const needed of ['dist/extension.js', 'package.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
+  for (const needed of ['dist/extension.js', 'dist/mcp-server.js', 'package.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
   assert.ok(!entries.some((e) => e.endsWith('.map')), 'no source maps');
 });
 

@@ -1,0 +1,48 @@
+// The files an agent's scan would upload, chosen exactly as the editor's scans choose them
+// (the same selection, the same settings), before anything is asked or sent.
+import * as vscode from 'vscode';
+import { selectChangedFiles, selectGivenFiles, type Selection } from '../../core/workspace/selectFiles';
+import { selectForScan, selectOptions } from '../scan/uploadPreview';
+
+export interface PlannedUpload {
+  /** The files named (a partial scan of given files), or the folders (a whole-folder scan). */
+  uris: vscode.Uri[];
+  selections: { folder: vscode.WorkspaceFolder; selection: Selection }[];
+  problem?: string;
+}
+
+export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'givenFiles', input: Record<string, unknown>, folders: readonly vscode.WorkspaceFolder[]): Promise<PlannedUpload> {
+  if (!folders.length) return { uris: [], selections: [], problem: 'No folder is open in this window.' };
+  if (kind === 'workspace') {
+    const selections = [];
+    for (const folder of folders) selections.push({ folder, selection: await selectForScan(folder) });
+    return { uris: folders.map((f) => f.uri), selections };
+  }
+  if (kind === 'changedFiles') {
+    const selections = [];
+    for (const folder of folders) {
+      try {
+        selections.push({ folder, selection: await selectChangedFiles(folder.uri.fsPath, selectOptions(folder)) });
+      } catch {
+        // Not a git repository: no changed files there.
+      }
+    }
+    return { uris: folders.map((f) => f.uri), selections };
+  }
+  const paths = (Array.isArray(input.paths) ? input.paths : []).filter((p): p is string => typeof p === 'string' && !!p.trim());
+  if (!paths.length) return { uris: [], selections: [], problem: 'name the files to scan (paths relative to the workspace folder), or set changed to scan what git reports as changed, or wholeFolder to scan every file.' };
+  const uris: vscode.Uri[] = [];
+  const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
+  for (const p of paths) {
+    const candidates = p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) ? [vscode.Uri.file(p)] : folders.map((f) => vscode.Uri.joinPath(f.uri, ...p.split(/[\\/]/)));
+    const uri = candidates.find((u) => vscode.workspace.getWorkspaceFolder(u)) ?? candidates[0]!;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || !folders.includes(folder)) continue;
+    uris.push(uri);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri.fsPath]);
+  }
+  if (!byFolder.size) return { uris, selections: [], problem: 'none of those paths is inside a folder of this workspace.' };
+  const selections = [];
+  for (const [folder, files] of byFolder) selections.push({ folder, selection: await selectGivenFiles(folder.uri.fsPath, files, selectOptions(folder)) });
+  return { uris, selections };
+}

@@ -1,0 +1,98 @@
+// Set Up AI Agent Access…: the MCP entry that lets an agent outside this editor (Claude Code,
+// Cursor, Windsurf, any MCP client) reach the tools, shown, copied, or written into the
+// agent's configuration file once the person confirms the file and the change, and removed
+// again on request. The entry names the bridge and how to run it: nothing secret (the
+// bridge finds this editor by itself; the API key never leaves SecretStorage).
+import { existsSync, promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
+import { plainObjectArg } from '../commands/args';
+import { ENTRY_NAME, agentConfigs, hasEntry, mcpEntry, nodeOnPath, withEntry, type AgentKind } from '../../core/agent/agentConfig';
+import type { Notifier } from '../notifier';
+
+async function readIfThere(file: string): Promise<string | undefined> {
+  return fsp.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
+}
+
+/** Writes beside and renames over, keeping the file's mode (0600 for a new one: it is the person's configuration). */
+async function writeConfig(file: string, text: string): Promise<void> {
+  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const mode = (await fsp.stat(file).catch(() => undefined))?.mode ?? 0o600;
+  const temp = `${file}.code-scanner-${process.pid}.tmp`;
+  await fsp.writeFile(temp, text, { mode: mode & 0o777 });
+  await fsp.rename(temp, file);
+}
+
+export interface SetupResult { agent: AgentKind; action: 'added' | 'removed' | 'copied' | 'shown' | 'declined' | 'cancelled'; file?: string }
+
+/**
+ * The command. `arg` answers for automation: `{ agent, action: 'add' | 'remove' | 'copy',
+ * confirmed }` (`confirmed: true` answers the question before a write, as for the other
+ * commands' automation; without it the person is asked).
+ */
+export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; notifier: Notifier; home?: string }): Promise<SetupResult | undefined> {
+  const given = plainObjectArg<{ agent: unknown; action: unknown; confirmed: unknown }>(arg);
+  const configs = agentConfigs(o.home ?? process.env.CODE_SCANNER_AGENT_CONFIG_HOME ?? os.homedir());
+  const entry = mcpEntry(o.bridgePath, { nodeOnPath: nodeOnPath(process.env.PATH, existsSync) });
+  const snippet = JSON.stringify({ mcpServers: { [ENTRY_NAME]: entry } }, null, 2);
+  let config = configs.find((c) => c.kind === given?.agent);
+  if (!config) {
+    const picked = await vscode.window.showQuickPick(configs.map((c) => ({ label: c.label, description: c.file ? c.file : 'the entry to copy into its MCP configuration', config: c })), {
+      title: 'Set Up AI Agent Access', placeHolder: 'Which agent should reach Code Scanner\'s tools in this editor?',
+    });
+    if (!picked) return undefined;
+    config = picked.config;
+  }
+  const current = config.file ? await readIfThere(config.file).catch(() => undefined) : undefined;
+  const present = hasEntry(current);
+  type Choice = 'add' | 'remove' | 'copy' | 'show';
+  let action = (['add', 'remove', 'copy', 'show'] as const).find((a) => a === given?.action) as Choice | undefined;
+  if (!action) {
+    const items: { label: string; detail: string; action: Choice }[] = [
+      ...(config.file ? [present
+        ? { label: `Remove from ${config.label}'s configuration`, detail: config.file, action: 'remove' as const }
+        : { label: `Add to ${config.label}'s configuration…`, detail: `${config.file} (you see the change first)`, action: 'add' as const }] : []),
+      { label: 'Copy the entry', detail: 'The MCP server entry as JSON, to paste into the agent\'s configuration', action: 'copy' },
+      { label: 'Show the entry', detail: 'Opens it in an editor, unsaved', action: 'show' },
+    ];
+    action = (await vscode.window.showQuickPick(items, { title: `Code Scanner for ${config.label}` }))?.action;
+    if (!action) return undefined;
+  }
+  if (action === 'copy') {
+    await vscode.env.clipboard.writeText(snippet);
+    void o.notifier.info(`Copied the MCP entry for ${config.label}: it runs the Code Scanner bridge with this editor's runtime. It holds no key: the bridge reaches this editor, which keeps the key.`);
+    return { agent: config.kind, action: 'copied' };
+  }
+  if (action === 'show') {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content: snippet }));
+    return { agent: config.kind, action: 'shown' };
+  }
+  if (!config.file) return undefined;
+  let next: string;
+  try {
+    next = withEntry(current, action === 'add' ? entry : undefined);
+  } catch (e) {
+    void o.notifier.error(`${config.file} could not be changed: ${errorMessage(e)}. Nothing was written; copy the entry instead.`);
+    return { agent: config.kind, action: 'cancelled', file: config.file };
+  }
+  const yes = given?.confirmed === true || await o.notifier.confirm(
+    action === 'add' ? `Add Code Scanner to ${config.label}'s MCP servers?` : `Remove Code Scanner from ${config.label}'s MCP servers?`,
+    action === 'add'
+      ? `File: ${config.file}\n\nAdded under "mcpServers":\n"${ENTRY_NAME}": ${JSON.stringify(entry, null, 2)}\n\nEverything else in the file stays as it is. The entry holds no key.`
+      : `File: ${config.file}\n\nThe "${ENTRY_NAME}" entry is removed from "mcpServers"; everything else stays as it is.`,
+    action === 'add' ? 'Add' : 'Remove',
+  );
+  if (!yes) return { agent: config.kind, action: 'declined', file: config.file };
+  try {
+    await writeConfig(config.file, next);
+  } catch (e) {
+    void o.notifier.error(`${config.file} could not be written: ${errorMessage(e)}.`);
+    return { agent: config.kind, action: 'cancelled', file: config.file };
+  }
+  void o.notifier.info(action === 'add'
+    ? `${config.label} can now reach Code Scanner's tools in this editor (restart it to load the entry). Uploads and fixes are still confirmed here.`
+    : `Removed Code Scanner from ${config.label}'s configuration.`);
+  return { agent: config.kind, action: action === 'add' ? 'added' : 'removed', file: config.file };
+}

@@ -1,0 +1,249 @@
+// The agent tools, once, for every way an agent reaches them: the editor's language model
+// tools (lmTools.ts) and the MCP bridge's local channel (mcpChannel.ts). They make the checks
+// the commands make (workspace trust, sign-in, the first-scan answer, files chosen as a scan
+// chooses them, fixes only for uploaded files while the code is as scanned) and within a
+// request budget. What sends code away or changes a file is confirmed by the person first:
+// each way of calling says how (`Confirm`); what is carried out is exactly what was shown
+// (a digest of it). What they return marks the service's and the repository's text as
+// untrusted data.
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { changeListing, compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
+import { TOOL_NAMES } from '../../core/agent/toolDefinitions';
+import { fingerprint } from '../../core/results';
+import { plural } from '../../core/text/plural';
+import { escapeMarkdown, oneLine } from '../../core/text/untrusted';
+import { skipReasonLabel } from '../../core/workspace/selectFiles';
+import { selectForUpload } from './agentSelection';
+import type { Ctx } from '../context';
+import { checkFix } from '../fixes/fixTargets';
+import { folderNameOf, type LocatedIssue } from '../results/resultsStore';
+import { serviceHost } from '../settings';
+import { scannableFolders } from '../scan/uploadPreview';
+
+const MAX_LIST = 200;
+const DEFAULT_LIST = 50;
+/** Agent scans a minute, across agents: a loop of an agent must not spend the person's request budget. */
+export const AGENT_SCANS_PER_MINUTE = 3;
+
+/** What a call must have confirmed by the person before it is carried out. */
+export interface Confirmation {
+  /** A title for the editor's tool confirmation. */
+  title: string;
+  /** The whole of what would happen, for the editor's tool confirmation. */
+  markdown: vscode.MarkdownString;
+  /** The question as a notification asks it, and its answer that goes ahead. */
+  question: string;
+  accept: string;
+  /** Shown before the question (the fix's diff), when a notification asks. */
+  show?: () => Promise<unknown>;
+  /** What exactly was shown: only that is carried out. */
+  digest: string;
+}
+
+/** How a call's confirmation is answered: true to go ahead, false when the person declined, or why it cannot be carried out. */
+export type Confirm = (c: Confirmation) => Promise<boolean | { refused: string }>;
+
+export interface ToolCall { tool: string; input: Record<string, unknown>; agent: string }
+export interface ToolAnswer { text: string; isError?: boolean }
+
+/** What a call would do: said at once (a refusal, a read), or carried out once confirmed. */
+type Plan =
+  | { answer: ToolAnswer; invocationMessage?: string }
+  | { confirmation: Confirmation; invocationMessage: string; carryOut: () => Promise<ToolAnswer> };
+
+const answer = (text: string, isError = false): { answer: ToolAnswer } => ({ answer: { text, ...(isError ? { isError: true } : {}) } });
+
+/** A fence longer than any run of backticks in the text, so a diff cannot end its code block. */
+function fenced(body: string): string {
+  const longest = Math.max(2, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}diff\n${body}\n${fence}`;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** The workspace folder a call names (by name or path), all of them when it names none; a sentence when it names one not open here. */
+function foldersNamed(input: Record<string, unknown>): vscode.WorkspaceFolder[] | string {
+  const all = scannableFolders();
+  const named = str(input.folder)?.trim();
+  if (!named) return all;
+  // A folder's name, or an absolute path of (or in) one.
+  const inside = (f: vscode.WorkspaceFolder) => {
+    const rel = path.relative(f.uri.fsPath, named);
+    return path.isAbsolute(named) && (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)));
+  };
+  const found = all.filter((f) => f.name === named || inside(f));
+  return found.length ? found : `The folder ${oneLine(named, 100)} is not open in this window (open: ${all.map((f) => f.name).join(', ') || 'none'}).`;
+}
+
+export class AgentToolHost {
+  /** When agent scans started, for the budget. */
+  private readonly scanTimes: number[] = [];
+  /** Per agent: the findings its previous scan returned, so the next answer marks what is new since. */
+  private readonly seen = new Map<string, Set<string>>();
+
+  constructor(private readonly ctx: Pick<Ctx, 'store' | 'scans' | 'fixes' | 'consent' | 'session' | 'log'>) {}
+
+  private rows(folders?: readonly vscode.WorkspaceFolder[]): (FindingRow & { located: LocatedIssue })[] {
+    const keep = folders && new Set(folders.map((f) => f.uri.toString()));
+    return this.ctx.store.all()
+      .filter((l) => !keep || keep.has(l.folderUri))
+      .map((located) => ({ finding: located.issue, folder: folderNameOf(located.folderUri), dismissed: !!this.ctx.store.dismissalOf(located.issue), located }));
+  }
+
+  private findRow(input: Record<string, unknown>) {
+    const id = str(input.id) ?? '';
+    const folders = foldersNamed(input);
+    if (typeof folders === 'string') return undefined;
+    return this.rows(folders).find((r) => r.finding.id === id);
+  }
+
+  /** What the call would do and the confirmation it needs; nothing is carried out. */
+  async plan(call: ToolCall): Promise<Plan> {
+    const input = call.input ?? {};
+    switch (call.tool) {
+      case TOOL_NAMES.listFindings: return this.list(input);
+      case TOOL_NAMES.getFinding: return this.get(input);
+      case TOOL_NAMES.scanFiles: return this.scanPlan(input, call.agent);
+      case TOOL_NAMES.applyFix: return this.fixPlan(input);
+      default: return answer(`There is no tool ${oneLine(call.tool, 80)}.`, true);
+    }
+  }
+
+  /** Runs a call: a read answers at once; what needs the person's yes is asked with `confirm`, then carried out. */
+  async run(call: ToolCall, confirm: Confirm): Promise<ToolAnswer> {
+    const p = await this.plan(call);
+    if ('answer' in p) return p.answer;
+    let yes: boolean | { refused: string } = false;
+    try {
+      yes = await confirm(p.confirmation);
+    } catch (e) {
+      this.ctx.log.warn(`An agent's confirmation could not be asked: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (typeof yes === 'object') return { text: yes.refused, isError: true };
+    if (!yes) return { text: `The person declined in the editor (${p.confirmation.title.replace(/^Code Scanner: /, '').replace(/\?$/, '')}); nothing was done. Do not ask again for the same thing unless they tell you to.` };
+    return p.carryOut();
+  }
+
+  private list(input: Record<string, unknown>): Plan {
+    const folders = foldersNamed(input);
+    if (typeof folders === 'string') return answer(folders, true);
+    if (!this.ctx.store.hasResults()) return answer(`There are no scan results in this workspace yet. Scan first (${TOOL_NAMES.scanFiles}, or Code Scanner: Scan Workspace in the editor).`);
+    const f = input as FindingFilter & { limit?: unknown };
+    const limit = Math.min(Math.max(1, Math.floor(Number(f.limit) || DEFAULT_LIST)), MAX_LIST);
+    const matched = this.rows(folders).filter((r) => matchesFilter(r, f));
+    const shown = matched.slice(0, limit).map(compactFinding);
+    const summary = `${plural(matched.length, 'finding')} ${matched.length === 1 ? 'matches' : 'match'}${matched.length > shown.length ? `; the first ${shown.length} are listed (raise limit, up to ${MAX_LIST}, or narrow the filter)` : ''}. Read one with ${TOOL_NAMES.getFinding} by its id.`;
+    return answer(untrustedEnvelope(summary, shown));
+  }
+
+  private get(input: Record<string, unknown>): Plan {
+    const row = this.findRow(input);
+    if (!row) return answer(`No finding with that id is in the results. List findings first (${TOOL_NAMES.listFindings}); ids change when a folder is scanned again.`, true);
+    // Only our own words before the envelope: the id and the folder are data.
+    return answer(untrustedEnvelope('The finding asked for:', fullFinding(row)));
+  }
+
+  /** The budget of agent scans: a sentence when it is spent. */
+  private budgetRefusal(now = Date.now()): string | undefined {
+    while (this.scanTimes.length && now - this.scanTimes[0]! > 60_000) this.scanTimes.shift();
+    if (this.scanTimes.length < AGENT_SCANS_PER_MINUTE) return undefined;
+    const wait = Math.ceil((60_000 - (now - this.scanTimes[0]!)) / 1000);
+    return `The limit of ${AGENT_SCANS_PER_MINUTE} agent scans a minute is reached: the next one can start in ${wait} s. Fix what the last scan found first, and scan again when you have changed something.`;
+  }
+
+  private async scanPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
+    if (!vscode.workspace.isTrusted) return answer('Refused: scanning uploads files, so it needs a trusted workspace. The person can trust it in the editor (Workspaces: Manage Workspace Trust).', true);
+    if (!this.ctx.session.isSignedIn()) return answer('Nothing was scanned: the editor is not signed in to the code scanning service. The person signs in with Code Scanner: Sign In.', true);
+    const folders = foldersNamed(input);
+    if (typeof folders === 'string') return answer(folders, true);
+    const kind = input.wholeFolder === true ? 'workspace' : input.changed === true ? 'changedFiles' : 'givenFiles';
+    if (this.ctx.consent.needed()) {
+      // The first-scan question is the person's: asked in the editor, never answered by an agent.
+      void this.ctx.consent.ask(kind);
+      return answer('Nothing was scanned: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; scan again once they have answered.', true);
+    }
+    const budget = this.budgetRefusal();
+    if (budget) return answer(budget, true);
+    const plan = await selectForUpload(kind, input, folders);
+    if (plan.problem) return answer(`Nothing was scanned: ${plan.problem}`, true);
+    const files = plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.name}/${f.path}`));
+    const left = plan.selections.flatMap(({ folder, selection }) => selection.skipped.map((s) => `${folder.name}/${s.path} (${skipReasonLabel(s.reason)})`));
+    if (!files.length) return answer(untrustedEnvelope('Nothing was scanned: no file would be uploaded. The files left out, with why:', { leftOut: left.slice(0, MAX_LIST) }));
+    const host = serviceHost();
+    const shown = files.slice(0, 20).map((f) => `- ${escapeMarkdown(f)}`).join('\n') + (files.length > 20 ? `\n- …and ${files.length - 20} more` : '');
+    const what = kind === 'workspace' ? `every file of ${folders.map((f) => f.name).join(', ')}` : plural(files.length, 'file');
+    return {
+      invocationMessage: `Scanning ${plural(files.length, 'file')}`,
+      confirmation: {
+        title: 'Code Scanner: upload files for scanning?',
+        markdown: new vscode.MarkdownString(`Upload ${files.length} file${files.length === 1 ? '' : 's'} of this workspace to ${escapeMarkdown(host)} for scanning:\n\n${shown}` +
+          (left.length ? `\n\nLeft out (not uploaded): ${left.slice(0, 10).map(escapeMarkdown).join(', ')}${left.length > 10 ? ', …' : ''}` : '')),
+        question: `An AI agent (${oneLine(agent, 60)}) asks to upload ${what} to ${host} for a scan: ${files.slice(0, 5).join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''}. Allow it?`,
+        accept: 'Upload and Scan',
+        digest: createHash('sha256').update(files.join('\n')).digest('hex'),
+      },
+      carryOut: () => this.scanNow(kind, plan, agent, files.length),
+    };
+  }
+
+  private async scanNow(kind: 'workspace' | 'changedFiles' | 'givenFiles', plan: Awaited<ReturnType<typeof selectForUpload>>, agent: string, files: number): Promise<ToolAnswer> {
+    const budget = this.budgetRefusal();
+    if (budget) return { text: budget, isError: true };
+    this.scanTimes.push(Date.now());
+    // The first-scan question was answered (checked above); the person confirmed this upload.
+    const summary = await this.ctx.scans.scan(kind, { confirmed: true }, plan.uris);
+    if (!summary) return { text: 'Nothing was scanned: another scan is running in the editor, or the editor could not reach the service. Try again in a moment.', isError: true };
+    if (summary.error) return { text: untrustedEnvelope('The scan stopped; what the service or the editor said:', { error: summary.error.message, continuesOnService: summary.continuesOnService }), isError: true };
+    const scanned = new Set(plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.uri.toString()}\n${f.path}`)));
+    const found = this.rows().filter((r) => scanned.has(`${r.located.folderUri}\n${r.finding.path}`) && !r.dismissed);
+    const key = (r: (typeof found)[number]) => `${r.located.folderUri}\n${fingerprint(r.finding)}`;
+    const before = this.seen.get(agent);
+    this.seen.set(agent, new Set(found.map(key)));
+    const fresh = before ? found.filter((r) => !before.has(key(r))).length : undefined;
+    const listed = found.slice(0, MAX_LIST).map((r) => ({ ...compactFinding(r), ...(before && !before.has(key(r)) ? { newSinceYourLastScan: true } : {}) }));
+    const scansDone = summary.folders.map((f) => ({ folder: f.folder, filesScanned: f.files, ...(f.scanId ? { scanId: f.scanId } : {}), ...(f.note ? { note: f.note } : {}) }));
+    const since = fresh === undefined ? 'This is your first scan in this session: nothing is marked new since a previous one.' : `${plural(fresh, 'finding')} ${fresh === 1 ? 'is' : 'are'} new since your previous scan (newSinceYourLastScan).`;
+    return { text: untrustedEnvelope(`Scanned ${plural(files, 'file')}; ${plural(found.length, 'finding')} in them. ${since}`, { scans: scansDone, findings: listed }) };
+  }
+
+  private async fixPlan(input: Record<string, unknown>): Promise<Plan> {
+    const row = this.findRow(input);
+    if (!row) return answer(`No finding with that id is in the results. List findings first (${TOOL_NAMES.listFindings}).`, true);
+    const check = await checkFix(row.located);
+    if (!check.ok) return answer(`Refused, nothing changed: ${check.message}`, true);
+    // The change as it will be made to the file as it is now, whole: what is confirmed is what is applied.
+    const change = changeListing(check.document.getText(), check.fixed);
+    if (change.tooLarge) return answer(`Refused, nothing changed: ${change.why}`, true);
+    const i = row.finding;
+    const where = `${row.folder}/${i.path}, line ${i.range ? i.range.start.line + 1 : i.line}`;
+    const ref = { folderUri: row.located.folderUri, issueId: i.id };
+    return {
+      invocationMessage: 'Applying the fix',
+      confirmation: {
+        title: 'Code Scanner: apply the suggested fix?',
+        markdown: new vscode.MarkdownString(
+          `${escapeMarkdown(where)}: ${escapeMarkdown(oneLine(i.classificationName, 120))}\n\n` +
+          `${escapeMarkdown(oneLine(i.fix!.explanation || 'Suggested fix', 300))}\n\nThe whole change to the file:\n\n${fenced(change.text)}\n\nThe file is edited, not saved; Undo takes the fix back.`,
+        ),
+        question: `An AI agent asks to apply the suggested fix for ${oneLine(i.classificationName, 80)} in ${where}. The change is shown in the editor. Apply it?`,
+        accept: 'Apply Fix',
+        show: () => this.ctx.fixes.preview(ref),
+        digest: change.digest,
+      },
+      carryOut: async () => {
+        // Exactly what was confirmed, or nothing: the file may have changed since.
+        const again = await checkFix(row.located);
+        const now = again.ok ? changeListing(again.document.getText(), again.fixed) : undefined;
+        if (!now || now.tooLarge || now.digest !== change.digest) return { text: 'Refused, nothing changed: the file changed since the change was shown for confirmation. Ask again to see the change as it is now.', isError: true };
+        const applied = await this.ctx.fixes.apply([ref]);
+        await this.ctx.fixes.discardPreviewed(ref).catch(() => undefined);
+        return applied
+          ? { text: untrustedEnvelope('Applied the fix. The file is edited but not saved; the finding left the results (Undo brings both back). The file:', { folder: row.folder, path: i.path }) }
+          : { text: 'The fix was not applied; the editor refused the change.', isError: true };
+      },
+    };
+  }
+}

@@ -1,0 +1,159 @@
+// The editor's end of the MCP bridge: a local channel (core/agent/channel.ts) on which the
+// bridge an agent started forwards tool calls to this window's tools. Only this user can
+// reach it (a socket in an owner-only folder) and only with this session's secret, which is
+// written, owner-only, to the window's entry in the registry the bridge reads. What needs
+// the person's yes is asked here, in the editor (a fix's diff shown first), never by the agent.
+import { promises as fsp, rmSync } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LineReader, encode, newSecret, privateSocketDir, sameSecret, socketPath, type BridgeMessage, type WindowEntry } from '../../core/agent/channel';
+import { errorMessage } from '../../core/errors';
+import type { Notifier } from '../notifier';
+import { DisposableObject } from '../disposable';
+import type { AgentToolHost, Confirmation } from './agentTools';
+
+/** How long the editor waits for the person to answer an agent's question. */
+const ANSWER_WITHIN_MS = 5 * 60 * 1000;
+/** A bridge that does not say hello with the secret this soon is let go. */
+const HELLO_WITHIN_MS = 5000;
+/** The bridge's program, kept where an agent's configuration can name it across extension updates. */
+export const BRIDGE_FILE = 'code-scanner-mcp.js';
+
+/** Where the bridge and the registry of windows live: the extension's global storage, owner-only. */
+export function mcpHome(context: vscode.ExtensionContext): string {
+  return path.join(context.globalStorageUri.fsPath, 'mcp');
+}
+
+export class McpChannel extends DisposableObject {
+  private server: net.Server | undefined;
+  private readonly secret = newSecret();
+  private entryFile: string | undefined;
+  private socket: string | undefined;
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly host: AgentToolHost,
+    private readonly notifier: Notifier,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.writeEntry()));
+    this.own({ dispose: () => this.close() });
+  }
+
+  /** Where this window listens (for the editor's own MCP server definition). */
+  get address(): string | undefined {
+    return this.socket;
+  }
+
+  /** The bridge's program at its stable place; the registry's folder. */
+  get bridgePath(): string {
+    return path.join(mcpHome(this.context), BRIDGE_FILE);
+  }
+
+  get registry(): string {
+    return path.join(mcpHome(this.context), 'windows');
+  }
+
+  /** Copies the bridge to its stable place and listens; the window is then in the registry. */
+  async start(): Promise<void> {
+    const home = mcpHome(this.context);
+    await fsp.mkdir(this.registry, { recursive: true, mode: 0o700 });
+    await fsp.chmod(home, 0o700).catch(() => undefined);
+    await fsp.chmod(this.registry, 0o700).catch(() => undefined);
+    await this.installBridge();
+    const id = path.basename(newSecret().slice(0, 16));
+    this.socket = socketPath(await privateSocketDir(), id);
+    await fsp.rm(this.socket, { force: true }).catch(() => undefined);
+    this.server = net.createServer((s) => this.accept(s));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.socket, () => resolve());
+    });
+    if (process.platform !== 'win32') await fsp.chmod(this.socket, 0o600).catch(() => undefined);
+    this.entryFile = path.join(this.registry, `${id}.json`);
+    await this.writeEntry();
+    this.log.info(`AI agents reach this window's Code Scanner tools through its MCP bridge (${this.bridgePath}).`);
+  }
+
+  private async installBridge(): Promise<void> {
+    const source = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'mcp-server.js').fsPath;
+    const bytes = await fsp.readFile(source);
+    const current = await fsp.readFile(this.bridgePath).catch(() => undefined);
+    if (current?.equals(bytes)) return;
+    const temp = `${this.bridgePath}.${process.pid}.tmp`;
+    await fsp.writeFile(temp, bytes, { mode: 0o600 });
+    await fsp.rename(temp, this.bridgePath);
+  }
+
+  private async writeEntry(): Promise<void> {
+    if (!this.entryFile || !this.socket) return;
+    const entry: WindowEntry = {
+      socket: this.socket,
+      secret: this.secret,
+      pid: process.pid,
+      folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+      name: vscode.workspace.name ?? 'a VS Code window',
+    };
+    const temp = `${this.entryFile}.tmp`;
+    try {
+      await fsp.writeFile(temp, JSON.stringify(entry), { mode: 0o600 });
+      await fsp.rename(temp, this.entryFile);
+    } catch (e) {
+      this.log.warn(`The MCP bridge cannot find this window: its entry could not be written (${errorMessage(e)}).`);
+    }
+  }
+
+  private accept(s: net.Socket): void {
+    this.sockets.add(s);
+    s.on('close', () => this.sockets.delete(s));
+    s.on('error', () => undefined);
+    let welcomed = false;
+    const hello = setTimeout(() => { if (!welcomed) s.destroy(); }, HELLO_WITHIN_MS);
+    const reader = new LineReader((raw) => {
+      const m = raw as BridgeMessage | undefined;
+      if (!welcomed) {
+        clearTimeout(hello);
+        if (m?.type !== 'hello' || !sameSecret(m.secret, this.secret)) {
+          s.end(encode({ type: 'refused', why: 'the secret of this editor session does not match' }));
+          return;
+        }
+        welcomed = true;
+        s.write(encode({ type: 'welcome' }));
+        return;
+      }
+      if (m?.type !== 'call' || typeof m.tool !== 'string' || typeof m.id !== 'number') return;
+      const input = m.input && typeof m.input === 'object' && !Array.isArray(m.input) ? (m.input as Record<string, unknown>) : {};
+      const agent = typeof m.agent === 'string' && m.agent.trim() ? m.agent.slice(0, 80) : 'an MCP client';
+      void this.host.run({ tool: m.tool, input, agent }, (c) => this.askInEditor(c)).then(
+        (r) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: r.text, ...(r.isError ? { isError: true } : {}) })); },
+        (e: unknown) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: `The editor could not run the tool: ${errorMessage(e)}`, isError: true })); },
+      );
+    }, () => s.destroy());
+    s.on('data', (d) => reader.push(d));
+  }
+
+  /** The person answers in the editor: what would change is shown first, then one question. */
+  private async askInEditor(c: Confirmation): Promise<boolean> {
+    if (c.show) await Promise.resolve(c.show()).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const unanswered = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ANSWER_WITHIN_MS); });
+    try {
+      const chosen = await Promise.race([this.notifier.warn(c.question, c.accept, 'Refuse'), unanswered]);
+      return chosen === c.accept;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private close(): void {
+    for (const s of this.sockets) s.destroy();
+    this.server?.close();
+    this.server = undefined;
+    // Synchronously: the window may be closing, with no event loop left for promises.
+    if (this.entryFile) rmSync(this.entryFile, { force: true });
+    if (this.socket && process.platform !== 'win32') rmSync(this.socket, { force: true });
+  }
+}

@@ -1,0 +1,89 @@
+// The MCP server an AI agent starts (stdio): only a bridge to the Code Scanner of a running
+// VS Code window. It lists the tools itself (so an agent sees them with no editor open) and
+// forwards each call over the window's local channel (core/agent/channel.ts). It holds no
+// API key, reads no findings from disk and asks the person nothing: the editor does. With no
+// editor, another user's, or a folder open in no window, each tool answers one sentence.
+import { promises as fsp } from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader, chooseWindow, encode, parseEntry, processAlive, type EditorMessage, type WindowEntry } from '../core/agent/channel';
+import { TOOL_DEFINITIONS } from '../core/agent/toolDefinitions';
+
+/** A tool call waits this long for the editor; the person may be asked there first. */
+const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+
+const registry = process.env.CODE_SCANNER_MCP_REGISTRY || path.join(__dirname, 'windows');
+
+/** The windows that say they run now, and why none can be read when that is so. */
+async function windows(): Promise<{ windows: WindowEntry[]; unreadable?: string }> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(registry);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return { windows: [], unreadable: 'The Code Scanner editor state on this machine belongs to another user; run the agent as the user who runs VS Code.' };
+    return { windows: [] };
+  }
+  const out: WindowEntry[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    try {
+      const entry = parseEntry(JSON.parse(await fsp.readFile(path.join(registry, name), 'utf8')));
+      if (entry && processAlive(entry.pid)) out.push(entry);
+    } catch {
+      // Another user's file, or one being written: not a window this bridge can use.
+    }
+  }
+  return { windows: out };
+}
+
+/** One call over the window's channel: hello with its secret, the call, its answer. */
+function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string): Promise<{ text: string; isError?: boolean }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(w.socket);
+    let done = false;
+    const finish = (r: { text: string; isError?: boolean }) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => finish({ text: `The VS Code window (${w.name}) did not answer within ${CALL_TIMEOUT_MS / 60_000} minutes; nothing more is known.`, isError: true }), CALL_TIMEOUT_MS);
+    const reader = new LineReader((m) => {
+      const msg = m as EditorMessage | undefined;
+      if (msg?.type === 'welcome') socket.write(encode({ type: 'call', id: 1, tool, input, agent }));
+      else if (msg?.type === 'refused') finish({ text: `The VS Code window (${w.name}) refused this bridge: ${msg.why}`, isError: true });
+      else if (msg?.type === 'result') finish({ text: msg.text, ...(msg.isError ? { isError: true } : {}) });
+    }, () => finish({ text: 'The editor\'s answer was too long to read.', isError: true }));
+    socket.on('connect', () => socket.write(encode({ type: 'hello', secret: w.secret })));
+    socket.on('data', (d) => reader.push(d));
+    socket.on('error', () => finish({ text: `The VS Code window (${w.name}) could not be reached: it may have closed. Open the project in VS Code again, then ask again.`, isError: true }));
+    socket.on('close', () => finish({ text: `The VS Code window (${w.name}) closed the connection before it answered.`, isError: true }));
+  });
+}
+
+async function main(): Promise<void> {
+  const server = new Server({ name: 'code-scanner', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOL_DEFINITIONS.map((d) => ({ name: d.name, title: d.title, description: d.modelDescription, inputSchema: d.inputSchema })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = request.params.name;
+    const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
+    if (!TOOL_DEFINITIONS.some((d) => d.name === tool)) return text(`There is no tool ${tool.slice(0, 100)} here.`, true);
+    const input = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const found = await windows();
+    if (found.unreadable) return text(found.unreadable, true);
+    const chosen = chooseWindow(found.windows, { folder: typeof input.folder === 'string' ? input.folder : undefined, cwd: process.cwd(), preferred: process.env.CODE_SCANNER_MCP_WINDOW });
+    if ('refusal' in chosen) return text(chosen.refusal, true);
+    const agent = server.getClientVersion()?.name ?? 'an MCP client';
+    const r = await callWindow(chosen.window, tool, input, agent.slice(0, 80));
+    return text(r.text, !!r.isError);
+  });
+  await server.connect(new StdioServerTransport());
+}
+
+void main();

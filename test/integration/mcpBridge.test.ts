@@ -1,0 +1,182 @@
+// AI agents outside the editor: a real MCP client (the SDK's) starts the bundled bridge over
+// stdio, as Claude Code or Cursor would, against this window's Code Scanner. It lists the
+// tools, scans a changed file (the person allows the upload in the editor), reads the
+// findings, applies a fix the person confirms and gets a refusal the person gives. Without an
+// editor every tool answers one sentence; a wrong secret is refused; the API key is in no
+// file, argument or environment of the bridge; Set Up AI Agent Access writes only once the
+// person confirms, and takes it out again.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { adminScans, api, clickNotification, closeAllEditors, env, fileUri, keepScreenshot, revert, scan, signIn, waitFor, workspaceRoot } from './helpers';
+
+type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
+
+async function connect(registry: string): Promise<Client> {
+  const a = await api();
+  const client = new Client({ name: 'integration-test-agent', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath,
+    args: [a.mcp.bridgePath],
+    // As an agent starts it: its own environment, no key; the registry says where windows are.
+    env: { PATH: process.env.PATH ?? '', CODE_SCANNER_MCP_REGISTRY: registry },
+    cwd: workspaceRoot(),
+    stderr: 'pipe',
+  }));
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const r = await client.callTool({ name, arguments: args }) as CallResult;
+  return { text: r.content.map((c) => c.text).join('\n'), isError: !!r.isError };
+}
+
+/** Calls a tool whose action the person must allow, and answers the editor's question with `answer`. */
+async function callAnswered(client: Client, name: string, args: Record<string, unknown>, answer: string, question: RegExp, shot?: string): Promise<{ text: string; isError: boolean }> {
+  const a = await api();
+  const seq = a.notifications().at(-1)?.seq ?? 0;
+  const running = call(client, name, args);
+  const asked = await waitFor('the question in the editor', () => a.notifications(seq).find((n) => question.test(n.text)), 30_000);
+  if (shot) await keepScreenshot(shot, { notifications: true });
+  assert.ok(asked.actions.includes(answer), `${JSON.stringify(asked)} offers ${answer}`);
+  const clicked = await clickNotification(answer);
+  assert.notStrictEqual(clicked, false, `the notification's ${answer} button`);
+  if (clicked === undefined) throw new Error('this launcher has no workbench probe to answer the question');
+  return running;
+}
+
+suite('AI agents through the MCP bridge', () => {
+  const pricing = 'src/pricing.js';
+  let original: string;
+  let client: Client;
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    const a = await api();
+    await signIn();
+    original = fs.readFileSync(fileUri(pricing).fsPath, 'utf8');
+    await scan('codeScanner.scanWorkspace');
+    await waitFor('this window in the registry', () => fs.existsSync(a.mcp.registry) && fs.readdirSync(a.mcp.registry).some((f) => f.endsWith('.json')) && a.mcp.address());
+    client = await connect(a.mcp.registry);
+  });
+
+  suiteTeardown(async () => {
+    await client?.close();
+    for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')) await revert(doc.uri);
+    await closeAllEditors();
+    fs.writeFileSync(fileUri(pricing).fsPath, original);
+  });
+
+  test('the bridge lists the tools; a changed file is scanned once the person allows the upload in the editor', async function () {
+    this.timeout(90_000);
+    const { tools } = await client.listTools();
+    assert.deepStrictEqual(tools.map((t) => t.name).sort(), ['codeScanner_applyFix', 'codeScanner_getFinding', 'codeScanner_listFindings', 'codeScanner_scanFiles']);
+    fs.writeFileSync(fileUri(pricing).fsPath, `${original}\nfunction run(input) {\n  return eval(input);\n}\n`);
+    const before = (await adminScans()).length;
+    const r = await callAnswered(client, 'codeScanner_scanFiles', { changed: true }, 'Upload and Scan', /An AI agent \(integration-test-agent\) asks to upload .*src\/pricing\.js/);
+    assert.ok(!r.isError, r.text);
+    assert.match(r.text, /^Scanned \d+ files?; \d+ findings? in them\. This is your first scan/);
+    assert.match(r.text, /<untrusted-data/);
+    assert.ok((await adminScans()).length > before, 'the service has the scan');
+    const listed = await call(client, 'codeScanner_listFindings', { file: 'pricing.js' });
+    assert.match(listed.text, /"classification": "CWE-95: /, listed.text);
+  });
+
+  test('a fix is applied once the person confirms it in the editor, where its diff is shown; a refusal is an answer', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    const fixable = a.issues().filter((l) => l.issue.path === pricing && l.issue.fix && l.issue.inArchive);
+    assert.ok(fixable.length >= 2, `pricing.js has two fixable findings (${fixable.length})`);
+    const [first, second] = fixable;
+    const refused = await callAnswered(client, 'codeScanner_applyFix', { id: second!.issue.id }, 'Refuse', /An AI agent asks to apply the suggested fix/);
+    assert.ok(!refused.isError, 'a refusal is an answer, not an error');
+    assert.match(refused.text, /The person declined in the editor/);
+    assert.ok(a.issues().some((l) => l.issue.id === second!.issue.id), 'nothing was applied');
+    const applied = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply Fix', /An AI agent asks to apply the suggested fix/, 'dark-agent-fix');
+    assert.ok(!applied.isError, applied.text);
+    assert.match(applied.text, /^Applied the fix/);
+    await waitFor('the fixed finding to leave the view', () => !a.issues().some((l) => l.issue.id === first!.issue.id));
+    assert.ok(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri(pricing).fsPath)?.isDirty, 'the file is edited, not saved');
+  });
+
+  test('an argument cannot stand in for the person: a scan asked with "confirmed" is still asked, and refused sends nothing', async function () {
+    this.timeout(60_000);
+    const before = (await adminScans()).length;
+    const r = await callAnswered(client, 'codeScanner_scanFiles', { paths: [pricing], confirmed: true, approved: true }, 'Refuse', /An AI agent .* asks to upload/);
+    assert.match(r.text, /The person declined in the editor/);
+    assert.strictEqual((await adminScans()).length, before, 'nothing was uploaded');
+  });
+
+  test('without an editor every tool answers one sentence; a wrong secret is refused on the channel', async function () {
+    this.timeout(60_000);
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-editor-'));
+    const lonely = await connect(empty);
+    try {
+      for (const name of ['codeScanner_listFindings', 'codeScanner_getFinding', 'codeScanner_scanFiles', 'codeScanner_applyFix']) {
+        const r = await call(lonely, name, { id: 'x' });
+        assert.strictEqual(r.text, 'No VS Code window with Code Scanner is running for you on this machine: open the project in VS Code with the Code Scanner extension, then ask again.');
+      }
+      const elsewhere = await call(client, 'codeScanner_listFindings', { folder: 'a-folder-open-nowhere' });
+      assert.match(elsewhere.text, /^The folder a-folder-open-nowhere is not open in any VS Code window with Code Scanner/);
+    } finally {
+      await lonely.close();
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+    const address = (await api()).mcp.address()!;
+    const answer = await new Promise<string>((resolve) => {
+      const s = net.connect(address, () => s.write(`${JSON.stringify({ type: 'hello', secret: 'not-the-secret' })}\n`));
+      let got = '';
+      s.on('data', (d) => { got += d.toString(); });
+      s.on('close', () => resolve(got));
+      s.on('error', () => resolve(got));
+    });
+    assert.match(answer, /"type":"refused"/);
+  });
+
+  test('the API key is in no file of the bridge or its registry, no argument and no environment it is given', async () => {
+    const a = await api();
+    const token = env('CODE_SCANNER_TEST_TOKEN');
+    const home = path.dirname(a.mcp.registry);
+    const files = [a.mcp.bridgePath, ...fs.readdirSync(a.mcp.registry).map((f) => path.join(a.mcp.registry, f))];
+    for (const f of files) assert.ok(!fs.readFileSync(f, 'utf8').includes(token), `${f} holds no key`);
+    for (const f of fs.readdirSync(a.mcp.registry)) assert.strictEqual(fs.statSync(path.join(a.mcp.registry, f)).mode & 0o077, 0, `${f} is the owner's alone`);
+    assert.strictEqual(fs.statSync(home).mode & 0o077, 0, 'the bridge\'s folder is the owner\'s alone');
+    const entry = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'other', action: 'copy' });
+    assert.strictEqual(entry?.action, 'copied');
+    const copied = await vscode.env.clipboard.readText();
+    assert.match(copied, /"code-scanner"/);
+    assert.ok(!copied.includes(token), 'the entry an agent gets holds no key');
+  });
+
+  test('Set Up AI Agent Access writes an agent\'s configuration only once the person confirms, keeps the rest of it, and takes it out again', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-home-'));
+    process.env.CODE_SCANNER_AGENT_CONFIG_HOME = home;
+    const file = path.join(home, '.cursor', 'mcp.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { other: { command: 'other-server' } }, theme: 'dark' }));
+    try {
+      // Not confirmed (the workbench under test answers no question): nothing is written.
+      const declined = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'add' });
+      assert.strictEqual(declined?.action, 'declined');
+      assert.deepStrictEqual(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers, { other: { command: 'other-server' } });
+      const added = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'add', confirmed: true });
+      assert.strictEqual(added?.action, 'added');
+      const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+      assert.strictEqual(written.theme, 'dark', 'the rest of the file is kept');
+      assert.deepStrictEqual(written.mcpServers.other, { command: 'other-server' });
+      assert.deepStrictEqual(written.mcpServers['code-scanner'].args, [(await api()).mcp.bridgePath]);
+      assert.ok(!fs.readFileSync(file, 'utf8').includes(env('CODE_SCANNER_TEST_TOKEN')));
+      const removed = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'remove', confirmed: true });
+      assert.strictEqual(removed?.action, 'removed');
+      assert.deepStrictEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { mcpServers: { other: { command: 'other-server' } }, theme: 'dark' });
+    } finally {
+      delete process.env.CODE_SCANNER_AGENT_CONFIG_HOME;
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
