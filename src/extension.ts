@@ -9,7 +9,9 @@ import { connectionFeature } from './editor/account/connectionCheck';
 import { sessionFeature } from './editor/account/session';
 import type { PoliciesSnapshot } from './editor/account/policiesView';
 import { agentFeature } from './editor/agent/agentFeature';
+import { pushFeature } from './editor/push/pushFeature';
 import type { AgentTools } from './editor/agent/lmTools';
+import type { PushCheckResult } from './editor/results/resultsStore';
 import type { CommandHandlers } from './editor/commands/signatures';
 import { createContext } from './editor/context';
 import { fixesFeature } from './editor/fixes/fixesFeature';
@@ -48,6 +50,8 @@ export interface CodeScannerApi {
   policies(): PoliciesSnapshot;
   /** The agent tools' implementations, to run one as VS Code does once its confirmation is answered. */
   readonly agentTools: AgentTools;
+  /** A folder's last check before a push, and the status bar item that says its verdict. */
+  readonly pushCheck: { of(folderUri: string): PushCheckResult | undefined; statusBar: vscode.StatusBarItem };
   /** Where this window's MCP bridge and its registry of windows are (for the tests of the bridge). */
   readonly mcp: { bridgePath: string; registry: string; address: () => string | undefined };
   /** The next scan asks before uploading again, as the first scan of a workspace does. */
@@ -73,7 +77,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
   const account = accountFeature(ctx);
   const tree = issuesTreeFeature(ctx);
   const review = reviewFeature(ctx);
-  const agent = agentFeature(ctx);
+  const push = pushFeature(ctx);
+  const agent = agentFeature(ctx, push.check);
   const statusBar = statusBarFeature(ctx);
   // Every command's handler, from the feature it belongs to: one missing does not compile.
   const handlers: CommandHandlers = {
@@ -87,6 +92,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     ...fixesFeature(ctx).commands,
     ...exportFeature(ctx).commands,
     ...agent.commands,
+    ...push.commands,
   };
   ctx.commands.registerAll(handlers);
 
@@ -114,6 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     policies: () => account.policies.snapshot(),
     forgetUploadConsent: () => consent.forget(),
     agentTools: agent.tools,
+    pushCheck: { of: (folderUri) => store.pushCheckOf(folderUri), statusBar: push.statusBar },
     mcp: { bridgePath: agent.channel.bridgePath, registry: agent.channel.registry, address: () => agent.channel.address },
     scanOnSaveState: () => ctx.saves.state,
     refreshPolicyMatches: async () => { await ctx.policies.refresh(); return ctx.policies.count; },

@@ -10,7 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { adminScans, api, closeAllEditors, fileUri, injectIssues, revert, scan, signIn, workspaceRoot } from './helpers';
 
-const TOOLS = ['codeScanner_listFindings', 'codeScanner_getFinding', 'codeScanner_scanFiles', 'codeScanner_applyFix'];
+const TOOLS = ['codeScanner_listFindings', 'codeScanner_getFinding', 'codeScanner_scanFiles', 'codeScanner_applyFix', 'codeScanner_checkBeforePush'];
 
 async function invoke(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
@@ -67,7 +67,7 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
     fs.rmSync(path.join(workspaceRoot(), '.env'), { force: true });
   });
 
-  test('the four tools are registered with their input schemas', () => {
+  test('the tools are registered with their input schemas', () => {
     for (const name of TOOLS) {
       const info = vscode.lm.tools.find((t) => t.name === name);
       assert.ok(info, `${name} is registered`);

@@ -6,6 +6,7 @@
 // file, argument or environment of the bridge; Set Up AI Agent Access writes only once the
 // person confirms, and takes it out again.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
@@ -75,7 +76,7 @@ suite('AI agents through the MCP bridge', () => {
   test('the bridge lists the tools; a changed file is scanned once the person allows the upload in the editor', async function () {
     this.timeout(90_000);
     const { tools } = await client.listTools();
-    assert.deepStrictEqual(tools.map((t) => t.name).sort(), ['codeScanner_applyFix', 'codeScanner_getFinding', 'codeScanner_listFindings', 'codeScanner_scanFiles']);
+    assert.deepStrictEqual(tools.map((t) => t.name).sort(), ['codeScanner_applyFix', 'codeScanner_checkBeforePush', 'codeScanner_getFinding', 'codeScanner_listFindings', 'codeScanner_scanFiles']);
     fs.writeFileSync(fileUri(pricing).fsPath, `${original}\nfunction run(input) {\n  return eval(input);\n}\n`);
     const before = (await adminScans()).length;
     const r = await callAnswered(client, 'codeScanner_scanFiles', { changed: true }, 'Upload and Scan', /An AI agent \(integration-test-agent\) asks to upload .*src\/pricing\.js/);
@@ -104,6 +105,21 @@ suite('AI agents through the MCP bridge', () => {
     assert.ok(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri(pricing).fsPath)?.isDirty, 'the file is edited, not saved');
   });
 
+  test('an agent asks whether CI would block the staged change: the person allows the upload in the editor, the answer is the verdict', async function () {
+    this.timeout(90_000);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8' });
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${fs.readFileSync(fileUri('src/format.ts').fsPath, 'utf8')}\n// staged by the agent\n`);
+    git('add', 'src/format.ts');
+    try {
+      const r = await callAnswered(client, 'codeScanner_checkBeforePush', { what: 'staged' }, 'Upload and Check', /An AI agent \(integration-test-agent\) asks to check the staged changes: 1 file would be uploaded/);
+      assert.match(r.text, /^(No policy violations in the 1 staged file\.|CI would block: |Unknown whether CI would block this: )/);
+      assert.match(r.text, /"verdict": "(clear|blocked|unknown)"/);
+    } finally {
+      git('reset', '-q');
+      git('checkout', '-q', '--', 'src/format.ts');
+    }
+  });
+
   test('an argument cannot stand in for the person: a scan asked with "confirmed" is still asked, and refused sends nothing', async function () {
     this.timeout(60_000);
     const before = (await adminScans()).length;
@@ -117,7 +133,7 @@ suite('AI agents through the MCP bridge', () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-editor-'));
     const lonely = await connect(empty);
     try {
-      for (const name of ['codeScanner_listFindings', 'codeScanner_getFinding', 'codeScanner_scanFiles', 'codeScanner_applyFix']) {
+      for (const name of ['codeScanner_listFindings', 'codeScanner_getFinding', 'codeScanner_scanFiles', 'codeScanner_applyFix', 'codeScanner_checkBeforePush']) {
         const r = await call(lonely, name, { id: 'x' });
         assert.strictEqual(r.text, 'No VS Code window with Code Scanner is running for you on this machine: open the project in VS Code with the Code Scanner extension, then ask again.');
       }

@@ -8,6 +8,7 @@ export const TOOL_NAMES = {
   getFinding: 'codeScanner_getFinding',
   scanFiles: 'codeScanner_scanFiles',
   applyFix: 'codeScanner_applyFix',
+  checkBeforePush: 'codeScanner_checkBeforePush',
 } as const;
 
 export type ToolName = (typeof TOOL_NAMES)[keyof typeof TOOL_NAMES];
@@ -92,6 +93,20 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         folder: FOLDER,
       },
       required: ['id'],
+    },
+  },
+  {
+    name: TOOL_NAMES.checkBeforePush,
+    title: 'Code Scanner: Would CI Block This?',
+    userDescription: 'Check what would leave the machine (the staged changes, or the branch before push) against the company\'s policies: would CI block it? (The person confirms the upload in the editor.)',
+    modelDescription: `Tells whether the company's CI would block what is about to leave the machine: what=staged checks the index's version of the staged files, what=branch the files the branch changed as HEAD has them. They are scanned (the person confirms the upload in the editor) and matched against the company's policies. The answer is "CI would block" with the policies and the findings, "no policy violations", or "unknown" with why (not signed in, no policies readable, the scan failed): unknown never means it would pass. Ask it before you say a change is ready to commit or push; fix what blocks, then ask again. ${UNTRUSTED}`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        what: { type: 'string', enum: ['staged', 'branch'], description: 'staged: the staged changes; branch: the branch\'s commits not yet pushed.' },
+        folder: FOLDER,
+      },
+      required: ['what'],
     },
   },
 ];

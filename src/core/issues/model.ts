@@ -58,7 +58,13 @@ export interface StoredIssue {
 }
 
 /** A policy a finding violates: its id, name and guidance (the service's text, untrusted). */
-export interface PolicyViolation { id: number; name: string; guidance?: string }
+export interface PolicyViolation {
+  id: number;
+  name: string;
+  guidance?: string;
+  /** The policy is `approved: false`: it is shown, but would not block CI (decisions.md). */
+  unapproved?: true;
+}
 
 /** Scanner metadata kept per finding (it is persisted with the results of the workspace). */
 export const MAX_METADATA_CHARS = 4000;

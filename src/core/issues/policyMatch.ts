@@ -41,7 +41,10 @@ export class PolicyMatcher {
       if (pattern && !include) return [];
       const guidance = p.guidance_text?.trim();
       return [{
-        violation: { id: p.id, name: p.name, ...(guidance ? { guidance: guidance.length > MAX_GUIDANCE_CHARS ? `${guidance.slice(0, MAX_GUIDANCE_CHARS - 1)}…` : guidance } : {}) },
+        violation: {
+          id: p.id, name: p.name, ...(guidance ? { guidance: guidance.length > MAX_GUIDANCE_CHARS ? `${guidance.slice(0, MAX_GUIDANCE_CHARS - 1)}…` : guidance } : {}),
+          ...(p.approved === false ? { unapproved: true as const } : {}),
+        },
         cwes,
         projects: new Set((p.projects ?? []).map((x) => x.trim()).filter(Boolean)),
         include,

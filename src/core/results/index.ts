@@ -2,7 +2,7 @@
 export * from './types';
 export { FindingsModel, type Located, type RefreshedScan, type FindingsModelOptions } from './model';
 export { digest, fingerprint, place, type ReadText } from './placement';
-export { fixBlocks, holdsFix, returnOf, type LeftFinding, type LeftHow } from './leftFindings';
+export { fixBlocks, holdsFix, rangeOfLineText, returnOf, type LeftFinding, type LeftHow } from './leftFindings';
 export { existsNow, missingNow } from './deletions';
 export { ResultsStorage, readRecords, STATE_KEY, type KeyValueState, type Snapshot } from './storage';
 export { clockTime, elapsedText } from '../text/time';

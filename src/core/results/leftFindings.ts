@@ -87,6 +87,16 @@ function findLine(lines: readonly string[], lineText: string | undefined, near: 
   return best;
 }
 
+/**
+ * The range of the line nearest to line `near` (0-based) of `text` that reads `lineText`
+ * (whitespace aside); undefined when there is none, or the line text is blank.
+ */
+export function rangeOfLineText(text: string, lineText: string, near: number): Range | undefined {
+  const lines = text.split(/\r\n|\r|\n/);
+  const at = findLine(lines, lineText, near);
+  return at === undefined ? undefined : lineRange(lines, at);
+}
+
 /** Where a finding that came back goes: its range, or stale (listed, at no line) when its code cannot be found. */
 export type Return = { range: Range } | { stale: true };
 

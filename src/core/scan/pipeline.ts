@@ -127,6 +127,11 @@ export interface PipelineContext {
 export interface FolderScanRequest {
   /** Absolute path of the folder (for git details). */
   root: string;
+  /**
+   * Where the git details are read when `root` is not the work tree: what a commit or a push
+   * would send, written into a folder of the extension's own (outgoing.ts).
+   */
+  gitRoot?: string;
   /** The service project the scan goes to (projectName.ts: as the service's CLI names it). */
   projectName: string;
   /** The folder's name, for messages about a saved upload (default: the project name). */
@@ -216,7 +221,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
       // run, not after them. A full selection in git finds the untracked files anyway, and
       // looks at every tracked file: git need not compare again those not written since the
       // last clean reading.
-      const gitInfo = (req.partial ? readRevision(req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
+      const gitInfo = (req.partial ? readRevision(req.gitRoot ?? req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
       return { selecting, gitInfo };
     };
     let { selecting, gitInfo } = choose(watched);

@@ -11,10 +11,11 @@ import { setUpAgentAccess } from './agentSetup';
 import { AgentToolHost } from './agentTools';
 import { lmToolsFeature, type AgentTools } from './lmTools';
 import { McpChannel } from './mcpChannel';
+import type { PushCheck } from '../push/pushCheck';
 
-export function agentFeature(ctx: Ctx): { tools: AgentTools; channel: McpChannel; commands: Pick<CommandHandlers, 'codeScanner.setUpAgentAccess'> } {
+export function agentFeature(ctx: Ctx, push?: PushCheck): { tools: AgentTools; channel: McpChannel; commands: Pick<CommandHandlers, 'codeScanner.setUpAgentAccess'> } {
   const { extension, notifier, log, own } = ctx;
-  const host = new AgentToolHost(ctx);
+  const host = new AgentToolHost(ctx, push);
   const { tools } = lmToolsFeature(ctx, host);
   const channel = own(new McpChannel(extension, host, notifier, log));
   const started = channel.start().catch((e: unknown) => log.warn(`AI agents outside the editor cannot reach Code Scanner: the bridge's channel did not start (${errorMessage(e)}).`));

@@ -16,6 +16,8 @@ import { plural } from '../../core/text/plural';
 import { escapeMarkdown, oneLine } from '../../core/text/untrusted';
 import { skipReasonLabel } from '../../core/workspace/selectFiles';
 import { selectForUpload } from './agentSelection';
+import { branchChanges, stagedChanges } from '../../core/workspace/outgoing';
+import type { PushCheck } from '../push/pushCheck';
 import type { Ctx } from '../context';
 import { checkFix } from '../fixes/fixTargets';
 import { folderNameOf, type LocatedIssue } from '../results/resultsStore';
@@ -24,7 +26,7 @@ import { scannableFolders } from '../scan/uploadPreview';
 
 const MAX_LIST = 200;
 const DEFAULT_LIST = 50;
-/** Agent scans a minute, across agents: a loop of an agent must not spend the person's request budget. */
+/** Scans a minute, per agent: a loop of an agent must not spend the person's request budget. */
 export const AGENT_SCANS_PER_MINUTE = 3;
 
 /** What a call must have confirmed by the person before it is carried out. */
@@ -79,12 +81,12 @@ function foldersNamed(input: Record<string, unknown>): vscode.WorkspaceFolder[] 
 }
 
 export class AgentToolHost {
-  /** When agent scans started, for the budget. */
-  private readonly scanTimes: number[] = [];
+  /** When each agent's scans started, for the budget. */
+  private readonly scanTimes = new Map<string, number[]>();
   /** Per agent: the findings its previous scan returned, so the next answer marks what is new since. */
   private readonly seen = new Map<string, Set<string>>();
 
-  constructor(private readonly ctx: Pick<Ctx, 'store' | 'scans' | 'fixes' | 'consent' | 'session' | 'log'>) {}
+  constructor(private readonly ctx: Pick<Ctx, 'store' | 'scans' | 'fixes' | 'consent' | 'session' | 'log'>, private readonly push?: PushCheck) {}
 
   private rows(folders?: readonly vscode.WorkspaceFolder[]): (FindingRow & { located: LocatedIssue })[] {
     const keep = folders && new Set(folders.map((f) => f.uri.toString()));
@@ -108,6 +110,7 @@ export class AgentToolHost {
       case TOOL_NAMES.getFinding: return this.get(input);
       case TOOL_NAMES.scanFiles: return this.scanPlan(input, call.agent);
       case TOOL_NAMES.applyFix: return this.fixPlan(input);
+      case TOOL_NAMES.checkBeforePush: return this.pushPlan(input, call.agent);
       default: return answer(`There is no tool ${oneLine(call.tool, 80)}.`, true);
     }
   }
@@ -146,11 +149,18 @@ export class AgentToolHost {
     return answer(untrustedEnvelope('The finding asked for:', fullFinding(row)));
   }
 
-  /** The budget of agent scans: a sentence when it is spent. */
-  private budgetRefusal(now = Date.now()): string | undefined {
-    while (this.scanTimes.length && now - this.scanTimes[0]! > 60_000) this.scanTimes.shift();
-    if (this.scanTimes.length < AGENT_SCANS_PER_MINUTE) return undefined;
-    const wait = Math.ceil((60_000 - (now - this.scanTimes[0]!)) / 1000);
+  private timesOf(agent: string): number[] {
+    let times = this.scanTimes.get(agent);
+    if (!times) this.scanTimes.set(agent, (times = []));
+    return times;
+  }
+
+  /** The agent's budget of scans: a sentence when it is spent. */
+  private budgetRefusal(agent: string, now = Date.now()): string | undefined {
+    const times = this.timesOf(agent);
+    while (times.length && now - times[0]! > 60_000) times.shift();
+    if (times.length < AGENT_SCANS_PER_MINUTE) return undefined;
+    const wait = Math.ceil((60_000 - (now - times[0]!)) / 1000);
     return `The limit of ${AGENT_SCANS_PER_MINUTE} agent scans a minute is reached: the next one can start in ${wait} s. Fix what the last scan found first, and scan again when you have changed something.`;
   }
 
@@ -165,7 +175,7 @@ export class AgentToolHost {
       void this.ctx.consent.ask(kind);
       return answer('Nothing was scanned: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; scan again once they have answered.', true);
     }
-    const budget = this.budgetRefusal();
+    const budget = this.budgetRefusal(agent);
     if (budget) return answer(budget, true);
     const plan = await selectForUpload(kind, input, folders);
     if (plan.problem) return answer(`Nothing was scanned: ${plan.problem}`, true);
@@ -190,9 +200,9 @@ export class AgentToolHost {
   }
 
   private async scanNow(kind: 'workspace' | 'changedFiles' | 'givenFiles', plan: Awaited<ReturnType<typeof selectForUpload>>, agent: string, files: number): Promise<ToolAnswer> {
-    const budget = this.budgetRefusal();
+    const budget = this.budgetRefusal(agent);
     if (budget) return { text: budget, isError: true };
-    this.scanTimes.push(Date.now());
+    this.timesOf(agent).push(Date.now());
     // The first-scan question was answered (checked above); the person confirmed this upload.
     const summary = await this.ctx.scans.scan(kind, { confirmed: true }, plan.uris);
     if (!summary) return { text: 'Nothing was scanned: another scan is running in the editor, or the editor could not reach the service. Try again in a moment.', isError: true };
@@ -207,6 +217,46 @@ export class AgentToolHost {
     const scansDone = summary.folders.map((f) => ({ folder: f.folder, filesScanned: f.files, ...(f.scanId ? { scanId: f.scanId } : {}), ...(f.note ? { note: f.note } : {}) }));
     const since = fresh === undefined ? 'This is your first scan in this session: nothing is marked new since a previous one.' : `${plural(fresh, 'finding')} ${fresh === 1 ? 'is' : 'are'} new since your previous scan (newSinceYourLastScan).`;
     return { text: untrustedEnvelope(`Scanned ${plural(files, 'file')}; ${plural(found.length, 'finding')} in them. ${since}`, { scans: scansDone, findings: listed }) };
+  }
+
+  private async pushPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
+    if (!this.push) return answer('This editor cannot check before a push.', true);
+    const what = input.what === 'branch' ? 'branch' : input.what === 'staged' ? 'staged' : undefined;
+    if (!what) return answer('Say what to check: what=staged (the staged changes) or what=branch (the branch before push).', true);
+    if (!vscode.workspace.isTrusted) return answer('Unknown whether CI would block this: the workspace is in Restricted Mode, where nothing is uploaded. The person can trust it in the editor.', true);
+    const folders = foldersNamed(input);
+    if (typeof folders === 'string') return answer(folders, true);
+    if (this.ctx.consent.needed()) {
+      void this.ctx.consent.ask('changedFiles');
+      return answer('Unknown whether CI would block this: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; check again once they have answered.', true);
+    }
+    const budget = this.budgetRefusal(agent);
+    if (budget) return answer(budget, true);
+    const outgoing = (await Promise.all(folders.map(async (f) => ({ f, o: await (what === 'staged' ? stagedChanges(f.uri.fsPath) : branchChanges(f.uri.fsPath)).catch(() => undefined) }))))
+      .filter((x) => x.o?.files.length);
+    if (!outgoing.length) return answer(`Unknown whether CI would block this: ${what === 'staged' ? 'no changes are staged' : 'the branch has no commits its upstream does not have'}, so nothing would leave the machine.`);
+    const files = outgoing.flatMap(({ f, o }) => o!.files.map((p) => `${f.name}/${p}`));
+    const host = serviceHost();
+    return {
+      invocationMessage: what === 'staged' ? 'Checking the staged changes' : 'Checking the branch before push',
+      confirmation: {
+        title: 'Code Scanner: upload what would leave the machine, to check it?',
+        markdown: new vscode.MarkdownString(`Upload ${what === 'staged' ? 'the staged version' : 'the committed version'} of ${plural(files.length, 'file')} to ${escapeMarkdown(host)} to check it against your company's policies:\n\n${files.slice(0, 20).map((f) => `- ${escapeMarkdown(f)}`).join('\n')}${files.length > 20 ? `\n- …and ${files.length - 20} more` : ''}`),
+        question: `An AI agent (${oneLine(agent, 60)}) asks to check ${what === 'staged' ? 'the staged changes' : 'the branch before push'}: ${plural(files.length, 'file')} would be uploaded to ${host}. Allow it?`,
+        accept: 'Upload and Check',
+        digest: createHash('sha256').update(outgoing.map(({ o }) => o!.identity).join('\n')).digest('hex'),
+      },
+      carryOut: async () => {
+        this.timesOf(agent).push(Date.now());
+        const checked = [];
+        for (const { f } of outgoing) checked.push(...await this.push!.check(what, { folder: f, options: { confirmed: true } }));
+        return { text: untrustedEnvelope(checked.map((c) => c.text).join(' '), checked.map((c) => ({
+          folder: c.folder, verdict: c.verdict.kind, files: c.files, ...(c.deleted.length ? { deletedNotSent: c.deleted } : {}),
+          ...(c.verdict.kind === 'blocked' ? { blocking: c.verdict.blocking.slice(0, MAX_LIST).map((b) => ({ ...compactFinding({ finding: b.issue, folder: c.folder, dismissed: false }), policies: b.policies.map((p) => ({ name: p.name, guidance: p.guidance })) })) } : {}),
+          ...(c.verdict.kind === 'unknown' ? { reason: c.verdict.reason } : {}),
+        }))) };
+      },
+    };
   }
 
   private async fixPlan(input: Record<string, unknown>): Promise<Plan> {

@@ -3,6 +3,7 @@
 // CommandHandlers, so a command without a handler does not compile. Internal calls go
 // through Commands.execute. Adding a command: see CONTRIBUTING.md.
 import type { SetupResult } from '../agent/agentSetup';
+import type { CheckedFolder } from '../push/pushCheck';
 import type { PoliciesSnapshot } from '../account/policiesView';
 import type { ShownRoles } from '../account/roles';
 import type { AddMembersResult } from '../account/teamMembers';
@@ -27,6 +28,10 @@ export interface CommandSignatures {
   'codeScanner.checkConnection': () => Promise<ConnectionReport>;
   'codeScanner.allowServiceAddress': () => Promise<boolean>;
   'codeScanner.setUpAgentAccess': (arg?: Arg) => Promise<SetupResult | undefined>;
+  // Before push
+  'codeScanner.checkStagedChanges': (arg?: Arg) => Promise<CheckedFolder[]>;
+  'codeScanner.checkBranchBeforePush': (arg?: Arg) => Promise<CheckedFolder[]>;
+  'codeScanner.showPushCheck': () => Promise<void>;
   // Scans
   'codeScanner.scanWorkspace': (arg?: Arg) => Promise<ScanSummary | undefined>;
   'codeScanner.scanOpenFiles': (arg?: Arg) => Promise<ScanSummary | undefined>;

@@ -18,11 +18,15 @@ import type { ProjectNames } from '../scan/projectNames';
 import { describeProject, hideFalsePositives } from '../settings';
 import { plural } from '../../core/text/plural';
 import { SIGNED_OUT_NOTE } from '../../core/results';
+import { verdictText } from '../../core/results/pushVerdict';
 
+/** `pushCheck`: the group (and its findings) of the last check before a push that would block CI. */
 export type IssueTreeNode =
   | { kind: 'folder'; folderUri: string; name: string }
-  | { kind: 'group'; folderUri: string; key: string; label: string; count: number; issues: StoredIssue[]; dismissed?: boolean }
-  | { kind: 'issue'; folderUri: string; issueId: string; issue: StoredIssue };
+  | { kind: 'group'; folderUri: string; key: string; label: string; count: number; issues: StoredIssue[]; dismissed?: boolean; pushCheck?: boolean }
+  | { kind: 'issue'; folderUri: string; issueId: string; issue: StoredIssue; pushCheck?: boolean };
+
+const PUSH_CHECK_GROUP = '\0push-check';
 
 const GROUP_BY_KEY = 'codeScanner.issues.groupBy';
 const STATUS_FILTER_KEY = 'codeScanner.issues.statusFilter';
@@ -183,7 +187,8 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
 
   getChildren(node?: IssueTreeNode): IssueTreeNode[] {
     if (!node) {
-      const folders = this.store.foldersWithResults();
+      const checked = this.store.pushCheckFolders().filter((f) => this.store.pushCheckOf(f)?.issues.length);
+      const folders = [...new Set([...this.store.foldersWithResults(), ...checked])];
       if (folders.length > 1) {
         // In the Explorer's order, whichever folder's results arrived first.
         const rows = folders.map((f) => ({ f, ws: vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(f)) }));
@@ -196,13 +201,18 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     }
     if (node.kind === 'folder') return this.groups(node.folderUri);
     // Sorted again: typing may have moved findings of a file past each other.
-    if (node.kind === 'group') return sortedIssues(node.issues).map((issue) => ({ kind: 'issue', folderUri: node.folderUri, issueId: issue.id, issue }));
+    if (node.kind === 'group') return sortedIssues(node.issues).map((issue) => ({ kind: 'issue', folderUri: node.folderUri, issueId: issue.id, issue, ...(node.pushCheck ? { pushCheck: true } : {}) }));
     return [];
   }
 
   private groups(folderUri: string): IssueTreeNode[] {
     const issues = this.visibleIssues(folderUri);
     const nodes: IssueTreeNode[] = groupIssues(issues, this.groupBy).map((g) => ({ kind: 'group', folderUri, ...g }));
+    // What would block CI, first: the findings of the last check of what a push would send.
+    const check = this.store.pushCheckOf(folderUri);
+    if (check?.issues.length) {
+      nodes.unshift({ kind: 'group', folderUri, key: PUSH_CHECK_GROUP, label: check.outdated ? 'Would have blocked CI (changed since the check)' : 'Would block CI', count: check.issues.length, issues: check.issues, pushCheck: true });
+    }
     const dismissed = this.dismissed(folderUri);
     if (dismissed.length) {
       nodes.push({ kind: 'group', folderUri, key: DISMISSED_GROUP, label: 'Dismissed', count: dismissed.length, dismissed: true, issues: dismissed.sort(compareIssues) });
@@ -230,6 +240,17 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
 
   private groupItem(node: Extract<IssueTreeNode, { kind: 'group' }>): vscode.TreeItem {
     const by = this.groupBy;
+    if (node.pushCheck) {
+      const check = this.store.pushCheckOf(node.folderUri);
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `group:${node.folderUri}:push-check`;
+      item.description = `${node.count} · ${check?.what === 'staged' ? 'staged changes' : 'branch before push'}`;
+      item.iconPath = new vscode.ThemeIcon(check?.outdated ? 'history' : 'error');
+      item.tooltip = check ? verdictText(check.verdict) : undefined;
+      item.contextValue = 'group.pushCheck';
+      item.accessibilityInformation = { label: `${node.label}, ${plural(node.count, 'finding')} in ${item.description.split(' · ')[1]}` };
+      return item;
+    }
     if (node.dismissed) {
       const item = new vscode.TreeItem('Dismissed', vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `group:${node.folderUri}:dismissed`;
@@ -268,10 +289,11 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     const where = this.groupBy === 'file' ? `line ${line}` : `${path.posix.basename(issue.path)}:${line}`;
     const label = this.groupBy === 'urgency' ? where : `${capitalize(issue.urgency)} · ${where}`;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `issue:${node.folderUri}:${issue.id}`;
+    item.id = `${node.pushCheck ? 'push-check' : 'issue'}:${node.folderUri}:${issue.id}`;
     const marks = [
       issue.isNew ? 'new' : '',
-      issue.policies?.length ? `violates ${issue.policies.length === 1 ? 'a policy' : `${issue.policies.length} policies`}` : '',
+      node.pushCheck ? `blocks CI: ${(issue.policies ?? []).filter((p) => !p.unapproved).map((p) => p.name).join(', ')}` : '',
+      !node.pushCheck && issue.policies?.length ? `violates ${issue.policies.length === 1 ? 'a policy' : `${issue.policies.length} policies`}` : '',
       issue.reachable ? 'reachable' : '',
       issue.stale ? 'code changed since the scan' : '',
       issue.falsePositive ? 'likely false positive' : '',
@@ -302,10 +324,10 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
 
   getParent(node: IssueTreeNode): IssueTreeNode | undefined {
     if (node.kind === 'folder') return undefined;
-    const multi = this.store.foldersWithResults().length > 1;
-    const folderNode = multi ? this.getChildren().find((n) => n.folderUri === node.folderUri) : undefined;
+    const roots = this.getChildren();
+    const folderNode = roots.some((n) => n.kind === 'folder') ? roots.find((n) => n.folderUri === node.folderUri) : undefined;
     if (node.kind === 'group') return folderNode;
-    return this.getChildren(folderNode).find((g) => g.kind === 'group' && g.issues.some((i) => i.id === node.issueId));
+    return this.getChildren(folderNode).find((g) => g.kind === 'group' && !!g.pushCheck === !!node.pushCheck && g.issues.some((i) => i.id === node.issueId));
   }
 }
 

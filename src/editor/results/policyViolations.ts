@@ -107,9 +107,16 @@ export class PolicyViolations extends DisposableObject {
   /** Reads the active policies again (never asks to sign in: signed out, nothing happens). */
   refresh(): Promise<void> {
     if (!this.session.isSignedIn()) return Promise.resolve();
-    this.reading ??= this.read().finally(() => { this.reading = undefined; });
+    // A read already under way began before this ask: one more follows it (however many ask meanwhile).
+    if (this.reading) {
+      this.again ??= this.reading.then(() => { this.again = undefined; return this.refresh(); });
+      return this.again;
+    }
+    this.reading = this.read().finally(() => { this.reading = undefined; });
     return this.reading;
   }
+
+  private again: Promise<void> | undefined;
 
   private async read(): Promise<void> {
     const account = this.session.account;
@@ -119,7 +126,7 @@ export class PolicyViolations extends DisposableObject {
     try {
       const policies = await client.listAllPolicies({ active: true });
       // Only what matching reads is kept.
-      const kept = policies.map((p) => ({ id: p.id, name: p.name, active: p.active, archived: p.archived, cwes: p.cwes, projects: p.projects, glob_pattern: p.glob_pattern, excludes: p.excludes, guidance_text: p.guidance_text }));
+      const kept = policies.map((p) => ({ id: p.id, name: p.name, active: p.active, archived: p.archived, approved: p.approved, cwes: p.cwes, projects: p.projects, glob_pattern: p.glob_pattern, excludes: p.excludes, guidance_text: p.guidance_text }));
       await this.keep({ account, at: Date.now(), policies: kept });
       if (this.session.account === account) this.use(policies, account);
       this.log.info(`Findings are matched against ${policies.length} active ${policies.length === 1 ? 'policy' : 'policies'} of the company.`);

@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import { FindingsModel, ResultsStorage, existsNow, missingNow, type Attempt, type DismissReason, type Dismissal, type FindingsChange, type FolderFindings, type PendingScan, type RefreshedScan, type ScanEvent, type ScanRef } from '../../core/results';
 import type { PolicyViolation, StoredIssue } from '../../core/issues';
+import type { PushVerdict } from '../../core/results/pushVerdict';
+import type { OutgoingKind } from '../../core/workspace/outgoing';
 import { readTextInside } from '../../core/workspace/readInside';
 import type { IssueRef } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
@@ -16,6 +18,24 @@ export type { DismissReason, Dismissal, ScanRef } from '../../core/results';
 export type { IssueRef } from '../commands/args';
 
 export interface LocatedIssue { folderUri: string; uri: vscode.Uri; issue: StoredIssue }
+
+/**
+ * A folder's last check before a push (pushCheck.ts): the verdict and the findings that
+ * block, of what would leave the machine. Kept apart from the folder's findings, which are
+ * of the working tree; they are shown in their own group and reached like any finding.
+ */
+export interface PushCheckResult {
+  what: OutgoingKind;
+  verdict: PushVerdict;
+  /** What was checked exactly (outgoing.ts): the verdict stands while it is the same. */
+  identity: string;
+  /** When the check ended. */
+  at: string;
+  /** The findings that block, placed in the files as they are now (stale where the text differs). */
+  issues: StoredIssue[];
+  /** The checked content has changed since (a new commit, a staged change): the verdict is old. */
+  outdated?: boolean;
+}
 
 /** The policies a finding of a folder violates (undefined: not known, so none is shown). */
 export type PolicyLookup = (folderUri: string, issue: StoredIssue) => PolicyViolation[] | undefined;
@@ -59,6 +79,8 @@ export class ResultsStore extends DisposableObject {
   /** Settles once the findings kept in the results file are loaded (at once without one). */
   readonly ready: Promise<void>;
   private policies: PolicyLookup | undefined;
+  /** Each folder's last push check (not persisted: a reload checks again). */
+  private readonly pushChecks = new Map<string, PushCheckResult>();
 
   /**
    * `resultsFile`: where findings are kept (JSON Lines in the workspace's storage); without
@@ -200,8 +222,30 @@ export class ResultsStore extends DisposableObject {
   }
 
   get(ref: IssueRef): LocatedIssue | undefined {
-    const issue = this.model.get(ref.folderUri, ref.issueId);
+    const issue = this.model.get(ref.folderUri, ref.issueId) ?? this.pushChecks.get(ref.folderUri)?.issues.find((i) => i.id === ref.issueId);
     return issue ? { folderUri: ref.folderUri, uri: this.uriOf(ref.folderUri, issue.path), issue } : undefined;
+  }
+
+  // ---- push checks
+
+  pushCheckOf(folderUri: string): PushCheckResult | undefined {
+    return this.pushChecks.get(folderUri);
+  }
+
+  pushCheckFolders(): string[] {
+    return [...this.pushChecks.keys()];
+  }
+
+  /** A folder's check before a push (undefined: forgotten); every view hears of it. */
+  setPushCheck(folderUri: string, result: PushCheckResult | undefined): void {
+    if (result) this.pushChecks.set(folderUri, result);
+    else this.pushChecks.delete(folderUri);
+    this.changed.fire({});
+  }
+
+  /** Matches findings of a folder against the company's policies as the folder's own are (pushCheck.ts). */
+  matchPoliciesFor(folderUri: string, issues: readonly StoredIssue[]): void {
+    this.matchPolicies(folderUri, issues);
   }
 
   dismissalOf(issue: StoredIssue): Dismissal | undefined { return this.model.dismissalOf(issue); }
@@ -243,7 +287,18 @@ export class ResultsStore extends DisposableObject {
    * file, so the finding comes back when the file no longer has it (core/results/leftFindings.ts).
    */
   takeOut(refs: IssueRef[], blocks?: (issueId: string) => string[][] | undefined): LocatedIssue[] {
-    return this.model.takeOut(refs, blocks).map((l) => ({ ...l, uri: this.uriOf(l.folderUri, l.issue.path) }));
+    const out = this.model.takeOut(refs, blocks).map((l) => ({ ...l, uri: this.uriOf(l.folderUri, l.issue.path) }));
+    // A push check's finding fixed in the working tree leaves its group; the verdict stays until checked again.
+    for (const ref of refs) {
+      if (out.some((l) => l.folderUri === ref.folderUri && l.issue.id === ref.issueId)) continue;
+      const check = this.pushChecks.get(ref.folderUri);
+      const issue = check?.issues.find((i) => i.id === ref.issueId);
+      if (!check || !issue) continue;
+      check.issues = check.issues.filter((i) => i !== issue);
+      out.push({ folderUri: ref.folderUri, uri: this.uriOf(ref.folderUri, issue.path), issue });
+    }
+    if (out.length) this.changed.fire({});
+    return out;
   }
 
   /** Puts findings taken out back as they were (the editor refused the fix's edit). */

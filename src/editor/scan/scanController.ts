@@ -1,14 +1,16 @@
 // The editor's side of scanning: which folders and files a command means, the progress
 // notification and status bar state, cancellation, one scan at a time, and telling the
 // user how it went. The work itself is the core pipeline (src/core/scan/pipeline.ts).
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isServiceError, type ServiceClient } from '../../core/api';
 import { CancelledAfterUploadError, isCancellation, settleBounded } from '../../core/async';
-import { clockTime, type PendingScan } from '../../core/results';
+import { clockTime, type PendingScan, type ScanFindings } from '../../core/results';
 import { ScanFailedError, ScanStoppedError } from '../../core/scan/awaitScan';
 import { fetchFindings, resumeFolder, scanFolder, waitForScan, type FolderScanRequest, type FolderScanResult, type PipelineContext, type ScanEvent } from '../../core/scan/pipeline';
 import { overallFraction, type ScanProgress, type ScanStage } from '../../core/scan/stages';
 import { UploadInterruptedError } from '../../core/upload/engine';
+import { MemoryTransferStore } from '../../core/upload/transferStore';
 import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles, skipReasonLabel, type SkippedFile } from '../../core/workspace/selectFiles';
 import type { TargetPolicies } from '../account/targetPolicies';
 import { plainObjectArg, scanOptionsArg, type ScanOptions } from '../commands/args';
@@ -267,6 +269,45 @@ export class ScanController extends DisposableObject {
     const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ folder: steps[i].folder.name, error: r.reason as unknown }] : []));
     if (failures.length) throw new FoldersEnded(done, failures);
     return done;
+  }
+
+  /**
+   * A partial scan of content that is not the working tree (what a commit or a push would
+   * send, written under `root`), through the same pipeline (consent asked by the caller,
+   * trust, the request budget, the upload), with git details from the folder. Its findings
+   * go to `onFindings`, never into the folder's: they are of other content. Its upload is not
+   * kept to resume, and the folder's own interrupted upload is left alone.
+   */
+  scanContent(folder: vscode.WorkspaceFolder, o: {
+    root: string; paths: string[]; title: string; partialOf: string; quiet?: boolean; options?: ScanOptions;
+    onFindings: (f: ScanFindings) => void;
+  }): Promise<ScanSummary | undefined> {
+    return this.exclusive(async () => {
+      const client = await this.session.getClient({ ask: !o.quiet });
+      if (!client) return undefined;
+      const options = o.options ?? {};
+      return this.withRun(o.title, async (run) => {
+        const base = await this.pipelineContext(client, folder, this.uploads.forFolder(folder.uri.toString()), run, run.folderProgress(0, 1, this.label(folder)), options);
+        const memory = new MemoryTransferStore();
+        const ctx: PipelineContext = {
+          ...base,
+          uploads: { ...base.uploads, store: memory, discard: () => memory.clear(), reuse: undefined, changes: undefined },
+          onScan: async (e) => {
+            this.session.log.info(`${folder.name}: ${o.title}: ${scanEventText(e)}`);
+            if (e.kind === 'completed') o.onFindings(e.findings);
+          },
+        };
+        const project = await folderProject(folder);
+        const files = o.paths.map((p) => path.join(o.root, ...p.split('/')));
+        const result = await this.noting(folder, run, () => scanFolder({
+          root: o.root, gitRoot: folder.uri.fsPath, projectName: project.name, folderName: folder.name, partial: true,
+          select: () => selectGivenFiles(o.root, files, { ...selectOptions(folder), useGit: false }),
+          scanConfigs: scanSettings(folder).scanConfigs, targetPolicies: this.targets.ids,
+        }, ctx));
+        const r = this.outcome(folder, result);
+        return [{ ...r, partialOf: o.partialOf, project: project.name, issues: undefined, fresh: undefined }];
+      }, { quiet: o.quiet, announce: false });
+    });
   }
 
   /** Resumes every interrupted upload of this workspace, then fetches its results. */
@@ -554,7 +595,8 @@ export class ScanController extends DisposableObject {
   }
 
   /** `quiet`: a background scan (scan on save): progress in the status bar only, and only the log hears how it ended. */
-  private async withRun(title: string, body: (run: Run) => Promise<FolderOutcome[]>, o: { quiet?: boolean } = {}): Promise<ScanSummary | undefined> {
+  /** `announce: false`: the caller says how it ended (a push check's verdict), not the usual message. */
+  private async withRun(title: string, body: (run: Run) => Promise<FolderOutcome[]>, o: { quiet?: boolean; announce?: boolean } = {}): Promise<ScanSummary | undefined> {
     return vscode.window.withProgress(
       { location: o.quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: progressTitle(title), cancellable: !o.quiet },
       async (progress, token) => {
@@ -569,7 +611,7 @@ export class ScanController extends DisposableObject {
         try {
           const folders = await body(run);
           if (o.quiet) this.logOutcomes(folders);
-          else this.announce(folders);
+          else if (o.announce !== false) this.announce(folders);
           return { folders, cancelled: false };
         } catch (err) {
           const ended = err instanceof FoldersEnded ? err : new FoldersEnded([], [{ folder: run.folder, error: err }]);

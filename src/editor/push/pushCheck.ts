@@ -1,0 +1,178 @@
+// Would CI block this? Check Staged Changes and Check Branch Before Push scan what would
+// leave the machine (core/workspace/outgoing.ts: the index's version of staged files, or the
+// branch's changed files as HEAD has them), as one partial scan through the scan pipeline,
+// and give a verdict (core/results/pushVerdict.ts) that stands until the checked content
+// changes. With codeScanner.checkBeforePush = afterCommit the branch is checked after each
+// commit, in the background. The verdict is never "would pass" when it could not check.
+import { randomBytes } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { StoredIssue } from '../../core/issues';
+import { digest, place, rangeOfLineText } from '../../core/results';
+import { pushVerdict, verdictText, type PushVerdict, type UnknownReason } from '../../core/results/pushVerdict';
+import { errorMessage } from '../../core/errors';
+import { branchChanges, stagedChanges, writeOutgoing, type Outgoing, type OutgoingKind } from '../../core/workspace/outgoing';
+import { readText, type PushCheckResult } from '../results/resultsStore';
+import type { Ctx } from '../context';
+import { DisposableObject } from '../disposable';
+import { scannableFolders } from '../scan/uploadPreview';
+import type { ScanOptions, ScanSummary } from '../scan/scanController';
+
+/** What one folder's check ended with, for the caller (commands, the agent tool). */
+export interface CheckedFolder { folder: string; folderUri: string; verdict: PushVerdict; text: string; files: string[]; deleted: string[] }
+
+const TITLES: Record<OutgoingKind, string> = { staged: 'Checking staged changes', branch: 'Checking the branch before push' };
+const PARTIAL_OF: Record<OutgoingKind, string> = { staged: 'staged file', branch: 'changed file' };
+
+/** The reason a scan that did not complete gives the verdict. */
+function unknownOf(summary: ScanSummary | undefined): { reason: UnknownReason; detail?: string } {
+  const e = summary?.error;
+  if (!summary) return { reason: 'not-checked', detail: 'the scan did not start (another scan is running, or sign-in is needed)' };
+  if (summary.cancelled) return { reason: 'not-checked', detail: 'the check was cancelled' };
+  if (e && ['network', 'timeout', 'proxy-auth', 'server'].includes(e.kind)) return { reason: 'unreachable', detail: `the service could not be reached (${e.message.replace(/[.\s]+$/, '')})` };
+  return { reason: 'scan-failed', detail: `the scan did not complete${e ? ` (${e.message.replace(/[.\s]+$/, '')})` : ''}` };
+}
+
+export class PushCheck extends DisposableObject {
+  private readonly watched = new Map<string, vscode.Disposable>();
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private lastHead = new Map<string, string>();
+
+  constructor(private readonly ctx: Pick<Ctx, 'extension' | 'store' | 'scans' | 'session' | 'consent' | 'policies' | 'notifier' | 'log' | 'commands'>) {
+    super();
+    // The checked content changes (a commit, a staged change): the verdict is marked old.
+    this.watchRepositories();
+    this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.watchRepositories()));
+    this.own({ dispose: () => { for (const d of this.watched.values()) d.dispose(); clearTimeout(this.recheckTimer); } });
+  }
+
+  /** Checks what would leave the machine, in every git folder; `o.quiet`: in the background (after a commit). */
+  async check(what: OutgoingKind, o: { quiet?: boolean; options?: ScanOptions; folder?: vscode.WorkspaceFolder } = {}): Promise<CheckedFolder[]> {
+    const folders = o.folder ? [o.folder] : scannableFolders();
+    const out: CheckedFolder[] = [];
+    for (const folder of folders) {
+      const r = await this.checkFolder(folder, what, o);
+      if (r) out.push(r);
+    }
+    if (!out.length && !o.quiet) void this.ctx.notifier.info('No folder of this workspace is a git repository: there is nothing a push would send.');
+    return out;
+  }
+
+  private async checkFolder(folder: vscode.WorkspaceFolder, what: OutgoingKind, o: { quiet?: boolean; options?: ScanOptions }): Promise<CheckedFolder | undefined> {
+    const folderUri = folder.uri.toString();
+    const unknown = (reason: UnknownReason, detail?: string, outgoing?: Outgoing): CheckedFolder => this.settle(folder, what, { kind: 'unknown', what, reason, ...(detail ? { detail } : {}) }, outgoing, [], o);
+    if (!vscode.workspace.isTrusted) return unknown('not-checked', 'the workspace is in Restricted Mode, where nothing is uploaded');
+    let outgoing: Outgoing;
+    try {
+      outgoing = what === 'staged' ? await stagedChanges(folder.uri.fsPath) : await branchChanges(folder.uri.fsPath);
+    } catch (e) {
+      // Not a repository: nothing to say for this folder. Another failure: the check's own.
+      if (/not a git repository|no git repository|could not find/i.test(errorMessage(e))) return undefined;
+      return unknown('not-checked', `git could not say what would leave the machine (${errorMessage(e).replace(/[.\s]+$/, '')})`);
+    }
+    if (!outgoing.files.length) {
+      return unknown('nothing-to-check', what === 'staged' ? (outgoing.deleted.length ? 'only deletions are staged' : 'no changes are staged') : 'the branch has no commits its upstream does not have', outgoing);
+    }
+    if (!this.ctx.session.isSignedIn()) return unknown('signed-out', undefined, outgoing);
+    if (!o.quiet && !(await this.ctx.consent.ask('changedFiles', o.options?.confirmed))) return undefined;
+    if (o.quiet && this.ctx.consent.needed()) return unknown('not-checked', 'the first scan of this workspace has not been allowed yet', outgoing);
+    const root = path.join((this.ctx.extension.storageUri ?? this.ctx.extension.globalStorageUri).fsPath, 'push-check', randomBytes(6).toString('hex'));
+    try {
+      await fsp.mkdir(root, { recursive: true, mode: 0o700 });
+      const written = await writeOutgoing(folder.uri.fsPath, outgoing, root);
+      let found: StoredIssue[] | undefined;
+      let sent = 0;
+      const summary = await this.ctx.scans.scanContent(folder, {
+        root, paths: [...written.keys()], title: TITLES[what], partialOf: PARTIAL_OF[what], quiet: o.quiet, options: o.options,
+        onFindings: (f) => { found = f.issues; sent = f.scan.partialFiles?.length ?? written.size; },
+      });
+      if (!found || summary?.error) {
+        const u = unknownOf(summary);
+        return unknown(u.reason, u.detail, outgoing);
+      }
+      // The verdict is of every finding of what was sent, whatever the working tree holds now.
+      this.ctx.store.matchPoliciesFor(folderUri, found);
+      const verdict = pushVerdict({ what, files: sent, findings: found, policies: this.ctx.policies.count });
+      // Shown in the files as they are now: at the service's line where the file is the content
+      // checked, else listed as changed since (a file gone from the working tree is not shown).
+      const texts = new Map([...written].map(([p, bytes]) => [p, bytes.toString('utf8')]));
+      const blocking = verdict.kind === 'blocked' ? verdict.blocking.map((b) => b.issue) : [];
+      // Where the file differs, each at the line that reads as its line did in what was checked.
+      for (const issue of blocking) {
+        const checked = texts.get(issue.path);
+        const now = checked === undefined ? undefined : await readText(folderUri, issue.path);
+        if (checked === undefined || now === undefined || digest(now) === digest(checked)) continue;
+        const lineText = checked.split(/\r\n|\r|\n/)[issue.line - 1] ?? '';
+        const range = rangeOfLineText(now, lineText, issue.line - 1);
+        if (range) Object.assign(issue, { range, lineText });
+      }
+      const shown = await place(folderUri, blocking, { readText, trustLines: (p, text) => texts.get(p) !== undefined && digest(texts.get(p)!) === digest(text), digests: {} });
+      return this.settle(folder, what, verdict, outgoing, shown, o);
+    } catch (e) {
+      return unknown('not-checked', errorMessage(e).replace(/[.\s]+$/, ''), outgoing);
+    } finally {
+      await fsp.rm(root, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+
+  /** Keeps the verdict for the views and says it: a notification only when CI would block. */
+  private settle(folder: vscode.WorkspaceFolder, what: OutgoingKind, verdict: PushVerdict, outgoing: Outgoing | undefined, issues: StoredIssue[], o: { quiet?: boolean }): CheckedFolder {
+    const folderUri = folder.uri.toString();
+    const text = verdictText(verdict);
+    const result: PushCheckResult = { what, verdict, identity: outgoing?.identity ?? '', at: new Date().toISOString(), issues };
+    this.ctx.store.setPushCheck(folderUri, result);
+    this.ctx.log.info(`${folder.name}: ${text}`);
+    if (verdict.kind === 'blocked') {
+      void this.ctx.notifier.warn(`${folder.name}: ${text}`, { title: 'Show Blocking Findings', run: () => this.ctx.commands.execute('codeScanner.showPushCheck') });
+    } else if (!o.quiet) {
+      // Said where the check was asked for; the status bar keeps it until the content changes.
+      void this.ctx.notifier.info(`${folder.name}: ${text}`);
+    }
+    return { folder: folder.name, folderUri, verdict, text, files: outgoing?.files ?? [], deleted: outgoing?.deleted ?? [] };
+  }
+
+  /** Each git folder's index and HEAD, watched: a change marks the verdict old, and (afterCommit) a commit checks the branch. */
+  private watchRepositories(): void {
+    for (const folder of scannableFolders()) {
+      const key = folder.uri.toString();
+      if (this.watched.has(key)) continue;
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.git/{index,HEAD,refs/heads/**}'));
+      const changed = () => this.contentMayHaveChanged();
+      this.watched.set(key, vscode.Disposable.from(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed)));
+    }
+  }
+
+  private contentMayHaveChanged(): void {
+    clearTimeout(this.recheckTimer);
+    this.recheckTimer = setTimeout(() => void this.reviewVerdicts(), 500);
+  }
+
+  /** A verdict whose content changed is marked old; a new commit checks the branch when the setting says so. */
+  private async reviewVerdicts(): Promise<void> {
+    for (const folder of scannableFolders()) {
+      const folderUri = folder.uri.toString();
+      const check = this.ctx.store.pushCheckOf(folderUri);
+      if (check && !check.outdated) {
+        const now = await (check.what === 'staged' ? stagedChanges(folder.uri.fsPath) : branchChanges(folder.uri.fsPath)).catch(() => undefined);
+        if (now?.identity !== check.identity) this.ctx.store.setPushCheck(folderUri, { ...check, outdated: true });
+      }
+      if (vscode.workspace.getConfiguration('codeScanner', folder).get<string>('checkBeforePush') !== 'afterCommit') continue;
+      const head = await branchChanges(folder.uri.fsPath).then((o) => o.identity, () => undefined);
+      const before = this.lastHead.get(folderUri);
+      if (head) this.lastHead.set(folderUri, head);
+      if (head && before !== undefined && head !== before) {
+        this.ctx.log.info(`${folder.name}: a commit was made; the branch is checked before it is pushed (codeScanner.checkBeforePush).`);
+        await this.check('branch', { quiet: true, folder }).catch((e: unknown) => this.ctx.log.warn(`The check after the commit did not run: ${errorMessage(e)}`));
+      }
+    }
+  }
+
+  /** Starts following commits (afterCommit): the HEAD each folder has now is the one a commit moves from. */
+  async followCommits(): Promise<void> {
+    for (const folder of scannableFolders()) {
+      const head = await branchChanges(folder.uri.fsPath).then((o) => o.identity, () => undefined);
+      if (head) this.lastHead.set(folder.uri.toString(), head);
+    }
+  }
+}

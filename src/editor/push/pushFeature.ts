@@ -1,0 +1,62 @@
+// Check Staged Changes, Check Branch Before Push and their verdict in the status bar: the
+// commands (palette, the Source Control view's title, the Quality Issues view), a status bar
+// item that says the verdict until the checked content changes, and the setting that checks
+// the branch after each commit.
+import * as vscode from 'vscode';
+import { verdictText } from '../../core/results/pushVerdict';
+import { plural } from '../../core/text/plural';
+import { escapeMarkdown } from '../../core/text/untrusted';
+import { scanOptionsArg } from '../commands/args';
+import type { CommandHandlers } from '../commands/signatures';
+import type { Ctx } from '../context';
+import { folderNameOf } from '../results/resultsStore';
+import { PushCheck } from './pushCheck';
+
+export function pushFeature(ctx: Ctx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck'> } {
+  const { store, own } = ctx;
+  const check = own(new PushCheck(ctx));
+  const item = own(vscode.window.createStatusBarItem('codeScanner.pushCheck', vscode.StatusBarAlignment.Left, 49));
+  item.name = 'Code Scanner: Would CI Block This?';
+  const update = () => {
+    const results = store.pushCheckFolders().map((f) => ({ folder: folderNameOf(f), r: store.pushCheckOf(f)! }));
+    if (!results.length) {
+      item.hide();
+      return;
+    }
+    const blocked = results.filter((x) => x.r.verdict.kind === 'blocked' && !x.r.outdated);
+    const unknown = results.filter((x) => x.r.verdict.kind === 'unknown' && !x.r.outdated);
+    const old = results.every((x) => x.r.outdated);
+    item.text = old ? '$(history) push check: changed since' : blocked.length ? '$(error) CI would block' : unknown.length ? '$(question) CI: unknown' : '$(pass) no policy violations';
+    const lines = results.map((x) => `${results.length > 1 ? `${x.folder}: ` : ''}${x.r.outdated ? 'Changed since the check: check again. Was: ' : ''}${verdictText(x.r.verdict)}`);
+    const tooltip = new vscode.MarkdownString(`**Would CI block this?** (${x(results[0]!.r.what)})\n\n${lines.map(escapeMarkdown).join('\n\n')}\n\nClick to ${blocked.length ? 'show the blocking findings' : 'check again'}.`);
+    item.tooltip = tooltip;
+    item.accessibilityInformation = { label: `Code Scanner: ${lines.join(' ')}`, role: 'button' };
+    item.backgroundColor = blocked.length && !old ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    item.command = blocked.length && !old ? 'codeScanner.showPushCheck' : results[0]!.r.what === 'staged' ? 'codeScanner.checkStagedChanges' : 'codeScanner.checkBranchBeforePush';
+    item.show();
+  };
+  const x = (what: string) => (what === 'staged' ? 'staged changes' : 'the branch before push');
+  own(store.onDidChange((e) => { if (!e.moved) update(); }));
+  update();
+  const follow = () => { if (vscode.workspace.getConfiguration('codeScanner').get('checkBeforePush') === 'afterCommit') void check.followCommits(); };
+  own(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.checkBeforePush')) follow(); }));
+  follow();
+  return {
+    check,
+    statusBar: item,
+    commands: {
+      'codeScanner.checkStagedChanges': (arg) => check.check('staged', { options: scanOptionsArg(arg) }),
+      'codeScanner.checkBranchBeforePush': (arg) => check.check('branch', { options: scanOptionsArg(arg) }),
+      'codeScanner.showPushCheck': async () => {
+        const withFindings = store.pushCheckFolders().filter((f) => store.pushCheckOf(f)?.issues.length);
+        await vscode.commands.executeCommand('codeScanner.issues.focus');
+        if (!withFindings.length) {
+          void ctx.notifier.info(store.pushCheckFolders().length ? 'The last check found no finding that would block CI.' : 'Nothing was checked yet: run Check Staged Changes or Check Branch Before Push.');
+          return;
+        }
+        const n = withFindings.reduce((k, f) => k + store.pushCheckOf(f)!.issues.length, 0);
+        ctx.log.info(`Showing ${plural(n, 'finding')} that would block CI.`);
+      },
+    },
+  };
+}

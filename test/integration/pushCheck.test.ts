@@ -1,0 +1,155 @@
+// Would CI block this? On the fixture repository with a company policy against eval: the
+// verdict is the index's for staged changes (whatever the working tree holds, and the other
+// way round), a branch check sends exactly the files the branch changed as HEAD has them (a
+// deleted file is not sent), the blocking findings are their own group in the tree, a failed
+// scan, unreadable policies and signed-out give "unknown" with the reason, and after a fix
+// and a new commit the branch is checked again by itself (codeScanner.checkBeforePush).
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import type { CheckedFolder } from '../../src/editor/push/pushCheck';
+import { FAST, adminPolicies, adminScan, adminScans, api, fault, fileUri, folderUriOf, keepScreenshot, planScanOutcome, setAnswerMode, signIn, treeRootsOf, waitFor, workspaceRoot } from './helpers';
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8' });
+const EVAL = 'function run(input) {\n  return eval(input);\n}\n';
+
+suite('before push: would CI block this?', () => {
+  const files = ['src/pricing.js', 'src/format.ts', 'src/db.ts'];
+  const originals = new Map<string, string>();
+  let policyIds: number[] = [];
+  let branch: string;
+
+  const check = async (what: 'staged' | 'branch'): Promise<CheckedFolder> => {
+    const r = await vscode.commands.executeCommand<CheckedFolder[]>(what === 'staged' ? 'codeScanner.checkStagedChanges' : 'codeScanner.checkBranchBeforePush', { ...FAST, confirmed: true });
+    const mine = r?.find((c) => c.folderUri === folderUriOf(workspaceRoot()));
+    assert.ok(mine, `the fixture folder was checked: ${JSON.stringify(r)}`);
+    return mine;
+  };
+
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    const a = await api();
+    await signIn();
+    for (const f of files) originals.set(f, fs.readFileSync(fileUri(f).fsPath, 'utf8'));
+    branch = git('rev-parse', '--abbrev-ref', 'HEAD').trim();
+    // The service's status route says when a scan is done: the verdict is of every finding.
+    await setAnswerMode({ shapes: 'real' });
+    policyIds = await adminPolicies({ add: [{ name: 'No eval before push', cwes: ['CWE-95'], projects: [], guidance_text: 'Parse data; never evaluate it.' }] });
+    assert.ok((await a.refreshPolicyMatches())! >= 1);
+  });
+
+  teardown(async () => {
+    await fault({ action: 'clear' });
+    git('reset', '-q');
+    for (const [f, text] of originals) fs.writeFileSync(fileUri(f).fsPath, text);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('codeScanner').update('checkBeforePush', undefined, vscode.ConfigurationTarget.Global);
+    if (git('rev-parse', '--abbrev-ref', 'HEAD').trim() !== branch) git('checkout', '-q', '-f', branch);
+    try { git('branch', '-q', '-D', 'push-check-feature'); } catch { /* not made */ }
+    for (const [f, text] of originals) fs.writeFileSync(fileUri(f).fsPath, text);
+    if (policyIds.length) await adminPolicies({ remove: policyIds });
+    await setAnswerMode({ shapes: 'seed' });
+    await signIn();
+  });
+
+  test('staged: the index\'s version decides, not the working tree\'s; the blocking findings are their own group', async function () {
+    this.timeout(90_000);
+    const a = await api();
+    fs.writeFileSync(fileUri('src/pricing.js').fsPath, `${originals.get('src/pricing.js')}\n${EVAL}`);
+    git('add', 'src/pricing.js');
+    fs.writeFileSync(fileUri('src/pricing.js').fsPath, originals.get('src/pricing.js')!);
+    const before = (await adminScans()).length;
+    const blocked = await check('staged');
+    assert.strictEqual(blocked.verdict.kind, 'blocked', blocked.text);
+    assert.match(blocked.text, /^CI would block: \d+ findings? violates? .*No eval before push/);
+    const scans = (await adminScans()).slice(before);
+    assert.strictEqual(scans.length, 1);
+    assert.deepStrictEqual(scans[0]!.filesToScan, ['src/pricing.js']);
+    assert.strictEqual(scans[0]!.partial, true);
+    await waitFor('the status bar to say so', () => /CI would block/.test(a.pushCheck.statusBar.text));
+    const group = treeRootsOf(a).find((n) => n.kind === 'group' && n.pushCheck);
+    assert.ok(group && group.kind === 'group' && group.label === 'Would block CI', 'the group of what would block CI leads the tree');
+    const row = a.issuesTree.getTreeItem(a.issuesTree.getChildren(group)[0]!);
+    assert.match(String(row.description), /blocks CI: /);
+    await vscode.commands.executeCommand('codeScanner.issues.focus');
+    await keepScreenshot('dark-push-check');
+    // The other way round: the working tree has the eval, the index does not.
+    git('reset', '-q');
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\n// a clean change\n`);
+    git('add', 'src/format.ts');
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\n${EVAL}`);
+    const clear = await check('staged');
+    assert.strictEqual(clear.verdict.kind, 'clear', clear.text);
+    assert.strictEqual(clear.text, 'No policy violations in the 1 staged file.');
+    await waitFor('the status bar to say so', () => /no policy violations/.test(a.pushCheck.statusBar.text));
+    // A staged change since: the verdict is old, and says so.
+    git('add', 'src/format.ts');
+    await waitFor('the verdict to be marked old', () => a.pushCheck.of(folderUriOf(workspaceRoot()))?.outdated, 15_000);
+  });
+
+  test('branch: exactly the files the branch changed, as HEAD has them; a deleted file is not sent', async function () {
+    this.timeout(90_000);
+    git('checkout', '-q', '-b', 'push-check-feature');
+    fs.writeFileSync(fileUri('src/pricing.js').fsPath, `${originals.get('src/pricing.js')}\n${EVAL}`);
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\n// changed\n`);
+    git('add', 'src/pricing.js', 'src/format.ts');
+    git('rm', '-q', 'src/db.ts');
+    git('commit', '-q', '-m', 'Work on the branch');
+    // The working tree no longer has the eval: the commit does, and it is what a push sends.
+    fs.writeFileSync(fileUri('src/pricing.js').fsPath, originals.get('src/pricing.js')!);
+    const before = (await adminScans()).length;
+    const r = await check('branch');
+    assert.deepStrictEqual(r.files, ['src/format.ts', 'src/pricing.js']);
+    assert.deepStrictEqual(r.deleted, ['src/db.ts']);
+    const scan = (await adminScans()).slice(before)[0]!;
+    const record = await adminScan(scan.id);
+    assert.deepStrictEqual([...record.filesToScan].sort(), ['src/format.ts', 'src/pricing.js']);
+    assert.deepStrictEqual([...record.files].sort(), ['src/format.ts', 'src/pricing.js'], 'the archive holds those files and no other');
+    assert.strictEqual(r.verdict.kind, 'blocked', `HEAD's version has the eval: ${r.text}`);
+    assert.strictEqual(record.formParts.dirty, 'true');
+    assert.strictEqual(record.formParts.branch, 'push-check-feature', 'git details are the folder\'s');
+  });
+
+  test('after a fix and a new commit the branch is checked again by itself (checkBeforePush: afterCommit)', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    assert.strictEqual(git('rev-parse', '--abbrev-ref', 'HEAD').trim(), 'push-check-feature', 'on the branch of the test before');
+    const folderUri = folderUriOf(workspaceRoot());
+    const first = a.pushCheck.of(folderUri)!;
+    await vscode.workspace.getConfiguration('codeScanner').update('checkBeforePush', 'afterCommit', vscode.ConfigurationTarget.Global);
+    await new Promise((r) => setTimeout(r, 1500));
+    fs.writeFileSync(fileUri('src/pricing.js').fsPath, originals.get('src/pricing.js')!);
+    git('add', 'src/pricing.js');
+    git('commit', '-q', '-m', 'Fix the eval');
+    const again = await waitFor('the check after the commit', () => { const c = a.pushCheck.of(folderUri); return c && c.at !== first.at && !c.outdated && c; }, 90_000);
+    assert.strictEqual(again.verdict.kind, 'clear', JSON.stringify(again.verdict));
+  });
+
+  test('unknown, with the reason: a failed scan, unreadable policies, signed out', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\n// staged for the unknown cases\n`);
+    git('add', 'src/format.ts');
+    await planScanOutcome({ failedReason: 'The scan ran out of time on the service.' });
+    const failed = await check('staged');
+    assert.strictEqual(failed.verdict.kind, 'unknown');
+    assert.match(failed.text, /^Unknown whether CI would block this: the scan did not complete .*ran out of time.*To know, check again/);
+    await fault({ action: 'failNext', route: 'policies', count: 100, status: 403, body: { error: 'your role cannot read policies' } });
+    await a.refreshPolicyMatches();
+    const unreadable = await check('staged');
+    assert.match(unreadable.text, /^Unknown whether CI would block this: the company's policies could not be read/);
+    await fault({ action: 'clear' });
+    await vscode.commands.executeCommand('codeScanner.signOut', { confirmed: true });
+    try {
+      const out = await check('staged');
+      assert.match(out.text, /^Unknown whether CI would block this: you are not signed in\. To know, sign in/);
+      assert.match(a.pushCheck.statusBar.text, /unknown/);
+    } finally {
+      await signIn();
+      await a.refreshPolicyMatches();
+    }
+  });
+});
