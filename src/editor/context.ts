@@ -3,7 +3,8 @@
 // the extension's subscriptions. Features take what they need from it; nothing is passed
 // around feature by feature.
 import * as path from 'node:path';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { detectFeatures, type Features } from './features';
 import { SecretRedactor } from '../core/text/redact';
 import { TargetPolicies } from './account/targetPolicies';
 import { Session } from './account/session';
@@ -47,12 +48,14 @@ export interface Ctx {
   readonly policies: PolicyViolations;
   /** Scan on save: saved files gathered into background partial scans. */
   readonly saves: ScanOnSave;
+  /** What the running editor offers of the APIs newer than the oldest VS Code supported (features.ts). */
+  readonly features: Features;
   /** Makes `d` live as long as the extension. */
   own<T extends vscode.Disposable>(d: T): T;
 }
 
 /** What exists before sign-in and findings: the context's first half, which they are built from. */
-export type BaseCtx = Pick<Ctx, 'extension' | 'log' | 'redactor' | 'notifier' | 'errors' | 'commands' | 'network' | 'own'>;
+export type BaseCtx = Pick<Ctx, 'extension' | 'log' | 'redactor' | 'notifier' | 'errors' | 'commands' | 'network' | 'features' | 'own'>;
 
 export function createContext(extension: vscode.ExtensionContext): Ctx {
   const own = <T extends vscode.Disposable>(d: T): T => { extension.subscriptions.push(d); return d; };
@@ -60,7 +63,8 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
   const log = own(createOutputLog(redactor));
   const notifier = new Notifier(log, redactor);
   const errors = new ErrorHandler(log, notifier, extension.extension.id);
-  const base: BaseCtx = { extension, log, redactor, notifier, errors, commands: own(new Commands(errors)), network: own(new EditorNetwork(log, redactor)), own };
+  const features = detectFeatures(vscode, (line) => log.info(line));
+  const base: BaseCtx = { extension, log, redactor, notifier, errors, commands: own(new Commands(errors)), network: own(new EditorNetwork(log, redactor)), features, own };
   const session = own(new Session(base));
   // Findings go to a file in the workspace's storage (written in slices); the Memento keeps the rest.
   const resultsFile = extension.storageUri?.scheme === 'file' ? path.join(extension.storageUri.fsPath, 'results.jsonl') : undefined;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { resolveBaseUrl, type Region } from '../core/api';
 import { projectNameOf, type ProjectName } from '../core/workspace/projectName';
 import { clampSetting } from './settingBounds';
+import { plural } from '../core/text/plural';
 
 const SECTION = 'codeScanner';
 
@@ -89,7 +90,7 @@ export function repositorySettingNotes(folder: vscode.WorkspaceFolder): string[]
     notes.push(list.length ? `the workspace's settings choose the scan types (${list.join(', ')}); others are not run` : 'the workspace\'s settings set the scan types to the service\'s default');
   }
   const excludes = stringList(fromWorkspace<unknown>('excludeGlobs'));
-  if (excludes.length) notes.push(`the workspace's settings leave out ${excludes.length} more pattern${excludes.length === 1 ? '' : 's'} (${excludes.slice(0, 3).join(', ')}${excludes.length > 3 ? ', …' : ''})`);
+  if (excludes.length) notes.push(`the workspace's settings leave out ${plural(excludes.length, 'more pattern')} (${excludes.slice(0, 3).join(', ')}${excludes.length > 3 ? ', …' : ''})`);
   const size = fromWorkspace<unknown>('maxFileSizeMB');
   if (size !== undefined) notes.push(`the workspace's settings leave out files over ${clampSetting('maxFileSizeMB', size)} MB`);
   if (fromWorkspace<unknown>('scanOnSave') === 'savedFiles') notes.push('the workspace\'s settings turn on scan on save (you are asked before its first upload)');

@@ -33,7 +33,8 @@ function runFiles(suffix: string, grep?: string): Promise<{ passed: number; fail
     color: false,
     reporter: 'spec',
     timeout: Number(process.env.CODE_SCANNER_TEST_TIMEOUT_MS) || 60_000,
-    grep: grep || undefined,
+    // A regular expression, as the launcher's window choice reads it (Mocha takes a string literally).
+    grep: grep ? new RegExp(grep, 'i') : undefined,
   });
   Mocha.interfaces.bdd(mocha.suite);
   const files = fs

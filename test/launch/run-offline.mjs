@@ -4,8 +4,9 @@
 // suite's exit code. Everything it starts is stopped on success, failure, timeout and
 // Ctrl+C.
 //
-// Two windows: the suite in a trusted multi-root workspace, then the Restricted Mode tests
-// (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted.
+// Three windows: the suite in a trusted multi-root workspace, the Restricted Mode tests
+// (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted, and
+// the smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96).
 //
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 15 min), CODE_SCANNER_VERBOSE=1
@@ -13,12 +14,13 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { provision, ProvisionError } from './provision.mjs';
+import { MINIMUM, provision, provisionMinimum, ProvisionError } from './provision.mjs';
 import {
   cleanup,
   installSignalHandlers,
   launchChromium,
   makeGitWorkspace,
+  makeMultiRootWorkspace,
   prepareSuite,
   log,
   remoteUri,
@@ -138,37 +140,67 @@ async function main() {
   extensionEnvironment.CODE_SCANNER_TEST_RELOAD_FILE = join(tempDir('code-scanner-reload-'), 'reload.json');
   const settings = { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false };
 
-  const server = await startCodeServer(tools, {
-    // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
-    settings,
-    env: systemStoreEnv,
-  });
-  log(`code-server ${server.url} (log ${server.logFile})`);
-  log('opening the workbench; the suite runs in the extension host');
-  const trusted = await runWindow(tools, server, multiRoot.file, extensionEnvironment, testsPath);
-  // A window that never reported is the end; failed tests are counted, and the second window runs all the same.
-  if (trusted.code === undefined) return finish(1, trusted.note);
-
-  // Restricted Mode: a VS Code that asks about trust, and a repository nobody trusted whose
-  // .git/config names a program git would start (a tripwire that leaves a file behind).
+  // With a grep (working on one suite), only the windows whose tests it names: a grep of
+  // window names alone ("restricted", "smoke|oldest") skips the main window.
   const grep = process.env.CODE_SCANNER_TEST_GREP;
-  if (grep && !/restricted/i.test(grep)) return finish(trusted.code, trusted.note);
-  const untrusted = makeGitWorkspace(undefined, 'code-scanner-untrusted-');
-  const tripwire = join(tempDir('code-scanner-tripwire-'), 'fsmonitor-ran');
-  const hook = join(tempDir('code-scanner-hook-'), 'fsmonitor.sh');
-  writeFileSync(hook, `#!/bin/sh\necho "$@" > '${tripwire}'\nexit 1\n`, { mode: 0o755 });
-  spawnGit(untrusted, ['config', 'core.fsmonitor', hook]);
-  const restrictedServer = await startCodeServer(tools, { settings, env: systemStoreEnv, workspaceTrust: true });
-  log(`code-server with workspace trust ${restrictedServer.url}; Restricted Mode tests in ${untrusted}`);
-  const restricted = await runWindow(tools, restrictedServer, untrusted, {
-    ...extensionEnvironment,
-    CODE_SCANNER_TEST_SUFFIX: '.restricted.js',
-    CODE_SCANNER_TEST_WORKSPACE: untrusted,
-    CODE_SCANNER_TEST_TRIPWIRE: tripwire,
-    CODE_SCANNER_TEST_RELOAD_FILE: '',
-  }, testsPath);
-  const code = trusted.code || restricted.code || (restricted.code === undefined ? 1 : 0);
-  return finish(code, restricted.note ?? trusted.note);
+  let code = 0;
+  let note;
+  if (!grep || !/^\s*(restricted|smoke|oldest)(\s*\|\s*(restricted|smoke|oldest))*\s*$/i.test(grep)) {
+    const server = await startCodeServer(tools, {
+      // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
+      settings,
+      env: systemStoreEnv,
+    });
+    log(`code-server ${server.url} (log ${server.logFile})`);
+    log('opening the workbench; the suite runs in the extension host');
+    const trusted = await runWindow(tools, server, multiRoot.file, extensionEnvironment, testsPath);
+    // A window that never reported is the end; failed tests are counted, and the other windows run all the same.
+    if (trusted.code === undefined) return finish(1, trusted.note);
+    code = trusted.code;
+    note = trusted.note;
+  }
+  if (!grep || /restricted/i.test(grep)) {
+    // Restricted Mode: a VS Code that asks about trust, and a repository nobody trusted whose
+    // .git/config names a program git would start (a tripwire that leaves a file behind).
+    const untrusted = makeGitWorkspace(undefined, 'code-scanner-untrusted-');
+    const tripwire = join(tempDir('code-scanner-tripwire-'), 'fsmonitor-ran');
+    const hook = join(tempDir('code-scanner-hook-'), 'fsmonitor.sh');
+    writeFileSync(hook, `#!/bin/sh\necho "$@" > '${tripwire}'\nexit 1\n`, { mode: 0o755 });
+    spawnGit(untrusted, ['config', 'core.fsmonitor', hook]);
+    const restrictedServer = await startCodeServer(tools, { settings, env: systemStoreEnv, workspaceTrust: true });
+    log(`code-server with workspace trust ${restrictedServer.url}; Restricted Mode tests in ${untrusted}`);
+    const restricted = await runWindow(tools, restrictedServer, untrusted, {
+      ...extensionEnvironment,
+      CODE_SCANNER_TEST_SUFFIX: '.restricted.js',
+      CODE_SCANNER_TEST_WORKSPACE: untrusted,
+      CODE_SCANNER_TEST_TRIPWIRE: tripwire,
+      CODE_SCANNER_TEST_RELOAD_FILE: '',
+    }, testsPath);
+    code = code || restricted.code || (restricted.code === undefined ? 1 : 0);
+    note = restricted.note ?? note;
+  }
+  if (!grep || /smoke|oldest/i.test(grep)) {
+    // The oldest supported editor (engines.vscode): the smoke part (`*.smoke.js`) in VS Code
+    // 1.96, on a workspace of its own against the same service.
+    const minimum = provisionMinimum();
+    const smokeWorkspace = makeGitWorkspace(undefined, 'code-scanner-smoke-');
+    const smokeRoot = makeMultiRootWorkspace(smokeWorkspace);
+    const smokeEnv = {
+      ...extensionEnvironment,
+      CODE_SCANNER_TEST_SUFFIX: '.smoke.js',
+      CODE_SCANNER_TEST_WORKSPACE: smokeWorkspace,
+      CODE_SCANNER_TEST_SECOND_FOLDER: smokeRoot.folders[1],
+      CODE_SCANNER_TEST_RELOAD_FILE: '',
+    };
+    // VS Code 1.96 for the web takes no extensionEnvironment from the page: its extension
+    // host inherits the server's environment instead.
+    const smokeServer = await startCodeServer(minimum, { settings, env: { ...systemStoreEnv, ...smokeEnv } });
+    log(`code-server ${MINIMUM.codeServer} (the oldest supported VS Code) ${smokeServer.url}; the smoke suite in ${smokeRoot.file}`);
+    const smoke = await runWindow(minimum, smokeServer, smokeRoot.file, smokeEnv, testsPath);
+    code = code || smoke.code || (smoke.code === undefined ? 1 : 0);
+    note = smoke.note ?? note;
+  }
+  return finish(code, note);
 }
 
 function spawnGit(cwd, args) {

@@ -6,6 +6,7 @@
 import type { StoredIssue } from './model';
 import { normalizeUrgency } from './severity';
 import { slaWords, statusWords } from './words';
+import { plural } from '../text/plural';
 
 /** The places a finding is rendered. */
 export type Rendering = 'details' | 'hover' | 'clipboard' | 'agent' | 'sarif';
@@ -43,7 +44,7 @@ export function currentLine(issue: StoredIssue): number {
 export function reachabilityText(issue: StoredIssue): string | undefined {
   if (issue.reachable === undefined) return undefined;
   if (!issue.reachable) return 'not reachable';
-  return issue.endpointCount ? `reachable from ${issue.endpointCount} endpoint${issue.endpointCount === 1 ? '' : 's'}` : 'reachable';
+  return issue.endpointCount ? `reachable from ${plural(issue.endpointCount, 'endpoint')}` : 'reachable';
 }
 
 const blank = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);

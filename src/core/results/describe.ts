@@ -4,7 +4,7 @@
 // untrusted, so each view makes it inert its own way.
 import { formatBytes } from '../text/bytes';
 import { clockTime } from '../text/time';
-import { listWords } from '../text/plural';
+import { listWords, plural } from '../text/plural';
 import { oneLine } from '../text/untrusted';
 import type { Attempt, FolderFindings, PendingScan } from './types';
 
@@ -55,8 +55,8 @@ export function scansPhrase(f: FolderFindings, now: Date): string {
 
 /** "6 issues, from the scan of 14:02"; "no issues found in the scan of 14:02". */
 export function resultsText(f: FolderFindings, count: number, now: Date): string {
-  if (!f.scans.length) return `${count} issue${count === 1 ? '' : 's'}`;
-  return count ? `${count} issue${count === 1 ? '' : 's'}, from ${scansPhrase(f, now)}` : `no issues found in ${scansPhrase(f, now)}`;
+  if (!f.scans.length) return plural(count, 'issue');
+  return count ? `${plural(count, 'issue')}, from ${scansPhrase(f, now)}` : `no issues found in ${scansPhrase(f, now)}`;
 }
 
 /** What the service reported going wrong in the scans whose findings are shown. */

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_POLLS, pollUntilSettled, toStoredIssue, type StoredIssue } 
 import { elapsedText } from '../text/time';
 import type { ScanRef, StopReason } from './events';
 import { errorMessage } from '../errors';
+import { plural } from '../text/plural';
 
 /** How the scan's state is watched. */
 export interface WaitSettings {
@@ -228,7 +229,7 @@ export function waitMessage(s: WaitState): string {
     case 'service':
       return `${serviceStateWords(s.status)} · ${elapsedText(s.elapsedMs)}`;
     case 'settling':
-      return `waiting for results · ${s.totalIssues} issue${s.totalIssues === 1 ? '' : 's'} so far · ${elapsedText(s.elapsedMs)}`;
+      return `waiting for results · ${plural(s.totalIssues, 'issue')} so far · ${elapsedText(s.elapsedMs)}`;
     case 'reading':
       return 'reading the findings…';
     case 'retry':

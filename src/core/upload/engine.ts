@@ -18,6 +18,7 @@ export interface UploadProgress {
 }
 
 import type { ArchiveRef } from '../archive/zip';
+import { plural } from '../text/plural';
 
 export type { ArchiveRef };
 
@@ -340,7 +341,7 @@ async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, init
     const reason = errorMessage(e);
     const why = cancelled ? 'was cancelled'
       : failures === 0 ? `stopped (${reason})`
-        : `stopped after ${failures} failed attempt${failures === 1 ? '' : 's'} (${reason})`;
+        : `stopped after ${plural(failures, 'failed attempt')} (${reason})`;
     const held = offset > 0
       ? `with ${formatBytes(offset)} of ${formatBytes(total)} on the service. It can be resumed: the service keeps what it received.`
       : `before the service received any of its ${formatBytes(total)}. It can be resumed from the start.`;

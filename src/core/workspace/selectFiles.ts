@@ -11,6 +11,7 @@ import { FileList, FileListBuilder, findPath, pathStart, pathsBelow, type PathBy
 import { gitBytes, gitListing, isInsideGitWorkTree } from './git';
 import { boundPatterns } from './patterns';
 import { isNotFound } from './safeOpen';
+import { plural } from '../text/plural';
 
 export { formatBytes };
 
@@ -396,7 +397,7 @@ export function skipReasonLabel(reason: SkipReason): string {
 /** One line for a status bar, log or notification, e.g. "412 files, 3.1 MB; skipped 12 (...)". */
 export function formatSelectionSummary(sel: Selection): string {
   const s = summarizeSelection(sel);
-  const head = `${s.files} file${s.files === 1 ? '' : 's'}, ${formatBytes(s.bytes)}`;
+  const head = `${plural(s.files, 'file')}, ${formatBytes(s.bytes)}`;
   if (s.skipped === 0) return head;
   const parts = (Object.entries(s.skippedByReason) as [SkipReason, number][])
     .sort((a, b) => b[1] - a[1])

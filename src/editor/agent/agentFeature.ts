@@ -3,7 +3,6 @@
 // bridge (mcpChannel.ts), for VS Code's MCP support (a server definition that runs the same
 // bridge with the editor's runtime), and Set Up AI Agent Access… for Claude Code, Cursor,
 // Windsurf and other MCP clients. The person's consent and the API key stay in the editor.
-import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import type { CommandHandlers } from '../commands/signatures';
 import type { Ctx } from '../context';
@@ -19,22 +18,20 @@ export function agentFeature(ctx: Ctx, push?: PushCheck): { tools: AgentTools; c
   const { tools } = lmToolsFeature(ctx, host);
   const channel = own(new McpChannel(extension, host, notifier, log));
   const started = channel.start().catch((e: unknown) => log.warn(`AI agents outside the editor cannot reach Code Scanner: the bridge's channel did not start (${errorMessage(e)}).`));
-  // VS Code's own MCP support, where the editor has it: the same bridge, run by the editor.
-  const lm = vscode.lm as typeof vscode.lm & { registerMcpServerDefinitionProvider?: typeof vscode.lm.registerMcpServerDefinitionProvider };
-  if (typeof lm.registerMcpServerDefinitionProvider === 'function' && typeof vscode.McpStdioServerDefinition === 'function') {
+  // VS Code's own MCP support, where the editor has it (features.ts): the same bridge, run by the editor.
+  const mcp = ctx.features.mcp;
+  if (mcp) {
     const version = String((extension.extension.packageJSON as { version?: unknown }).version ?? '0');
-    own(lm.registerMcpServerDefinitionProvider('codeScanner.mcp', {
+    own(mcp.registerMcpServerDefinitionProvider('codeScanner.mcp', {
       provideMcpServerDefinitions: async () => {
         await started;
         if (!channel.address) return [];
         // The editor's runtime runs the bridge; it is told which window started it. No key.
-        return [new vscode.McpStdioServerDefinition('Code Scanner', process.execPath, [channel.bridgePath], {
+        return [mcp.stdioServer('Code Scanner', process.execPath, [channel.bridgePath], {
           ELECTRON_RUN_AS_NODE: '1', CODE_SCANNER_MCP_REGISTRY: channel.registry, CODE_SCANNER_MCP_WINDOW: channel.address,
         }, version)];
       },
     }));
-  } else {
-    log.info('This editor has no MCP server provider API; agents reach Code Scanner through Set Up AI Agent Access… instead.');
   }
   return {
     tools,

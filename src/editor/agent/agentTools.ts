@@ -189,7 +189,7 @@ export class AgentToolHost {
       invocationMessage: `Scanning ${plural(files.length, 'file')}`,
       confirmation: {
         title: 'Code Scanner: upload files for scanning?',
-        markdown: new vscode.MarkdownString(`Upload ${files.length} file${files.length === 1 ? '' : 's'} of this workspace to ${escapeMarkdown(host)} for scanning:\n\n${shown}` +
+        markdown: new vscode.MarkdownString(`Upload ${plural(files.length, 'file')} of this workspace to ${escapeMarkdown(host)} for scanning:\n\n${shown}` +
           (left.length ? `\n\nLeft out (not uploaded): ${left.slice(0, 10).map(escapeMarkdown).join(', ')}${left.length > 10 ? ', …' : ''}` : '')),
         question: `An AI agent (${oneLine(agent, 60)}) asks to upload ${what} to ${host} for a scan: ${files.slice(0, 5).join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''}. Allow it?`,
         accept: 'Upload and Scan',

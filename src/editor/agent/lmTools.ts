@@ -20,7 +20,7 @@ export type AgentTools = Record<ToolName, vscode.LanguageModelTool<object>>;
  * Registers the tools where the editor has the API; returns them too, for the tests of what
  * their confirmations say (VS Code's test workbench answers confirmations by itself).
  */
-export function lmToolsFeature({ log, own }: Pick<Ctx, 'log' | 'own'>, host: AgentToolHost): { tools: AgentTools } {
+export function lmToolsFeature({ own, features }: Pick<Ctx, 'own' | 'features'>, host: AgentToolHost): { tools: AgentTools } {
   /** Per tool and input: the digest of what its confirmation showed. */
   const shown = new Map<string, string>();
   const keyOf = (name: string, input: unknown) => `${name}\n${JSON.stringify(input ?? {})}`;
@@ -45,10 +45,8 @@ export function lmToolsFeature({ log, own }: Pick<Ctx, 'log' | 'own'>, host: Age
     };
     return [d.name, tool];
   })) as AgentTools;
-  if (!vscode.lm?.registerTool) {
-    log.info('This editor has no language model tools API; the agent tools are offered through the MCP server only.');
-    return { tools };
-  }
-  for (const [name, tool] of Object.entries(tools)) own(vscode.lm.registerTool(name, tool));
+  // Where the editor has no such API (features.ts says so in the log), agents reach the tools through MCP only.
+  const lm = features.lmTools;
+  if (lm) for (const [name, tool] of Object.entries(tools)) own(lm.registerTool(name, tool));
   return { tools };
 }

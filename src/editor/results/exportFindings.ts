@@ -12,6 +12,7 @@ import type { SomeCommandHandlers } from '../commands/signatures';
 import type { Ctx } from '../context';
 import { folderNameOf, type LocatedIssue, type ResultsStore } from './resultsStore';
 import { errorMessage } from '../../core/errors';
+import { plural } from '../../core/text/plural';
 
 export interface ExportResult { uri: string; findings: number; runs: number }
 
@@ -71,7 +72,7 @@ export function exportFeature({ extension: context, store, notifier }: Ctx) {
       return undefined;
     }
     const findings = folders.reduce((n, f) => n + f.findings.length, 0);
-    void notifier.info(`Exported ${findings} finding${findings === 1 ? '' : 's'} as SARIF to ${target.fsPath || target.toString()}.`, {
+    void notifier.info(`Exported ${plural(findings, 'finding')} as SARIF to ${target.fsPath || target.toString()}.`, {
       title: 'Open', run: () => vscode.window.showTextDocument(target),
     });
     return { uri: target.toString(), findings, runs: log.runs.length } satisfies ExportResult;

@@ -436,7 +436,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     if (waiting) parts.push(waiting);
     if (stale) parts.push(`${plural(stale, 'finding')} could not be placed because the code changed since the scan; rescan to place ${stale === 1 ? 'it' : 'them'}.`);
     const unreadable = store.unreadableCount();
-    if (unreadable) parts.push(`${unreadable} finding${unreadable === 1 ? '' : 's'} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);
+    if (unreadable) parts.push(`${plural(unreadable, 'finding')} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);
     view.message = parts.join(' ') || undefined;
   };
   describe();

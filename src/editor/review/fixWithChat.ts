@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { chatFixPrompt } from '../../core/agent/chatPrompt';
 import type { Notifier } from '../notifier';
+import type { Features } from '../features';
 import { readText, type LocatedIssue } from '../results/resultsStore';
 
 /** What Fix with Chat did: the prompt, and whether the chat opened with it (else it was copied). */
@@ -13,18 +14,19 @@ export interface ChatHandOff { prompt: string; opened: boolean }
 const CHAT_OPEN = 'workbench.action.chat.open';
 
 /** Whether a chat that can answer is in this editor: some language model is offered, and the chat command exists. */
-async function chatAvailable(): Promise<boolean> {
+async function chatAvailable(features: Features): Promise<boolean> {
+  if (!features.chatModels) return false;
   try {
-    const [models, commands] = await Promise.all([vscode.lm.selectChatModels(), vscode.commands.getCommands(true)]);
+    const [models, commands] = await Promise.all([features.chatModels.selectChatModels(), vscode.commands.getCommands(true)]);
     return models.length > 0 && commands.includes(CHAT_OPEN);
   } catch {
     return false;
   }
 }
 
-export async function fixWithChat(l: LocatedIssue, notifier: Notifier, o: { refusal?: string } = {}): Promise<ChatHandOff> {
+export async function fixWithChat(l: LocatedIssue, notifier: Notifier, features: Features, o: { refusal?: string } = {}): Promise<ChatHandOff> {
   const prompt = chatFixPrompt({ issue: l.issue, currentText: await readText(l.folderUri, l.issue.path), refusal: o.refusal });
-  if (await chatAvailable()) {
+  if (await chatAvailable(features)) {
     try {
       await vscode.commands.executeCommand(CHAT_OPEN, { query: prompt, isPartialQuery: true });
       return { prompt, opened: true };

@@ -46,7 +46,7 @@ async function pickDismissed({ store, notifier }: Pick<Ctx, 'store' | 'notifier'
 }
 
 /** The hover, the details view, Show Details and local dismissal. */
-export function reviewFeature({ store, commands, notifier, own }: Ctx) {
+export function reviewFeature({ store, commands, notifier, own, features }: Ctx) {
   const details = own(new DetailsView(store, commands));
   own(
     vscode.languages.registerHoverProvider({ scheme: 'file' }, {
@@ -131,7 +131,7 @@ export function reviewFeature({ store, commands, notifier, own }: Ctx) {
           return undefined;
         }
         const refusal = plainObjectArg<{ refusal: unknown }>(arg)?.refusal;
-        return fixWithChat(located, notifier, { refusal: typeof refusal === 'string' ? refusal : undefined });
+        return fixWithChat(located, notifier, features, { refusal: typeof refusal === 'string' ? refusal : undefined });
       },
       'codeScanner.restoreFinding': async (arg) => {
         // From the Command Palette: a pick of the findings dismissed in this workspace.

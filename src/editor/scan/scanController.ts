@@ -531,7 +531,7 @@ export class ScanController extends DisposableObject {
       const picked = pending.length === 1 ? { id: pending[0].scan.scanId } : await vscode.window.showQuickPick(
         pending.map((p) => ({
           label: `${vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(p.folderUri))?.name ?? p.folderUri}: the scan of ${clockTime(p.scan.scannedAt, now)}`,
-          description: p.scan.partialFiles ? `${p.scan.partialFiles.length} file${p.scan.partialFiles.length === 1 ? '' : 's'}` : 'whole folder',
+          description: p.scan.partialFiles ? plural(p.scan.partialFiles.length, 'file') : 'whole folder',
           detail: p.scan.waiting ? 'waited for now' : 'not waited for',
           id: p.scan.scanId,
         })),

@@ -12,6 +12,7 @@ import { DisposableObject } from '../disposable';
 import { relativeTo } from '../results/resultsStore';
 import { clampSetting } from '../settingBounds';
 import { serviceHost } from '../settings';
+import { plural } from '../../core/text/plural';
 
 /** After the last save, the scan waits this long for more. */
 const QUIET_MS = 1500;
@@ -163,7 +164,7 @@ export class ScanOnSave extends DisposableObject {
 
 /** The status bar's words for scan on save (undefined: nothing to say). */
 export function scanOnSaveText(s: SaveQueueState, now = Date.now()): { short: string; long: string } | undefined {
-  const files = (n: number) => `${n} saved file${n === 1 ? '' : 's'}`;
+  const files = (n: number) => plural(n, 'saved file');
   switch (s.kind) {
     case 'idle': return undefined;
     case 'waiting': return { short: `$(clock) ${files(s.files)}`, long: `Scan on save: ${files(s.files)} will be scanned${s.at - now > 2000 ? ` in ${Math.round((s.at - now) / 1000)} s` : ' shortly'}.` };

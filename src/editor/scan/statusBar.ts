@@ -9,6 +9,7 @@ import { folderSummaries, summaryNotes, waitingUploadsNote } from '../results/re
 import { SIGNED_OUT_NOTE } from '../../core/results';
 import { describeUser } from '../account/session';
 import { scanOnSaveText } from './scanOnSave';
+import { plural } from '../../core/text/plural';
 
 /** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
 export function statusBarFeature({ extension: context, session, store, scans, saves, uploads }: Ctx): vscode.StatusBarItem {
@@ -44,8 +45,8 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       const count = store.shownCount(hideFalsePositives());
       // Signed out, the findings stay (they are the last scans'), and the bar says what changed.
       const signedOut = !session.isSignedIn();
-      item.text = `${count ? `$(warning) ${count} issue${count === 1 ? '' : 's'}` : '$(check) No issues'}${signedOut ? ' · $(sign-in) signed out' : ''}`;
-      spoken = `Code Scanner: ${count ? `${count} quality issue${count === 1 ? '' : 's'}` : 'no quality issues'}${signedOut ? ', signed out' : ''}${notes.length ? `. ${notes.join(' ')}` : ''}`;
+      item.text = `${count ? `$(warning) ${plural(count, 'issue')}` : '$(check) No issues'}${signedOut ? ' · $(sign-in) signed out' : ''}`;
+      spoken = `Code Scanner: ${count ? `${plural(count, 'quality issue')}` : 'no quality issues'}${signedOut ? ', signed out' : ''}${notes.length ? `. ${notes.join(' ')}` : ''}`;
       for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? `${f.name}: ${f.results}.` : `${capitalize(f.results)}.`)}\n\n`);
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
       if (signedOut) tooltip.appendMarkdown(`${SIGNED_OUT_NOTE} Click to sign in.`);

@@ -9,6 +9,7 @@ import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
 import { folderProject, repositorySettingNotes, serviceHost } from '../settings';
 import { scannableFolders, selectForScan } from './uploadPreview';
+import { plural } from '../../core/text/plural';
 
 const CONSENT_KEY = 'codeScanner.uploadConsent';
 const UPLOAD = 'Upload and Scan';
@@ -44,7 +45,7 @@ export class UploadConsent {
       const selections = await Promise.all(scannableFolders().map(async (f) => leaveOutBinaryContent(await selectForScan(f)))).catch(() => undefined);
       const files = selections?.reduce((n, s) => n + s.files.length, 0) ?? 0;
       const bytes = selections?.reduce((n, s) => n + s.totalBytes, 0) ?? 0;
-      what = selections ? `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} (${formatBytes(bytes)})` : 'the files';
+      what = selections ? `${plural(files, 'file')} (${formatBytes(bytes)})` : 'the files';
     } else {
       what = scope === 'openFiles' ? 'the files open in editors' : scope === 'givenFiles' ? 'the chosen files' : 'the files git reports as changed';
     }

@@ -149,3 +149,32 @@ test('the language model tools are the agent tools\' one definition, as the MCP 
   const providers = (manifest.contributes as unknown as { mcpServerDefinitionProviders?: { id: string }[] }).mcpServerDefinitionProviders;
   assert.deepEqual(providers?.map((p) => p.id), ['codeScanner.mcp']);
 });
+
+test('the oldest supported VS Code is the one the compiler checks against and the launcher tests', async () => {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    engines: { vscode: string };
+    devDependencies: Record<string, string>;
+  };
+  const floor = /^\^(\d+)\.(\d+)\.0$/.exec(pkg.engines.vscode);
+  assert.ok(floor, `engines.vscode is a caret range: ${pkg.engines.vscode}`);
+  // ~ keeps @types/vscode at the floor's minor: an API the oldest editor lacks does not compile.
+  assert.equal(pkg.devDependencies['@types/vscode'], `~${floor[1]}.${floor[2]}.0`);
+  const installed = JSON.parse(readFileSync(path.join(root, 'node_modules', '@types', 'vscode', 'package.json'), 'utf8')) as { version: string };
+  assert.ok(installed.version.startsWith(`${floor[1]}.${floor[2]}.`), `installed @types/vscode ${installed.version}`);
+  const { MINIMUM } = (await import(path.join(root, 'test', 'launch', 'provision.mjs'))) as { MINIMUM: { codeServer: string } };
+  // code-server 4.x.y ships VS Code 1.x.y.
+  assert.equal(MINIMUM.codeServer.split('.')[1], floor[2], `the smoke suite runs code-server ${MINIMUM.codeServer}`);
+});
+
+test('what both marketplaces need to list it: licence, repository, icon, publisher, categories', () => {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown> & {
+    repository?: { url?: string };
+    icon?: string;
+    categories?: string[];
+  };
+  for (const field of ['name', 'displayName', 'description', 'version', 'publisher', 'license']) assert.ok(pkg[field], field);
+  assert.ok(existsSync(path.join(root, 'LICENSE')), 'LICENSE');
+  assert.ok(pkg.repository?.url, 'repository');
+  assert.ok(pkg.icon && pkg.icon.endsWith('.png') && existsSync(path.join(root, pkg.icon)), 'a PNG icon (neither marketplace takes SVG)');
+  assert.ok((pkg.categories ?? []).length > 0, 'categories');
+});

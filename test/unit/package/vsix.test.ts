@@ -99,6 +99,7 @@ test('the package holds the bundle, the manifest, the docs and media, nothing el
   const stray = entries.filter((e) => !allowed.some((re) => re.test(e)));
   assert.deepEqual(stray, [], 'nothing outside the allow-list');
   for (const needed of ['dist/extension.js', 'dist/mcp-server.js', 'package.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
+  assert.ok(entries.some((e) => /^LICENSE(\.txt)?$/.test(e)), 'the licence (Open VSX shows it)');
   assert.ok(!entries.some((e) => e.endsWith('.map')), 'no source maps');
 });
 
