@@ -10,7 +10,7 @@ const withTests = process.argv.includes('--tests');
 // `--readme-only`: the page alone, from README.md and package.json of the working directory.
 const readmeOnly = process.argv.includes('--readme-only');
 const withReadme = readmeOnly || process.argv.includes('--readme');
-// `--out-root DIR` writes DIR/dist/extension.js, for the packaging test's own copy.
+// `--out-root DIR` writes DIR/dist/, for the packaging test's own copy.
 const outRootAt = process.argv.indexOf('--out-root');
 const outRoot = outRootAt >= 0 ? process.argv[outRootAt + 1] : '.';
 // `--bench-child` alone: the benchmark's child (test/bench/child.ts) as the extension ships,
@@ -34,11 +34,73 @@ const common = {
   define: { navigator: 'undefined' },
 };
 
+/**
+ * undici in a file of its own beside the extension (dist/undici.js), loaded by the first
+ * request (src/core/network/undici.ts): a third of the bundle, which activation would
+ * otherwise compile. The bridge and the benchmark's child keep it inside their bundle.
+ */
+const undiciApart = {
+  name: 'undici-apart',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
+/** zod too (dist/zod.js): src/loader.ts loads it in a turn of its own before the rest. */
+const zodApart = {
+  name: 'zod-apart',
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: './zod.js', external: true }));
+  },
+};
+
+/**
+ * One copy of VS Code's API object for the whole bundle. esbuild gives each module that
+ * writes `import * as vscode from 'vscode'` its own copy of the object's few hundred
+ * properties, made while the bundle loads (dozens of modules: milliseconds of activation
+ * for nothing); through one re-exporting module they share one.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 if (!readmeOnly && !benchChild) {
+  // The entry VS Code loads (src/loader.ts), and the extension it loads with V8's code cache.
+  await esbuild.build({
+    ...common,
+    entryPoints: ['src/loader.ts'],
+    outfile: join(outRoot, 'dist', 'extension.js'),
+  });
   await esbuild.build({
     ...common,
     entryPoints: ['src/extension.ts'],
-    outfile: join(outRoot, 'dist', 'extension.js'),
+    outfile: join(outRoot, 'dist', 'main.js'),
+    plugins: [undiciApart, zodApart, vscodeOnce],
+  });
+  await esbuild.build({ ...common, entryPoints: ['zod'], outfile: join(outRoot, 'dist', 'zod.js') });
+  // Only the parts of undici the extension uses (src/core/network/undici.ts): its index also
+  // sets up fetch, WebSocket, caches and mocks, which held the host's thread at the first
+  // request longer than all the rest.
+  // The dispatchers get their request methods as undici's index gives them.
+  await esbuild.build({
+    ...common,
+    stdin: {
+      contents: [
+        "const Dispatcher = require('undici/lib/dispatcher/dispatcher');",
+        "Object.assign(Dispatcher.prototype, require('undici/lib/api'));",
+        "const { Headers } = require('undici/lib/web/fetch/headers');",
+        "const { getSetCookies } = require('undici/lib/web/cookies');",
+        "module.exports = { Agent: require('undici/lib/dispatcher/agent'), Pool: require('undici/lib/dispatcher/pool'), ProxyAgent: require('undici/lib/dispatcher/proxy-agent'), Headers, getSetCookies };",
+      ].join('\n'),
+      resolveDir: process.cwd(),
+      sourcefile: 'undici-parts.js',
+      loader: 'js',
+    },
+    outfile: join(outRoot, 'dist', 'undici.js'),
   });
   // The MCP bridge an AI agent starts (src/mcp/bridge.ts): a program of its own, no `vscode`.
   await esbuild.build({

@@ -3,6 +3,7 @@ import type { FolderFindings } from './core/results';
 import type { SaveQueueState } from './core/scan/saveQueue';
 import type { SavedTransfer } from './core/upload/transferStore';
 import { disposeProgramRunner } from './core/workspace/programRunner';
+import { loadUndiciWith } from './core/network/undici';
 import { accountFeature } from './editor/account';
 import { followAccountChanges } from './editor/account/accountSwitch';
 import { connectionFeature } from './editor/account/connectionCheck';
@@ -66,20 +67,37 @@ export interface CodeScannerApi {
   letGitHelperGo(): void;
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<CodeScannerApi> {
+/**
+ * A turn of the event loop between parts of activation: the extension host is one thread
+ * for every extension, and activation in one piece held it too long at a time. Commands
+ * run before activate() resolves wait for it (VS Code activates before it runs them).
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** How the entry point loads what the extension loads later (src/loader.ts). */
+export interface Loaders {
+  undici?: () => unknown;
+}
+
+export async function activate(context: vscode.ExtensionContext, loaders: Loaders = {}): Promise<CodeScannerApi> {
+  if (loaders.undici) loadUndiciWith(loaders.undici);
   // One context for every feature; everything it holds is owned by context.subscriptions.
   const ctx = createContext(context);
   // git's helper process (on Linux) goes with the extension.
   context.subscriptions.push({ dispose: disposeProgramRunner });
   const { session, store, scans, notifier, uploads, consent } = ctx;
+  await turn();
   followAccountChanges(ctx);
   diagnosticsFeature(ctx);
   const account = accountFeature(ctx);
+  await turn();
   const tree = issuesTreeFeature(ctx);
   const review = reviewFeature(ctx);
+  await turn();
   const push = pushFeature(ctx);
   const agent = agentFeature(ctx, push.check);
   const statusBar = statusBarFeature(ctx);
+  await turn();
   // Every command's handler, from the feature it belongs to: one missing does not compile.
   const handlers: CommandHandlers = {
     ...sessionFeature(ctx).commands,
@@ -94,6 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<CodeSc
     ...agent.commands,
     ...push.commands,
   };
+  await turn();
   ctx.commands.registerAll(handlers);
 
   await session.init();

@@ -71,7 +71,8 @@ export class EditorNetwork extends DisposableObject {
     if (!settings.trust.strictSSL) {
       this.log.warn('"http.proxyStrictSSL" is false: TLS certificates of the service and the proxy are not checked. Anyone on the network path could read your API key. Turn it back on once the right certificate authority is trusted.');
     }
-    for (const problem of network.trust.problems) this.log.warn(problem);
+    // Read in the background (the system's store on a thread of its own); its problems said once read.
+    void network.trust().then((t) => { for (const problem of t.problems) this.log.warn(problem); });
     return network;
   }
 

@@ -21,6 +21,8 @@ import { selectGivenFiles, selectWorkspaceFiles, type Selection } from '../../sr
 import { scanFolder } from '../../src/core/scan/pipeline';
 import { ArchivedFiles } from '../../src/core/scan/archivedFiles';
 import { programRunner } from '../../src/core/workspace/programRunner';
+import { ranBetween, stallRecorder, type CpuProfile } from './longTasks';
+import { Session } from 'node:inspector';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -156,6 +158,39 @@ async function scanToScanId(
   };
 }
 
+/**
+ * Runs `work` with a 1 ms timer watching this thread: its longest block, and the most of the
+ * thread's own CPU in one block (a block the thread spent waiting for a core is not our work).
+ * With CODE_SCANNER_BENCH_PROFILE set, a CPU profile says what ran in the busiest block.
+ */
+async function blocked<T>(work: () => Promise<T>): Promise<{ value: T; block: { ms: number; cpuMs: number; ran?: string[] } }> {
+  const profiling = !!process.env.CODE_SCANNER_BENCH_PROFILE;
+  const session = profiling ? new Session() : undefined;
+  const post = <R>(method: string, params: object = {}) => new Promise<R>((resolve, reject) => session!.post(method, params, (e, r) => (e ? reject(e) : resolve(r as R))));
+  if (session) {
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 250 });
+    await post('Profiler.start');
+  }
+  const rec = stallRecorder(1);
+  try {
+    const value = await work();
+    // The timer's last tick after the work: a block at its very end counts.
+    await new Promise((r) => setTimeout(r, 3));
+    const busiest = rec.busiest[0];
+    let ran: string[] | undefined;
+    if (session && busiest) {
+      const profile = (await post<{ profile: CpuProfile }>('Profiler.stop')).profile;
+      ran = ranBetween(profile, busiest.fromUs, busiest.toUs, (url) => !url.includes('node:') && url !== '', 6);
+    }
+    return { value, block: { ms: Math.max(0, rec.worst[0]?.ms ?? 0), cpuMs: Math.max(0, busiest?.cpuMs ?? 0), ...(ran ? { ran } : {}) } };
+  } finally {
+    rec.stop();
+    session?.disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const mode = arg('mode') ?? 'idle';
   const out: Record<string, unknown> = { mode };
@@ -207,23 +242,26 @@ async function main(): Promise<void> {
       discard: () => store.clear(), deleteArchive: async (p: string) => rmSync(path.dirname(p), { recursive: true, force: true }),
     };
     const times: number[] = [];
+    const blocks: { ms: number; cpuMs: number }[] = [];
     try {
       for (let k = 0; k < 6; k++) {
         appendFileSync(changed, `\n// saved ${k}\n`);
         const stop = new AbortController();
         let at: number | undefined;
         const t0 = performance.now();
-        await scanFolder({ root, projectName: 'bench', partial: true, select: () => selectGivenFiles(root, [changed]) }, {
+        const { block } = await blocked(() => scanFolder({ root, projectName: 'bench', partial: true, select: () => selectGivenFiles(root, [changed]) }, {
           client, uploads, signal: stop.signal, onProgress: () => undefined, log: () => undefined,
           // The scan id is there: what a save costs ends; the wait for findings is the service's.
           onScan: async (e) => { if (e.kind === 'uploaded' && at === undefined) { at = performance.now() - t0; stop.abort(); } },
           wait: { intervalMs: 1000, maxPolls: 1 },
-        }).catch(() => undefined);
+        }).catch(() => undefined));
         if (at === undefined) throw new Error('the saved file reached no scan id');
         times.push(at);
+        blocks.push(block);
         await serviceIdle(arg('admin-url'));
       }
       out.saveMsEach = times;
+      out.saveBlocks = blocks;
     } finally {
       truncateSync(changed, size);
       rmSync(tmp, { recursive: true, force: true });
@@ -240,7 +278,7 @@ async function main(): Promise<void> {
       // The editor's file watcher, as FolderWatch feeds it: the cold scan starts it, the change is noted.
       const journal = new ChangeJournal();
       const epoch = journal.restart().epoch;
-      const cold = await scanToScanId(root, client, tmp, gitClean);
+      const { value: cold, block: coldBlock } = await blocked(() => scanToScanId(root, client, tmp, gitClean));
       await cache.keep(cold.archive.path, cold.archive.index, cold.archive.level, cold.archive.madeAtMs);
       journal.settle(epoch, cold.archive.madeAtMs, cold.selection);
       await cold.archive.dispose();
@@ -261,12 +299,12 @@ async function main(): Promise<void> {
         }
         setTimeout(() => journal.note(rel), Math.max(0, wait));
       });
-      const warm = await scanToScanId(root, client, tmp, gitClean, cache, journal);
+      const { value: warm, block: warmBlock } = await blocked(() => scanToScanId(root, client, tmp, gitClean, cache, journal));
       dotGit.close();
       await warm.archive.dispose();
       Object.assign(out, {
         coldMs: cold.ms, warmMs: warm.ms, coldPhases: cold.phases, warmPhases: warm.phases, reused: warm.archive.reused, files: warm.archive.index.length,
-        scanIds: [cold.scanId, warm.scanId], walked: warm.walked,
+        scanIds: [cold.scanId, warm.scanId], walked: warm.walked, coldBlock, warmBlock,
       });
     } finally {
       truncateSync(changed, size);

@@ -92,7 +92,7 @@ async function refreshResults(): Promise<Refresh> {
   });
   // A stall has every cause in this process (VS Code's own port scan and socket writes
   // too); the profile tells what ran during each, and which long tasks ran our code.
-  const bundle = vscode.Uri.joinPath(vscode.extensions.getExtension('code-scanner.code-scanner-vscode')!.extensionUri, 'dist', 'extension.js').toString();
+  const bundle = vscode.Uri.joinPath(vscode.extensions.getExtension('code-scanner.code-scanner-vscode')!.extensionUri, 'dist', 'main.js').toString();
   const ourUrl = (url: string) => url === bundle;
   // For reading a stall's whole stacks (DevTools' Performance panel opens these files).
   const keep = process.env.CODE_SCANNER_BENCH_PROFILES;

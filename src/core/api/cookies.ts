@@ -3,7 +3,7 @@
 // `HEAD` or `PATCH` go back with that transfer's later requests, and nowhere else. Parsing
 // is undici's (getSetCookies); this keeps them per transfer, for its origin only, with the
 // cookie's path and expiry, and never more than a few small ones.
-import { getSetCookies, Headers } from 'undici';
+import { undici } from '../network/undici';
 
 /** A cookie as kept with a saved transfer (JSON). */
 export interface StoredCookie {
@@ -76,6 +76,7 @@ export class TransferCookies implements CookieJar {
 
   take(url: URL, setCookie: readonly string[]): void {
     if (url.origin !== this.origin || !setCookie.length) return;
+    const { Headers, getSetCookies } = undici();
     const headers = new Headers();
     for (const v of setCookie) headers.append('set-cookie', v);
     const now = this.now();

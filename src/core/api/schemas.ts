@@ -10,6 +10,9 @@
 //
 // Objects are loose: fields the spec does not list are kept. test/unit/api/requiredFields
 // lists the required fields per resource and fails when one is added without a decision.
+//
+// Each is built when first used (z.lazy): built together they held the editor's extension
+// host while the extension loaded, before any answer had to be read.
 
 import { z } from 'zod';
 
@@ -39,30 +42,30 @@ const wholeNumber = z.union([z.int(), z.string().regex(/^-?\d+$/).transform(Numb
 const anyId = z.union([z.string().min(1), z.number()]).transform(String);
 
 // ---- Role (CompanyRole)
-export const RoleSchema = z.looseObject({
+export const RoleSchema = z.lazy(() => z.looseObject({
   name: str,
   id: present(int),
   user_count: present(wholeNumber),
   created_at: present(str),
-});
+}));
 
-export const RolesPageSchema = z.looseObject({
+export const RolesPageSchema = z.lazy(() => z.looseObject({
   roles: z.array(z.unknown()),
   status: present(str),
   page: present(wholeNumber),
   total_pages: present(wholeNumber),
   total_roles: present(wholeNumber),
-});
+}));
 
 // ---- Team and Member
-export const MemberSchema = z.looseObject({
+export const MemberSchema = z.lazy(() => z.looseObject({
   id: int,
   email: present(str),
   first_name: present(str),
   last_name: present(str),
-});
+}));
 
-export const TeamSchema = z.looseObject({
+export const TeamSchema = z.lazy(() => z.looseObject({
   id: int,
   name: present(str),
   active: present(z.boolean()),
@@ -73,12 +76,12 @@ export const TeamSchema = z.looseObject({
   project_count: present(wholeNumber),
   created_at: present(str),
   updated_at: present(str),
-});
+}));
 
-export const TeamResponseSchema = z.looseObject({ team: TeamSchema });
+export const TeamResponseSchema = z.lazy(() => z.looseObject({ team: TeamSchema }));
 
 // ---- Pipeline-provider integration (secure_token is write-only and never returned)
-export const IntegrationSchema = z.looseObject({
+export const IntegrationSchema = z.lazy(() => z.looseObject({
   id: present(int),
   uuid: present(str),
   type: present(str),
@@ -91,16 +94,16 @@ export const IntegrationSchema = z.looseObject({
   expired: present(z.boolean()),
   created_at: present(str),
   updated_at: present(str),
-});
+}));
 
-export const IntegrationUpdateResponseSchema = z.looseObject({
+export const IntegrationUpdateResponseSchema = z.lazy(() => z.looseObject({
   status: present(str),
   integration: present(IntegrationSchema),
   credentials_verified: present(z.boolean()),
-});
+}));
 
 // ---- Policy
-export const PolicySchema = z.looseObject({
+export const PolicySchema = z.lazy(() => z.looseObject({
   id: int,
   name: str,
   description: present(str),
@@ -121,28 +124,28 @@ export const PolicySchema = z.looseObject({
   parent_policy: present(int),
   read_only: present(z.boolean()),
   created_by_corgea: present(z.boolean()),
-});
+}));
 
-export const PaginationSchema = z.looseObject({
+export const PaginationSchema = z.lazy(() => z.looseObject({
   total_count: present(wholeNumber),
   total_pages: present(wholeNumber),
   current_page: present(wholeNumber),
   page_size: present(wholeNumber),
-});
+}));
 
-export const PoliciesPageSchema = z.looseObject({
+export const PoliciesPageSchema = z.lazy(() => z.looseObject({
   policies: z.array(z.unknown()),
   pagination: present(PaginationSchema),
-});
+}));
 
 // ---- Code quality issue
-export const ClassificationSchema = z.looseObject({
+export const ClassificationSchema = z.lazy(() => z.looseObject({
   id: present(str),
   name: present(str),
   description: present(str),
-});
+}));
 
-export const IssueLocationSchema = z.looseObject({
+export const IssueLocationSchema = z.lazy(() => z.looseObject({
   file: z.looseObject({
     path: present(str),
     name: present(str),
@@ -154,36 +157,36 @@ export const IssueLocationSchema = z.looseObject({
     git_sha: present(str),
   })),
   line_number: present(wholeNumber),
-});
+}));
 
-export const AutoTriageSchema = z.looseObject({
+export const AutoTriageSchema = z.lazy(() => z.looseObject({
   false_positive_detection: present(z.looseObject({
     status: present(str),
     reasoning: present(str),
   })),
-});
+}));
 
-export const AutoFixSuggestionSchema = z.looseObject({
+export const AutoFixSuggestionSchema = z.lazy(() => z.looseObject({
   id: present(anyId),
   status: present(str),
   patch: present(z.looseObject({
     diff: str,
     explanation: present(str),
   })),
-});
+}));
 
-export const AssigneeSchema = z.looseObject({
+export const AssigneeSchema = z.lazy(() => z.looseObject({
   id: present(anyId),
   email: present(str),
   name: present(str),
-});
+}));
 
-export const ReachabilitySchema = z.looseObject({
+export const ReachabilitySchema = z.lazy(() => z.looseObject({
   is_reachable: present(z.boolean()),
   endpoint_count: present(wholeNumber),
-});
+}));
 
-export const QualityIssueSchema = z.looseObject({
+export const QualityIssueSchema = z.lazy(() => z.looseObject({
   id: anyId,
   location: IssueLocationSchema,
   classification: present(ClassificationSchema),
@@ -196,56 +199,56 @@ export const QualityIssueSchema = z.looseObject({
   assigned_to: present(AssigneeSchema),
   scanner_metadata: present(z.record(z.string(), z.unknown())),
   reachability: present(ReachabilitySchema),
-}).superRefine((issue, ctx) => {
+})).superRefine((issue, ctx) => {
   const f = issue.location.file;
   if (!f.path?.trim() && !f.name?.trim()) {
     ctx.addIssue({ code: 'custom', path: ['location', 'file', 'path'], message: 'expected string (missing, and no location.file.name either)' });
   }
 });
 
-export const QualityIssuesPageSchema = z.looseObject({
+export const QualityIssuesPageSchema = z.lazy(() => z.looseObject({
   issues: z.array(z.unknown()),
   status: present(str),
   page: present(wholeNumber),
   total_pages: present(wholeNumber),
   total_issues: present(wholeNumber),
-});
+}));
 
 // ---- Verified user and /verify
-export const VerifiedUserSchema = z.looseObject({
+export const VerifiedUserSchema = z.lazy(() => z.looseObject({
   id: present(int),
   email: present(str),
   name: present(str),
   company: present(z.looseObject({ id: present(int), name: present(str) })),
-});
+}));
 
-export const VerifyResponseSchema = z.looseObject({
+export const VerifyResponseSchema = z.lazy(() => z.looseObject({
   status: str,
   user: present(VerifiedUserSchema),
-});
+}));
 
 // ---- Upload transfer values
-export const StartTransferResponseSchema = z.looseObject({
+export const StartTransferResponseSchema = z.lazy(() => z.looseObject({
   transfer_id: anyId,
-});
+}));
 
 /** Body of any successful PATCH; which kind of answer it is depends on header and fields. */
-export const ChunkResponseSchema = z.looseObject({
+export const ChunkResponseSchema = z.lazy(() => z.looseObject({
   status: present(str),
   message: present(str),
   scan_id: present(z.union([z.string().min(1), int])),
   project_id: present(z.union([z.string(), int])),
-});
+}));
 
 // ---- A scan's state (GET /scan/{scan_id}; decisions.md, the scan lifecycle)
-export const ScanErrorSchema = z.looseObject({
+export const ScanErrorSchema = z.lazy(() => z.looseObject({
   scan_type: present(str),
   level: present(str),
   location: present(str),
   message: present(str),
-});
+}));
 
-export const ScanStatusSchema = z.looseObject({
+export const ScanStatusSchema = z.lazy(() => z.looseObject({
   status: str,
   id: present(anyId),
   project: present(str),
@@ -253,7 +256,7 @@ export const ScanStatusSchema = z.looseObject({
   created_at: present(str),
   failed_reason: present(str),
   scan_errors: listOf(ScanErrorSchema),
-});
+}));
 
 export type Role = z.infer<typeof RoleSchema>;
 export type RolesPage = z.infer<typeof RolesPageSchema>;

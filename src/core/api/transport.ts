@@ -4,7 +4,7 @@
 // the token into a message, a log entry or a URL.
 
 import { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { environmentNetwork, ProxyTunnelError, type Network, type Route } from '../network';
 import { backoffDelay, sleep } from '../async';
 import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER, type KeyHeaders } from './auth';
@@ -342,17 +342,20 @@ export class Transport {
     let route: Route | undefined;
     try {
       route = network.route(url);
-      const dispatcher = network.dispatcherFor(url);
+      const dispatcher = await network.dispatcherFor(url);
       let res: Dispatcher.ResponseData;
       let text: string;
       try {
         const exchange = (async () => {
-          const r = await request(url, {
+          // The dispatcher's own request (undici's documented Dispatcher API): the extension
+          // ships only the parts of undici it uses (esbuild.mjs), not its top-level helpers.
+          const r = await dispatcher.request({
+            origin: url.origin,
+            path: `${url.pathname}${url.search}`,
             method: call.method,
             headers,
             body,
             signal: controller.signal,
-            dispatcher,
             // Our own timer covers the whole exchange; undici's would only cut in later.
             headersTimeout: 0,
             bodyTimeout: 0,

@@ -1,6 +1,7 @@
 import type { StoredIssue } from './model';
 import { urgencyRank } from './severity';
 import { currentLine } from './facts';
+import { compareNames } from '../text/compare';
 
 export type GroupBy = 'file' | 'urgency' | 'classification' | 'policy';
 
@@ -25,9 +26,7 @@ function groupsOf(issue: StoredIssue, by: GroupBy): { key: string; label: string
 }
 
 
-/** One collator for every comparison: `localeCompare` costs several times more per call, and a tree of 50,000 findings sorts them all. */
-const collator = new Intl.Collator(undefined, { numeric: true });
-const text = collator.compare;
+const text = compareNames;
 
 function compareGroups(by: GroupBy) {
   return (a: IssueGroup, b: IssueGroup): number => {

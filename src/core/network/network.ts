@@ -1,10 +1,11 @@
 // The connections of one set of network settings: a direct agent and one proxy agent per
 // proxy, all with the same certificate trust. The editor makes a new Network when a
 // setting changes and closes the old one; code without an editor uses the environment's.
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { chooseProxy, decodeCredential, proxyLabel, type ProxyChoice, type ProxySettings } from './proxy';
 import { loadTrust, type Trust, type TrustSettings } from './trust';
-import { TunnelPool } from './tunnel';
+import { tunnelPool } from './tunnel';
+import { undici } from './undici';
 
 export interface NetworkSettings {
   proxy: ProxySettings;
@@ -31,13 +32,17 @@ export const ENVIRONMENT_ONLY: NetworkSettings = {
 };
 
 export class Network {
-  readonly trust: Trust;
+  private trusted?: Promise<Trust>;
   private direct?: Agent;
   private readonly proxies = new Map<string, ProxyAgent>();
   private closed = false;
 
-  constructor(readonly settings: NetworkSettings, private readonly env: NodeJS.ProcessEnv = process.env) {
-    this.trust = loadTrust(settings.trust, env);
+  constructor(readonly settings: NetworkSettings, private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  /** The certificate authorities these settings trust, read when the first connection needs them. */
+  trust(): Promise<Trust> {
+    this.trusted ??= loadTrust(this.settings.trust, this.env);
+    return this.trusted;
   }
 
   /** Throws ClientValidationError when the proxy setting or variable is not a usable address. */
@@ -71,18 +76,21 @@ export class Network {
     return [...new Set(out)].filter((s) => s.length >= 4);
   }
 
-  dispatcherFor(target: URL): Dispatcher {
+  async dispatcherFor(target: URL): Promise<Dispatcher> {
     if (this.closed) throw new Error('this network configuration was replaced');
     const choice = this.choose(target);
-    const tlsOptions = { ca: this.trust.ca, rejectUnauthorized: this.trust.rejectUnauthorized };
+    const trust = await this.trust();
+    if (this.closed) throw new Error('this network configuration was replaced');
+    const tlsOptions = { ca: trust.ca, rejectUnauthorized: trust.rejectUnauthorized };
     if (choice.kind === 'direct') {
-      this.direct ??= new Agent({ connect: tlsOptions });
+      this.direct ??= new (undici().Agent)({ connect: tlsOptions });
       return this.direct;
     }
     const key = `${choice.url.href}\n${choice.authorization ?? ''}`;
     let agent = this.proxies.get(key);
     if (!agent) {
-      agent = new ProxyAgent({
+      const TunnelPool = tunnelPool();
+      agent = new (undici().ProxyAgent)({
         uri: choice.url.href,
         token: choice.authorization,
         requestTls: tlsOptions,

@@ -2,8 +2,9 @@
 // bundled roots, plus the system's trusted roots (`http.systemCertificates`, on by
 // default: where a company installs the authority of its TLS-inspecting proxy), plus the
 // file NODE_EXTRA_CA_CERTS names. `http.proxyStrictSSL: false` turns checking off.
-import { existsSync, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as tls from 'node:tls';
+import { Worker } from 'node:worker_threads';
 
 export interface TrustSettings {
   /** `http.systemCertificates`. */
@@ -37,27 +38,54 @@ function pemBlocks(text: string): string[] {
   return [...text.matchAll(PEM_BLOCK)].map((m) => m[0]);
 }
 
-function readPemFile(file: string): string[] {
-  return pemBlocks(readFileSync(file, 'utf8'));
+async function readPemFile(file: string): Promise<string[]> {
+  return pemBlocks(await fs.readFile(file, 'utf8'));
 }
 
-/** Node 22.15+ and 23.5+ read the system store themselves (also the keychain and Windows store). */
-function systemStore(): string[] | undefined {
-  const get = (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates;
-  if (typeof get !== 'function') return undefined;
-  try {
-    return get('system');
-  } catch {
-    return undefined;
-  }
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(() => true, () => false);
 }
 
-export function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Trust {
+/**
+ * Node 22.15+ and 23.5+ read the system store themselves (also the keychain and Windows
+ * store), in one synchronous call that parses every certificate: it held the editor's
+ * extension host for 50-100 ms, so it runs on a thread of its own, once per process.
+ */
+const SYSTEM_STORE_WORKER = `
+const { parentPort } = require('node:worker_threads');
+const tls = require('node:tls');
+let certs = null;
+try { if (typeof tls.getCACertificates === 'function') certs = tls.getCACertificates('system'); } catch { certs = null; }
+parentPort.postMessage(certs);
+`;
+
+let systemStoreRead: Promise<string[] | undefined> | undefined;
+
+function systemStore(): Promise<string[] | undefined> {
+  systemStoreRead ??= new Promise((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(SYSTEM_STORE_WORKER, { eval: true });
+    } catch {
+      resolve(undefined);
+      return;
+    }
+    worker.once('message', (m: unknown) => {
+      resolve(Array.isArray(m) && m.every((c) => typeof c === 'string') ? m : undefined);
+      void worker.terminate();
+    });
+    worker.once('error', () => resolve(undefined));
+    worker.once('exit', () => resolve(undefined));
+  });
+  return systemStoreRead;
+}
+
+export async function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Promise<Trust> {
   const sources: string[] = [];
   const problems: string[] = [];
   const added: string[] = [];
   if (s.systemCertificates) {
-    const store = systemStore();
+    const store = await systemStore();
     if (store) {
       added.push(...store);
       sources.push(`the system's trusted certificates (${store.length})`);
@@ -66,9 +94,9 @@ export function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Trust {
     // cannot ask the system, read it and the distribution's bundle instead.
     const files = [env.SSL_CERT_FILE, ...(store ? [] : SYSTEM_BUNDLES)].filter((f): f is string => !!f);
     for (const file of files) {
-      if (!existsSync(file)) continue;
+      if (!(await exists(file))) continue;
       try {
-        const certs = readPemFile(file);
+        const certs = await readPemFile(file);
         added.push(...certs);
         if (!store) sources.push(`the system's trusted certificates from ${file} (${certs.length})`);
         if (file !== env.SSL_CERT_FILE) break;
@@ -80,7 +108,7 @@ export function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Trust {
   const extra = env.NODE_EXTRA_CA_CERTS?.trim();
   if (extra) {
     try {
-      const certs = readPemFile(extra);
+      const certs = await readPemFile(extra);
       if (certs.length) {
         added.push(...certs);
         sources.push(`NODE_EXTRA_CA_CERTS (${certs.length} from ${extra})`);

@@ -4,7 +4,8 @@
 // retries CONNECT in a tight loop, at full CPU, deaf to the request's abort signal; undici
 // 8 fixed it for Node 22.19+ only) and a status other than 200 (named, so a 407 can say to
 // set credentials).
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+import { undici } from './undici';
 
 export class ProxyTunnelError extends Error {
   /** The proxy's status for CONNECT, when it answered one. */
@@ -16,26 +17,34 @@ export class ProxyTunnelError extends Error {
 
 type ConnectData = Dispatcher.ConnectData;
 
-export class TunnelPool extends Pool {
-  override connect(options: Dispatcher.ConnectOptions): Promise<ConnectData>;
-  override connect(options: Dispatcher.ConnectOptions, callback: (err: Error | null, data: ConnectData) => void): void;
-  override connect(options: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: ConnectData) => void): Promise<ConnectData> | void {
-    const done = super.connect(options).then(
-      (data) => {
-        if (data.statusCode !== 200) {
-          data.socket.on('error', () => undefined).destroy();
-          throw new ProxyTunnelError(`the proxy answered ${data.statusCode} to CONNECT`, 'PROXY_STATUS', data.statusCode);
-        }
-        return data;
-      },
-      (err: unknown) => {
-        if ((err as { code?: unknown })?.code === 'UND_ERR_SOCKET') {
-          throw new ProxyTunnelError('the proxy closed the connection before the tunnel opened', 'PROXY_CLOSED');
-        }
-        throw err;
-      },
-    );
-    if (!callback) return done;
-    done.then((data) => callback(null, data), (err: Error) => callback(err, undefined as never));
+let made: (new (...args: ConstructorParameters<typeof Pool>) => Pool) | undefined;
+
+/** The pool class, made when the first proxy agent needs it (undici loads then). */
+export function tunnelPool(): new (...args: ConstructorParameters<typeof Pool>) => Pool {
+  if (made) return made;
+  class TunnelPool extends undici().Pool {
+    override connect(options: Dispatcher.ConnectOptions): Promise<ConnectData>;
+    override connect(options: Dispatcher.ConnectOptions, callback: (err: Error | null, data: ConnectData) => void): void;
+    override connect(options: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: ConnectData) => void): Promise<ConnectData> | void {
+      const done = super.connect(options).then(
+        (data) => {
+          if (data.statusCode !== 200) {
+            data.socket.on('error', () => undefined).destroy();
+            throw new ProxyTunnelError(`the proxy answered ${data.statusCode} to CONNECT`, 'PROXY_STATUS', data.statusCode);
+          }
+          return data;
+        },
+        (err: unknown) => {
+          if ((err as { code?: unknown })?.code === 'UND_ERR_SOCKET') {
+            throw new ProxyTunnelError('the proxy closed the connection before the tunnel opened', 'PROXY_CLOSED');
+          }
+          throw err;
+        },
+      );
+      if (!callback) return done;
+      done.then((data) => callback(null, data), (err: Error) => callback(err, undefined as never));
+    }
   }
+  made = TunnelPool;
+  return made;
 }

@@ -13,6 +13,11 @@ import type { LeftFinding } from './leftFindings';
 import { errorMessage } from '../errors';
 import { isRecord } from '../text/isRecord';
 
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 /** What VS Code's Memento offers (and a test's plain map). */
 export interface KeyValueState {
   get<T>(key: string): T | undefined;
@@ -50,95 +55,100 @@ export interface FileContents {
 
 // ---- what a stored record must look like
 
-const text = z.string().max(100_000);
-const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
-const range = z.object({ start: position, end: position });
+/** Built when a results file is first read, not while the extension loads. */
+const recordSchemas = once(() => {
 
-const StoredIssueSchema = z.looseObject({
-  id: z.string().min(1).max(500),
-  classificationId: text,
-  classificationName: text,
-  classificationDescription: text,
-  urgency: text,
-  status: text,
-  path: z.string().min(1).max(4096).refine(isInsideFolder, 'a path outside the folder'),
-  line: z.number().int().min(1),
-  falsePositive: z.boolean(),
-  triageReasoning: text.optional(),
-  fix: z.looseObject({ diff: z.string().max(1_000_000), explanation: text, status: text }).optional(),
-  fixStatus: text.optional(),
-  range: range.optional(),
-  lineText: text.optional(),
-  inArchive: z.boolean().optional(),
-  stale: z.boolean().optional(),
-  createdAt: text.optional(),
-  slaStatus: text.optional(),
-  triageStatus: text.optional(),
-  fixId: text.optional(),
-  reachable: z.boolean().optional(),
-  endpointCount: z.number().optional(),
-  assignee: z.looseObject({ id: text.optional(), email: text.optional(), name: text.optional() }).optional(),
-  fileName: text.optional(),
-  language: text.optional(),
-  projectName: text.optional(),
-  branch: text.optional(),
-  gitSha: text.optional(),
-  scannerMetadata: text.optional(),
-  isNew: z.boolean().optional(),
-  policies: z.array(z.looseObject({ id: z.number(), name: text, guidance: text.optional() })).max(1000).optional(),
-});
+  const text = z.string().max(100_000);
+  const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
+  const range = z.object({ start: position, end: position });
 
-const ScanRefSchema = z.looseObject({
-  scanId: z.string().min(1).max(500),
-  projectId: z.union([z.string(), z.number()]).optional(),
-  scannedAt: z.string().max(100),
-  partialFiles: z.array(z.string().max(4096)).optional(),
-  archiveSha256: z.string().max(200).optional(),
-  warnings: z.array(text).max(100).optional(),
-});
+  const StoredIssueSchema = z.looseObject({
+    id: z.string().min(1).max(500),
+    classificationId: text,
+    classificationName: text,
+    classificationDescription: text,
+    urgency: text,
+    status: text,
+    path: z.string().min(1).max(4096).refine(isInsideFolder, 'a path outside the folder'),
+    line: z.number().int().min(1),
+    falsePositive: z.boolean(),
+    triageReasoning: text.optional(),
+    fix: z.looseObject({ diff: z.string().max(1_000_000), explanation: text, status: text }).optional(),
+    fixStatus: text.optional(),
+    range: range.optional(),
+    lineText: text.optional(),
+    inArchive: z.boolean().optional(),
+    stale: z.boolean().optional(),
+    createdAt: text.optional(),
+    slaStatus: text.optional(),
+    triageStatus: text.optional(),
+    fixId: text.optional(),
+    reachable: z.boolean().optional(),
+    endpointCount: z.number().optional(),
+    assignee: z.looseObject({ id: text.optional(), email: text.optional(), name: text.optional() }).optional(),
+    fileName: text.optional(),
+    language: text.optional(),
+    projectName: text.optional(),
+    branch: text.optional(),
+    gitSha: text.optional(),
+    scannerMetadata: text.optional(),
+    isNew: z.boolean().optional(),
+    policies: z.array(z.looseObject({ id: z.number(), name: text, guidance: text.optional() })).max(1000).optional(),
+  });
 
-const stopReason = z.enum(['cancelled', 'unreadable', 'unknown', 'still-running']);
+  const ScanRefSchema = z.looseObject({
+    scanId: z.string().min(1).max(500),
+    projectId: z.union([z.string(), z.number()]).optional(),
+    scannedAt: z.string().max(100),
+    partialFiles: z.array(z.string().max(4096)).optional(),
+    archiveSha256: z.string().max(200).optional(),
+    warnings: z.array(text).max(100).optional(),
+  });
 
-const FolderRecordSchema = z.looseObject({
-  kind: z.literal('folder'),
-  folderUri: z.string().min(1),
-  scans: z.array(ScanRefSchema),
-  unreadable: z.number().int().min(0).optional(),
-  fileDigests: z.record(z.string(), z.string()).optional(),
-  account: z.string().optional(),
-  pending: z.array(ScanRefSchema.extend({ waiting: z.boolean(), stopped: stopReason.optional(), detail: text.optional() })).optional(),
-  lastAttempt: z.looseObject({
-    kind: z.enum(['cancelled', 'failed', 'error', 'unreadable', 'unknown', 'still-running']),
-    at: z.string().max(100),
-    scanId: z.string().optional(),
-    scannedAt: z.string().max(100).optional(),
-    detail: text.optional(),
-  }).optional(),
-  baseline: z.array(z.string().max(100)).optional(),
-});
+  const stopReason = z.enum(['cancelled', 'unreadable', 'unknown', 'still-running']);
 
-const WorkspaceRecordSchema = z.looseObject({
-  kind: z.literal('workspace'),
-  dismissals: z.record(z.string().max(1000), z.looseObject({ reason: z.enum(['false-positive', 'accepted-risk', 'wont-fix']), at: z.string().max(100) })),
-  classificationFilter: z.string().max(1000).optional(),
-});
+  const FolderRecordSchema = z.looseObject({
+    kind: z.literal('folder'),
+    folderUri: z.string().min(1),
+    scans: z.array(ScanRefSchema),
+    unreadable: z.number().int().min(0).optional(),
+    fileDigests: z.record(z.string(), z.string()).optional(),
+    account: z.string().optional(),
+    pending: z.array(ScanRefSchema.extend({ waiting: z.boolean(), stopped: stopReason.optional(), detail: text.optional() })).optional(),
+    lastAttempt: z.looseObject({
+      kind: z.enum(['cancelled', 'failed', 'error', 'unreadable', 'unknown', 'still-running']),
+      at: z.string().max(100),
+      scanId: z.string().optional(),
+      scannedAt: z.string().max(100).optional(),
+      detail: text.optional(),
+    }).optional(),
+    baseline: z.array(z.string().max(100)).optional(),
+  });
 
-const IssuesRecordSchema = z.looseObject({
-  kind: z.literal('issues'),
-  folderUri: z.string().min(1),
-  issues: z.array(z.unknown()),
-});
+  const WorkspaceRecordSchema = z.looseObject({
+    kind: z.literal('workspace'),
+    dismissals: z.record(z.string().max(1000), z.looseObject({ reason: z.enum(['false-positive', 'accepted-risk', 'wont-fix']), at: z.string().max(100) })),
+    classificationFilter: z.string().max(1000).optional(),
+  });
 
-const LeftRecordSchema = z.looseObject({
-  kind: z.literal('left'),
-  folderUri: z.string().min(1),
-  left: z.array(z.unknown()),
-});
+  const IssuesRecordSchema = z.looseObject({
+    kind: z.literal('issues'),
+    folderUri: z.string().min(1),
+    issues: z.array(z.unknown()),
+  });
 
-const LeftFindingSchema = z.looseObject({
-  issue: StoredIssueSchema,
-  how: z.enum(['fixed', 'edited', 'deleted']),
-  fixBlocks: z.array(z.array(text).max(10_000)).max(1000).optional(),
+  const LeftRecordSchema = z.looseObject({
+    kind: z.literal('left'),
+    folderUri: z.string().min(1),
+    left: z.array(z.unknown()),
+  });
+
+  const LeftFindingSchema = z.looseObject({
+    issue: StoredIssueSchema,
+    how: z.enum(['fixed', 'edited', 'deleted']),
+    fixBlocks: z.array(z.array(text).max(10_000)).max(1000).optional(),
+  });
+  return { StoredIssueSchema, FolderRecordSchema, WorkspaceRecordSchema, IssuesRecordSchema, LeftRecordSchema, LeftFindingSchema };
 });
 
 type FileRecord =
@@ -147,13 +157,41 @@ type FileRecord =
   | { kind: 'issues'; folderUri: string; issues: StoredIssue[] }
   | { kind: 'left'; folderUri: string; left: LeftFinding[] };
 
+type ReadResult = FileContents & { dropped: string[] };
+
 /** The folders a results file holds, each checked whole; `dropped` says which were left out and why. */
-export function readRecords(records: readonly unknown[]): FileContents & { dropped: string[] } {
+export function readRecords(records: readonly unknown[]): ReadResult {
+  const reading = checkRecords(records);
+  for (let step = reading.next(); ; step = reading.next()) if (step.done) return step.value;
+}
+
+/**
+ * The same, a slice at a time: fifty thousand findings checked in one go held the editor's
+ * extension host for a quarter of a second at start-up. Same records, same result.
+ */
+export async function readRecordsInSlices(records: readonly unknown[], sliceMs = 5): Promise<ReadResult> {
+  const reading = checkRecords(records);
+  let sliceStart = performance.now();
+  for (let n = 1; ; n++) {
+    const step = reading.next();
+    if (step.done) return step.value;
+    // The clock costs more than a finding's check: look every 32.
+    if ((n & 31) === 0 && performance.now() - sliceStart > sliceMs) {
+      await new Promise<void>((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** Checks records one finding at a time, yielding after each. */
+function* checkRecords(records: readonly unknown[]): Generator<void, ReadResult> {
+  const { StoredIssueSchema, FolderRecordSchema, WorkspaceRecordSchema, IssuesRecordSchema, LeftRecordSchema, LeftFindingSchema } = recordSchemas();
   const folders = new Map<string, FolderFindings>();
   const bad = new Map<string, string>();
   const dropped: string[] = [];
   let workspace: FileContents['workspace'];
-  records.forEach((raw, line) => {
+  for (const [line, raw] of records.entries()) {
+    yield;
     const kind = (raw as { kind?: unknown } | null)?.kind;
     const folderUri = (raw as { folderUri?: unknown } | null)?.folderUri;
     const where = typeof folderUri === 'string' ? folderUri : undefined;
@@ -162,31 +200,31 @@ export function readRecords(records: readonly unknown[]): FileContents & { dropp
       // Unreadable: the key-value state's copy stays in use.
       if (!r.success) dropped.push(`line ${line + 1}: the dismissals and filter (${r.error.issues[0]?.message ?? 'not readable'})`);
       else workspace = { dismissals: r.data.dismissals as Record<string, Dismissal>, classificationFilter: r.data.classificationFilter };
-      return;
+      continue;
     }
     if (kind === 'folder') {
       const r = FolderRecordSchema.safeParse(raw);
       if (!r.success) {
         if (where) bad.set(where, `line ${line + 1}: ${r.error.issues[0]?.message ?? 'not a folder record'}`);
         else dropped.push(`line ${line + 1}: a folder record without its folder`);
-        return;
+        continue;
       }
       // `gone` (ids only) came before `left`: nothing of those findings is left to bring back.
       const { kind: _kind, gone: _gone, left: _left, ...folder } = r.data as typeof r.data & { gone?: unknown; left?: unknown };
       folders.set(folder.folderUri, { ...(folder as Omit<FolderFindings, 'issues'>), issues: [] });
-      return;
+      continue;
     }
     const left = kind === 'left';
     const r = left ? LeftRecordSchema.safeParse(raw) : IssuesRecordSchema.safeParse(raw);
     if (!r.success) {
       if (where) bad.set(where, `line ${line + 1}: ${left ? 'not a record of findings that left' : 'not a record of findings'}`);
       else dropped.push(`line ${line + 1}: ${left ? 'findings that left, without their folder' : 'neither a folder nor its findings'}`);
-      return;
+      continue;
     }
     const target = folders.get(r.data.folderUri);
     if (!target) {
       bad.set(r.data.folderUri, `line ${line + 1}: findings before their folder`);
-      return;
+      continue;
     }
     const items = ((r.data as { left?: unknown[] }).left ?? (r.data as { issues?: unknown[] }).issues ?? []);
     for (const [i, item] of items.entries()) {
@@ -194,12 +232,13 @@ export function readRecords(records: readonly unknown[]): FileContents & { dropp
       if (!checked.success) {
         const e = checked.error.issues[0];
         bad.set(r.data.folderUri, `line ${line + 1}, finding ${i + 1}: ${e ? `${e.path.join('.') || 'the record'}: ${e.message}` : 'not a finding'}`);
-        return;
+        break;
       }
       if (left) (target.left ??= []).push(checked.data as LeftFinding);
       else target.issues.push(checked.data as StoredIssue);
+      yield;
     }
-  });
+  }
   for (const [folderUri, why] of bad) {
     folders.delete(folderUri);
     dropped.push(`${folderUri} (${why})`);
@@ -275,7 +314,7 @@ export class ResultsStorage {
       this.log(`Stored findings could not be read (${errorMessage(e)}); scan again to see them.`);
       return { folders: [] };
     }
-    const { dropped, ...contents } = readRecords(records ?? []);
+    const { dropped, ...contents } = await readRecordsInSlices(records ?? []);
     for (const d of dropped) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
     return contents;
   }

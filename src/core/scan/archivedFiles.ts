@@ -16,9 +16,10 @@ export interface PathList {
 /**
  * The JSON text of the paths, written into one growing buffer a path at a time: for a large
  * repository an array of strings and its text would both be alive at once, and long enough
- * to outlive V8's young generation.
+ * to outlive V8's young generation. A hundred thousand paths in one go held the extension
+ * host too long: it pauses every few milliseconds (the bytes are the same).
  */
-function jsonArray(entries: readonly string[] | PathList): Buffer {
+async function jsonArray(entries: readonly string[] | PathList, sliceMs = 5): Promise<Buffer> {
   const at = Array.isArray(entries) ? (i: number) => (entries as readonly string[])[i] : (i: number) => (entries as PathList).path(i);
   let out = Buffer.allocUnsafe(Math.max(64, entries.length * 64));
   let used = 0;
@@ -31,7 +32,15 @@ function jsonArray(entries: readonly string[] | PathList): Buffer {
     used += out.write(text, used, 'utf8');
   };
   put('[');
-  for (let i = 0; i < entries.length; i++) put(i ? `,${JSON.stringify(at(i))}` : JSON.stringify(at(i)));
+  let sliceStart = performance.now();
+  for (let i = 0; i < entries.length; i++) {
+    // The clock costs more than a path: look every 256.
+    if ((i & 255) === 0 && performance.now() - sliceStart > sliceMs) {
+      await new Promise<void>((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+    put(i ? `,${JSON.stringify(at(i))}` : JSON.stringify(at(i)));
+  }
   put(']');
   return out.subarray(0, used);
 }
@@ -49,7 +58,7 @@ export class ArchivedFiles {
     await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const target = this.file(sha256);
     const tmp = `${target}.${process.pid}.tmp`;
-    await fsp.writeFile(tmp, jsonArray(entries), { mode: 0o600 });
+    await fsp.writeFile(tmp, await jsonArray(entries), { mode: 0o600 });
     await fsp.rename(tmp, target);
   }
 

@@ -1,6 +1,7 @@
 import * as childProcess from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 
 /** How a program ended and what it printed. */
 export interface ProgramResult {
@@ -25,7 +26,7 @@ export interface RunOptions {
 
 interface Request extends RunOptions { id: number; file: string; args: string[] }
 
-interface Modules { childProcess: typeof childProcess; fs: typeof fs }
+interface Modules { childProcess: typeof childProcess; fs: typeof fs; os: typeof os }
 
 /**
  * Runs one program to its end; the same code runs here and, as source text, in the helper
@@ -52,6 +53,14 @@ function runToEnd(req: Request, m: Modules, done: (r: ProgramResult) => void): v
   try {
     if (req.stdoutPath) outFd = files.openSync(req.stdoutPath, 'r+');
     const child = start(req.file, req.args, { cwd: req.cwd, env: req.env, stdio: ['ignore', outFd ?? 'pipe', 'pipe'], windowsHide: true });
+    // A program the scan runs yields a core to the extension host (every extension's thread):
+    // on two cores, git at the same priority kept it waiting. Niceness 10; where the system
+    // refuses, or the program has already ended, it runs as it is.
+    try {
+      if (child.pid) m.os.setPriority(child.pid, 10);
+    } catch {
+      // not allowed here, or gone
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outBytes = 0;
@@ -90,14 +99,14 @@ export const HELPER_TITLE = 'code-scanner-git-helper';
 const HELPER_SOURCE = `'use strict';
 var __name = (f) => f;
 process.title = ${JSON.stringify(HELPER_TITLE)};
-const modules = { childProcess: require('node:child_process'), fs: require('node:fs') };
+const modules = { childProcess: require('node:child_process'), fs: require('node:fs'), os: require('node:os') };
 const runToEnd = ${runToEnd.toString()};
 process.on('disconnect', () => process.exit(0));
 process.on('message', (req) => runToEnd(req, modules, (r) => { if (process.connected) process.send({ id: req.id, result: r }); }));
 process.send({ ready: true });
 `;
 
-const HERE: Modules = { childProcess, fs };
+const HERE: Modules = { childProcess, fs, os };
 
 /** How long an unused helper stays, so a scan after a pause finds it ready. */
 const HELPER_IDLE_MS = 10 * 60_000;
@@ -187,6 +196,12 @@ export class ProgramRunner {
       return;
     }
     this.child = child;
+    // Its programs inherit this, and it yields a core to the host as they do (runToEnd).
+    try {
+      if (child.pid) os.setPriority(child.pid, 10);
+    } catch {
+      // not allowed here
+    }
     child.unref();
     child.channel?.unref();
     child.on('message', (m: { ready?: boolean; id?: number; result?: ProgramResult }) => {

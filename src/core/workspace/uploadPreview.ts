@@ -2,6 +2,7 @@
 // counts and sizes, and everything left out grouped by why. Pure, so the editor's view
 // only draws it and the unit tests check it without VS Code.
 import { skipReasonLabel, type SelectedFile, type SkipReason, type SkippedFile } from './selectFiles';
+import { compareNames } from '../text/compare';
 
 export interface PreviewFile { name: string; path: string; size: number }
 
@@ -18,7 +19,6 @@ export interface PreviewDir {
 
 export interface LeftOutGroup { reason: SkipReason; label: string; items: SkippedFile[] }
 
-const collator = new Intl.Collator(undefined, { numeric: true });
 
 /** The selected files as a directory tree, each level sorted (directories first). */
 export function previewTree(files: Iterable<SelectedFile>): PreviewDir {
@@ -45,8 +45,8 @@ export function previewTree(files: Iterable<SelectedFile>): PreviewDir {
     }
   }
   for (const d of index.values()) {
-    d.dirs.sort((a, b) => collator.compare(a.name, b.name));
-    d.files.sort((a, b) => collator.compare(a.name, b.name));
+    d.dirs.sort((a, b) => compareNames(a.name, b.name));
+    d.files.sort((a, b) => compareNames(a.name, b.name));
   }
   return root;
 }
@@ -55,6 +55,6 @@ export function previewTree(files: Iterable<SelectedFile>): PreviewDir {
 export function leftOutGroups(skipped: readonly SkippedFile[]): LeftOutGroup[] {
   const groups = new Map<SkipReason, SkippedFile[]>();
   for (const s of skipped) groups.set(s.reason, [...(groups.get(s.reason) ?? []), s]);
-  return [...groups].map(([reason, items]) => ({ reason, label: skipReasonLabel(reason), items: items.sort((a, b) => collator.compare(a.path, b.path)) }))
+  return [...groups].map(([reason, items]) => ({ reason, label: skipReasonLabel(reason), items: items.sort((a, b) => compareNames(a.path, b.path)) }))
     .sort((a, b) => b.items.length - a.items.length || a.label.localeCompare(b.label));
 }

@@ -19,6 +19,7 @@ function addressSource(): string {
 export async function checkConnection(session: Session, context: vscode.ExtensionContext): Promise<ConnectionReport> {
   const probe = await session.probe();
   const network = probe.network;
+  const trust = await network.trust();
   let route;
   let routeError: string | undefined;
   if (probe.url) {
@@ -34,7 +35,7 @@ export async function checkConnection(session: Session, context: vscode.Extensio
     service: probe.url ? { url: probe.url, from: addressSource() } : { error: probe.error ?? 'unknown' },
     route,
     routeError,
-    trust: { sources: network.trust.sources, problems: network.trust.problems, strict: network.trust.rejectUnauthorized },
+    trust: { sources: trust.sources, problems: trust.problems, strict: trust.rejectUnauthorized },
     verify: probe.url && probe.ms !== undefined
       ? { ok: !probe.error, ms: probe.ms, status: probe.status, error: probe.error, tlsFailed: /TLS certificate of/.test(probe.error ?? '') }
       : undefined,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
@@ -34,6 +34,21 @@ describe('DeflatePool', () => {
       await assert.rejects(pool.run(pool.inputBuffer(0), Float64Array.of(0), Uint8Array.of(0)), DeflateWorkerOutOfMemory);
     } finally {
       process.off('unhandledRejection', onUnhandled);
+      await pool.close();
+    }
+  });
+
+  test('on Linux its workers yield a core to this thread (niceness 10), and this thread keeps its own', { skip: process.platform !== 'linux' }, async () => {
+    const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const before = new Set(readdirSync('/proc/self/task'));
+    const pool = new DeflatePool(6, 2);
+    try {
+      await Promise.all([0, 1].map(() => pool.run(pool.inputBuffer(0), Float64Array.of(0), Uint8Array.of(0))));
+      const added = readdirSync('/proc/self/task').filter((t) => !before.has(t));
+      assert.ok(added.filter((t) => niceOf(t) === 10).length >= 2, `the two workers run at niceness 10: ${added.map((t) => `${t}:${niceOf(t)}`).join(', ')}`);
+      assert.equal(os.getPriority(0), 0, 'this thread is not lowered');
+      assert.equal(niceOf(String(process.pid)), 0, 'the main thread is not lowered');
+    } finally {
       await pool.close();
     }
   });

@@ -92,10 +92,10 @@ describe('the user\'s network, with real parts', () => {
       assert.equal((await client(localTls(), settings({ trust: { strictSSL: false } })).verify()).status, 'ok');
     });
 
-    test('an unreadable NODE_EXTRA_CA_CERTS is reported, not fatal', () => {
+    test('an unreadable NODE_EXTRA_CA_CERTS is reported, not fatal', async () => {
       const n = new Network(settings(), { NODE_EXTRA_CA_CERTS: join(dir, 'missing.pem') });
       networks.push(n);
-      assert.match(n.trust.problems.join(' '), /missing\.pem, which could not be read/);
+      assert.match((await n.trust()).problems.join(' '), /missing\.pem, which could not be read/);
     });
   });
 

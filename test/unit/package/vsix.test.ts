@@ -9,9 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Lexer, type Token } from 'marked';
 import * as yauzl from 'yauzl';
+import type { UndiciParts } from '../../../src/core/network/undici';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const LEFT_OUT = new Set(['node_modules', '.tools', '.git', 'dist', 'out', '.bench', '.demo', '.service-data']);
@@ -95,10 +99,10 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the package holds the bundle, the manifest, the docs and media, nothing else', () => {
-  const allowed = [/^dist\/extension\.js$/, /^dist\/mcp-server\.js$/, /^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE(\.txt)?$/, /^SECURITY\.md$/, /^CONTRIBUTING\.md$/, /^media\//];
+  const allowed = [/^dist\/extension\.js$/, /^dist\/main\.js$/, /^dist\/mcp-server\.js$/, /^dist\/undici\.js$/, /^dist\/zod\.js$/, /^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE(\.txt)?$/, /^SECURITY\.md$/, /^CONTRIBUTING\.md$/, /^media\//];
   const stray = entries.filter((e) => !allowed.some((re) => re.test(e)));
   assert.deepEqual(stray, [], 'nothing outside the allow-list');
-  for (const needed of ['dist/extension.js', 'dist/mcp-server.js', 'package.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
+  for (const needed of ['dist/extension.js', 'dist/main.js', 'dist/mcp-server.js', 'dist/undici.js', 'dist/zod.js', 'package.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
   assert.ok(entries.some((e) => /^LICENSE(\.txt)?$/.test(e)), 'the licence (Open VSX shows it)');
   assert.ok(!entries.some((e) => e.endsWith('.map')), 'no source maps');
 });
@@ -132,7 +136,34 @@ test('with a public https repository, the page\'s images and links point there',
   }
 });
 
-test('the bundle touches no browser global: VS Code\'s extension host traps `navigator` and logs an error at activation', () => {
-  const bundle = readFileSync(path.join(work, 'dist', 'extension.js'), 'utf8');
-  assert.ok(!/\bnavigator\b/.test(bundle), 'no reference to navigator is left in the bundle');
+test('the bundles touch no browser global: VS Code\'s extension host traps `navigator` and logs an error at activation', () => {
+  for (const file of ['extension.js', 'main.js', 'undici.js', 'zod.js']) {
+    const bundle = readFileSync(path.join(work, 'dist', file), 'utf8');
+    assert.ok(!/\bnavigator\b/.test(bundle), `no reference to navigator is left in ${file}`);
+  }
+});
+
+test('the shipped parts of undici make a request through a dispatcher and read cookies, as the extension uses them', async () => {
+  const server = createServer((req, res) => {
+    res.setHeader('set-cookie', ['lb=one; Path=/; HttpOnly', 'second=two; Max-Age=60']);
+    res.end(`${req.method} ${req.url}`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const req = createRequire(__filename);
+  const parts = req(path.join(work, 'dist', 'undici.js')) as UndiciParts;
+  const agent = new parts.Agent();
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await agent.request({ origin: `http://127.0.0.1:${port}`, path: '/api/x?y=1', method: 'GET' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(await res.body.text(), 'GET /api/x?y=1');
+    const headers = new parts.Headers();
+    for (const v of res.headers['set-cookie'] as string[]) headers.append('set-cookie', v);
+    assert.deepEqual(parts.getSetCookies(headers).map((c) => [c.name, c.value]), [['lb', 'one'], ['second', 'two']]);
+    assert.equal(typeof parts.ProxyAgent, 'function');
+    assert.equal(typeof parts.Pool, 'function');
+  } finally {
+    await agent.close();
+    server.close();
+  }
 });

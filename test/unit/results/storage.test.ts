@@ -6,7 +6,7 @@ import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { ResultsStorage, STATE_KEY, readRecords, type KeyValueState, type Snapshot } from '../../../src/core/results';
+import { ResultsStorage, STATE_KEY, readRecords, readRecordsInSlices, type KeyValueState, type Snapshot } from '../../../src/core/results';
 import { FOLDER, completed, issue, model, scanRef } from './helpers';
 
 class MapState implements KeyValueState {
@@ -73,6 +73,27 @@ test('a null line, a hand-edited line number and a path out of the folder each d
   assert.ok(dropped.some((d) => d.startsWith('file:///outside') && /outside the folder/.test(d)), dropped.join('\n'));
   assert.ok(dropped.some((d) => d.startsWith('file:///orphan') && /before their folder/.test(d)), dropped.join('\n'));
   assert.ok(dropped.some((d) => /line 3/.test(d)), 'the null line is named');
+});
+
+test('read a slice at a time, twenty thousand findings give the same folders and reasons as read at once, and the event loop runs meanwhile', async () => {
+  const records: unknown[] = [];
+  for (const name of ['a', 'b', 'c']) {
+    records.push({ kind: 'folder', folderUri: `file:///${name}`, scans: [{ scanId: name, scannedAt: '2026-11-25T10:00:00Z' }] });
+    for (let r = 0; r < 14; r++) {
+      records.push({ kind: 'issues', folderUri: `file:///${name}`, issues: Array.from({ length: 500 }, (_, i) => ({ ...issue(`${name}-${r}-${i}`, `src/f${i % 50}.js`, 1 + i) })) });
+    }
+  }
+  // One bad finding deep in folder b: b is dropped whole, in both readings.
+  (records[20] as { issues: Record<string, unknown>[] }).issues[300]!.line = 'x';
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const sliced = await readRecordsInSlices(records, 2);
+  clearInterval(timer);
+  const whole = readRecords(records);
+  assert.deepEqual(sliced, whole);
+  assert.deepEqual(sliced.folders.map((f) => [f.folderUri, f.issues.length]), [['file:///a', 7000], ['file:///c', 7000]]);
+  assert.match(sliced.dropped.join('\n'), /^file:\/\/\/b \(line 21, finding 301: line/);
+  assert.ok(ticks > 0, 'a timer ran while the findings were checked');
 });
 
 test('a results file that is not JSON Lines at all is logged and read as nothing', async () => {
