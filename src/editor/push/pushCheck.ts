@@ -155,7 +155,8 @@ export class PushCheck extends DisposableObject {
       const check = this.ctx.store.pushCheckOf(folderUri);
       if (check && !check.outdated) {
         const now = await (check.what === 'staged' ? stagedChanges(folder.uri.fsPath) : branchChanges(folder.uri.fsPath)).catch(() => undefined);
-        if (now?.identity !== check.identity) this.ctx.store.setPushCheck(folderUri, { ...check, outdated: true });
+        // A check that ended while git was read is newer than what was compared: it stays.
+        if (now?.identity !== check.identity && this.ctx.store.pushCheckOf(folderUri) === check) this.ctx.store.setPushCheck(folderUri, { ...check, outdated: true });
       }
       if (vscode.workspace.getConfiguration('codeScanner', folder).get<string>('checkBeforePush') !== 'afterCommit') continue;
       const head = await branchChanges(folder.uri.fsPath).then((o) => o.identity, () => undefined);
