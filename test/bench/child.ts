@@ -137,7 +137,7 @@ async function scanToScanId(
   const t1 = performance.now();
   // As the pipeline does: the transfer is started (POST and HEAD) while packaging runs.
   const opened = openTransfer(client, 'project.zip');
-  const archive = await buildZip(sel, { tmpRoot: tmp, name: 'project.zip', previous: loadPrevious(), workersStarted: workers?.pool });
+  const archive = await buildZip(sel, { tmpRoot: tmp, name: 'project.zip', previous: await loadPrevious(), workersStarted: workers?.pool });
   // As the pipeline does: a re-scan told by the watcher holds back the archive's last bytes
   // until writes made before it started have been reported.
   let caughtUp: number | undefined;

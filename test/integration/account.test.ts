@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 
-const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
+import { EXTENSION_ID, env, signIn } from './helpers';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; kind: string; message: string; status?: number };
 
@@ -30,12 +30,6 @@ interface Seed {
   policies: SeedPolicy[];
 }
 
-function env(name: string): string {
-  const v = process.env[name];
-  assert.ok(v, `${name} is not set: the launcher passes it via extensionEnvironment`);
-  return v;
-}
-
 async function run<T>(command: string, arg?: unknown): Promise<T> {
   return (arg === undefined ? vscode.commands.executeCommand(command) : vscode.commands.executeCommand(command, arg)) as Promise<T>;
 }
@@ -53,11 +47,6 @@ function expectFailure(o: Outcome<unknown> | undefined, kind: string, message: R
   assert.strictEqual(o.kind, kind, `${what}: ${o.message}`);
   if (typeof message === 'string') assert.ok(o.message.includes(message), `${what}: "${o.message}" should include "${message}"`);
   else assert.match(o.message, message, what);
-}
-
-async function signIn(token: string): Promise<void> {
-  const user = await run<unknown>('codeScanner.signIn', { token });
-  assert.ok(user, 'signing in with the test token failed');
 }
 
 /** The service's own answer, to compare the message the extension shows with it. */

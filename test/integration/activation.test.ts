@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 
-const EXTENSION_ID = 'code-scanner.code-scanner-vscode';
+import { EXTENSION_ID } from './helpers';
 
 suite('activation', () => {
   test('the extension is present', () => {

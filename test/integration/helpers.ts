@@ -81,8 +81,9 @@ export function fileUri(rel: string): vscode.Uri {
   return vscode.Uri.file(path.join(workspaceRoot(), ...rel.split('/')));
 }
 
-export async function signIn(): Promise<void> {
-  const user = await vscode.commands.executeCommand('codeScanner.signIn', { token: env('CODE_SCANNER_TEST_TOKEN') });
+/** Signs in with the suite's token, or another the test names. */
+export async function signIn(token = env('CODE_SCANNER_TEST_TOKEN')): Promise<void> {
+  const user = await vscode.commands.executeCommand('codeScanner.signIn', { token });
   assert.ok(user, 'signing in with the test token failed');
 }
 

@@ -557,13 +557,11 @@ export class ServiceClient {
   // ---- paging
 
   /**
-   * Reads pages until the last one: the page the service names as last, or, when it names
-   * none, a page with fewer records than asked for.
-   */
-  /**
-   * Every page of a list: the first, then the rest with up to PAGE_CONCURRENCY requests at
-   * a time when the first page says how many there are (one request after another
-   * otherwise). `enough` may end it after the first page (nothing changed since last time).
+   * Every page of a list, until the last: the page the service names as last, or, when it
+   * names none, a page with fewer records than asked for. The first, then the rest with up
+   * to PAGE_CONCURRENCY requests at a time when the first page says how many there are (one
+   * request after another otherwise). `enough` may end it after the first page (nothing
+   * changed since last time).
    */
   private async collect<T>(
     endpoint: string,

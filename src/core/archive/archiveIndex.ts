@@ -71,12 +71,6 @@ export class ArchiveIndex implements PathBytes {
     for (let i = 0; i < this.length; i++) out[i] = this.path(i);
     return out;
   }
-
-  /** Whether entries are in strictly ascending byte order of their paths (the archive's order). */
-  isSorted(): boolean {
-    for (let i = 1; i < this.length; i++) if (comparePaths(this, i - 1, this, i) >= 0) return false;
-    return true;
-  }
 }
 
 export class ArchiveIndexBuilder {
@@ -332,8 +326,36 @@ export function parseIndexHeader(data: Buffer): ParsedHeader | undefined {
   return { level, madeAtMs, archiveSize, count, namesBytes, ...(selectedBy !== undefined ? { selectedBy } : {}), columnsAt: align8(end) };
 }
 
+type ParsedIndex = { index: ArchiveIndex; header: IndexHeader };
+
 /** The index in `data`, or undefined when it is not one this version wrote, whole and consistent. */
-export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHeader } | undefined {
+export function parseIndex(data: Buffer): ParsedIndex | undefined {
+  const reading = readIndex(data);
+  for (let step = reading.next(); ; step = reading.next()) if (step.done) return step.value;
+}
+
+/**
+ * The same, checked a slice at a time: the checks of a 100,000-file index in one go held the
+ * extension host's thread too long. Same bytes, same answer.
+ */
+export async function parseIndexInSlices(data: Buffer, sliceMs = 5): Promise<ParsedIndex | undefined> {
+  const reading = readIndex(data);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = reading.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart > sliceMs) {
+      await new Promise<void>((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** Entries checked between two looks at the clock (a look costs more than an entry). */
+const CHECKED_PER_STEP = 1024;
+
+/** Reads and checks the index, yielding every CHECKED_PER_STEP entries. */
+function* readIndex(data: Buffer): Generator<void, ParsedIndex | undefined> {
   const head = parseIndexHeader(data);
   if (!head) return undefined;
   const { level, madeAtMs, archiveSize, count: n, namesBytes, selectedBy } = head;
@@ -370,12 +392,17 @@ export function parseIndex(data: Buffer): { index: ArchiveIndex; header: IndexHe
   let prevEnd = 0;
   let prevName = 0;
   for (let i = 0; i < n; i++) {
+    if (i % CHECKED_PER_STEP === 0) yield;
     if (ends[i] < prevName || ends[i] > namesBytes || headerAt[i] < prevEnd || dataAt[i] < headerAt[i] + 30 || endAt[i] < dataAt[i] + compressedSize[i] || endAt[i] > archiveSize) return undefined;
     if (method[i] !== 0 && method[i] !== 8) return undefined;
     prevEnd = endAt[i];
     prevName = ends[i];
   }
   if (n && ends[n - 1] !== namesBytes) return undefined;
-  if (!index.isSorted()) return undefined;
+  for (let i = 1; i < n; i++) {
+    if (i % CHECKED_PER_STEP === 0) yield;
+    // In strictly ascending byte order of their paths (the archive's order).
+    if (comparePaths(index, i - 1, index, i) >= 0) return undefined;
+  }
   return { index, header: { level, madeAtMs, archiveSize } };
 }

@@ -8,10 +8,10 @@
 // entry still reused when its size, CRC-32 and, inflated, its very bytes are what they were
 // (a branch switched back and forth, a tool that touches files). Anything unexpected (missing, truncated, another version or
 // deflate level, an index that does not fit its archive) means no reuse.
-import { closeSync, existsSync, promises as fsp, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, promises as fsp, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
 import type { FileList } from '../workspace/fileList';
-import { HEADER_PREFIX, headerBytes, parseIndex, parseIndexHeader, serializeIndex, type ArchiveIndex } from './archiveIndex';
+import { HEADER_PREFIX, headerBytes, parseIndexHeader, parseIndexInSlices, serializeIndex, type ArchiveIndex } from './archiveIndex';
 
 export interface ReusableArchive {
   path: string;
@@ -71,12 +71,15 @@ export class ReuseCache {
     }
   }
 
-  /** The kept archive, when it is intact and was made with this deflate level. */
-  load(level: number): ReusableArchive | undefined {
+  /**
+   * The kept archive, when it is intact and was made with this deflate level. Read and
+   * checked a slice at a time: the extension host's thread goes on meanwhile.
+   */
+  async load(level: number): Promise<ReusableArchive | undefined> {
     try {
-      const parsed = parseIndex(readFileSync(this.indexPath));
+      const parsed = await parseIndexInSlices(await fsp.readFile(this.indexPath));
       if (!parsed || parsed.header.level !== level) return undefined;
-      if (statSync(this.archivePath).size !== parsed.header.archiveSize) return undefined;
+      if ((await fsp.stat(this.archivePath)).size !== parsed.header.archiveSize) return undefined;
       return { path: this.archivePath, level, madeAtMs: parsed.header.madeAtMs, index: parsed.index };
     } catch {
       return undefined;
@@ -110,12 +113,7 @@ export class ReuseCache {
  * reads it when its selection first asks (once git is at work on its listings, which the
  * reading then overlaps), and packaging gets the same one.
  */
-export function loadOnce(cache: ReuseCache | undefined, level: number): () => ReusableArchive | undefined {
-  let read = false;
-  let kept: ReusableArchive | undefined;
-  return () => {
-    if (!read) kept = cache?.load(level);
-    read = true;
-    return kept;
-  };
+export function loadOnce(cache: ReuseCache | undefined, level: number): () => Promise<ReusableArchive | undefined> {
+  let kept: Promise<ReusableArchive | undefined> | undefined;
+  return () => (kept ??= cache ? cache.load(level) : Promise.resolve(undefined));
 }

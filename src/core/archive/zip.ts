@@ -101,11 +101,9 @@ export function startDeflateWorkers(level = DEFAULT_LEVEL, workers = defaultWork
 /**
  * A first scan of a folder with this many files starts its deflate workers while the
  * selection runs; a smaller one is packaged on the main thread alone up to INLINE_BYTES.
- * Fresh Node 24 processes, 2 cores, the selection and packaging timed together: the small
- * library bench tree (706 files, 3.4 MiB) took 194 ms without a worker against 216 ms with
- * one started with the selection (medians of 10 alternating pairs, 266 against 385 ms of
- * CPU), svelte's (9,076 files, 6.6 MiB) 675 against 636 ms. How many files git tracks is
- * known early (its index is listed first), how many bytes only at the selection's end.
+ * A worker's start costs more than it saves on a small library (hundreds of files) and
+ * less on one of thousands. How many files git tracks is known early (its index is listed
+ * first), how many bytes only at the selection's end.
  */
 export const EARLY_WORKER_FILES = 2_500;
 
@@ -157,15 +155,12 @@ const THREAD_POOL_BYTES = 16 * 1024;
 /**
  * The first this many files the main thread deflates, it takes a batch as soon as every
  * worker has one waiting behind the one it works on (see deflateHereNow); after them, only
- * when each has two. A fresh host's worker comes online 60-130 ms after it is started: on
- * the small library bench tree this thread waited 31-56 ms for it while the worker
- * deflated 11 of 15 batches. Each deflate here left garbage until the host's next full
- * collection, ~1.5 KB a file with deflateRawSync (Node's handle, used since, leaves its
- * small wrapper; the bound was not measured again): taking batches sooner without a bound made the benchmark's
- * tree of 20,000 small sources and blobs 37 % faster to package but grew its peak RSS by
- * 15 MB (37 -> 53), and the 100,000-file tree's by 3 MB for no speed. The bound keeps that
- * to a few megabytes whatever the tree. Packaging after the selection, small library 149
- * -> 141 ms (medians of 12 alternating fresh processes).
+ * when each has two. A fresh host's worker comes online tens of milliseconds after it is
+ * started, and this thread would otherwise wait for it. Each deflate here left garbage
+ * until the host's next full collection with deflateRawSync (Node's handle, used since,
+ * leaves a small wrapper; the bound was not measured again): without a bound a tree of many
+ * small files packaged faster for megabytes more of peak RSS. The bound keeps that to a few
+ * megabytes whatever the tree.
  */
 const SOONER_FILES = 4_000;
 /**
@@ -488,8 +483,7 @@ async function writeZip(selection: Selection, archivePath: string, level: number
     // takes their share when the other core gives less. It once took batches of 64 files or
     // fewer only, as each deflate with deflateRawSync left its stream object on this thread's
     // heap until a full collection; Node's handle (deflateWhole) leaves its small wrapper, and
-    // without the bound babel's packaging was faster in 34 of 48 alternating pairs (paired
-    // medians -24 to -76 ms of 0.9-1.2 s), the 100,000-file tree's peak RSS growth 52 MB, as before.
+    // without the bound packaging is faster for the same peak RSS (bench HISTORY, 2026-11-27).
     if (started && deflateHereNow(bytesLeft()) && buffers!.output.byteLength >= used) {
       const taken = buffers!;
       const p = started;

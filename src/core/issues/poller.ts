@@ -8,12 +8,12 @@ export interface IssuesSnapshot<T> {
 
 export interface PollOptions<S extends IssuesSnapshot<unknown>> {
   fetch: (signal?: AbortSignal) => Promise<S>;
-  /** Wait between polls; default 2000 ms. */
+  /** Wait between polls; default DEFAULT_POLL_INTERVAL_MS. */
   intervalMs?: number;
-  /** Upper bound on polls, so a scan that never settles still ends; default 100. */
+  /** Upper bound on polls, so a scan that never settles still ends; default DEFAULT_MAX_POLLS. */
   maxPolls?: number;
   /**
-   * Polls in a row that must all be empty before "no findings" counts as settled; default 5.
+   * Polls in a row that must all be empty before "no findings" counts as settled; default DEFAULT_EMPTY_POLLS.
    * A scan that has just started reports nothing yet, so two empty polls prove little.
    */
   emptyPolls?: number;

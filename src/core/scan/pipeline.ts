@@ -68,9 +68,9 @@ export function trustedChanges(
  * the watcher's record starts from (trustedChanges read its header alone; another scan may
  * have kept another since). Without it, the selection looks at every file.
  */
-export function keptIndexFor(previous: () => ReusableArchive | undefined, watched: WatchedChanges | undefined): () => ArchiveIndex | undefined {
-  return () => {
-    const kept = previous();
+export function keptIndexFor(previous: () => Promise<ReusableArchive | undefined>, watched: WatchedChanges | undefined): () => Promise<ArchiveIndex | undefined> {
+  return async () => {
+    const kept = await previous();
     return watched && kept?.madeAtMs !== watched.madeAtMs ? undefined : kept?.index;
   };
 }
@@ -252,7 +252,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
     // The transfer is started while packaging runs (openTransfer): the upload takes it.
     const opened = openTransfer(ctx.client, archiveNameFor(req.projectName), ctx.signal);
-    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: loadPrevious(), workersStarted: workers?.pool });
+    const archive = await buildZip(selection, { tmpRoot: ctx.uploads.archiveRoot, name: 'project.zip', signal: ctx.signal, previous: await loadPrevious(), workersStarted: workers?.pool });
     // The watcher reports a write 75-160 ms after it (VS Code batches its events): one made just
     // before the scan may be reported only once the archive is made. Checked while the upload
     // sends all but the archive's last bytes (UploadOptions.holdLast); any such file the
@@ -264,7 +264,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
       }) : undefined;
     // Awaited later, or never when the scan stops first: a cancel meanwhile is not "unhandled".
     lateReports?.catch(() => undefined);
-    if (loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
+    if (await loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
     return { kind: 'packaged', selection, archive, gitInfo, journal, lateReports, opened };
   } finally {
     // Packaging has stopped them already when it had them; stopping twice is harmless.

@@ -134,7 +134,7 @@ export interface SelectOptions {
    * Or a function giving them, called once git is at work on its listings: reading a kept
    * index (~15 ms on the babel shape) then costs the selection nothing.
    */
-  known?: KnownFiles | (() => KnownFiles | undefined);
+  known?: KnownFiles | (() => KnownFiles | undefined | Promise<KnownFiles | undefined>);
   /**
    * false: no git process at all (a workspace that is not trusted: its `.git/config` can
    * name programs git starts). Files are then chosen by the walk that applies every
@@ -159,10 +159,9 @@ export interface SelectOptions {
   /**
    * A scan's selection of a whole folder in git with STATS_LATER_FILES tracked files or more,
    * and no `known`: each file's lstat is left to packaging (Selection.statsLater), which
-   * opens and fstat-s every file anyway. On the babel shape that is 27,674 lstat calls: the
-   * selection 670 -> 518 ms, selection and packaging 1,936 -> 1,811 ms (medians of 10
-   * alternating fresh processes). Not for what reports sizes before packaging (the upload
-   * preview, the first upload's question).
+   * opens and fstat-s every file anyway: one system call per file less on a big folder's
+   * cold scan. Not for what reports sizes before packaging (the upload preview, the first
+   * upload's question).
    * What it gives up: the file's inode, seen in the selection, that packaging checks once it
    * has opened the file (safeOpen.ts). That check caught a folder on the file's path turned
    * into a link leading out between the file's lstat and its opening, never before the lstat
@@ -224,7 +223,7 @@ export async function selectWorkspaceFiles(root: string, opts: SelectOptions = {
   untrackedP?.catch(() => undefined);
   const ctx = await makeContext(root, opts);
   const ignoredP = opts.listIgnored ? listGitIgnored(ctx.root) : Promise.resolve([]);
-  const known = typeof opts.known === 'function' ? opts.known() : opts.known;
+  const known = typeof opts.known === 'function' ? await opts.known() : opts.known;
   let trackedOut: Buffer | undefined;
   try {
     trackedOut = await trackedP;

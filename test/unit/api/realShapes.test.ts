@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { ServiceClient, TransferCookies, isServiceError } from '../../../src/core/api';
 import { URGENCY_ORDER, isFixable, severityFromUrgency, toStoredIssue, urgencyRank } from '../../../src/core/issues';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { SAMPLE_FILES, buildArchive, uploadAll, waitForScan } from '../service/wire';
+import { SAMPLE_FILES, buildArchive, uploadOverWire, waitForScan } from '../service/wire';
 import { startStub } from './stubServer';
 
 describe('real answer shapes (decisions.md)', () => {
@@ -17,7 +17,7 @@ describe('real answer shapes (decisions.md)', () => {
   before(async () => {
     svc = await startReferenceService({ scanDurationMs: 10, shapes: 'real' });
     const files = { ...SAMPLE_FILES, 'src/more.js': 'if (a == b) { debugger; }\nconsole.log(a);\n', 'src/x.py': 'try:\n    go()\nexcept:\n    pass\n', 'src/cmd.js': "const cp = require('child_process');\ncp.exec('ls ' + dir);\neval(a + b);\n" };
-    const { last } = await uploadAll(svc, await buildArchive('zip', files));
+    const { last } = await uploadOverWire(svc, await buildArchive('zip', files));
     scanId = last.json.scan_id;
     await waitForScan(svc, scanId);
   });
@@ -44,7 +44,7 @@ describe('real answer shapes (decisions.md)', () => {
   });
 
   test('a completed upload answers without project_id, and that is a success', async () => {
-    const { last } = await uploadAll(svc, await buildArchive('zip', SAMPLE_FILES));
+    const { last } = await uploadOverWire(svc, await buildArchive('zip', SAMPLE_FILES));
     assert.equal(last.json.project_id, undefined);
     assert.ok(last.json.scan_id);
   });

@@ -2,7 +2,7 @@
 // does not describe a consistent, sorted archive refused rather than trusted.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ArchiveIndexBuilder, parseIndex, serializeIndex, type ArchiveIndex, type IndexRow } from '../../../src/core/archive/archiveIndex';
+import { ArchiveIndexBuilder, parseIndex, parseIndexInSlices, serializeIndex, type ArchiveIndex, type IndexRow } from '../../../src/core/archive/archiveIndex';
 import { FileList } from '../../../src/core/workspace/fileList';
 
 function sample(n: number): { index: ArchiveIndex; size: number } {
@@ -128,4 +128,26 @@ test("an index over the selection's files shares their size and times while its 
   const some = new ArchiveIndexBuilder(files.length, files);
   for (const i of [0, 2, 4]) some.add(files, i, row(i));
   assert.deepEqual(stats(some.build()), [0, 2, 4].map((i) => expected()[i]));
+});
+
+test('checked a slice at a time, an index reads back as checked at once, and is refused where that is', async () => {
+  const { index, size } = sample(9000);
+  const bytes = serializeIndex(index, { level: 6, madeAtMs: 7, archiveSize: size });
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const sliced = await parseIndexInSlices(bytes, 0);
+  clearInterval(timer);
+  const whole = parseIndex(bytes);
+  assert.ok(sliced && whole);
+  assert.deepEqual(sliced.header, whole.header);
+  assert.deepEqual(sliced.index.paths(), whole.index.paths());
+  assert.ok(ticks > 0, 'a timer ran while the index was checked');
+  // Two names swapped near the end: no longer sorted, refused both ways.
+  const names = index.names.subarray(0, index.ends[index.length - 1]).toString('utf8');
+  const at = bytes.lastIndexOf(Buffer.from(names));
+  const [a, b] = [index.path(8990), index.path(8991)];
+  bytes.write(b, at + index.ends[8989]!, 'utf8');
+  bytes.write(a, at + index.ends[8990]!, 'utf8');
+  assert.equal(parseIndex(bytes), undefined);
+  assert.equal(await parseIndexInSlices(bytes, 0), undefined);
 });

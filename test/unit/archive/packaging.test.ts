@@ -158,7 +158,7 @@ describe('packaging real-shaped trees', () => {
       try {
         const cache = await keptColdBuild(root, Object.keys(files), store);
         await fsp.writeFile(path.join(root, 'small/a.ts'), '// changed\n');
-        const again = await buildZip(await selectWorkspaceFiles(root), { previous: cache.load(DEFAULT_LEVEL) });
+        const again = await buildZip(await selectWorkspaceFiles(root), { previous: (await cache.load(DEFAULT_LEVEL)) });
         const cold = await buildZip(await selectWorkspaceFiles(root));
         try {
           assert.equal(again.reused, 3, 'the three big files are copied');
@@ -278,7 +278,7 @@ describe('packaging real-shaped trees', () => {
       await fsp.utimes(path.join(root, sneaky), old, old);
 
       const sel = await selectWorkspaceFiles(root);
-      const previous = cache.load(DEFAULT_LEVEL);
+      const previous = (await cache.load(DEFAULT_LEVEL));
       assert.ok(previous, 'the kept archive loads');
       const again = await buildZip(sel, { previous });
       const cold = await buildZip(sel);
@@ -309,14 +309,14 @@ describe('packaging real-shaped trees', () => {
       } finally {
         await third.dispose();
       }
-      assert.equal(cache.load(9), undefined, 'an archive made with another deflate level is not reused');
+      assert.equal((await cache.load(9)), undefined, 'an archive made with another deflate level is not reused');
       // Another archive of the same size in its place: the index no longer fits it, and the
       // scan packages from scratch instead of copying wrong bytes.
       const kept = path.join(store, 'reuse', 'last.zip');
       const bytes = await fsp.readFile(kept);
       bytes.fill(0x20, 0, Math.floor(bytes.length / 2));
       await fsp.writeFile(kept, bytes);
-      const replaced = cache.load(DEFAULT_LEVEL);
+      const replaced = (await cache.load(DEFAULT_LEVEL));
       assert.ok(replaced, 'its size still matches, so it loads');
       const fresh = await buildZip(await selectWorkspaceFiles(root), { previous: replaced });
       try {
@@ -326,7 +326,7 @@ describe('packaging real-shaped trees', () => {
         await fresh.dispose();
       }
       await fsp.truncate(kept, 100);
-      assert.equal(cache.load(DEFAULT_LEVEL), undefined, 'a damaged archive is not reused');
+      assert.equal((await cache.load(DEFAULT_LEVEL)), undefined, 'a damaged archive is not reused');
     } finally {
       await fsp.rm(root, { recursive: true, force: true });
       await fsp.rm(store, { recursive: true, force: true });
@@ -341,7 +341,7 @@ describe('packaging real-shaped trees', () => {
       const cache = await keptColdBuild(root, Object.keys(files), store);
       const changed = 'pkg2/test/fixtures/case2/input.js';
       await fsp.writeFile(path.join(root, changed), '// changed\n');
-      const previous = cache.load(DEFAULT_LEVEL)!;
+      const previous = (await cache.load(DEFAULT_LEVEL))!;
       assert.deepEqual(cache.peek(DEFAULT_LEVEL), { madeAtMs: previous.madeAtMs, files: 300 }, "the index's header alone says when and how many");
       assert.equal(cache.peek(9), undefined, 'another deflate level');
       const sel = await selectWorkspaceFiles(root, { known: previous.index });

@@ -360,16 +360,16 @@ describe('scan pipeline', () => {
     const given: SelectOptions['known'][] = [];
     const select = (known?: SelectOptions['known']) => { given.push(known); return selectWorkspaceFiles(root, { known }); };
     // Given as a function, read once git is at work (SelectOptions.known).
-    const asked = (k: SelectOptions['known']) => (typeof k === 'function' ? k() : k);
+    const asked = async (k: SelectOptions['known']) => (typeof k === 'function' ? await k() : k);
     assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select }, first.ctx)).kind, 'scanned');
-    assert.ok(reuse.load(DEFAULT_LEVEL), 'the uploaded archive is kept');
+    assert.ok((await reuse.load(DEFAULT_LEVEL)), 'the uploaded archive is kept');
     await fsp.writeFile(path.join(root, 'README.md'), '# demo, edited\n');
     const second = context({ log: (l) => lines.push(l) });
     second.ctx.uploads.reuse = reuse;
     assert.equal((await scanFolder({ root, projectName: 'demo', partial: false, select }, second.ctx)).kind, 'scanned');
     assert.ok(lines.some((l) => /3 files packaged, 2 of them unchanged since the last scan/.test(l)), lines.join('\n'));
-    assert.equal(asked(given[0]), undefined, 'a first scan has nothing on record');
-    assert.deepEqual((asked(given[1]) as ArchiveIndex | undefined)?.paths(), ['README.md', 'src/app.js', 'src/util.py'], "the re-scan's selection is given the kept archive's files");
+    assert.equal(await asked(given[0]), undefined, 'a first scan has nothing on record');
+    assert.deepEqual((await asked(given[1]) as ArchiveIndex | undefined)?.paths(), ['README.md', 'src/app.js', 'src/util.py'], "the re-scan's selection is given the kept archive's files");
   });
 
   test('a file with a lone CR: the service\'s line number, mapped for the editor, points at the flagged code', async () => {

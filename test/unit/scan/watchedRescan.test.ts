@@ -405,14 +405,14 @@ describe('a re-scan told what the file watcher saw', () => {
     assert.ok(next.uploaded.has('src/unseen.js'), 'the walk found it');
   });
 
-  test('the kept index goes to a selection told by the watcher only while it is the archive the watcher\'s record starts from', () => {
+  test('the kept index goes to a selection told by the watcher only while it is the archive the watcher\'s record starts from', async () => {
     const index = new ArchiveIndexBuilder().build();
-    const kept = (madeAtMs: number) => () => ({ path: 'last.zip', level: 6, madeAtMs, index });
+    const kept = (madeAtMs: number) => async () => ({ path: 'last.zip', level: 6, madeAtMs, index });
     const watched = { madeAtMs: 5, touched: new Set<string>(), untracked: [], trackedDigest: 'd' };
-    assert.equal(keptIndexFor(kept(5), watched)(), index);
+    assert.equal(await keptIndexFor(kept(5), watched)(), index);
     // Judged by its header, then another scan kept another archive before the selection read it.
-    assert.equal(keptIndexFor(kept(6), watched)(), undefined, 'not that archive: every file is looked at');
-    assert.equal(keptIndexFor(kept(6), undefined)(), index, 'without the watcher, any kept archive helps');
+    assert.equal(await keptIndexFor(kept(6), watched)(), undefined, 'not that archive: every file is looked at');
+    assert.equal(await keptIndexFor(kept(6), undefined)(), index, 'without the watcher, any kept archive helps');
     assert.deepEqual(trustedChanges({ epoch: 1, watched }, () => ({ madeAtMs: 5, files: 10 }), 10), { watched });
     assert.deepEqual(trustedChanges({ epoch: 1, watched }, () => ({ madeAtMs: 5, files: 9 }), 10), {}, 'a small tree is looked at whole');
     assert.match(trustedChanges({ epoch: 1, watched }, () => undefined, 10).why ?? '', /not the one the file watcher started from/);

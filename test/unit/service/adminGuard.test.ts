@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { buildArchive, call, sendChunk, startTransfer, uploadAll, waitForScan } from './wire';
+import { buildArchive, call, sendChunk, startTransfer, uploadOverWire, waitForScan } from './wire';
 
 /** A raw request, so Host/Origin headers can be set the way a browser or an attacker would. */
 function raw(url: string, headers: Record<string, string>): Promise<number> {
@@ -50,7 +50,7 @@ describe('reference service: admin guard and limits', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 10; i++) files[`src/f${i}.js`] = `eval(x${i});\n${' '.repeat(1000)}\n`;
     const archive = await buildArchive('zip', files);
-    const { last } = await uploadAll(svc, archive);
+    const { last } = await uploadOverWire(svc, archive);
     await waitForScan(svc, last.json.scan_id);
     const r = await call(svc, 'GET', `/scan/${last.json.scan_id}/issues/quality?page_size=50`);
     const scannedFiles = new Set((r.json.issues as { location: { file: { path: string } } }[]).map((i) => i.location.file.path));

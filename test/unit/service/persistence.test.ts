@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { SAMPLE_FILES, buildArchive, call, sendChunk, startTransfer, uploadAll, waitForScan } from './wire';
+import { SAMPLE_FILES, buildArchive, call, sendChunk, startTransfer, uploadOverWire, waitForScan } from './wire';
 
 const dirs: string[] = [];
 const running: ReferenceService[] = [];
@@ -71,7 +71,7 @@ describe('reference service persistence across restarts', () => {
     const dataDir = freshDir();
     const archive = await buildArchive('zip', SAMPLE_FILES);
     const a = await start(dataDir);
-    const { transferId, last } = await uploadAll(a, archive, { project_name: 'kept', branch: 'main' }, { chunkSize: 700 });
+    const { transferId, last } = await uploadOverWire(a, archive, { project_name: 'kept', branch: 'main' }, { chunkSize: 700 });
     const scanId = last.json.scan_id as string;
     await waitForScan(a, scanId);
     const before = await call(a, 'GET', `/scan/${scanId}/issues/quality?page_size=50`);
@@ -98,7 +98,7 @@ describe('reference service persistence across restarts', () => {
     const dataDir = freshDir();
     const archive = await buildArchive('zip', SAMPLE_FILES);
     const a = await start(dataDir, 60_000);
-    const { last } = await uploadAll(a, archive);
+    const { last } = await uploadOverWire(a, archive);
     const scanId = last.json.scan_id as string;
     assert.equal(a.scans()[0].status, 'running');
     await a.close();

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyPatch } from 'diff';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { SAMPLE_FILES, buildArchive, call, sendChunk, startTransfer, uploadAll, waitForScan } from './wire';
+import { SAMPLE_FILES, buildArchive, call, sendChunk, startTransfer, uploadOverWire, waitForScan } from './wire';
 
 let svc: ReferenceService;
 let archive: Buffer;
@@ -153,9 +153,9 @@ describe('reference service: HEAD and PATCH /start-scan/{id}/', () => {
     assert.deepEqual(svc.scans().find((s) => s.id === scan.id)!.files.sort(), Object.keys(SAMPLE_FILES).sort());
     assert.deepEqual(svc.transferBytes(id), archive);
 
-    const again = await uploadAll(svc, archive, { project_name: 'state-machine' });
+    const again = await uploadOverWire(svc, archive, { project_name: 'state-machine' });
     assert.equal(again.last.json.project_id, r2.json.project_id, 'same project name, same project id');
-    const other = await uploadAll(svc, archive, { project_name: 'another' });
+    const other = await uploadOverWire(svc, archive, { project_name: 'another' });
     assert.notEqual(other.last.json.project_id, r2.json.project_id);
     assert.equal(svc.scans().find((s) => s.id === other.last.json.scan_id)!.clientSource, 'api');
   });
@@ -165,7 +165,7 @@ describe('reference service: scans and quality issues', () => {
   it('issues appear progressively; every field is there; fixes apply to the uploaded files', async () => {
     const slow = await startReferenceService({ scanDurationMs: 1500 });
     try {
-      const { last } = await uploadAll(slow, archive, { project_name: 'proj', branch: 'main', sha: 'deadbeef' });
+      const { last } = await uploadOverWire(slow, archive, { project_name: 'proj', branch: 'main', sha: 'deadbeef' });
       const scanId = last.json.scan_id as string;
       const early = await call(slow, 'GET', `/scan/${scanId}/issues/quality`);
       assert.equal(early.status, 200);
@@ -207,7 +207,7 @@ describe('reference service: scans and quality issues', () => {
   });
 
   it('partial scans look only at files_to_scan', async () => {
-    const { last } = await uploadAll(svc, archive, { partial_scan: 'true', files_to_scan: './src/util.py' });
+    const { last } = await uploadOverWire(svc, archive, { partial_scan: 'true', files_to_scan: './src/util.py' });
     await waitForScan(svc, last.json.scan_id);
     const r = await call(svc, 'GET', `/scan/${last.json.scan_id}/issues/quality?page_size=50`);
     assert.ok(r.json.total_issues > 0);
@@ -218,7 +218,7 @@ describe('reference service: scans and quality issues', () => {
   });
 
   it('paging, ordering and the classification filter', async () => {
-    const { last } = await uploadAll(svc, archive);
+    const { last } = await uploadOverWire(svc, archive);
     const scanId = last.json.scan_id as string;
     await waitForScan(svc, scanId);
     const all = (await call(svc, 'GET', `/scan/${scanId}/issues/quality?page_size=50`)).json;
@@ -250,7 +250,7 @@ describe('reference service: scans and quality issues', () => {
 
   it('unknown scan and another company\'s scan are 404', async () => {
     assert.equal((await call(svc, 'GET', '/scan/nope/issues/quality')).status, 404);
-    const { last } = await uploadAll(svc, archive);
+    const { last } = await uploadOverWire(svc, archive);
     const r = await call(svc, 'GET', `/scan/${last.json.scan_id}/issues/quality`, { token: svc.seed.tokens.otherCompany });
     assert.equal(r.status, 404);
     assert.equal((await call(svc, 'HEAD', `/start-scan/${svc.scans().at(-1)!.transferId}/`, { token: svc.seed.tokens.otherCompany })).headers.get('upload-offset'), '0');
@@ -258,7 +258,7 @@ describe('reference service: scans and quality issues', () => {
 
   it('a tar archive is scanned too', async () => {
     const tar = await buildArchive('tar', SAMPLE_FILES);
-    const { last } = await uploadAll(svc, tar, {}, { name: 'project.tar' });
+    const { last } = await uploadOverWire(svc, tar, {}, { name: 'project.tar' });
     await waitForScan(svc, last.json.scan_id);
     const scan = svc.scans().find((s) => s.id === last.json.scan_id)!;
     assert.equal(scan.status, 'completed');
@@ -268,7 +268,7 @@ describe('reference service: scans and quality issues', () => {
 
   it('an unreadable archive completes the upload and marks the scan failed', async () => {
     const junk = Buffer.from('definitely not a zip file');
-    const { last } = await uploadAll(svc, junk);
+    const { last } = await uploadOverWire(svc, junk);
     // Answered at once; the scan run then finds the archive unreadable.
     await waitForScan(svc, last.json.scan_id);
     const scan = svc.scans().find((s) => s.id === last.json.scan_id)!;

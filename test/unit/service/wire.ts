@@ -71,7 +71,7 @@ export function sendChunk(
 }
 
 /** Uploads the whole archive in chunks; returns the transfer id and the completing answer. */
-export async function uploadAll(
+export async function uploadOverWire(
   svc: ReferenceService,
   archive: Buffer,
   fields: Record<string, string> = {},
@@ -92,7 +92,7 @@ export async function uploadAll(
 
 /** A scan of `archive` uploaded whole under `project`: its id. */
 export async function uploadedScanId(svc: ReferenceService, archive: Buffer, project: string): Promise<string> {
-  const { last } = await uploadAll(svc, archive, { project_name: project });
+  const { last } = await uploadOverWire(svc, archive, { project_name: project });
   return last.json.scan_id as string;
 }
 

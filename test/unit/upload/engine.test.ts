@@ -9,7 +9,7 @@ import { HELD_BYTES, openTransfer, resumeUpload, uploadArchive, UploadInterrupte
 import { SLICE_BYTES } from '../../../src/core/upload/chunkReader';
 import { FileTransferStore, MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { SMALL_CHUNK, clientFor, makeArchive, sha256, storedScan } from './fixtures';
+import { SMALL_CHUNK, demoClient, makeArchive, sha256, storedScan } from './fixtures';
 import { incompressible } from '../workspace/helpers';
 
 /** A client that runs `hook` before each PATCH, to disturb the service at a precise moment. */
@@ -73,7 +73,7 @@ describe('upload engine: the service holds a byte-identical archive after each f
       const before = service.requests().length;
       c.arm(service);
       const store = new MemoryTransferStore();
-      const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'faults' }, store, ...fast });
+      const out = await uploadArchive({ client: demoClient(service), archive, fields: { projectName: 'faults' }, store, ...fast });
       assert.equal(out.kind, 'complete');
       assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
       const log = service.requests().slice(before);
@@ -86,7 +86,7 @@ describe('upload engine: the service holds a byte-identical archive after each f
   test('HTTP 429 with Retry-After: waits as told, then continues', async () => {
     const before = service.requests().length;
     service.faults.failNext('patchChunk', 1, { status: 429, retryAfterSec: 1 });
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store: new MemoryTransferStore(), ...fast });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: {}, store: new MemoryTransferStore(), ...fast });
     assert.equal(out.kind, 'complete');
     assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
     const log = service.requests().slice(before);
@@ -180,7 +180,7 @@ describe('upload engine: interruption and resume', () => {
       const ac = new AbortController();
       await assert.rejects(
         uploadArchive({
-          client: clientFor(svc), archive, fields: { projectName: 'resume' }, store: new FileTransferStore(storePath), ...fast, signal: ac.signal, folder: '/ws',
+          client: demoClient(svc), archive, fields: { projectName: 'resume' }, store: new FileTransferStore(storePath), ...fast, signal: ac.signal, folder: '/ws',
           onProgress: (p) => p.sentBytes >= 2 * SMALL_CHUNK && ac.abort(),
         }),
         (e: unknown) => e instanceof UploadInterruptedError && e.resumable && e.cancelled && /resumed/.test(e.message),
@@ -194,7 +194,7 @@ describe('upload engine: interruption and resume', () => {
       await svc.close();
       svc = await startReferenceService({ dataDir: path.join(dir, 'data') });
       const progress: UploadProgress[] = [];
-      const out = await resumeUpload({ client: clientFor(svc), store: new FileTransferStore(storePath), ...fast, onProgress: (p) => progress.push(p) });
+      const out = await resumeUpload({ client: demoClient(svc), store: new FileTransferStore(storePath), ...fast, onProgress: (p) => progress.push(p) });
       assert.equal(out.kind, 'complete');
       assertIdentical(svc, out.kind === 'complete' ? out.scanId : '');
       assert.equal(storedScan(svc, out.kind === 'complete' ? out.scanId : '').scan.transferId, saved.transferId);
@@ -211,10 +211,10 @@ describe('upload engine: interruption and resume', () => {
     const before = service.requests().length;
     const store = new MemoryTransferStore();
     const ac = new AbortController();
-    const err = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast, signal: ac.signal, onProgress: (p) => p.sentBytes >= SMALL_CHUNK && ac.abort() }).catch((e: unknown) => e);
+    const err = await uploadArchive({ client: demoClient(service), archive, fields: {}, store, ...fast, signal: ac.signal, onProgress: (p) => p.sentBytes >= SMALL_CHUNK && ac.abort() }).catch((e: unknown) => e);
     assert.ok(err instanceof UploadInterruptedError && err.cancelled, `expected a cancelled interruption, got ${String(err)}`);
     assert.ok(await store.load(), 'cancellation must leave the transfer resumable');
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: {}, store, ...fast });
     assert.equal(out.kind, 'complete');
     assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
     assert.equal(service.requests().slice(before).filter((r) => r.method === 'POST').length, 1, 'the second call must resume, not restart');
@@ -223,13 +223,13 @@ describe('upload engine: interruption and resume', () => {
   test('after the bounded retries it stops with a resumable error, and resume completes it', async () => {
     service.faults.failNext('patchChunk', 50, { status: 500 });
     const store = new MemoryTransferStore();
-    const err = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast, maxRetries: 2 }).catch((e: unknown) => e);
+    const err = await uploadArchive({ client: demoClient(service), archive, fields: {}, store, ...fast, maxRetries: 2 }).catch((e: unknown) => e);
     assert.ok(err instanceof UploadInterruptedError, `expected UploadInterruptedError, got ${String(err)}`);
     assert.equal(err.cancelled, false);
     assert.match(err.message, /can be resumed/);
     assert.ok(await store.load());
     service.faults.clear();
-    const out = await resumeUpload({ client: clientFor(service), store, ...fast });
+    const out = await resumeUpload({ client: demoClient(service), store, ...fast });
     assert.equal(out.kind, 'complete');
     assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
   });
@@ -240,13 +240,13 @@ describe('upload engine: interruption and resume', () => {
     await fsp.copyFile(archive.path, copy);
     const store = new MemoryTransferStore();
     const ac = new AbortController();
-    await uploadArchive({ client: clientFor(service), archive: { ...archive, path: copy }, fields: {}, store, ...fast, signal: ac.signal, onProgress: (p) => p.sentBytes > 0 && ac.abort() }).catch(() => undefined);
+    await uploadArchive({ client: demoClient(service), archive: { ...archive, path: copy }, fields: {}, store, ...fast, signal: ac.signal, onProgress: (p) => p.sentBytes > 0 && ac.abort() }).catch(() => undefined);
     assert.ok(await store.load());
     const buf = await fsp.readFile(copy);
     buf[buf.length - 30] ^= 0xff; // same size, different content
     await fsp.writeFile(copy, buf);
     const before = service.requests().length;
-    await assert.rejects(resumeUpload({ client: clientFor(service), store, ...fast }), /changed since the upload started/);
+    await assert.rejects(resumeUpload({ client: demoClient(service), store, ...fast }), /changed since the upload started/);
     assert.equal(service.requests().length, before, 'nothing may be sent for a changed archive');
     assert.equal(await store.load(), undefined);
     await fsp.rm(dir, { recursive: true, force: true });
@@ -254,12 +254,12 @@ describe('upload engine: interruption and resume', () => {
 
   test('"already in progress" is reported as its own outcome, not as a failure', async () => {
     const store = new MemoryTransferStore();
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: {}, store, ...fast });
     assert.equal(out.kind, 'complete');
     const scan = storedScan(service, out.kind === 'complete' ? out.scanId : '').scan;
     // The completing answer was "lost": the saved transfer is still there on the next try.
     await store.save({ transferId: scan.transferId, archivePath: archive.path, archiveName: archive.name, size: archive.size, sha256: archive.sha256, fields: {}, createdAt: new Date().toISOString() });
-    const again = await resumeUpload({ client: clientFor(service), store, ...fast });
+    const again = await resumeUpload({ client: demoClient(service), store, ...fast });
     assert.equal(again.kind, 'in-progress');
     assert.match(again.kind === 'in-progress' ? again.message : '', /already in progress/);
     assert.equal(await store.load(), undefined);
@@ -267,7 +267,7 @@ describe('upload engine: interruption and resume', () => {
 
   test('progress counts up to the total with a rate', async () => {
     const progress: UploadProgress[] = [];
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store: new MemoryTransferStore(), ...fast, onProgress: (p) => progress.push(p) });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: {}, store: new MemoryTransferStore(), ...fast, onProgress: (p) => progress.push(p) });
     assert.equal(out.kind, 'complete');
     assert.ok(progress.length >= 2);
     for (let i = 1; i < progress.length; i++) assert.ok(progress[i].sentBytes >= progress[i - 1].sentBytes, 'progress went backwards without a fault');
@@ -282,7 +282,7 @@ describe('upload engine: interruption and resume', () => {
       transferId: 'c0ffee00-0000-4000-8000-000000000000', archivePath: archive.path, archiveName: archive.name,
       size: archive.size, sha256: archive.sha256, fields: {}, createdAt: new Date().toISOString(),
     });
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: {}, store, ...fast });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: {}, store, ...fast });
     assert.equal(out.kind, 'complete');
     assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
     const log = service.requests().slice(before);
@@ -307,7 +307,7 @@ describe('upload engine: interruption and resume', () => {
   });
 
   test('resume with nothing saved says so', async () => {
-    await assert.rejects(resumeUpload({ client: clientFor(service), store: new MemoryTransferStore() }), /no interrupted upload/);
+    await assert.rejects(resumeUpload({ client: demoClient(service), store: new MemoryTransferStore() }), /no interrupted upload/);
   });
 });
 
@@ -323,7 +323,7 @@ describe('upload engine: holding back the last bytes (a re-scan waiting for late
       }
       if (chunk.offset + chunk.bodyLength === archive.size - HELD_BYTES) {
         setTimeout(() => {
-          void clientFor(service).readOffset(transferId).then((o) => { offsetDuringHold = o; release(); });
+          void demoClient(service).readOffset(transferId).then((o) => { offsetDuringHold = o; release(); });
         }, 30);
       }
     });
@@ -366,7 +366,7 @@ test('a hold that fails while the transfer is still starting is neither lost nor
     service.faults.delayNext('startScan', 1, 200);
     const late = new Error('a file was written late');
     const err = await uploadArchive({
-      client: clientFor(service), archive, fields: { projectName: 'held' }, store: new MemoryTransferStore(), ...fast, holdLast: Promise.reject(late),
+      client: demoClient(service), archive, fields: { projectName: 'held' }, store: new MemoryTransferStore(), ...fast, holdLast: Promise.reject(late),
     }).catch((e: unknown) => e);
     assert.equal(err, late);
     assert.deepEqual(unhandled, []);
@@ -378,12 +378,12 @@ test('a hold that fails while the transfer is still starting is neither lost nor
 describe('upload engine: a transfer opened while the archive was made (openTransfer)', () => {
   test('is the one the upload takes: one start, one offset read, then only chunks', async () => {
     const before = service.requests().length;
-    const opened = openTransfer(clientFor(service), archive.name);
+    const opened = openTransfer(demoClient(service), archive.name);
     const o = await opened;
     assert.ok(o, 'the transfer opened');
     assert.equal(o.offset, 0);
     const store = new MemoryTransferStore();
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'opened' }, store, ...fast, opened });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: { projectName: 'opened' }, store, ...fast, opened });
     assert.equal(out.kind, 'complete');
     assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
     assert.equal(storedScan(service, out.kind === 'complete' ? out.scanId : '').scan.transferId, o.transferId);
@@ -395,11 +395,11 @@ describe('upload engine: a transfer opened while the archive was made (openTrans
   test('one that did not start costs nothing more: the upload starts its own, with its retries', async () => {
     service.faults.failNext('startScan', 2, { status: 503 });
     const before = service.requests().length;
-    const opened = openTransfer(clientFor(service), archive.name);
+    const opened = openTransfer(demoClient(service), archive.name);
     assert.equal(await opened, undefined);
     const retries: string[] = [];
     const out = await uploadArchive({
-      client: clientFor(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened, onRetry: (r) => retries.push(r.reason),
+      client: demoClient(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened, onRetry: (r) => retries.push(r.reason),
     });
     assert.equal(out.kind, 'complete');
     assertIdentical(service, out.kind === 'complete' ? out.scanId : '');
@@ -409,10 +409,10 @@ describe('upload engine: a transfer opened while the archive was made (openTrans
   });
 
   test('one for another archive name is left alone', async () => {
-    const opened = openTransfer(clientFor(service), 'other.zip');
+    const opened = openTransfer(demoClient(service), 'other.zip');
     const o = await opened;
     assert.ok(o);
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened });
     assert.equal(out.kind, 'complete');
     assert.notEqual(storedScan(service, out.kind === 'complete' ? out.scanId : '').scan.transferId, o.transferId);
   });
@@ -420,10 +420,10 @@ describe('upload engine: a transfer opened while the archive was made (openTrans
   test('a start whose offset read failed is asked its offset again before the first chunk', async () => {
     service.faults.failNext('headTransfer', 1, { status: 400 });
     const before = service.requests().length;
-    const opened = openTransfer(clientFor(service), archive.name);
+    const opened = openTransfer(demoClient(service), archive.name);
     const o = await opened;
     assert.ok(o && o.offset === undefined);
-    const out = await uploadArchive({ client: clientFor(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened });
+    const out = await uploadArchive({ client: demoClient(service), archive, fields: { projectName: 'opened' }, store: new MemoryTransferStore(), ...fast, opened });
     assert.equal(out.kind, 'complete');
     const routes = service.requests().slice(before).map((r) => `${r.route} ${r.status}`);
     assert.deepEqual(routes.slice(0, 4), ['startScan 200', 'headTransfer 400', 'headTransfer 200', 'patchChunk 200'], JSON.stringify(routes));

@@ -5,7 +5,7 @@ import type { BuiltArchive } from '../../../src/core/archive/zip';
 import { uploadArchive } from '../../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../../src/core/upload/transferStore';
 import { startReferenceService, type ReferenceService } from '../../service';
-import { SMALL_CHUNK, clientFor, makeArchive, storedScan } from './fixtures';
+import { SMALL_CHUNK, demoClient, makeArchive, storedScan } from './fixtures';
 
 let service: ReferenceService;
 let archive: BuiltArchive;
@@ -21,7 +21,7 @@ after(async () => {
 });
 
 async function upload(fields: UploadFields) {
-  const out = await uploadArchive({ client: clientFor(service), archive, fields, store: new MemoryTransferStore(), chunkSize: SMALL_CHUNK, baseDelayMs: 5 });
+  const out = await uploadArchive({ client: demoClient(service), archive, fields, store: new MemoryTransferStore(), chunkSize: SMALL_CHUNK, baseDelayMs: 5 });
   assert.equal(out.kind, 'complete');
   return storedScan(service, out.kind === 'complete' ? out.scanId : '').scan;
 }
@@ -80,7 +80,7 @@ describe('upload form parts and headers', () => {
     test(`${c.name} is refused before any request`, async () => {
       const before = service.requests().length;
       await assert.rejects(
-        uploadArchive({ client: clientFor(service), archive, fields: { metadata: c.metadata }, store: new MemoryTransferStore() }),
+        uploadArchive({ client: demoClient(service), archive, fields: { metadata: c.metadata }, store: new MemoryTransferStore() }),
         (e: unknown) => e instanceof ClientValidationError && /16,?384/.test(e.message),
       );
       assert.equal(service.requests().length, before, 'the service saw a request');
@@ -94,7 +94,7 @@ describe('upload form parts and headers', () => {
   for (const c of badFields) {
     test(`${c.name} is refused before any request`, async () => {
       const before = service.requests().length;
-      await assert.rejects(uploadArchive({ client: clientFor(service), archive, fields: c.fields, store: new MemoryTransferStore() }), ClientValidationError);
+      await assert.rejects(uploadArchive({ client: demoClient(service), archive, fields: c.fields, store: new MemoryTransferStore() }), ClientValidationError);
       assert.equal(service.requests().length, before, 'the service saw a request');
     });
   }

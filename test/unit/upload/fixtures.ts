@@ -34,7 +34,8 @@ export async function makeArchive(extraFiles: Record<string, string | Buffer> = 
   };
 }
 
-export function clientFor(service: ReferenceService, baseUrl = service.baseUrl): ServiceClient {
+/** A client of the service with its demo token (at another address, a proxy's, when given). */
+export function demoClient(service: ReferenceService, baseUrl = service.baseUrl): ServiceClient {
   return new ServiceClient({ baseUrl, token: service.demoToken, timeoutMs: 10_000 });
 }
 
