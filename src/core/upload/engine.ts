@@ -304,6 +304,7 @@ async function waitBeforeRetry(opts: Omit<UploadOptions, 'archive' | 'fields'>, 
   await sleep(wait, opts.signal);
 }
 
+// eslint-disable-next-line max-lines-per-function -- one transfer's loop of chunks, retries and resume points; to split with issue 58
 async function runTransfer(opts: Omit<UploadOptions, 'archive' | 'fields'>, initial: SavedTransfer, chunkSize: number, knownOffset?: number): Promise<UploadOutcome> {
   const { client, signal, store } = opts;
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;

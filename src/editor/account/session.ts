@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { CLIENT_KEY_HEADER, SPEC_KEY_HEADER, ServiceClient, authScheme, isServiceError, type ClientOptions, type VerifiedUser } from '../../core/api';
-import type { Network } from '../../core/network';
+import { CLIENT_KEY_HEADER, SPEC_KEY_HEADER, ServiceClient, authScheme, isServiceError, type ClientOptions } from '../../core/api';
 import { plainObjectArg, tokenArg } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import type { SomeCommandHandlers } from '../commands/signatures';
@@ -8,6 +7,7 @@ import { setContext } from '../commands/manager';
 import { KnownIds } from './knownIds';
 import { DisposableObject } from '../disposable';
 import type { BaseCtx, Ctx } from '../context';
+import { toUser, type ConnectionProbe, type SignedInUser } from './user';
 import type { Notifier } from '../notifier';
 import { requestLogger } from '../outputLog';
 import { affectsConnection, baseUrl } from '../settings';
@@ -17,16 +17,6 @@ const TOKEN_KEY = 'codeScanner.apiToken';
 const USER_KEY = 'codeScanner.user';
 /** Origin (scheme, host, port) the stored token was verified with; it is sent nowhere else unasked. */
 const ORIGIN_KEY = 'codeScanner.tokenOrigin';
-
-export interface SignedInUser {
-  /** The service's user id, as text (for "assigned to me"). */
-  id?: string;
-  name: string;
-  email: string;
-  company?: string;
-  /** The company's id, as text: results and target policies belong to one company. */
-  companyId?: string;
-}
 
 /**
  * Sign-in state: the token lives only in SecretStorage; the user's name, e-mail and company
@@ -436,38 +426,7 @@ export class Session extends DisposableObject {
 
 }
 
-export interface ConnectionProbe {
-  url?: string;
-  network: Network;
-  ms?: number;
-  /** The HTTP status of the answer, when there was one. */
-  status?: number;
-  error?: string;
-  user?: SignedInUser;
-  signedIn: boolean;
-  tokenSent: boolean;
-  warnings: string[];
-  /** The service's web app version, in words (GET /api/version). */
-  webApp?: string;
-  /** Whether the service accepted the API key in each header alone. */
-  keyHeaders?: Record<string, boolean>;
-}
 
-function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {
-  if (!u) return undefined;
-  return {
-    id: u.id === undefined ? undefined : String(u.id),
-    name: u.name ?? u.email ?? (u.id !== undefined ? `user #${u.id}` : 'unknown user'),
-    email: u.email ?? '',
-    company: u.company?.name,
-    companyId: u.company?.id === undefined ? undefined : String(u.company.id),
-  };
-}
-
-export function describeUser(u: SignedInUser | undefined): string {
-  if (!u) return '';
-  return `${u.name} <${u.email}>${u.company ? ` · ${u.company}` : ''}`;
-}
 
 /** Sign In, Sign Out and Show Log. */
 export function sessionFeature({ session }: Ctx) {

@@ -20,7 +20,8 @@ import { branchChanges, stagedChanges } from '../../core/workspace/outgoing';
 import type { PushCheck } from '../push/pushCheck';
 import type { Ctx } from '../context';
 import { checkFix } from '../fixes/fixTargets';
-import { folderNameOf, type LocatedIssue } from '../results/resultsStore';
+import type { LocatedIssue } from '../results/resultsStore';
+import { folderNameOf } from '../workspaceFiles';
 import { serviceHost } from '../settings';
 import { scannableFolders } from '../scan/uploadPreview';
 

@@ -13,7 +13,7 @@ import type { Outcome } from '../account/common';
 import type { ExportResult } from '../results/exportFindings';
 import type { ReviewedFixesResult } from '../fixes/fixTargets';
 import type { ScanSummary } from '../scan/scanController';
-import type { SignedInUser } from '../account/session';
+import type { SignedInUser } from '../account/user';
 import type { UploadPreviewSummary } from '../scan/uploadPreview';
 import type { ChatHandOff } from '../review/fixWithChat';
 import type { ConnectionReport } from '../../core/network';

@@ -9,7 +9,7 @@ import { escapeMarkdown } from '../../core/text/untrusted';
 import { scanOptionsArg } from '../commands/args';
 import type { CommandHandlers } from '../commands/signatures';
 import type { Ctx } from '../context';
-import { folderNameOf } from '../results/resultsStore';
+import { folderNameOf } from '../workspaceFiles';
 import { PushCheck } from './pushCheck';
 
 export function pushFeature(ctx: Ctx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck'> } {

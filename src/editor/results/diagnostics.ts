@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { cweUrl, severityFromUrgency, type IssueSeverity, type Range, type StoredIssue } from '../../core/issues';
+import { cweUrl, problemsMessage, severityFromUrgency, type IssueSeverity, type StoredIssue } from '../../core/issues';
 import type { Ctx } from '../context';
 import type { LocatedIssue } from './resultsStore';
+import { issueRange } from '../workspaceFiles';
 import { hideFalsePositives } from '../settings';
 
 export const DIAGNOSTIC_SOURCE = 'Code Scanner';
@@ -13,13 +14,6 @@ const SEVERITY: Record<IssueSeverity, vscode.DiagnosticSeverity> = {
   hint: vscode.DiagnosticSeverity.Hint,
 };
 
-export function toVsRange(r: Range): vscode.Range {
-  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-}
-
-export function issueRange(issue: StoredIssue): vscode.Range {
-  return issue.range ? toVsRange(issue.range) : new vscode.Range(issue.line - 1, 0, issue.line - 1, 0);
-}
 
 /**
  * One code (with its CWE page's URI) per classification, and one copy of each message:
@@ -55,11 +49,9 @@ function shared(message: string): string {
  * message prefix, so they are easy to tell apart without disappearing from Problems.
  */
 export function toDiagnostic(issue: StoredIssue): vscode.Diagnostic {
-  const prefix = issue.falsePositive ? 'Likely false positive: ' : '';
-  const detail = issue.classificationDescription ? ` — ${issue.classificationDescription}` : '';
   const d = new vscode.Diagnostic(
     issueRange(issue),
-    shared(`${prefix}${issue.classificationName} (${issue.urgency})${detail}`),
+    shared(problemsMessage(issue)),
     issue.falsePositive ? vscode.DiagnosticSeverity.Information : SEVERITY[severityFromUrgency(issue.urgency)],
   );
   d.code = codeFor(issue.classificationId);

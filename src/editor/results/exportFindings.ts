@@ -10,7 +10,8 @@ import { readTextInside } from '../../core/workspace/readInside';
 import { plainObjectArg } from '../commands/args';
 import type { SomeCommandHandlers } from '../commands/signatures';
 import type { Ctx } from '../context';
-import { folderNameOf, type LocatedIssue, type ResultsStore } from './resultsStore';
+import type { LocatedIssue, ResultsStore } from './resultsStore';
+import { folderNameOf } from '../workspaceFiles';
 import { errorMessage } from '../../core/errors';
 import { plural } from '../../core/text/plural';
 

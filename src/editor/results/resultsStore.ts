@@ -7,12 +7,12 @@ import { FindingsModel, ResultsStorage, existsNow, missingNow, type Attempt, typ
 import type { PolicyViolation, StoredIssue } from '../../core/issues';
 import type { PushVerdict } from '../../core/results/pushVerdict';
 import type { OutgoingKind } from '../../core/workspace/outgoing';
-import { readTextInside } from '../../core/workspace/readInside';
 import type { IssueRef } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext } from '../commands/manager';
 import { DisposableObject } from '../disposable';
 import { ReturningFindings } from './returningFindings';
+import { fileUri, readText, relativeTo } from '../workspaceFiles';
 
 export type { DismissReason, Dismissal, ScanRef } from '../../core/results';
 export type { IssueRef } from '../commands/args';
@@ -43,28 +43,6 @@ export type PolicyLookup = (folderUri: string, issue: StoredIssue) => PolicyViol
 /** What changed: `uris` (undefined: anything may have); `moved`: only the places of findings in those files. */
 export interface StoreChange { uris?: vscode.Uri[]; moved?: boolean }
 
-/** A results folder's name as the workspace shows it (its last path segment when it left the workspace). */
-export function folderNameOf(folderUri: string): string {
-  const uri = vscode.Uri.parse(folderUri);
-  return vscode.workspace.getWorkspaceFolder(uri)?.name ?? uri.path.split('/').pop() ?? folderUri;
-}
-
-export function fileUri(folderUri: string, relPath: string): vscode.Uri {
-  return vscode.Uri.joinPath(vscode.Uri.parse(folderUri), ...relPath.split('/'));
-}
-
-export function relativeTo(folder: vscode.Uri, file: vscode.Uri): string {
-  const base = folder.path.endsWith('/') ? folder.path : folder.path + '/';
-  return file.path.startsWith(base) ? file.path.slice(base.length) : file.path;
-}
-
-/** A file's text as the editor sees it: an open editor's text wins over the disk. */
-export async function readText(folderUri: string, relPath: string): Promise<string | undefined> {
-  const uri = fileUri(folderUri, relPath);
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open.getText();
-  return readTextInside(vscode.Uri.parse(folderUri).fsPath, relPath);
-}
 
 export class ResultsStore extends DisposableObject {
   private readonly model = new FindingsModel({ readText });

@@ -6,7 +6,8 @@ import { capitalize } from '../../core/issues';
 import { listWords } from '../../core/text/plural';
 import { folderNotes, resultsText, waitingUploadsText } from '../../core/results';
 import type { WaitingUpload } from '../scan/uploadStorage';
-import { folderNameOf, type ResultsStore } from './resultsStore';
+import type { ResultsStore } from './resultsStore';
+import { folderNameOf } from '../workspaceFiles';
 
 export interface FolderSummary {
   folderUri: string;

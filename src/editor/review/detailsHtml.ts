@@ -2,7 +2,7 @@
 // Every piece of server text is escaped; the policy allows no remote content and only the
 // page's own nonce'd style and script.
 import { FINDING_FACTS, capitalize, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
-import { DISMISS_LABELS } from '../results/dismissLabels';
+import { DISMISS_LABELS } from '../../core/results/dismissWords';
 import type { Dismissal } from '../results/resultsStore';
 
 export function esc(s: string | number | undefined | null): string {

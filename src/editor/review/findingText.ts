@@ -5,7 +5,7 @@ import { cweUrl, currentLine, findingPlainText, fixStatusWords, hoverFactLines, 
 import { escapeMarkdown as escape } from '../../core/text/untrusted';
 import type { IssueRef } from '../commands/args';
 import type { CommandId } from '../commands/signatures';
-import { DISMISS_LABELS } from '../results/dismissLabels';
+import { DISMISS_LABELS } from '../../core/results/dismissWords';
 import type { Dismissal } from '../results/resultsStore';
 
 /** Commands a hover may run: only these, never anything named by the service. */

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { chatFixPrompt } from '../../core/agent/chatPrompt';
 import type { Notifier } from '../notifier';
 import type { Features } from '../features';
-import { readText, type LocatedIssue } from '../results/resultsStore';
+import type { LocatedIssue } from '../results/resultsStore';
+import { readText } from '../workspaceFiles';
 
 /** What Fix with Chat did: the prompt, and whether the chat opened with it (else it was copied). */
 export interface ChatHandOff { prompt: string; opened: boolean }

@@ -9,7 +9,7 @@ import { SaveQueue, type SaveQueueState } from '../../core/scan/saveQueue';
 import { prepareGitHelperFor } from '../../core/workspace/git';
 import type { Ctx } from '../context';
 import { DisposableObject } from '../disposable';
-import { relativeTo } from '../results/resultsStore';
+import { relativeTo } from '../workspaceFiles';
 import { clampSetting } from '../settingBounds';
 import { serviceHost } from '../settings';
 import { plural } from '../../core/text/plural';

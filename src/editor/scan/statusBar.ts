@@ -7,7 +7,7 @@ import { hideFalsePositives } from '../settings';
 import { capitalize } from '../../core/issues';
 import { folderSummaries, summaryNotes, waitingUploadsNote } from '../results/resultsSummary';
 import { SIGNED_OUT_NOTE } from '../../core/results';
-import { describeUser } from '../account/session';
+import { describeUser } from '../account/user';
 import { scanOnSaveText } from './scanOnSave';
 import { plural } from '../../core/text/plural';
 
