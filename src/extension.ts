@@ -15,6 +15,7 @@ import type { AgentTools } from './editor/agent/lmTools';
 import type { PushCheckResult } from './editor/results/resultsStore';
 import type { CommandHandlers } from './editor/commands/signatures';
 import { createContext } from './editor/context';
+import { createControllers } from './editor/controllers';
 import { fixesFeature } from './editor/fixes/fixesFeature';
 import type { ShownNotification } from './editor/notifier';
 import { diagnosticsFeature } from './editor/results/diagnostics';
@@ -83,7 +84,9 @@ export interface Loaders {
 export async function activate(context: vscode.ExtensionContext, loaders: Loaders = {}): Promise<CodeScannerApi> {
   if (loaders.undici) loadUndiciWith(loaders.undici);
   // One context for every feature; everything it holds is owned by context.subscriptions.
-  const ctx = createContext(context);
+  const services = createContext(context);
+  // The controllers that run scans and fixes are built from the services, beside them.
+  const ctx = { ...services, ...createControllers(services) };
   // git's helper process (on Linux) goes with the extension.
   context.subscriptions.push({ dispose: disposeProgramRunner });
   const { session, store, scans, notifier, uploads, consent } = ctx;

@@ -1,7 +1,8 @@
 // The one context every feature is given (as rust-analyzer's editors/code hands its Ctx to
 // every command): the services of the extension, built once at activation, each owned by
-// the extension's subscriptions. Features take what they need from it; nothing is passed
-// around feature by feature.
+// the extension's subscriptions. Services only: the controllers that run scans, scans on
+// save and fixes are built from it (controllers.ts), never held by it. Features take what
+// they need; nothing is passed around feature by feature.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { detectFeatures, type Features } from './features';
@@ -10,15 +11,12 @@ import { TargetPolicies } from './account/targetPolicies';
 import { Session } from './account/session';
 import { Commands } from './commands/manager';
 import { ErrorHandler } from './errors';
-import { FixController } from './fixes/fixController';
 import { EditorNetwork } from './network';
 import { Notifier } from './notifier';
 import { createOutputLog } from './outputLog';
 import { PolicyViolations } from './results/policyViolations';
 import { ResultsStore } from './results/resultsStore';
 import { ProjectNames } from './scan/projectNames';
-import { ScanController } from './scan/scanController';
-import { ScanOnSave } from './scan/scanOnSave';
 import { UploadConsent } from './scan/uploadConsent';
 import { FolderWatch } from './scan/folderWatch';
 import { UploadStorage } from './scan/uploadStorage';
@@ -42,12 +40,8 @@ export interface Ctx {
   readonly uploads: UploadStorage;
   readonly projects: ProjectNames;
   readonly consent: UploadConsent;
-  readonly scans: ScanController;
-  readonly fixes: FixController;
   /** The company's active policies, matched against every finding. */
   readonly policies: PolicyViolations;
-  /** Scan on save: saved files gathered into background partial scans. */
-  readonly saves: ScanOnSave;
   /** What the running editor offers of the APIs newer than the oldest VS Code supported (features.ts). */
   readonly features: Features;
   /** Makes `d` live as long as the extension. */
@@ -70,7 +64,7 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
   const resultsFile = extension.storageUri?.scheme === 'file' ? path.join(extension.storageUri.fsPath, 'results.jsonl') : undefined;
   const store = own(new ResultsStore(extension.workspaceState, resultsFile, (line) => log.warn(line), (line) => log.info(line)));
   const projects = own(new ProjectNames());
-  const services = {
+  return {
     ...base,
     session,
     store,
@@ -78,13 +72,6 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
     uploads: new UploadStorage(extension, own(new FolderWatch())),
     projects,
     consent: new UploadConsent(extension.workspaceState, notifier, base.commands),
-  };
-  const scans = own(new ScanController(services));
-  return {
-    ...services,
-    scans,
-    saves: own(new ScanOnSave({ scans, session, consent: services.consent, log, notifier, state: extension.workspaceState })),
-    fixes: own(new FixController(store, notifier)),
     policies: own(new PolicyViolations(extension.globalState, session, store, projects, log)),
   };
 }

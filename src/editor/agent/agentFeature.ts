@@ -5,14 +5,14 @@
 // Windsurf and other MCP clients. The person's consent and the API key stay in the editor.
 import { errorMessage } from '../../core/errors';
 import type { CommandHandlers } from '../commands/signatures';
-import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import { setUpAgentAccess } from './agentSetup';
 import { AgentToolHost } from './agentTools';
 import { lmToolsFeature, type AgentTools } from './lmTools';
 import { McpChannel } from './mcpChannel';
 import type { PushCheck } from '../push/pushCheck';
 
-export function agentFeature(ctx: Ctx, push?: PushCheck): { tools: AgentTools; channel: McpChannel; commands: Pick<CommandHandlers, 'codeScanner.setUpAgentAccess'> } {
+export function agentFeature(ctx: FeatureCtx, push?: PushCheck): { tools: AgentTools; channel: McpChannel; commands: Pick<CommandHandlers, 'codeScanner.setUpAgentAccess'> } {
   const { extension, notifier, log, own } = ctx;
   const host = new AgentToolHost(ctx, push);
   const { tools } = lmToolsFeature(ctx, host);

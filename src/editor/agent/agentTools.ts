@@ -18,7 +18,7 @@ import { skipReasonLabel } from '../../core/workspace/selectFiles';
 import { selectForUpload } from './agentSelection';
 import { branchChanges, stagedChanges } from '../../core/workspace/outgoing';
 import type { PushCheck } from '../push/pushCheck';
-import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import { checkFix } from '../fixes/fixTargets';
 import type { LocatedIssue } from '../results/resultsStore';
 import { folderNameOf } from '../workspaceFiles';
@@ -87,7 +87,7 @@ export class AgentToolHost {
   /** Per agent: the findings its previous scan returned, so the next answer marks what is new since. */
   private readonly seen = new Map<string, Set<string>>();
 
-  constructor(private readonly ctx: Pick<Ctx, 'store' | 'scans' | 'fixes' | 'consent' | 'session' | 'log'>, private readonly push?: PushCheck) {}
+  constructor(private readonly ctx: Pick<FeatureCtx, 'store' | 'scans' | 'fixes' | 'consent' | 'session' | 'log'>, private readonly push?: PushCheck) {}
 
   private rows(folders?: readonly vscode.WorkspaceFolder[]): (FindingRow & { located: LocatedIssue })[] {
     const keep = folders && new Set(folders.map((f) => f.uri.toString()));

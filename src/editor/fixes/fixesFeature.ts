@@ -4,13 +4,13 @@ import * as vscode from 'vscode';
 import { isFixable } from '../../core/issues';
 import { issueRefArg, plainObjectArg } from '../commands/args';
 import type { SomeCommandHandlers } from '../commands/signatures';
-import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import type { LocatedIssue } from '../results/resultsStore';
 import { hideFalsePositives } from '../settings';
 import { FixActions } from './fixActions';
 
 /** The fix commands and the light bulb's quick fixes. */
-export function fixesFeature({ store, notifier, fixes, own }: Ctx) {
+export function fixesFeature({ store, notifier, fixes, own }: FeatureCtx) {
   own(vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixActions(store), {
     providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
   }));

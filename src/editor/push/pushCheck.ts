@@ -15,7 +15,7 @@ import { errorMessage } from '../../core/errors';
 import { branchChanges, stagedChanges, writeOutgoing, type Outgoing, type OutgoingKind } from '../../core/workspace/outgoing';
 import type { PushCheckResult } from '../results/resultsStore';
 import { readText } from '../workspaceFiles';
-import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import { DisposableObject } from '../disposable';
 import { scannableFolders } from '../scan/uploadPreview';
 import type { ScanOptions, ScanSummary } from '../scan/scanController';
@@ -40,7 +40,7 @@ export class PushCheck extends DisposableObject {
   private recheckTimer: NodeJS.Timeout | undefined;
   private lastHead = new Map<string, string>();
 
-  constructor(private readonly ctx: Pick<Ctx, 'extension' | 'store' | 'scans' | 'session' | 'consent' | 'policies' | 'notifier' | 'log' | 'commands'>) {
+  constructor(private readonly ctx: Pick<FeatureCtx, 'extension' | 'store' | 'scans' | 'session' | 'consent' | 'policies' | 'notifier' | 'log' | 'commands'>) {
     super();
     // The checked content changes (a commit, a staged change): the verdict is marked old.
     this.watchRepositories();

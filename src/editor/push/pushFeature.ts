@@ -8,11 +8,11 @@ import { plural } from '../../core/text/plural';
 import { escapeMarkdown } from '../../core/text/untrusted';
 import { scanOptionsArg } from '../commands/args';
 import type { CommandHandlers } from '../commands/signatures';
-import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import { folderNameOf } from '../workspaceFiles';
 import { PushCheck } from './pushCheck';
 
-export function pushFeature(ctx: Ctx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck'> } {
+export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck'> } {
   const { store, own } = ctx;
   const check = own(new PushCheck(ctx));
   const item = own(vscode.window.createStatusBarItem('codeScanner.pushCheck', vscode.StatusBarAlignment.Left, 49));

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { capitalize, describeViewFilter, isViewFiltered, type GroupBy, type StoredIssue } from '../../core/issues';
 import { groupByArg, issueRefArg, stringArg, stringListArg } from '../commands/args';
 import type { SomeCommandHandlers } from '../commands/signatures';
-import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import { findingText } from '../review/findingText';
 import type { ResultsStore } from './resultsStore';
 import { describeUser } from '../account/user';
@@ -83,7 +83,7 @@ async function focusedRow(view: vscode.TreeView<IssueTreeNode>): Promise<IssueTr
 }
 
 /** The Quality Issues view, its filters and grouping, and Copy Details. */
-export function issuesTreeFeature({ extension: context, store, session, notifier, projects, uploads, scans }: Ctx) {
+export function issuesTreeFeature({ extension: context, store, session, notifier, projects, uploads, scans }: FeatureCtx) {
   const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined }, projects);
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
   provider.attach(view);

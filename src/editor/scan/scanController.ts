@@ -21,6 +21,7 @@ import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext, type Commands } from '../commands/manager';
 import type { SomeCommandHandlers } from '../commands/signatures';
 import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import { DisposableObject } from '../disposable';
 import { inertProgress, progressTitle, type Notifier } from '../notifier';
 import type { ResultsStore } from '../results/resultsStore';
@@ -428,7 +429,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
 
 
 /** The scan commands (scanning, cancel, resume) and the results commands (refresh, ignore, clear). */
-export function scanFeature(ctx: Ctx) {
+export function scanFeature(ctx: FeatureCtx) {
   const { scans } = ctx;
   const results = new ResultsCommands(ctx, scans);
   return {

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { SaveQueue, type SaveQueueState } from '../../core/scan/saveQueue';
 import { prepareGitHelperFor } from '../../core/workspace/git';
 import type { Ctx } from '../context';
+import type { ScanController } from './scanController';
 import { DisposableObject } from '../disposable';
 import { relativeTo } from '../workspaceFiles';
 import { clampSetting } from '../settingBounds';
@@ -53,7 +54,7 @@ export class ScanOnSave extends DisposableObject {
   private readonly reasons = new Map<string, vscode.TextDocumentSaveReason>();
   private asking: Promise<boolean> | undefined;
 
-  constructor(private readonly ctx: Pick<Ctx, 'scans' | 'session' | 'consent' | 'log' | 'notifier'> & { state: vscode.Memento }) {
+  constructor(private readonly ctx: Pick<Ctx, 'session' | 'consent' | 'log' | 'notifier'> & { scans: ScanController } & { state: vscode.Memento }) {
     super();
     this.queue = this.newQueue();
     this.own({ dispose: () => this.queue.dispose() });

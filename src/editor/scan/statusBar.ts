@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CommandId } from '../commands/signatures';
-import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
 import { escapeMarkdown as escape } from '../../core/text/untrusted';
 import type { ScanState } from './scanController';
 import { hideFalsePositives } from '../settings';
@@ -12,7 +12,7 @@ import { scanOnSaveText } from './scanOnSave';
 import { plural } from '../../core/text/plural';
 
 /** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
-export function statusBarFeature({ extension: context, session, store, scans, saves, uploads }: Ctx): vscode.StatusBarItem {
+export function statusBarFeature({ extension: context, session, store, scans, saves, uploads }: FeatureCtx): vscode.StatusBarItem {
   const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Code Scanner';
 
