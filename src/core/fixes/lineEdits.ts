@@ -15,8 +15,7 @@ export interface LineEdit {
 export const MAX_DIFFED_LINES = 5000;
 export const MAX_DIFF_EDITS = 2000;
 
-/** Lines with their line breaks; the last one may lack one. */
-/** Lines with their endings kept, so joining them gives the text back. */
+/** Lines with their line breaks kept (the last one may lack one), so joining them gives the text back. */
 export function splitLines(text: string): string[] {
   return text === '' ? [] : text.split(/(?<=\n)/);
 }

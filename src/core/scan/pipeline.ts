@@ -148,10 +148,10 @@ export interface FolderScanRequest {
   targetPolicies?: (number | string)[];
 }
 
-/** How an upload ended: a completed scan with its findings stored, or a scan the service already runs. */
 /** Files left out kept with a saved transfer, for a resumed upload's message; the log has every one. */
 const MAX_KEPT_LEFT_OUT = 1000;
 
+/** How an upload ended: a completed scan with its findings stored, or a scan the service already runs. */
 type Uploaded =
   | { kind: 'scanned'; scanId: string; files: number; issues: number; totalIssues: number; warnings: string[] }
   | { kind: 'in-progress'; files: number; message: string };

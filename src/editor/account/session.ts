@@ -350,8 +350,10 @@ export class Session extends DisposableObject {
     }
   }
 
-  /** Shows the error without waiting for the user, so callers can clean up (progress, status bar) at once. */
-  /** Shows a failure the way the whole extension does (errors.ts); a 401 offers Sign In again. */
+  /**
+   * Shows a failure the way the whole extension does (errors.ts; a 401 offers Sign In again),
+   * without waiting for the user, so callers can clean up (progress, status bar) at once.
+   */
   async reportError(err: unknown): Promise<void> {
     this.errors.report(err);
   }
@@ -426,9 +428,7 @@ export class Session extends DisposableObject {
 
 }
 
-
-
-/** Sign In, Sign Out and Show Log. */
+/** Sign In, Sign Out, Allow the New Service Address and Show Log. */
 export function sessionFeature({ session }: Ctx) {
   return {
     commands: {

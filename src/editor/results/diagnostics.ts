@@ -14,7 +14,6 @@ const SEVERITY: Record<IssueSeverity, vscode.DiagnosticSeverity> = {
   hint: vscode.DiagnosticSeverity.Hint,
 };
 
-
 /**
  * One code (with its CWE page's URI) per classification, and one copy of each message:
  * tens of thousands of diagnostics share a few dozen of each. Every diagnostic is kept by

@@ -37,7 +37,6 @@ const DISMISSED_GROUP = '\u0000dismissed';
 /** Groups are expanded up to this many findings in a folder, collapsed beyond. */
 const EXPAND_UP_TO = 300;
 
-
 const SEVERITY_ICON = {
   error: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
   warning: new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')),

@@ -43,7 +43,6 @@ export type PolicyLookup = (folderUri: string, issue: StoredIssue) => PolicyViol
 /** What changed: `uris` (undefined: anything may have); `moved`: only the places of findings in those files. */
 export interface StoreChange { uris?: vscode.Uri[]; moved?: boolean }
 
-
 export class ResultsStore extends DisposableObject {
   private readonly model = new FindingsModel({ readText });
   private readonly storage: ResultsStorage;

@@ -40,15 +40,8 @@ export type { FolderOutcome, ScanSummary } from '../../core/scan/endWords';
 export type { ScanState } from './scanRun';
 export type { ScanKind } from './scanTargets';
 
-
-
 /** Folders of a multi-root workspace scanned side by side. */
 const FOLDERS_AT_ONCE = 2;
-
-
-
-
-
 
 export class ScanController extends DisposableObject implements ScanActivity {
   private current: { run: Run; state: ScanState } | undefined;
@@ -108,7 +101,6 @@ export class ScanController extends DisposableObject implements ScanActivity {
     }
     await this.notifier.info(this.current.state.message, { title: 'Cancel Scan', run: () => this.cancel() });
   }
-
 
   /** `given`: the files of a `givenFiles` scan. */
   scan(kind: ScanKind, arg?: unknown, given?: readonly vscode.Uri[]): Promise<ScanSummary | undefined> {
@@ -355,7 +347,6 @@ export class ScanController extends DisposableObject implements ScanActivity {
     };
   }
 
-
   private async exclusive<T>(fn: () => Promise<T>): Promise<T | undefined> {
     if (!vscode.workspace.isTrusted) {
       void this.notifier.warn('Scanning uploads workspace files, so it needs a trusted workspace.',
@@ -378,8 +369,11 @@ export class ScanController extends DisposableObject implements ScanActivity {
     }
   }
 
-  /** `quiet`: a background scan (scan on save): progress in the status bar only, and only the log hears how it ended. */
-  /** `announce: false`: the caller says how it ended (a push check's verdict), not the usual message. */
+  /**
+   * Runs a scan with its progress. `quiet`: a background scan (scan on save): progress in the
+   * status bar only, and only the log hears how it ended. `announce: false`: the caller says
+   * how it ended (a push check's verdict), not the usual message.
+   */
   private async withRun(title: string, body: (run: Run) => Promise<FolderOutcome[]>, o: { quiet?: boolean; announce?: boolean } = {}): Promise<ScanSummary | undefined> {
     return vscode.window.withProgress(
       { location: o.quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: progressTitle(title), cancellable: !o.quiet },
@@ -417,16 +411,12 @@ export class ScanController extends DisposableObject implements ScanActivity {
     );
   }
 
-
-
   override dispose(): void {
     this.disposing = true;
     this.cancel();
     super.dispose();
   }
 }
-
-
 
 /** The scan commands (scanning, cancel, resume) and the results commands (refresh, ignore, clear). */
 export function scanFeature(ctx: FeatureCtx) {

@@ -21,7 +21,6 @@ function questionTurnedOff(): boolean {
   return vscode.workspace.getConfiguration('codeScanner').inspect<boolean>('confirmFirstUpload')?.globalValue === false;
 }
 
-
 export class UploadConsent {
   constructor(private readonly state: vscode.Memento, private readonly notifier: Notifier, private readonly commands: Commands) {}
 

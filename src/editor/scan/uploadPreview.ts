@@ -36,7 +36,6 @@ export interface UploadPreviewSummary {
   message?: string;
 }
 
-
 /** The folders a scan would upload files of (local folders only, as scans). */
 export function scannableFolders(): vscode.WorkspaceFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
