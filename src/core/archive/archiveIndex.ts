@@ -2,6 +2,7 @@
 // arrays and one buffer of path bytes) because it lives through the scan and is what the
 // next scan of the folder reads back: an object per entry was megabytes for a large
 // repository, and parsing it back from JSON cost more than copying the entries it describes.
+import { runAtOnce, runInSlices } from '../async';
 import { comparePaths, growTo, pathStart, withRoom, type PathBytes, type StatColumns } from '../workspace/fileList';
 
 interface Columns {
@@ -330,25 +331,15 @@ type ParsedIndex = { index: ArchiveIndex; header: IndexHeader };
 
 /** The index in `data`, or undefined when it is not one this version wrote, whole and consistent. */
 export function parseIndex(data: Buffer): ParsedIndex | undefined {
-  const reading = readIndex(data);
-  for (let step = reading.next(); ; step = reading.next()) if (step.done) return step.value;
+  return runAtOnce(readIndex(data));
 }
 
 /**
  * The same, checked a slice at a time: the checks of a 100,000-file index in one go held the
  * extension host's thread too long. Same bytes, same answer.
  */
-export async function parseIndexInSlices(data: Buffer, sliceMs = 5): Promise<ParsedIndex | undefined> {
-  const reading = readIndex(data);
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = reading.next();
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart > sliceMs) {
-      await new Promise<void>((r) => setImmediate(r));
-      sliceStart = performance.now();
-    }
-  }
+export function parseIndexInSlices(data: Buffer, sliceMs = 5): Promise<ParsedIndex | undefined> {
+  return runInSlices(readIndex(data), sliceMs);
 }
 
 /** Entries checked between two looks at the clock (a look costs more than an entry). */

@@ -24,3 +24,25 @@ export async function forEachInSlices<T>(items: readonly T[], fn: (item: T) => v
     fn(items[i]!);
   }
 }
+
+/**
+ * Runs work written as a generator (it yields between small steps) to its end without
+ * holding the event loop longer than `sliceMs` at a time; its return value. The clock is
+ * looked at every `lookEvery` steps, as it can cost more than a step.
+ */
+export async function runInSlices<R>(steps: Generator<void, R>, sliceMs = 5, lookEvery = 1): Promise<R> {
+  let sliceStart = performance.now();
+  for (let n = 1; ; n++) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (n % lookEvery === 0 && performance.now() - sliceStart > sliceMs) {
+      await new Promise<void>((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** The same work at once, for a caller that cannot wait. */
+export function runAtOnce<R>(steps: Generator<void, R>): R {
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}

@@ -10,6 +10,7 @@ import { readJsonLines, writeJsonLines, writeJsonLinesSync } from '../persist';
 import type { StoredIssue } from '../issues';
 import type { Dismissal, FolderFindings } from './types';
 import type { LeftFinding } from './leftFindings';
+import { runAtOnce, runInSlices } from '../async';
 import { errorMessage } from '../errors';
 import { isRecord } from '../text/isRecord';
 
@@ -161,26 +162,16 @@ type ReadResult = FileContents & { dropped: string[] };
 
 /** The folders a results file holds, each checked whole; `dropped` says which were left out and why. */
 export function readRecords(records: readonly unknown[]): ReadResult {
-  const reading = checkRecords(records);
-  for (let step = reading.next(); ; step = reading.next()) if (step.done) return step.value;
+  return runAtOnce(checkRecords(records));
 }
 
 /**
  * The same, a slice at a time: fifty thousand findings checked in one go held the editor's
  * extension host for a quarter of a second at start-up. Same records, same result.
  */
-export async function readRecordsInSlices(records: readonly unknown[], sliceMs = 5): Promise<ReadResult> {
-  const reading = checkRecords(records);
-  let sliceStart = performance.now();
-  for (let n = 1; ; n++) {
-    const step = reading.next();
-    if (step.done) return step.value;
-    // The clock costs more than a finding's check: look every 32.
-    if ((n & 31) === 0 && performance.now() - sliceStart > sliceMs) {
-      await new Promise<void>((r) => setImmediate(r));
-      sliceStart = performance.now();
-    }
-  }
+export function readRecordsInSlices(records: readonly unknown[], sliceMs = 5): Promise<ReadResult> {
+  // The clock costs more than a finding's check: looked at every 32.
+  return runInSlices(checkRecords(records), sliceMs, 32);
 }
 
 /** Checks records one finding at a time, yielding after each. */
