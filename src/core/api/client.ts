@@ -2,17 +2,15 @@
 // auth header chosen from the token's shape and `CORGEA-SOURCE: vscode`; every answer is
 // checked against the zod schemas, and every failure is a ServiceError.
 
-/* eslint-disable max-lines -- one client for every operation of the spec; its paging and upload halves are still to move apart (issue 58) */
 import { mapInSlices } from '../async';
 import type { Network } from '../network';
 import type { KeyHeaders } from './auth';
 import type { CookieJar } from './cookies';
 import { normalizeBaseUrl } from './baseUrl';
 import { badResponse, parse } from './decode';
-import { ClientValidationError, parseOffset, ServiceError } from './errors';
+import { ClientValidationError, ServiceError } from './errors';
 import { integrationBody, type IntegrationUpdate } from './integration';
-import { checkArchiveName, checkMemberIds, checkPage, checkPageSize, checkTeamId, checkUuid, joinCommaList, LIMITS } from './limits';
-import { buildMultipart, type Part } from './multipart';
+import { checkMemberIds, checkPage, checkPageSize, checkTeamId, checkUuid, joinCommaList, LIMITS } from './limits';
 import {
   IntegrationUpdateResponseSchema,
   PoliciesPageSchema,
@@ -21,8 +19,6 @@ import {
   QualityIssuesPageSchema,
   RoleSchema,
   RolesPageSchema,
-  ScanStatusSchema,
-  StartTransferResponseSchema,
   TeamResponseSchema,
   VerifyResponseSchema,
   readEach,
@@ -36,14 +32,15 @@ import {
   type VerifiedUser,
 } from './schemas';
 import { Transport, type Answer, type Call, type RequestLogEntry, type RetryNotice } from './transport';
-import { checkChunkRequest, chunkResult, uploadFieldParts, type ChunkRequest, type ChunkResult } from './chunk';
+import type { ChunkRequest, ChunkResult } from './chunk';
+import { checkPageLength, collectPages } from './paging';
+import { checkScanId, readScanStatus, type ScanStatusResult } from './scanStatus';
+import { readOffset, sendChunk, startTransfer } from './transfers';
 
 export type { IntegrationUpdate } from './integration';
 export type { UploadFields, ChunkRequest, ChunkResult } from './chunk';
 export type { RequestLogEntry } from './transport';
-
-/** Pages of a list fetched at the same time once the first page says how many there are. */
-const PAGE_CONCURRENCY = 4;
+export type { ScanStatusResult } from './scanStatus';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -97,22 +94,6 @@ const enc = encodeURIComponent;
 export interface RolesResult { roles: Role[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_roles?: number }
 export interface PoliciesResult { policies: Policy[]; unreadable: Unreadable[]; pagination?: Pagination }
 export interface ListAllOptions { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number; onRetry?: (r: RetryNotice) => void; retries?: number }
-
-/** Longest texts kept from a scan's state: a reason or an error message is a sentence, not a page. */
-const MAX_REASON_CHARS = 2000;
-const MAX_SCAN_ERRORS = 20;
-const MAX_SCAN_ERROR_CHARS = 500;
-
-/** A scan's state as the service reports it (GET /scan/{scan_id}); texts bounded, shapes tolerated. */
-export interface ScanStatusResult {
-  /** Lowercase, as sent (decisions.md lists `complete`, `failed`, `processing`, …). */
-  status: string;
-  failedReason?: string;
-  /** `scan_errors`, every level; messages bounded. */
-  scanErrors: { level: string; message: string; location?: string; scanType?: string }[];
-  project?: string;
-  createdAt?: string;
-}
 
 export interface AllQualityIssues<T> {
   issues: T[];
@@ -229,7 +210,7 @@ export class ServiceClient {
   async listAllRoles(q: { pageSize?: number; signal?: AbortSignal } = {}): Promise<Role[]> {
     const pageSize = q.pageSize ?? LIMITS.rolesPageSize.max;
     checkPageSize('listRoles', pageSize, LIMITS.rolesPageSize);
-    const { items } = await this.collect('GET /roles', 'listRoles', pageSize, async (page) => {
+    const { items } = await collectPages('GET /roles', 'listRoles', pageSize, this.maxPages, async (page) => {
       const r = await this.listRoles({ page, pageSize, signal: q.signal });
       return { items: r.roles, read: r.roles.length + r.unreadable.length, totalPages: r.total_pages };
     });
@@ -312,7 +293,7 @@ export class ServiceClient {
   async listAllPolicies(q: Omit<PolicyQuery, 'page'> = {}): Promise<Policy[]> {
     const pageSize = q.pageSize ?? LIMITS.policiesPageSize.max;
     checkPageSize('listPolicies', pageSize, LIMITS.policiesPageSize);
-    const { items } = await this.collect('GET /policies', 'listPolicies', pageSize, async (page) => {
+    const { items } = await collectPages('GET /policies', 'listPolicies', pageSize, this.maxPages, async (page) => {
       const r = await this.listPolicies({ ...q, page, pageSize });
       return { items: r.policies, read: r.policies.length + r.unreadable.length, totalPages: r.pagination?.total_pages };
     });
@@ -377,7 +358,7 @@ export class ServiceClient {
     let read = 0;
     let bytes = 0;
     const full = () => read >= this.maxScanFindings || bytes >= this.maxScanBytes;
-    const { items, stoppedEarly } = await this.collect('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, async (page) => {
+    const { items, stoppedEarly } = await collectPages('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, this.maxPages, async (page) => {
       // Past the bounds of one scan no further page is asked for; what was not read is counted.
       if (page > 1 && full()) return { items: [], read: 0, totalPages: undefined };
       const r = await this.listQualityIssues(scanId, { ...query, page, pageSize });
@@ -440,174 +421,27 @@ export class ServiceClient {
 
   // ---- a scan's state
 
-  /**
-   * The state of a scan (decisions.md: `GET /scan/{scan_id}`, one of the scan APIs the spec
-   * refers to). Undefined when the service answers 404: it has no such route (the client
-   * then falls back to watching the findings' total).
-   */
-  async getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {}): Promise<ScanStatusResult | undefined> {
-    const op = 'getScanStatus';
-    checkScanId(op, scanId);
-    const call: Call = {
-      operation: op,
-      method: 'GET',
-      path: `/scan/${enc(scanId)}`,
-      endpoint: 'GET /scan/{scan_id}',
-      signal: q.signal,
-      idempotent: true,
-      onRetry: q.onRetry,
-      retries: q.retries,
-    };
-    try {
-      return await this.transport.send(call, (a) => {
-        const body = parse(call, a, ScanStatusSchema);
-        const cut = (s: string | undefined, n: number) => (s === undefined ? undefined : s.slice(0, n));
-        return {
-          status: body.status.trim().toLowerCase().slice(0, 100),
-          failedReason: cut(body.failed_reason?.trim() || undefined, MAX_REASON_CHARS),
-          scanErrors: (body.scan_errors ?? []).slice(0, MAX_SCAN_ERRORS).map((e) => ({
-            level: (e.level ?? '').trim().toLowerCase().slice(0, 50),
-            message: cut(e.message ?? '', MAX_SCAN_ERROR_CHARS)!,
-            ...(e.location ? { location: cut(e.location, 300) } : {}),
-            ...(e.scan_type ? { scanType: cut(e.scan_type, 100) } : {}),
-          })),
-          project: cut(body.project, 300),
-          createdAt: cut(body.created_at, 100),
-        };
-      });
-    } catch (err) {
-      if (err instanceof ServiceError && err.kind === 'not-found') return undefined;
-      throw err;
-    }
+  /** See readScanStatus. */
+  getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {}): Promise<ScanStatusResult | undefined> {
+    return readScanStatus(this.transport, scanId, q);
   }
 
   // ---- uploads
 
   /** `cookies`: the transfer's jar (affinity cookies the service sets are kept in it). */
-  async startTransfer(archiveName: string, o: { signal?: AbortSignal; cookies?: CookieJar } = {}): Promise<{ transferId: string }> {
-    const op = 'startTransfer';
-    checkArchiveName(op, archiveName);
-    // scan_type goes both in the query (as the public client sends it) and as a part (as the spec says).
-    const call: Call = {
-      operation: op,
-      method: 'POST',
-      path: '/start-scan',
-      endpoint: 'POST /start-scan',
-      query: { scan_type: 'blast' },
-      multipart: buildMultipart([
-        { name: 'scan_type', value: 'blast' },
-        { name: 'files', filename: archiveName, body: Buffer.alloc(0), length: 0 },
-      ]),
-      signal: o.signal,
-      cookies: o.cookies,
-    };
-    const r = await this.transport.send(call, (a) => parse(call, a, StartTransferResponseSchema));
-    return { transferId: r.transfer_id };
+  startTransfer(archiveName: string, o: { signal?: AbortSignal; cookies?: CookieJar } = {}): Promise<{ transferId: string }> {
+    return startTransfer(this.transport, archiveName, o);
   }
 
-  async readOffset(transferId: string, o: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; cookies?: CookieJar; retries?: number } = {}): Promise<number> {
-    const op = 'readOffset';
-    checkTransferId(op, transferId);
-    const call: Call = {
-      operation: op,
-      method: 'HEAD',
-      path: `/start-scan/${enc(transferId)}/`,
-      endpoint: 'HEAD /start-scan/{transfer_id}/',
-      signal: o.signal,
-      idempotent: true,
-      onRetry: o.onRetry,
-      cookies: o.cookies,
-      retries: o.retries,
-    };
-    return this.transport.send(call, (a) => {
-      const raw = a.headers['upload-offset'];
-      const offset = parseOffset(raw);
-      if (offset === undefined) {
-        throw badResponse(call, raw === undefined ? 'Upload-Offset header: missing' : 'Upload-Offset header: expected a whole number');
-      }
-      return offset;
-    });
+  readOffset(transferId: string, o: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; cookies?: CookieJar; retries?: number } = {}): Promise<number> {
+    return readOffset(this.transport, transferId, o);
   }
 
-  async sendChunk(transferId: string, chunk: ChunkRequest): Promise<ChunkResult> {
-    const op = 'sendChunk';
-    checkTransferId(op, transferId);
-    checkChunkRequest(op, chunk);
-    const { offset, totalLength, bodyLength } = chunk;
-    const parts: Part[] = [
-      ...uploadFieldParts(op, chunk.fields),
-      { name: 'chunk_data', filename: chunk.archiveName, body: chunk.body, length: bodyLength },
-    ];
-    const call: Call = {
-      operation: op,
-      method: 'PATCH',
-      path: `/start-scan/${enc(transferId)}/`,
-      endpoint: 'PATCH /start-scan/{transfer_id}/',
-      headers: {
-        'Upload-Offset': String(offset),
-        'Upload-Length': String(totalLength),
-        'Upload-Name': chunk.archiveName,
-      },
-      multipart: buildMultipart(parts),
-      signal: chunk.signal,
-      cookies: chunk.cookies,
-    };
-    return this.transport.send(call, (a) => chunkResult(call, a));
+  sendChunk(transferId: string, chunk: ChunkRequest): Promise<ChunkResult> {
+    return sendChunk(this.transport, transferId, chunk);
   }
 
-  // ---- paging
 
-  /**
-   * Every page of a list, until the last: the page the service names as last, or, when it
-   * names none, a page with fewer records than asked for. The first, then the rest with up
-   * to PAGE_CONCURRENCY requests at a time when the first page says how many there are (one
-   * request after another otherwise). `enough` may end it after the first page (nothing
-   * changed since last time).
-   */
-  private async collect<T>(
-    endpoint: string,
-    operation: string,
-    pageSize: number,
-    fetchPage: (page: number) => Promise<{ items: T[]; read: number; totalPages: number | undefined }>,
-    enough?: (first: { items: T[]; totalPages: number | undefined }) => boolean,
-  ): Promise<{ items: T[]; stoppedEarly?: boolean }> {
-    const tooMany = () => new ServiceError({
-      kind: 'bad-response',
-      operation,
-      message: `${endpoint} returned an unexpected response: it was still announcing more pages after ${this.maxPages} pages. Stopped reading.`,
-    });
-    const first = await fetchPage(1);
-    if (enough?.(first)) return { items: first.items, stoppedEarly: true };
-    const items: T[] = [...first.items];
-    if (first.read === 0) return { items };
-    if (first.totalPages !== undefined) {
-      if (first.totalPages > this.maxPages) throw tooMany();
-      const rest = Array.from({ length: Math.max(0, first.totalPages - 1) }, (_, i) => i + 2);
-      const pages: { items: T[]; read: number; totalPages: number | undefined }[] = new Array(rest.length);
-      let next = 0;
-      const worker = async () => {
-        while (next < rest.length) {
-          const i = next++;
-          pages[i] = await fetchPage(rest[i]);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, rest.length) }, worker));
-      for (const p of pages) items.push(...p.items);
-      // The list grew while it was read (a running scan): the last page announces more.
-      const last = pages.at(-1);
-      if (!last || last.read === 0 || last.totalPages === undefined || last.totalPages <= first.totalPages) return { items };
-    } else if (first.read < pageSize) {
-      return { items };
-    }
-    for (let page = (first.totalPages ?? 1) + 1; ; page++) {
-      if (page > this.maxPages) throw tooMany();
-      const r = await fetchPage(page);
-      items.push(...r.items);
-      // An empty page before the announced end means the list shrank meanwhile: done.
-      if (r.read === 0) return { items };
-      if (r.totalPages !== undefined ? page >= r.totalPages : r.read < pageSize) return { items };
-    }
-  }
 }
 
 /** A raw request for tests and diagnostics (e.g. to send a deliberately broken JSON body). */
@@ -627,20 +461,10 @@ export function matchesClassification(issue: Pick<QualityIssue, 'classification'
   return !!c && [c.id, c.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(n));
 }
 
-/** A page holding more records than asked for is not the answer asked for: refused, not read. */
-function checkPageLength(call: Call, got: number, asked: number): void {
-  if (got > asked) throw badResponse(call, `a page held ${got} records where at most ${asked} were asked for; reading stopped.`);
-}
 
 function str(n: number | undefined): string | undefined {
   return n === undefined ? undefined : String(n);
 }
 
-function checkScanId(op: string, scanId: string): void {
-  if (typeof scanId !== 'string' || scanId.trim() === '') throw new ClientValidationError(op, 'The scan id is empty.');
-}
 
-function checkTransferId(op: string, id: string): void {
-  if (typeof id !== 'string' || id.trim() === '') throw new ClientValidationError(op, 'The upload transfer id is empty.');
-}
 

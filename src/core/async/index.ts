@@ -1,5 +1,5 @@
 export { backoffDelay } from './backoff';
 export { CancelledAfterUploadError, CancelledError, cancellationOf, isCancellation, throwIfCancelled } from './cancel';
 export { sleep } from './sleep';
-export { forEachInSlices, mapInSlices, runAtOnce, runInSlices } from './slices';
+export { forEachInSlices, mapInSlices, nextTurn, runAtOnce, runInSlices } from './slices';
 export { settleBounded } from './bounded';

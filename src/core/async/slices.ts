@@ -1,3 +1,8 @@
+/** Lets other callbacks (I/O, timers, the editor's messages) run before going on. */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((r) => setImmediate(r));
+}
+
 /**
  * Maps a long list without holding the event loop: after every `sliceMs` of work it lets
  * other callbacks run. Fifty thousand findings converted at once held the extension host
@@ -18,7 +23,7 @@ export async function forEachInSlices<T>(items: readonly T[], fn: (item: T) => v
   for (let i = 0; i < items.length; i++) {
     // Checking the clock costs more than most items: look every 64.
     if ((i & 63) === 0 && performance.now() - sliceStart > sliceMs) {
-      await new Promise<void>((r) => setImmediate(r));
+      await nextTurn();
       sliceStart = performance.now();
     }
     fn(items[i]!);
@@ -36,7 +41,7 @@ export async function runInSlices<R>(steps: Generator<void, R>, sliceMs = 5, loo
     const step = steps.next();
     if (step.done) return step.value;
     if (n % lookEvery === 0 && performance.now() - sliceStart > sliceMs) {
-      await new Promise<void>((r) => setImmediate(r));
+      await nextTurn();
       sliceStart = performance.now();
     }
   }

@@ -1,3 +1,4 @@
+import type { QualityIssue } from '../api/schemas';
 import { MAX_FIX_DIFF_CHARS } from '../fixes/applyFix';
 import { normalizeUrgency } from './severity';
 
@@ -74,25 +75,18 @@ export function isFixable(issue: StoredIssue): boolean {
   return !!issue.fix && issue.inArchive === true;
 }
 
-/** The subset of a service quality issue this module reads; every field may be missing. */
-export interface QualityIssueLike {
-  id: string;
-  classification?: { id?: string | null; name?: string | null; description?: string | null } | null;
-  urgency?: string | null;
-  status?: string | null;
-  created_at?: string | null;
-  sla_status?: string | null;
-  location?: {
-    file?: { path?: string | null; name?: string | null; language?: string | null } | null;
-    project?: { name?: string | null; branch?: string | null; git_sha?: string | null } | null;
-    line_number?: number | null;
-  } | null;
-  auto_triage?: { false_positive_detection?: { status?: string | null; reasoning?: string | null } | null } | null;
-  auto_fix_suggestion?: { id?: string | null; status?: string | null; patch?: { diff?: string | null; explanation?: string | null } | null } | null;
-  assigned_to?: { id?: string | null; email?: string | null; name?: string | null } | null;
-  reachability?: { is_reachable?: boolean | null; endpoint_count?: number | null } | null;
-  scanner_metadata?: Record<string, unknown> | null;
-}
+/**
+ * Partial at every depth, every field possibly null: a finding as an odd service, an older
+ * store or a test may give it. Lists are taken as they are.
+ */
+type Loose<T> = T extends readonly unknown[] ? T
+  : T extends object ? { [K in keyof T as string extends K ? never : K]?: Loose<T[K]> | null } : T;
+
+/**
+ * A service quality issue as this module reads it: the schema's type (QualityIssueSchema),
+ * with only `id` required. A field added to the schema is seen here at once.
+ */
+export type QualityIssueLike = Loose<QualityIssue> & { id: string };
 
 /** A copy without the keys whose value is undefined (keeps the persisted state small). */
 function compact<T extends object>(o: T): T {

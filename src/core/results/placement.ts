@@ -1,6 +1,7 @@
 // Where each finding is in the user's text now: at the service's line when the file is as
 // scanned, marked stale when it changed since, left out when it is gone or outside the folder.
 import { createHash } from 'node:crypto';
+import { nextTurn } from '../async/slices';
 import { isInsideFolder } from '../workspace/insideFolder';
 import { rangeForLine, type StoredIssue } from '../issues';
 
@@ -42,7 +43,7 @@ export async function place(folderUri: string, issues: StoredIssue[], o: PlaceOp
   let last = performance.now();
   for (const issue of issues) {
     if (performance.now() - last > SLICE_MS) {
-      await new Promise<void>((r) => setImmediate(r));
+      await nextTurn();
       last = performance.now();
     }
     // The path comes from the service: never follow one out of the scanned folder.

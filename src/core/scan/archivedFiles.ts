@@ -4,6 +4,7 @@
 // thousands of paths) stay out of the workspace state, which is rewritten often.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { nextTurn } from '../async/slices';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -36,7 +37,7 @@ async function jsonArray(entries: readonly string[] | PathList, sliceMs = 5): Pr
   for (let i = 0; i < entries.length; i++) {
     // The clock costs more than a path: look every 256.
     if ((i & 255) === 0 && performance.now() - sliceStart > sliceMs) {
-      await new Promise<void>((r) => setImmediate(r));
+      await nextTurn();
       sliceStart = performance.now();
     }
     put(i ? `,${JSON.stringify(at(i))}` : JSON.stringify(at(i)));

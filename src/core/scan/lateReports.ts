@@ -6,7 +6,8 @@ import { sleep } from '../async';
 import type { ArchiveIndex } from '../archive/archiveIndex';
 import type { ChangeJournal } from '../workspace/changeJournal';
 import { findPath, pathsBelow } from '../workspace/fileList';
-import { absolutePathOf, lstatQuiet, recordedStats } from '../workspace/selectFiles';
+import { recordedStats } from '../workspace/checkCandidates';
+import { absolutePathOf, lstatQuiet } from '../workspace/pathsOnDisk';
 
 /** How long VS Code may take to report a write to its watchers (measured 75-160 ms in code-server 4.139, local disk). */
 export const WATCHER_LATENCY_MS = 300;

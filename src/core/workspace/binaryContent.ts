@@ -3,7 +3,9 @@
 // binary. Packaging applies it to the bytes it reads anyway (no extra read in a scan);
 // Upload Preview reads the same head of each chosen file so it lists what a scan leaves out.
 import { promises as fsp } from 'node:fs';
-import { absolutePathOf, type SelectedFile, type Selection, type SkippedFile } from './selectFiles';
+import type { SelectedFile } from './fileList';
+import { absolutePathOf } from './pathsOnDisk';
+import type { Selection, SkippedFile } from './selection';
 
 /** How much of a file's start is looked at, as git's buffer_is_binary does. */
 export const BINARY_SNIFF_BYTES = 8000;

@@ -12,7 +12,7 @@
 import { promises as fsp, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import type { Selection } from './selectFiles';
+import type { Selection } from './selection';
 
 /** The status of a file, enough to tell it is the very file seen before (a rewrite changes ctime, a replacement the inode). */
 export interface FileIdentity {

@@ -1,7 +1,9 @@
 // What a scan would upload, as a tree a person can walk: directories with their file
 // counts and sizes, and everything left out grouped by why. Pure, so the editor's view
 // only draws it and the unit tests check it without VS Code.
-import { skipReasonLabel, type SelectedFile, type SkipReason, type SkippedFile } from './selectFiles';
+import type { SelectedFile } from './fileList';
+import type { SkipReason, SkippedFile } from './selection';
+import { skipReasonLabel } from './selectionSummary';
 import { compareNames } from '../text/compare';
 
 export interface PreviewFile { name: string; path: string; size: number }
