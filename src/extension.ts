@@ -4,6 +4,7 @@ import type { SaveQueueState } from './core/scan/saveQueue';
 import type { SavedTransfer } from './core/upload/transferStore';
 import { disposeProgramRunner } from './core/workspace/programRunner';
 import { loadUndiciWith } from './core/network/undici';
+import { useBundle } from './core/text/l10n';
 import { accountFeature } from './editor/account';
 import { followAccountChanges } from './editor/account/accountSwitch';
 import { connectionFeature } from './editor/account/connectionCheck';
@@ -83,6 +84,8 @@ export interface Loaders {
 
 export async function activate(context: vscode.ExtensionContext, loaders: Loaders = {}): Promise<CodeScannerApi> {
   if (loaders.undici) loadUndiciWith(loaders.undici);
+  // Before any word is made: the bundle VS Code loaded for the display language (l10n/).
+  useBundle(vscode.l10n.bundle, vscode.env.language);
   // One context for every feature; everything it holds is owned by context.subscriptions.
   const services = createContext(context);
   // The controllers that run scans and fixes are built from the services, beside them.

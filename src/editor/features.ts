@@ -4,6 +4,7 @@
 // them, with the reason in the log once. Cursor, Windsurf, VSCodium and pinned code-server
 // releases run older VS Code versions.
 import type * as vscode from 'vscode';
+import { l10n } from '../core/text/l10n';
 
 /** VS Code 1.101's MCP server definitions, as this extension uses them. */
 export interface McpApi {
@@ -25,17 +26,17 @@ export interface Features {
 export function detectFeatures(api: typeof vscode, log: (line: string) => void): Features {
   const lm = (api as { lm?: Partial<typeof vscode.lm> & { registerMcpServerDefinitionProvider?: McpApi['registerMcpServerDefinitionProvider'] } }).lm;
   const features: Features = {};
-  const version = (api as { version?: string }).version ?? 'this editor';
+  const version = (api as { version?: string }).version ?? l10n.t('this editor');
   if (typeof lm?.registerTool === 'function') features.lmTools = lm as Pick<typeof vscode.lm, 'registerTool'>;
-  else log(`VS Code ${version} has no language model tools API: the editor's own agent does not get Code Scanner's tools (agents still reach them through Set Up AI Agent Access…).`);
+  else log(l10n.t('VS Code {0} has no language model tools API: the editor\'s own agent does not get Code Scanner\'s tools (agents still reach them through Set Up AI Agent Access…).', version));
   const Stdio = (api as { McpStdioServerDefinition?: new (label: string, command: string, args: string[], env: Record<string, string>, version?: string) => unknown }).McpStdioServerDefinition;
   if (typeof lm?.registerMcpServerDefinitionProvider === 'function' && typeof Stdio === 'function') {
     const register = lm.registerMcpServerDefinitionProvider.bind(lm);
     features.mcp = { registerMcpServerDefinitionProvider: register, stdioServer: (...a) => new Stdio(...a) };
   } else {
-    log(`VS Code ${version} has no MCP server provider API: its own MCP support does not list Code Scanner (other agents reach it through Set Up AI Agent Access…).`);
+    log(l10n.t('VS Code {0} has no MCP server provider API: its own MCP support does not list Code Scanner (other agents reach it through Set Up AI Agent Access…).', version));
   }
   if (typeof lm?.selectChatModels === 'function') features.chatModels = lm as Pick<typeof vscode.lm, 'selectChatModels'>;
-  else log(`VS Code ${version} has no language model API: Fix with Chat copies its prompt for you to paste into your AI assistant.`);
+  else log(l10n.t('VS Code {0} has no language model API: Fix with Chat copies its prompt for you to paste into your AI assistant.', version));
   return features;
 }

@@ -7,6 +7,7 @@ import type { SecretRedactor } from '../core/text/redact';
 import type { CommandId } from './commands/signatures';
 import { plainNotificationText } from '../core/text/untrusted';
 import { errorMessage } from '../core/errors';
+import { l10n } from '../core/text/l10n';
 
 export type NotificationSeverity = 'info' | 'warning' | 'error';
 
@@ -25,9 +26,9 @@ export interface ShownNotification {
   actions: string[];
 }
 
-const PREFIX = 'Code Scanner: ';
-const SHOW_LOG = 'Show Log';
-const SIGN_IN = 'Sign In';
+const PREFIX = () => l10n.t('Code Scanner: ');
+const SHOW_LOG = () => l10n.t('Show Log');
+const SIGN_IN = () => l10n.t('Sign In');
 // The notifier exists before the commands are registered, so it names this one directly.
 const SIGN_IN_COMMAND: CommandId = 'codeScanner.signIn';
 const KEPT = 50;
@@ -49,7 +50,7 @@ export class Notifier {
 
   /** Errors always offer Show Log, so the details (request lines, the full text) are one click away. */
   error(message: string, ...actions: (NotificationAction | string)[]): Promise<string | undefined> {
-    return this.show('error', message, [...actions, { title: SHOW_LOG, run: () => this.log.show(true) }]);
+    return this.show('error', message, [...actions, { title: SHOW_LOG(), run: () => this.log.show(true) }]);
   }
 
   /**
@@ -62,7 +63,7 @@ export class Notifier {
       return;
     }
     this.signInOffered = true;
-    void this.show('warning', message, [{ title: SIGN_IN, run: () => vscode.commands.executeCommand(SIGN_IN_COMMAND) }])
+    void this.show('warning', message, [{ title: SIGN_IN(), run: () => vscode.commands.executeCommand(SIGN_IN_COMMAND) }])
       .finally(() => { this.signInOffered = false; });
   }
 
@@ -85,7 +86,7 @@ export class Notifier {
   /** A modal question with several answers; undefined when dismissed. */
   async choose(question: string, detail: string, actions: string[]): Promise<string | undefined> {
     const plain = (t: string) => plainNotificationText(this.redactor.apply(t));
-    this.log.info(PREFIX + question);
+    this.log.info(PREFIX() + question);
     try {
       return await vscode.window.showInformationMessage(plain(question), { modal: true, detail: plain(detail) }, ...actions);
     } catch (e) {
@@ -114,7 +115,7 @@ export class Notifier {
   }
 
   private async show(severity: NotificationSeverity, message: string, actions: (NotificationAction | string)[]): Promise<string | undefined> {
-    const full = PREFIX + message;
+    const full = PREFIX() + message;
     if (severity === 'error') this.log.error(full);
     else if (severity === 'warning') this.log.warn(full);
     else this.log.info(full);
@@ -130,7 +131,7 @@ export class Notifier {
       try {
         await action.run();
       } catch (err) {
-        this.log.error(`${PREFIX}"${action.title}" failed: ${errorMessage(err)}`);
+        this.log.error(`${PREFIX()}"${action.title}" failed: ${errorMessage(err)}`);
       }
     }
     return chosen;
@@ -144,5 +145,5 @@ export function inertProgress<P extends { message?: string; increment?: number }
 
 /** A notification progress title made inert. */
 export function progressTitle(title: string): string {
-  return plainNotificationText(PREFIX + title);
+  return plainNotificationText(PREFIX() + title);
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { RequestLogEntry } from '../core/api';
 import type { SecretRedactor } from '../core/text/redact';
+import { l10n } from '../core/text/l10n';
 
 const WRITERS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
 
@@ -33,7 +34,7 @@ export function createOutputLog(redactor: SecretRedactor): vscode.LogOutputChann
  */
 export function requestLogger(log: vscode.LogOutputChannel): (e: RequestLogEntry) => void {
   return (e) => {
-    const outcome = e.status !== undefined ? String(e.status) : `failed (${e.error ?? 'no response'})`;
+    const outcome = e.status !== undefined ? String(e.status) : `failed (${e.error ?? l10n.t('no response')})`;
     const line = `${e.method} ${e.path} ${outcome} ${Math.round(e.durationMs)} ms`;
     if (e.status !== undefined && e.status < 400) log.info(line);
     else log.warn(line);

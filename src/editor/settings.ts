@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { resolveBaseUrl, type Region } from '../core/api';
 import { projectNameOf, type ProjectName } from '../core/workspace/projectName';
 import { clampSetting } from './settingBounds';
-import { plural } from '../core/text/plural';
+import { l10n, plural } from '../core/text/l10n';
 
 const SECTION = 'codeScanner';
 
@@ -21,7 +21,7 @@ export function serviceHost(): string {
   try {
     return new URL(baseUrl()).host;
   } catch {
-    return 'the code scanning service';
+    return l10n.t('the code scanning service');
   }
 }
 
@@ -68,8 +68,8 @@ export function folderProject(folder: vscode.WorkspaceFolder): Promise<ProjectNa
 
 /** "Project: payments-api" with where the name came from, for tooltips and questions. */
 export function describeProject(p: ProjectName): string {
-  const from = p.from === 'setting' ? 'from the codeScanner.projectName setting' : p.from === 'remote' ? 'named after the git remote' : 'named after the folder (no git remote)';
-  return `Project: ${p.name} (${from})`;
+  const from = p.from === 'setting' ? l10n.t('from the codeScanner.projectName setting') : p.from === 'remote' ? l10n.t('named after the git remote') : l10n.t('named after the folder (no git remote)');
+  return l10n.t('Project: {0} ({1})', p.name, from);
 }
 
 /**
@@ -87,14 +87,14 @@ export function repositorySettingNotes(folder: vscode.WorkspaceFolder): string[]
   const types = fromWorkspace<unknown>('scanConfigs');
   if (types !== undefined) {
     const list = stringList(types);
-    notes.push(list.length ? `the workspace's settings choose the scan types (${list.join(', ')}); others are not run` : 'the workspace\'s settings set the scan types to the service\'s default');
+    notes.push(list.length ? l10n.t('the workspace\'s settings choose the scan types ({0}); others are not run', list.join(', ')) : l10n.t('the workspace\'s settings set the scan types to the service\'s default'));
   }
   const excludes = stringList(fromWorkspace<unknown>('excludeGlobs'));
-  if (excludes.length) notes.push(`the workspace's settings leave out ${plural(excludes.length, 'more pattern')} (${excludes.slice(0, 3).join(', ')}${excludes.length > 3 ? ', …' : ''})`);
+  if (excludes.length) notes.push(l10n.t('the workspace\'s settings leave out {0} ({1}{2})', plural(excludes.length, l10n.t('{0} more pattern'), l10n.t('{0} more patterns')), excludes.slice(0, 3).join(', '), excludes.length > 3 ? ', …' : ''));
   const size = fromWorkspace<unknown>('maxFileSizeMB');
-  if (size !== undefined) notes.push(`the workspace's settings leave out files over ${clampSetting('maxFileSizeMB', size)} MB`);
-  if (fromWorkspace<unknown>('scanOnSave') === 'savedFiles') notes.push('the workspace\'s settings turn on scan on save (you are asked before its first upload)');
+  if (size !== undefined) notes.push(l10n.t('the workspace\'s settings leave out files over {0} MB', clampSetting('maxFileSizeMB', size)));
+  if (fromWorkspace<unknown>('scanOnSave') === 'savedFiles') notes.push(l10n.t('the workspace\'s settings turn on scan on save (you are asked before its first upload)'));
   const project = fromWorkspace<unknown>('projectName');
-  if (typeof project === 'string' && project.trim()) notes.push(`the workspace's settings send scans to the project ${project.trim()}`);
+  if (typeof project === 'string' && project.trim()) notes.push(l10n.t('the workspace\'s settings send scans to the project {0}', project.trim()));
   return notes;
 }

@@ -9,7 +9,7 @@ import { buildZip } from '../../src/core/archive/zip';
 import { DEFAULT_CHUNK_SIZE } from '../../src/core/upload/engine';
 import { selectWorkspaceFiles } from '../../src/core/workspace/selectFiles';
 import { startReferenceService, type ReferenceService } from '../service';
-import { plural } from '../../src/core/text/plural';
+import { plural } from '../../src/core/text/l10n';
 import { ratioAgainst, roundRatios } from './figures';
 import { ensureBenchWorkspace } from './generateWorkspace';
 import { activationBench } from './activationBench';
@@ -358,7 +358,7 @@ async function main(): Promise<void> {
       await scansIdle();
       await service?.close();
       service = undefined;
-      console.log(`\nresults (10,000 and 50,000 findings, pure core over real HTTP; first waited ${secs(performance.now() - waited)} for ${plural(busy, 'scan')} of the service still running):`);
+      console.log(`\nresults (10,000 and 50,000 findings, pure core over real HTTP; first waited ${secs(performance.now() - waited)} for ${plural(busy, '{0} scan', '{0} scans')} of the service still running):`);
       summary.push(...await resultsBench(REPO, blockRounds));
     }
     if (!only || only.includes('activation')) {

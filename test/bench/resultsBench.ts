@@ -20,7 +20,7 @@ import { forEachInSlices } from '../../src/core/async';
 import { groupIssues, rangeForLine, sortedIssues, toStoredIssue, trackRangeThrough } from '../../src/core/issues';
 import { buildZip } from '../../src/core/archive/zip';
 import { ResultsStorage, type KeyValueState } from '../../src/core/results';
-import { plural } from '../../src/core/text/plural';
+import { plural } from '../../src/core/text/l10n';
 import { stallRecorder } from './longTasks';
 import { uploadArchive } from '../../src/core/upload/engine';
 import { MemoryTransferStore } from '../../src/core/upload/transferStore';
@@ -181,7 +181,7 @@ export async function resultsBench(repo: string, rounds = 5): Promise<string[]> 
       }
       const target = TARGETS.keystroke[total]!;
       lines.push(
-        `results ${total}: fetch ${(fetchMs / 1000).toFixed(2)} s in ${fetchRequests} requests (50 a page, 4 at a time); a poll with the same total: ${plural(pollRequests, 'request')}, ${pollMs.toFixed(0)} ms${unchanged ? '' : ' (NOT recognised as unchanged)'}`,
+        `results ${total}: fetch ${(fetchMs / 1000).toFixed(2)} s in ${fetchRequests} requests (50 a page, 4 at a time); a poll with the same total: ${plural(pollRequests, '{0} request', '{0} requests')}, ${pollMs.toFixed(0)} ms${unchanged ? '' : ' (NOT recognised as unchanged)'}`,
         blockLine(`results ${total}: findings applied (fetched, converted, placed, grouped, the biggest group opened, stored)`, applied),
         blockLine(`results ${total}: start-up read of the stored findings (read and checked)`, readBack),
         `results ${total}: a keystroke moves the ${inFileCount} findings of its file in ${keyMs.toFixed(3)} ms (the core's share of the < ${target} ms target; \`--vscode\` measures the whole keystroke in a real VS Code)`,

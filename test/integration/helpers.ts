@@ -283,7 +283,7 @@ async function probe<T>(pathAndQuery: string): Promise<T | undefined> {
   return JSON.parse(text) as T;
 }
 
-export interface ProbedQuickInput { visible: boolean; rows: string[]; value: string; message: string; title: string }
+export interface ProbedQuickInput { visible: boolean; rows: string[]; value: string; placeholder?: string; message: string; title: string }
 
 /**
  * The quick input the workbench shows (an input box or a pick), as the offline launcher reads

@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { plural } from '../../src/core/text/plural';
+import { plural } from '../../src/core/text/l10n';
 import { FAST, adminScans, api, env, folderUriOf, ourDiagnostics, serviceIssues, signIn, workspaceRoot, type ScanSummary } from './helpers';
 
 suite('editor: multi-root workspace', () => {
@@ -57,7 +57,7 @@ suite('editor: multi-root workspace', () => {
     const top = a.issuesTree.getChildren();
     assert.deepStrictEqual(top.map((n) => n.kind === 'folder' && [n.name, n.folderUri]), [['order-service', firstUri], ['ops-tools', secondUri]]);
     // Each folder names the project its scans go to (no git remote here: the folder's name).
-    assert.strictEqual(a.issuesTree.getTreeItem(top[1]).description, `${plural(expectedSecond.length, 'issue')} · project ops-tools`);
+    assert.strictEqual(a.issuesTree.getTreeItem(top[1]).description, `${plural(expectedSecond.length, '{0} issue', '{0} issues')} · project ops-tools`);
     const groups = a.issuesTree.getChildren(top[1]);
     assert.deepStrictEqual(groups.map((g) => g.kind === 'group' && g.key), ['tools/cleanup.py']);
     assert.deepStrictEqual(a.issuesTree.getParent(groups[0]), top[1]);

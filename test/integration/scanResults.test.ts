@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { plural } from '../../src/core/text/plural';
+import { plural } from '../../src/core/text/l10n';
 import type { IssueTreeNode } from '../../src/editor/results/issuesTree';
 import { adminScan, api, diagnosticsUnder, fileUri, fixtureIssues, ourDiagnostics, scan, serviceIssues, setAnswerMode, signIn, treeRootsOf, waitFor, workspaceRoot, FAST, type WireIssue } from './helpers';
 
@@ -79,7 +79,7 @@ for (const shapes of ['seed', 'real'] as const) suite(`editor: scanning and resu
     assert.ok([...seen].some((t) => /^\$\(sync~spin\) Scanning/.test(t)), `saw ${[...seen].join(' | ')}`);
     assert.ok([...seen].some((t) => /^\$\(sync~spin\) Scanning \d+%$/.test(t)), `a percentage while uploading: ${[...seen].join(' | ')}`);
     const count = a.issues().length;
-    assert.strictEqual(a.statusBar.text, `$(warning) ${plural(count, 'issue')}`);
+    assert.strictEqual(a.statusBar.text, `$(warning) ${plural(count, '{0} issue', '{0} issues')}`);
     assert.strictEqual(a.statusBar.command, 'codeScanner.showIssues');
   });
 

@@ -3,7 +3,8 @@
 // a child process; a git-initialised copy of the fixture workspace; code-server in its
 // own process group; and Chromium through playwright-core.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createWriteStream, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -282,7 +283,7 @@ function legacyEntry(tools, home, smokeTestDriver) {
  * group with a fresh profile. `settings` go into the user's settings.json.
  * Returns { url, port, userDataDir, extensionsDir, logFile, pid }.
  */
-export async function startCodeServer(tools, { port, settings = {}, extensionsDir, installVsix, smokeTestDriver = true, env = {}, healthTimeoutMs = 90_000, workspaceTrust = false } = {}) {
+export async function startCodeServer(tools, { port, settings = {}, extensionsDir, installVsix, smokeTestDriver = true, env = {}, healthTimeoutMs = 90_000, workspaceTrust = false, locale } = {}) {
   port ??= await freePort();
   const home = tempDir('code-scanner-vscode-');
   const userDataDir = join(home, 'user-data');
@@ -313,6 +314,8 @@ export async function startCodeServer(tools, { port, settings = {}, extensionsDi
     run(tools.nodeBin, [tools.codeServerEntry, ...common, '--install-extension', installVsix, '--force'], { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   }
 
+  if (locale) writeLanguagePacks(userDataDir, extensionsDir);
+
   const logFile = join(home, 'code-server.log');
   const logStream = createWriteStream(logFile);
   const args = [
@@ -324,6 +327,8 @@ export async function startCodeServer(tools, { port, settings = {}, extensionsDi
     '--disable-getting-started-override',
     ...(tools.legacyCli ? [] : ['--reconnection-grace-time', '5']),
     ...(smokeTestDriver && !tools.legacyCli ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // The display language (a VS Code started in Japanese, or in the pseudo-locale).
+    ...(locale ? ['--locale', locale] : []),
   ];
   const child = spawnGroup(tools.nodeBin, args, { cwd: home, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(logStream, { end: false });
@@ -345,6 +350,37 @@ export async function startCodeServer(tools, { port, settings = {}, extensionsDi
     await sleep(250);
   }
   return { url, port, userDataDir, extensionsDir, logFile, pid: child.pid, exited: () => exited };
+}
+
+/**
+ * The index of installed display-language packs VS Code resolves a locale with
+ * (languagepacks.json in the user data folder). VS Code's server writes it only as its
+ * extension service notices a pack; a pack installed from the command line just before it
+ * starts is not noticed before the first window asks for its language, so it is written here
+ * as VS Code writes it.
+ */
+function writeLanguagePacks(userDataDir, extensionsDir) {
+  const packs = {};
+  for (const dir of readdirSync(extensionsDir, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    let manifest;
+    try {
+      manifest = JSON.parse(readFileSync(join(extensionsDir, dir.name, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    for (const l of manifest.contributes?.localizations ?? []) {
+      const core = l.translations?.find((t) => t.id === 'vscode');
+      if (!core) continue;
+      const id = `${manifest.publisher}.${manifest.name}`.toLowerCase();
+      packs[l.languageId] = {
+        hash: createHash('md5').update(`${id}@${manifest.version}`).digest('hex'),
+        extensions: [{ extensionIdentifier: { id }, version: manifest.version }],
+        translations: { vscode: join(extensionsDir, dir.name, core.path) },
+        label: l.localizedLanguageName ?? l.languageName,
+      };
+    }
+  }
+  writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify(packs));
 }
 
 /** The last `lines` non-blank lines of a log file. */
@@ -491,6 +527,7 @@ export async function startWorkbenchProbe(getPage) {
             // The rows listed (a pick or the command palette): their text, keybindings included.
             rows: [...(w?.querySelectorAll('.quick-input-list .monaco-list-row') ?? [])].map((r) => (r.textContent ?? '').trim()),
             value: input?.value ?? '',
+            placeholder: input?.getAttribute('placeholder') ?? '',
             message: (w?.querySelector('.quick-input-message')?.textContent ?? '').trim(),
             title: (w?.querySelector('.quick-input-title')?.textContent ?? '').trim(),
           };

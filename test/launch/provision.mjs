@@ -28,6 +28,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Debian packages: the browser, and what code-server's native modules need to build. */
 const SYSTEM_NEEDS = [
   { pkg: 'chromium', present: () => existsSync(CHROMIUM) },
+  // Japanese glyphs for the workbench of the language tests (and their screenshots).
+  { pkg: 'fonts-ipafont-gothic', present: () => dpkgHas('fonts-ipafont-gothic') },
   { pkg: 'libkrb5-dev', present: () => existsSync('/usr/bin/krb5-config') || dpkgHas('libkrb5-dev') },
   { pkg: 'python3', present: () => hasCommand('python3') },
   { pkg: 'make', present: () => hasCommand('make') },
@@ -164,7 +166,7 @@ export class ProvisionError extends Error {}
 export function provision({ force = false } = {}) {
   const paths = toolPaths();
   const started = Date.now();
-  ensureSystemPackages(SYSTEM_NEEDS.filter((n) => n.pkg === 'chromium'));
+  ensureSystemPackages(SYSTEM_NEEDS.filter((n) => n.pkg === 'chromium' || n.pkg.startsWith('fonts-')));
   if (!force && stampMatches(readStamp(paths.stamp), paths)) return paths;
 
   mkdirSync(paths.dir, { recursive: true });

@@ -4,9 +4,10 @@
 // suite's exit code. Everything it starts is stopped on success, failure, timeout and
 // Ctrl+C.
 //
-// Three windows: the suite in a trusted multi-root workspace, the Restricted Mode tests
-// (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted, and
-// the smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96).
+// Five windows: the suite in a trusted multi-root workspace, the Restricted Mode tests
+// (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted, the
+// smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96), and the
+// language suite (`*.lang.js`) in a VS Code started in Japanese and in the pseudo-locale.
 //
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 15 min), CODE_SCANNER_VERBOSE=1
@@ -32,6 +33,8 @@ import {
   workbenchUrl,
 } from './harness.mjs';
 import { formatAutomationLog, isWorkbenchNoise, parseMochaResult } from './automation-log.mjs';
+import { languagePackVsix } from './languagePack.mjs';
+import { pseudoLocaleExtension } from './pseudoLocale.mjs';
 
 const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 15 * 60_000;
 const verbose = !!process.env.CODE_SCANNER_VERBOSE;
@@ -85,10 +88,10 @@ timer.unref();
  * Opens `target` in a code-server window that runs the suite's files named by the payload's
  * environment, and resolves with the extension host's exit code (or why it never came).
  */
-async function runWindow(tools, server, target, extensionEnvironment, testsPath) {
+async function runWindow(tools, server, target, extensionEnvironment, testsPath, extensionPath = process.env.CODE_SCANNER_EXTENSION_PATH || repoRoot) {
   const payload = [
     // The benchmark of activation loads a copy that nothing activates by itself (test/bench/activationBench.ts).
-    ['extensionDevelopmentPath', remoteUri(server, process.env.CODE_SCANNER_EXTENSION_PATH || repoRoot)],
+    ['extensionDevelopmentPath', remoteUri(server, extensionPath)],
     ['extensionTestsPath', remoteUri(server, testsPath)],
     ['extensionEnvironment', JSON.stringify(extensionEnvironment)],
     ['skipWelcome', 'true'],
@@ -146,7 +149,7 @@ async function main() {
   const grep = process.env.CODE_SCANNER_TEST_GREP;
   let code = 0;
   let note;
-  if (!grep || !/^\s*(restricted|smoke|oldest)(\s*\|\s*(restricted|smoke|oldest))*\s*$/i.test(grep)) {
+  if (!grep || !/^\s*(restricted|smoke|oldest|japanese|pseudo|language)(\s*\|\s*(restricted|smoke|oldest|japanese|pseudo|language))*\s*$/i.test(grep)) {
     const server = await startCodeServer(tools, {
       // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
       settings,
@@ -203,6 +206,28 @@ async function main() {
     const smoke = await runWindow(minimum, smokeServer, smokeRoot.file, smokeEnv, testsPath);
     code = code || smoke.code || (smoke.code === undefined ? 1 : 0);
     note = smoke.note ?? note;
+  }
+  if (!grep || /japanese|pseudo|language/i.test(grep)) {
+    // The extension in the user's language: VS Code started in Japanese, then in the
+    // pseudo-locale (a copy of the extension whose bundle marks every word of ours), each
+    // with a display-language pack and a workspace of its own; the same suite (`*.lang.js`).
+    for (const [locale, name, extensionPath] of [['ja', '日本語', repoRoot], ['qps-ploc', 'Pseudo', pseudoLocaleExtension()]]) {
+      if (grep && !/language/i.test(grep) && !(locale === 'ja' ? /japanese/i : /pseudo/i).test(grep)) continue;
+      const workspace = makeGitWorkspace(undefined, `code-scanner-${locale}-`);
+      const server = await startCodeServer(tools, { settings, env: systemStoreEnv, locale, installVsix: await languagePackVsix(locale, name) });
+      log(`code-server in ${locale} ${server.url}; the language suite in ${workspace}`);
+      const r = await runWindow(tools, server, workspace, {
+        ...extensionEnvironment,
+        CODE_SCANNER_TEST_SUFFIX: '.lang.js',
+        CODE_SCANNER_TEST_LANGUAGE: locale,
+        CODE_SCANNER_TEST_WORKSPACE: workspace,
+        CODE_SCANNER_TEST_RELOAD_FILE: '',
+        // What a person sees at each step, kept whatever the outcome.
+        CODE_SCANNER_TEST_ARTEFACTS: join(repoRoot, 'out', 'test-artefacts', locale),
+      }, testsPath, extensionPath);
+      code = code || r.code || (r.code === undefined ? 1 : 0);
+      note = r.note ?? note;
+    }
   }
   return finish(code, note);
 }

@@ -3,6 +3,7 @@
 // exactly the fields present), and the token is never echoed back in any text.
 import type { IntegrationUpdate } from '../api';
 import { ok, fail, type Parsed } from './parsed';
+import { l10n } from '../text/l10n';
 
 export type IntegrationField = 'name' | 'orgAllowlist' | 'baseUrl' | 'gatewayPrefix' | 'token';
 
@@ -22,23 +23,23 @@ export interface IntegrationFieldInfo {
 }
 
 export const INTEGRATION_FIELDS: readonly IntegrationFieldInfo[] = [
-  { field: 'name', label: 'Name', detail: 'The display name of the integration', prompt: 'New name of the integration', placeholder: 'e.g. Build pipelines', secret: false, reverifies: false },
-  { field: 'orgAllowlist', label: 'Organization allowlist', detail: 'Organizations whose pipelines may use the integration', prompt: 'Organizations, separated by commas (leave empty to clear the list)', placeholder: 'e.g. acme, acme-labs', secret: false, reverifies: false },
-  { field: 'baseUrl', label: 'Base URL', detail: 'Address of the provider; the credentials are verified again', prompt: 'Base URL of the pipeline provider', placeholder: 'https://pipelines.example.com', secret: false, reverifies: true },
-  { field: 'gatewayPrefix', label: 'Gateway prefix', detail: 'Path prefix of the provider gateway; the credentials are verified again', prompt: 'Gateway prefix (leave empty to clear it)', placeholder: 'e.g. /gateway', secret: false, reverifies: true },
-  { field: 'token', label: 'Access token', detail: 'Replace the stored token (it must belong to the same account); the credentials are verified again', prompt: 'New access token for the provider account (it is sent once and never shown again)', placeholder: 'Paste the token', secret: true, reverifies: true },
+  { field: 'name', get label() { return l10n.t('Name'); }, get detail() { return l10n.t('The display name of the integration'); }, get prompt() { return l10n.t('New name of the integration'); }, get placeholder() { return l10n.t('e.g. Build pipelines'); }, secret: false, reverifies: false },
+  { field: 'orgAllowlist', get label() { return l10n.t('Organization allowlist'); }, get detail() { return l10n.t('Organizations whose pipelines may use the integration'); }, get prompt() { return l10n.t('Organizations, separated by commas (leave empty to clear the list)'); }, get placeholder() { return l10n.t('e.g. acme, acme-labs'); }, secret: false, reverifies: false },
+  { field: 'baseUrl', get label() { return l10n.t('Base URL'); }, get detail() { return l10n.t('Address of the provider; the credentials are verified again'); }, get prompt() { return l10n.t('Base URL of the pipeline provider'); }, placeholder: 'https://pipelines.example.com', secret: false, reverifies: true },
+  { field: 'gatewayPrefix', get label() { return l10n.t('Gateway prefix'); }, get detail() { return l10n.t('Path prefix of the provider gateway; the credentials are verified again'); }, get prompt() { return l10n.t('Gateway prefix (leave empty to clear it)'); }, placeholder: 'e.g. /gateway', secret: false, reverifies: true },
+  { field: 'token', get label() { return l10n.t('Access token'); }, get detail() { return l10n.t('Replace the stored token (it must belong to the same account); the credentials are verified again'); }, get prompt() { return l10n.t('New access token for the provider account (it is sent once and never shown again)'); }, get placeholder() { return l10n.t('Paste the token'); }, secret: true, reverifies: true },
 ];
 
 export function fieldInfo(field: IntegrationField): IntegrationFieldInfo {
   const info = INTEGRATION_FIELDS.find((f) => f.field === field);
-  if (!info) throw new Error(`Unknown integration field ${field}`);
+  if (!info) throw new Error(l10n.t('Unknown integration field {0}', field));
   return info;
 }
 
 export function parseIntegrationName(input: unknown): Parsed<string> {
-  if (typeof input !== 'string' || input.trim() === '') return fail('Enter a name for the integration.');
+  if (typeof input !== 'string' || input.trim() === '') return fail(l10n.t('Enter a name for the integration.'));
   const t = input.trim();
-  return t.length > 255 ? fail('The name is too long: use at most 255 characters.') : ok(t);
+  return t.length > 255 ? fail(l10n.t('The name is too long: use at most 255 characters.')) : ok(t);
 }
 
 /** Comma- or newline-separated organization names; empty input clears the list. */
@@ -46,43 +47,43 @@ export function parseOrgAllowlist(input: unknown): Parsed<string[]> {
   let tokens: unknown[];
   if (Array.isArray(input)) tokens = input;
   else if (typeof input === 'string') tokens = input.split(/[,\n]/);
-  else return fail('Enter organization names separated by commas.');
+  else return fail(l10n.t('Enter organization names separated by commas.'));
   const orgs: string[] = [];
   for (const token of tokens) {
-    if (typeof token !== 'string') return fail('Organization names must be text.');
+    if (typeof token !== 'string') return fail(l10n.t('Organization names must be text.'));
     const t = token.trim();
     if (t === '') continue;
-    if (/\s/.test(t)) return fail(`"${t}" contains a space: separate organization names with commas.`);
+    if (/\s/.test(t)) return fail(l10n.t('"{0}" contains a space: separate organization names with commas.', t));
     if (!orgs.includes(t)) orgs.push(t);
   }
   return ok(orgs);
 }
 
 export function parseProviderBaseUrl(input: unknown): Parsed<string> {
-  if (typeof input !== 'string' || input.trim() === '') return fail('Enter the base URL of the provider, e.g. https://pipelines.example.com.');
+  if (typeof input !== 'string' || input.trim() === '') return fail(l10n.t('Enter the base URL of the provider, e.g. https://pipelines.example.com.'));
   const t = input.trim();
   let url: URL;
   try {
     url = new URL(t);
   } catch {
-    return fail(`"${t}" is not a URL: enter a full address such as https://pipelines.example.com.`);
+    return fail(l10n.t('"{0}" is not a URL: enter a full address such as https://pipelines.example.com.', t));
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('The base URL must start with https:// (or http://).');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail(l10n.t('The base URL must start with https:// (or http://).'));
   // A user:password in the URL would store a secret where it is shown to everyone.
-  if (url.username || url.password) return fail('Do not put credentials in the URL: change the access token instead.');
+  if (url.username || url.password) return fail(l10n.t('Do not put credentials in the URL: change the access token instead.'));
   return ok(t);
 }
 
 export function parseGatewayPrefix(input: unknown): Parsed<string> {
-  if (typeof input !== 'string') return fail('The gateway prefix must be text.');
+  if (typeof input !== 'string') return fail(l10n.t('The gateway prefix must be text.'));
   const t = input.trim();
-  return /\s/.test(t) ? fail('The gateway prefix cannot contain spaces.') : ok(t);
+  return /\s/.test(t) ? fail(l10n.t('The gateway prefix cannot contain spaces.')) : ok(t);
 }
 
 export function parseProviderToken(input: unknown): Parsed<string> {
-  if (typeof input !== 'string' || input.trim() === '') return fail('Enter the new access token.');
+  if (typeof input !== 'string' || input.trim() === '') return fail(l10n.t('Enter the new access token.'));
   const t = input.trim();
-  return /\s/.test(t) ? fail('The token cannot contain spaces: paste it again.') : ok(t);
+  return /\s/.test(t) ? fail(l10n.t('The token cannot contain spaces: paste it again.')) : ok(t);
 }
 
 export function parseField(field: IntegrationField, input: unknown): Parsed<string | string[]> {
@@ -104,12 +105,12 @@ export function parseIntegrationChanges(input: Record<string, unknown>): Parsed<
   for (const [key, value] of Object.entries(input)) {
     if (key === 'uuid' || value === undefined) continue;
     const info = INTEGRATION_FIELDS.find((f) => f.field === key);
-    if (!info) return fail(`"${key}" is not a field of an integration; use ${INTEGRATION_FIELDS.map((f) => f.field).join(', ')}.`);
+    if (!info) return fail(l10n.t('"{0}" is not a field of an integration; use {1}.', key, INTEGRATION_FIELDS.map((f) => f.field).join(', ')));
     const parsed = parseField(info.field, value);
     if (!parsed.ok) return parsed;
     (changes as Record<string, unknown>)[info.field] = parsed.value;
   }
-  if (Object.keys(changes).length === 0) return fail('Choose at least one field to change.');
+  if (Object.keys(changes).length === 0) return fail(l10n.t('Choose at least one field to change.'));
   return ok(changes);
 }
 
@@ -126,13 +127,13 @@ export function changesReverify(changes: IntegrationChanges): boolean {
 export function integrationUpdateSummary(name: string, changes: IntegrationChanges, credentialsVerified: boolean | undefined): string {
   const what = changedFieldLabels(changes).join(', ');
   const verification = credentialsVerified
-    ? 'The credentials were verified.'
+    ? l10n.t('The credentials were verified.')
     : credentialsVerified === undefined
-      ? 'The service did not say whether the credentials were verified.'
+      ? l10n.t('The service did not say whether the credentials were verified.')
       : changesReverify(changes)
-        ? 'The credentials were not re-verified (the service saw no change that needed it).'
-        : 'The credentials were not re-checked (only name or allowlist changed).';
-  return `Integration "${name}" updated (${what}). ${verification}`;
+        ? l10n.t('The credentials were not re-verified (the service saw no change that needed it).')
+        : l10n.t('The credentials were not re-checked (only name or allowlist changed).');
+  return l10n.t('Integration "{0}" updated ({1}). {2}', name, what, verification);
 }
 
 /** The client's request: exactly the fields that were given (the token as secureToken). */

@@ -1,6 +1,7 @@
 // The Policies view's filter: what the user chose, how it is sent to GET /policies, how it
 // is summarised in the view's description, and how a stored copy is read back safely.
 import { ok, fail, type Parsed } from './parsed';
+import { l10n } from '../text/l10n';
 
 export interface PolicyFilter {
   /** undefined = active and inactive policies. */
@@ -30,7 +31,7 @@ export function describeFilter(f: PolicyFilter): string {
   if (f.active === true) parts.push('active');
   if (f.active === false) parts.push('inactive');
   if (f.types && f.types.length) parts.push(f.types.join(', '));
-  if (f.project) parts.push(`project ${f.project}`);
+  if (f.project) parts.push(l10n.t('project {0}', f.project));
   return parts.join(' · ');
 }
 
@@ -39,10 +40,10 @@ export function parsePolicyTypes(input: unknown): Parsed<string[]> {
   let tokens: unknown[];
   if (Array.isArray(input)) tokens = input;
   else if (typeof input === 'string') tokens = input.split(',');
-  else return fail('Enter policy types separated by commas, e.g. Web, API.');
+  else return fail(l10n.t('Enter policy types separated by commas, e.g. Web, API.'));
   const types: string[] = [];
   for (const token of tokens) {
-    if (typeof token !== 'string') return fail('Policy types must be text.');
+    if (typeof token !== 'string') return fail(l10n.t('Policy types must be text.'));
     const t = token.trim();
     if (t === '') continue;
     // The service splits the parameter on commas, so a type cannot contain one.
@@ -53,7 +54,7 @@ export function parsePolicyTypes(input: unknown): Parsed<string[]> {
 
 export function parseProjectName(input: unknown): Parsed<string | undefined> {
   if (input === undefined || input === null) return ok(undefined);
-  if (typeof input !== 'string') return fail('The project must be given by its name.');
+  if (typeof input !== 'string') return fail(l10n.t('The project must be given by its name.'));
   const t = input.trim();
   return ok(t === '' ? undefined : t);
 }
@@ -64,11 +65,11 @@ export function parseProjectName(input: unknown): Parsed<string | undefined> {
  */
 export function parsePolicyFilter(input: unknown): Parsed<PolicyFilter> {
   if (input === undefined || input === null) return ok({});
-  if (typeof input !== 'object' || Array.isArray(input)) return fail('The policy filter must be an object with active, types and project.');
+  if (typeof input !== 'object' || Array.isArray(input)) return fail(l10n.t('The policy filter must be an object with active, types and project.'));
   const o = input as Record<string, unknown>;
   const f: PolicyFilter = {};
   if (o.active !== undefined && o.active !== null) {
-    if (typeof o.active !== 'boolean') return fail('"active" must be true, false or null (any).');
+    if (typeof o.active !== 'boolean') return fail(l10n.t('"active" must be true, false or null (any).'));
     f.active = o.active;
   }
   if (o.types !== undefined && o.types !== null) {

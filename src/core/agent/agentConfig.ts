@@ -3,6 +3,7 @@
 // runtime; nothing secret), and the file's JSON with the entry added or taken out, the rest
 // kept as it was.
 import * as path from 'node:path';
+import { l10n } from '../text/l10n';
 
 /** The entry's key in an agent's `mcpServers`. */
 export const ENTRY_NAME = 'code-scanner';
@@ -17,7 +18,7 @@ export function agentConfigs(home: string): AgentConfig[] {
     { kind: 'claude', label: 'Claude Code', file: path.join(home, '.claude.json') },
     { kind: 'cursor', label: 'Cursor', file: path.join(home, '.cursor', 'mcp.json') },
     { kind: 'windsurf', label: 'Windsurf', file: path.join(home, '.codeium', 'windsurf', 'mcp_config.json') },
-    { kind: 'other', label: 'Another MCP client' },
+    { kind: 'other', label: l10n.t('Another MCP client') },
   ];
 }
 
@@ -45,7 +46,7 @@ export function nodeOnPath(pathVariable = process.env.PATH ?? '', exists: (p: st
 /** The file's JSON with the entry added (or replaced), everything else kept; an error when the file is not a JSON object. */
 export function withEntry(text: string | undefined, entry: McpEntry | undefined): string {
   const parsed: unknown = text?.trim() ? JSON.parse(text) : {};
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('it does not hold a JSON object');
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(l10n.t('it does not hold a JSON object'));
   const config = parsed as Record<string, unknown>;
   const servers = config.mcpServers && typeof config.mcpServers === 'object' && !Array.isArray(config.mcpServers) ? { ...(config.mcpServers as Record<string, unknown>) } : {};
   if (entry) servers[ENTRY_NAME] = entry;

@@ -5,6 +5,7 @@
 
 import { isLoopbackHost } from '../network/loopback';
 import { ClientValidationError } from './errors';
+import { l10n } from '../text/l10n';
 
 export { isLoopbackHost };
 
@@ -27,29 +28,29 @@ const API_PREFIX = '/api/v1';
 export function normalizeBaseUrl(url: string): string {
   const op = 'normalizeBaseUrl';
   const raw = typeof url === 'string' ? url.trim() : '';
-  if (raw === '') throw new ClientValidationError(op, 'The service URL is empty. Enter an address such as https://example.com/api/v1.');
+  if (raw === '') throw new ClientValidationError(op, l10n.t('The service URL is empty. Enter an address such as https://example.com/api/v1.'));
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
     // Named by its host only: what does not parse may still carry `user:password@`.
     const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/:?#@\s]{1,100})/i.exec(raw)?.[1];
-    throw new ClientValidationError(op, `The service URL${host ? ` for ${host}` : ''} is not a valid address. Enter a full address such as https://example.com/api/v1${raw.includes('@') ? ', without a user name or password' : ''}.`);
+    throw new ClientValidationError(op, l10n.t('The service URL{0} is not a valid address. Enter a full address such as https://example.com/api/v1{1}.', host ? ` for ${host}` : '', raw.includes('@') ? l10n.t(', without a user name or password') : ''));
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
-    throw new ClientValidationError(op, `The service URL must start with https:// (got ${u.protocol}//).`);
+    throw new ClientValidationError(op, l10n.t('The service URL must start with https:// (got {0}//).', u.protocol));
   }
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
     throw new ClientValidationError(
       op,
-      `The service URL ${u.origin} uses plain http, which would send your API key unencrypted. Use https:// (plain http is only allowed for localhost).`,
+      l10n.t('The service URL {0} uses plain http, which would send your API key unencrypted. Use https:// (plain http is only allowed for localhost).', u.origin),
     );
   }
   if (u.username || u.password) {
-    throw new ClientValidationError(op, 'The service URL must not contain a user name or password. Remove the part before "@".');
+    throw new ClientValidationError(op, l10n.t('The service URL must not contain a user name or password. Remove the part before "@".'));
   }
   if (u.search || u.hash || raw.endsWith('?') || raw.endsWith('#')) {
-    throw new ClientValidationError(op, 'The service URL must not contain a query (?...) or fragment (#...).');
+    throw new ClientValidationError(op, l10n.t('The service URL must not contain a query (?...) or fragment (#...).'));
   }
   let path = u.pathname.replace(/\/+$/, '');
   if (!path.endsWith(API_PREFIX)) path += API_PREFIX;

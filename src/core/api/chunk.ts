@@ -8,6 +8,7 @@ import type { CookieJar } from './cookies';
 import type { Part } from './multipart';
 import { ChunkResponseSchema } from './schemas';
 import type { Answer, Call } from './transport';
+import { l10n } from '../text/l10n';
 
 export interface UploadFields {
   projectName?: string;
@@ -44,16 +45,16 @@ export function checkChunkRequest(op: string, chunk: ChunkRequest): void {
   checkArchiveName(op, chunk.archiveName);
   const { offset, totalLength, bodyLength } = chunk;
   for (const [name, v] of [['offset', offset], ['totalLength', totalLength], ['bodyLength', bodyLength]] as const) {
-    if (!Number.isSafeInteger(v) || v < 0) throw new ClientValidationError(op, `Chunk ${name} must be a whole number of bytes, 0 or more (got ${String(v)}).`);
+    if (!Number.isSafeInteger(v) || v < 0) throw new ClientValidationError(op, l10n.t('Chunk {0} must be a whole number of bytes, 0 or more (got {1}).', name, String(v)));
   }
   if (offset + bodyLength > totalLength) {
-    throw new ClientValidationError(op, `The chunk (${bodyLength} bytes at offset ${offset}) goes past the end of the archive (${totalLength} bytes).`);
+    throw new ClientValidationError(op, l10n.t('The chunk ({0} bytes at offset {1}) goes past the end of the archive ({2} bytes).', bodyLength, offset, totalLength));
   }
   if (Buffer.isBuffer(chunk.body) && chunk.body.length !== bodyLength) {
-    throw new ClientValidationError(op, `The chunk holds ${chunk.body.length} bytes but bodyLength says ${bodyLength}.`);
+    throw new ClientValidationError(op, l10n.t('The chunk holds {0} bytes but bodyLength says {1}.', chunk.body.length, bodyLength));
   }
   if (typeof chunk.body !== 'function' && !Buffer.isBuffer(chunk.body)) {
-    throw new ClientValidationError(op, 'The chunk body must be a Buffer or a function opening a stream.');
+    throw new ClientValidationError(op, l10n.t('The chunk body must be a Buffer or a function opening a stream.'));
   }
 }
 
@@ -79,7 +80,7 @@ export function uploadFieldParts(op: string, f: UploadFields): Part[] {
   if (f.targetPolicies && f.targetPolicies.length > 0) add('target_policies', joinCommaList(op, 'Policy id', f.targetPolicies));
   if (f.partial) {
     if (!Array.isArray(f.partial.files) || f.partial.files.length === 0) {
-      throw new ClientValidationError(op, 'A partial scan needs at least one file to scan.');
+      throw new ClientValidationError(op, l10n.t('A partial scan needs at least one file to scan.'));
     }
     add('partial_scan', 'true');
     add('files_to_scan', joinCommaList(op, 'File', f.partial.files));
@@ -97,11 +98,11 @@ export function chunkResult(call: Call, answer: Answer): ChunkResult {
   const rawOffset = answer.headers['upload-offset'];
   if (rawOffset !== undefined) {
     const nextOffset = parseOffset(rawOffset);
-    if (nextOffset === undefined) throw badResponse(call, 'Upload-Offset header: expected a whole number');
+    if (nextOffset === undefined) throw badResponse(call, l10n.t('Upload-Offset header: expected a whole number'));
     return { kind: 'continue', nextOffset, message: body.message ?? '' };
   }
   if (body.status === 'ok' && typeof body.message === 'string' && /already in progress/i.test(body.message)) {
     return { kind: 'in-progress', message: body.message };
   }
-  throw badResponse(call, 'expected scan_id, an Upload-Offset header or an "already in progress" message');
+  throw badResponse(call, l10n.t('expected scan_id, an Upload-Offset header or an "already in progress" message'));
 }

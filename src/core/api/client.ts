@@ -36,6 +36,7 @@ import type { ChunkRequest, ChunkResult } from './chunk';
 import { checkPageLength, collectPages } from './paging';
 import { checkScanId, readScanStatus, type ScanStatusResult } from './scanStatus';
 import { readOffset, sendChunk, startTransfer } from './transfers';
+import { l10n } from '../text/l10n';
 
 export type { IntegrationUpdate } from './integration';
 export type { UploadFields, ChunkRequest, ChunkResult } from './chunk';
@@ -176,10 +177,10 @@ export class ServiceClient {
           kind: 'unauthorized',
           operation: 'verify',
           status: a.status,
-          message: 'The API key was rejected (missing, invalid or expired). Sign in again.',
+          message: l10n.t('The API key was rejected (missing, invalid or expired). Sign in again.'),
         });
       }
-      if (opts.userInfo && !body.user) throw badResponse(call, 'user: expected object (missing)');
+      if (opts.userInfo && !body.user) throw badResponse(call, l10n.t('user: expected object (missing)'));
       return body.user ? { status: 'ok' as const, user: body.user } : { status: 'ok' as const };
     });
   }
@@ -264,9 +265,9 @@ export class ServiceClient {
     checkPage(op, q.page);
     checkPageSize(op, q.pageSize, LIMITS.policiesPageSize);
     if (q.project !== undefined && (typeof q.project !== 'string' || q.project.trim() === '')) {
-      throw new ClientValidationError(op, 'The project filter must be a non-empty project name.');
+      throw new ClientValidationError(op, l10n.t('The project filter must be a non-empty project name.'));
     }
-    const types = q.policyTypes && q.policyTypes.length > 0 ? joinCommaList(op, 'Policy type', q.policyTypes) : undefined;
+    const types = q.policyTypes && q.policyTypes.length > 0 ? joinCommaList(op, l10n.t('Policy type'), q.policyTypes) : undefined;
     const call: Call = {
       operation: op,
       method: 'GET',

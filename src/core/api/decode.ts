@@ -5,12 +5,13 @@ import type { z } from 'zod';
 import { ServiceError } from './errors';
 import { describeSchemaError } from './schemas';
 import type { Answer, Call } from './transport';
+import { l10n } from '../text/l10n';
 
 export function badResponse(call: Call, detail: string): ServiceError {
   return new ServiceError({
     kind: 'bad-response',
     operation: call.operation,
-    message: `${call.endpoint} returned an unexpected response: ${detail}`,
+    message: l10n.t('{0} returned an unexpected response: {1}', call.endpoint, detail),
   });
 }
 

@@ -6,6 +6,7 @@ import { redactSecrets } from '../text/redact';
 
 export { ServiceError, ClientValidationError, isServiceError, type ServiceErrorKind, type ServiceErrorInit } from '../errors/serviceError';
 import { ServiceError } from '../errors/serviceError';
+import { l10n } from '../text/l10n';
 
 /** Worth trying again later: the request may well succeed unchanged. */
 export function isRetryable(err: unknown): boolean {
@@ -38,22 +39,22 @@ function formatWait(ms: number): string {
   const s = Math.ceil(ms / 1000);
   if (s < 60) return `${s} s`;
   const m = Math.ceil(s / 60);
-  return `${m} min`;
+  return l10n.t('{0} min', m);
 }
 
 /** A readable sentence fragment for an operation id, used in messages. */
 export const OPERATION_LABELS: Record<string, string> = {
-  verify: 'checking the API key',
-  listRoles: 'listing roles',
-  addTeamMembers: 'adding team members',
-  updateIntegration: 'updating the integration',
-  listPolicies: 'listing policies',
-  listQualityIssues: 'loading the scan results',
-  getScanStatus: 'asking the service about the scan',
-  webAppVersion: 'asking the service for its version',
-  startTransfer: 'starting the upload',
-  readOffset: 'reading the upload position',
-  sendChunk: 'uploading the archive',
+  get verify() { return l10n.t('checking the API key'); },
+  get listRoles() { return l10n.t('listing roles'); },
+  get addTeamMembers() { return l10n.t('adding team members'); },
+  get updateIntegration() { return l10n.t('updating the integration'); },
+  get listPolicies() { return l10n.t('listing policies'); },
+  get listQualityIssues() { return l10n.t('loading the scan results'); },
+  get getScanStatus() { return l10n.t('asking the service about the scan'); },
+  get webAppVersion() { return l10n.t('asking the service for its version'); },
+  get startTransfer() { return l10n.t('starting the upload'); },
+  get readOffset() { return l10n.t('reading the upload position'); },
+  get sendChunk() { return l10n.t('uploading the archive'); },
 };
 
 /**
@@ -61,15 +62,15 @@ export const OPERATION_LABELS: Record<string, string> = {
  * names the spec gives, where it gives them).
  */
 export const OPERATION_PERMISSIONS: Record<string, string> = {
-  listRoles: 'view the company roles (permission "user_management.view_permissiongroup", and a plan that includes roles)',
-  addTeamMembers: 'manage team members',
-  updateIntegration: 'manage integrations (permission "integrations.manage_integration")',
-  listPolicies: 'view the company policies',
-  listQualityIssues: 'view scan results',
-  getScanStatus: 'view scan results',
-  startTransfer: 'start scans (a role that may upload code, and a plan that includes code scanning uploads)',
-  readOffset: 'start scans',
-  sendChunk: 'start scans',
+  get listRoles() { return l10n.t('view the company roles (permission "user_management.view_permissiongroup", and a plan that includes roles)'); },
+  get addTeamMembers() { return l10n.t('manage team members'); },
+  get updateIntegration() { return l10n.t('manage integrations (permission "integrations.manage_integration")'); },
+  get listPolicies() { return l10n.t('view the company policies'); },
+  get listQualityIssues() { return l10n.t('view scan results'); },
+  get getScanStatus() { return l10n.t('view scan results'); },
+  get startTransfer() { return l10n.t('start scans (a role that may upload code, and a plan that includes code scanning uploads)'); },
+  get readOffset() { return l10n.t('start scans'); },
+  get sendChunk() { return l10n.t('start scans'); },
 };
 
 export function operationPermission(operation: string): string | undefined {
@@ -97,22 +98,22 @@ export function errorForStatus(input: HttpErrorInput): ServiceError {
   const said = serverMessage ? `: ${serverMessage}` : '';
   const base = { operation, status, serverMessage };
   if (status === 400) {
-    return new ServiceError({ ...base, kind: 'bad-request', message: `The service refused the request while ${what}${said || ' (HTTP 400)'}.` });
+    return new ServiceError({ ...base, kind: 'bad-request', message: l10n.t('The service refused the request while {0}{1}.', what, said || ' (HTTP 400)') });
   }
   if (status === 401) {
-    return new ServiceError({ ...base, kind: 'unauthorized', message: 'The API key was rejected (missing, invalid or expired). Sign in again.' });
+    return new ServiceError({ ...base, kind: 'unauthorized', message: l10n.t('The API key was rejected (missing, invalid or expired). Sign in again.') });
   }
   if (status === 403) {
     const needs = operationPermission(operation);
     return new ServiceError({
       ...base,
       kind: 'forbidden',
-      message: `${needs ? `Your account is not allowed to ${needs}.` : `Access was denied while ${what}.`}`
-        + `${serverMessage ? ` The service says: ${serverMessage}.` : ''} Ask an administrator of your organization to grant it (or to include it in your plan).`,
+      message: `${needs ? l10n.t('Your account is not allowed to {0}.', needs) : l10n.t('Access was denied while {0}.', what)}`
+        + l10n.t('{0} Ask an administrator of your organization to grant it (or to include it in your plan).', serverMessage ? l10n.t(' The service says: {0}.', serverMessage) : ''),
     });
   }
   if (status === 404) {
-    return new ServiceError({ ...base, kind: 'not-found', message: `Not found while ${what}${said || ' (HTTP 404)'}.` });
+    return new ServiceError({ ...base, kind: 'not-found', message: l10n.t('Not found while {0}{1}.', what, said || ' (HTTP 404)') });
   }
   if (status === 409) {
     const off = parseOffset(input.uploadOffsetHeader);
@@ -120,43 +121,43 @@ export function errorForStatus(input: HttpErrorInput): ServiceError {
       ...base,
       kind: 'conflict',
       serverOffset: off,
-      message: `The service holds a different upload position${off === undefined ? '' : ` (${off} bytes)`}${said}; the upload continues from there.`,
+      message: l10n.t('The service holds a different upload position{0}{1}; the upload continues from there.', off === undefined ? '' : ` (${off} bytes)`, said),
     });
   }
   if (status === 410) {
     return new ServiceError({
       ...base,
       kind: 'unsupported',
-      message: 'This version of the Code Scanner extension is no longer supported by the service. Update the extension (Extensions view, Code Scanner, Update), then try again.',
+      message: l10n.t('This version of the Code Scanner extension is no longer supported by the service. Update the extension (Extensions view, Code Scanner, Update), then try again.'),
     });
   }
   if (status === 413) {
     return new ServiceError({
       ...base,
       kind: 'bad-request',
-      message: `The service refused the upload as too large${said}. Exclude folders you do not need scanned (setting codeScanner.excludeGlobs) or lower codeScanner.maxFileSizeMB, then scan again.`,
+      message: l10n.t('The service refused the upload as too large{0}. Exclude folders you do not need scanned (setting codeScanner.excludeGlobs) or lower codeScanner.maxFileSizeMB, then scan again.', said),
     });
   }
   if (status === 422) {
-    return new ServiceError({ ...base, kind: 'unprocessable', message: `The service could not process the request while ${what}${said || ' (HTTP 422)'}. Check the values and try again.` });
+    return new ServiceError({ ...base, kind: 'unprocessable', message: l10n.t('The service could not process the request while {0}{1}. Check the values and try again.', what, said || ' (HTTP 422)') });
   }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(input.retryAfterHeader, input.now);
-    const wait = retryAfterMs === undefined ? 'Wait a moment' : `Wait ${formatWait(retryAfterMs)}`;
-    return new ServiceError({ ...base, kind: 'rate-limited', retryAfterMs, message: `The service is limiting requests (HTTP 429) while ${what}. ${wait} and try again.` });
+    const wait = retryAfterMs === undefined ? l10n.t('Wait a moment') : l10n.t('Wait {0}', formatWait(retryAfterMs));
+    return new ServiceError({ ...base, kind: 'rate-limited', retryAfterMs, message: l10n.t('The service is limiting requests (HTTP 429) while {0}. {1} and try again.', what, wait) });
   }
   if (status >= 500) {
-    return new ServiceError({ ...base, kind: 'server', message: `The service had a problem (HTTP ${status}) while ${what}${said}. Try again shortly.` });
+    return new ServiceError({ ...base, kind: 'server', message: l10n.t('The service had a problem (HTTP {0}) while {1}{2}. Try again shortly.', status, what, said) });
   }
   if (status >= 300 && status < 400) {
     // Redirects are not followed: they would re-send the token to wherever they point.
     return new ServiceError({
       ...base,
       kind: 'bad-response',
-      message: `The service answered with a redirect (HTTP ${status}) while ${what}. Check the service URL setting: it must be the exact API address, ending in /api/v1.`,
+      message: l10n.t('The service answered with a redirect (HTTP {0}) while {1}. Check the service URL setting: it must be the exact API address, ending in /api/v1.', status, what),
     });
   }
-  return new ServiceError({ ...base, kind: 'bad-response', message: `The service answered with unexpected HTTP ${status} while ${what}${said}.` });
+  return new ServiceError({ ...base, kind: 'bad-response', message: l10n.t('The service answered with unexpected HTTP {0} while {1}{2}.', status, what, said) });
 }
 
 export function parseOffset(value: string | undefined): number | undefined {

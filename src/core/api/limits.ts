@@ -2,6 +2,7 @@
 // a precise message instead of a server 400 (or a silently clamped page size).
 
 import { ClientValidationError } from './errors';
+import { l10n } from '../text/l10n';
 
 export const LIMITS = {
   rolesPageSize: { min: 1, max: 50 },
@@ -16,36 +17,36 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function checkPage(operation: string, page: number | undefined): void {
   if (page === undefined) return;
   if (!Number.isSafeInteger(page) || page < 1) {
-    throw new ClientValidationError(operation, `Page must be a whole number of at least 1 (got ${String(page)}).`);
+    throw new ClientValidationError(operation, l10n.t('Page must be a whole number of at least 1 (got {0}).', String(page)));
   }
 }
 
 export function checkPageSize(operation: string, size: number | undefined, limit: { min: number; max: number }): void {
   if (size === undefined) return;
   if (!Number.isSafeInteger(size) || size < limit.min || size > limit.max) {
-    throw new ClientValidationError(operation, `Page size must be a whole number from ${limit.min} to ${limit.max} (got ${String(size)}).`);
+    throw new ClientValidationError(operation, l10n.t('Page size must be a whole number from {0} to {1} (got {2}).', limit.min, limit.max, String(size)));
   }
 }
 
 export function checkTeamId(operation: string, teamId: number): void {
   if (typeof teamId !== 'number' || !Number.isSafeInteger(teamId) || teamId < 1) {
-    throw new ClientValidationError(operation, `The team id must be a positive whole number (got ${String(teamId)}).`);
+    throw new ClientValidationError(operation, l10n.t('The team id must be a positive whole number (got {0}).', String(teamId)));
   }
 }
 
 export function checkMemberIds(operation: string, ids: number[]): void {
   if (!Array.isArray(ids) || ids.length === 0) {
-    throw new ClientValidationError(operation, 'Give at least one member (user) id to add to the team.');
+    throw new ClientValidationError(operation, l10n.t('Give at least one member (user) id to add to the team.'));
   }
   const bad = ids.find((id) => typeof id !== 'number' || !Number.isSafeInteger(id));
   if (bad !== undefined) {
-    throw new ClientValidationError(operation, `Member ids must be whole numbers (got ${JSON.stringify(bad) ?? String(bad)}).`);
+    throw new ClientValidationError(operation, l10n.t('Member ids must be whole numbers (got {0}).', JSON.stringify(bad) ?? String(bad)));
   }
 }
 
 export function checkUuid(operation: string, uuid: string): void {
   if (typeof uuid !== 'string' || !UUID.test(uuid)) {
-    throw new ClientValidationError(operation, `The integration id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000 (got "${String(uuid)}").`);
+    throw new ClientValidationError(operation, l10n.t('The integration id must be a UUID such as 123e4567-e89b-12d3-a456-426614174000 (got "{0}").', String(uuid)));
   }
 }
 
@@ -55,18 +56,18 @@ export function checkUuid(operation: string, uuid: string): void {
  */
 export function checkArchiveName(operation: string, name: string): void {
   if (typeof name !== 'string' || name.length === 0) {
-    throw new ClientValidationError(operation, 'The archive name is empty.');
+    throw new ClientValidationError(operation, l10n.t('The archive name is empty.'));
   }
   if (!LIMITS.archiveExtensions.some((ext) => name.endsWith(ext)) || LIMITS.archiveExtensions.includes(name)) {
     throw new ClientValidationError(
       operation,
-      `The archive name "${name}" must end in ${LIMITS.archiveExtensions.join(', ')}.`,
+      l10n.t('The archive name "{0}" must end in {1}.', name, LIMITS.archiveExtensions.join(', ')),
     );
   }
   if (!/^[\x20-\x7e]+$/.test(name) || /["\\/]/.test(name)) {
     throw new ClientValidationError(
       operation,
-      `The archive name "${name}" may only contain printable ASCII characters without quotes or slashes.`,
+      l10n.t('The archive name "{0}" may only contain printable ASCII characters without quotes or slashes.', name),
     );
   }
 }
@@ -78,18 +79,18 @@ export function checkArchiveName(operation: string, name: string): void {
 export function validateMetadata(m: unknown): string {
   const op = 'validateMetadata';
   if (m === null || typeof m !== 'object' || Array.isArray(m)) {
-    const what = m === null ? 'null' : Array.isArray(m) ? 'an array' : typeof m;
-    throw new ClientValidationError(op, `Scan metadata must be a JSON object (got ${what}).`);
+    const what = m === null ? 'null' : Array.isArray(m) ? l10n.t('an array') : typeof m;
+    throw new ClientValidationError(op, l10n.t('Scan metadata must be a JSON object (got {0}).', what));
   }
   let text: string;
   try {
     text = JSON.stringify(m);
   } catch {
-    throw new ClientValidationError(op, 'Scan metadata cannot be turned into JSON (it contains a cycle or a BigInt).');
+    throw new ClientValidationError(op, l10n.t('Scan metadata cannot be turned into JSON (it contains a cycle or a BigInt).'));
   }
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > LIMITS.metadataBytes) {
-    throw new ClientValidationError(op, `Scan metadata is ${bytes} bytes of JSON; the service accepts at most ${LIMITS.metadataBytes} bytes.`);
+    throw new ClientValidationError(op, l10n.t('Scan metadata is {0} bytes of JSON; the service accepts at most {1} bytes.', bytes, LIMITS.metadataBytes));
   }
   return text;
 }
@@ -99,7 +100,7 @@ export function joinCommaList(operation: string, what: string, values: readonly 
   for (const v of values) {
     const s = String(v);
     if (s === '' || s.includes(',')) {
-      throw new ClientValidationError(operation, `${what} "${s}" cannot be sent: entries must be non-empty and must not contain a comma.`);
+      throw new ClientValidationError(operation, l10n.t('{0} "{1}" cannot be sent: entries must be non-empty and must not contain a comma.', what, s));
     }
   }
   return values.map(String).join(',');

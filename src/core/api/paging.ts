@@ -2,6 +2,7 @@
 import { badResponse } from './decode';
 import { ServiceError } from './errors';
 import type { Call } from './transport';
+import { l10n } from '../text/l10n';
 
 /** Pages of a list fetched at the same time once the first page says how many there are. */
 const PAGE_CONCURRENCY = 4;
@@ -24,7 +25,7 @@ export async function collectPages<T>(
   const tooMany = () => new ServiceError({
     kind: 'bad-response',
     operation,
-    message: `${endpoint} returned an unexpected response: it was still announcing more pages after ${maxPages} pages. Stopped reading.`,
+    message: l10n.t('{0} returned an unexpected response: it was still announcing more pages after {1} pages. Stopped reading.', endpoint, maxPages),
   });
   const first = await fetchPage(1);
   if (enough?.(first)) return { items: first.items, stoppedEarly: true };
@@ -61,6 +62,6 @@ export async function collectPages<T>(
 
 /** A page holding more records than asked for is not the answer asked for: refused, not read. */
 export function checkPageLength(call: Call, got: number, asked: number): void {
-  if (got > asked) throw badResponse(call, `a page held ${got} records where at most ${asked} were asked for; reading stopped.`);
+  if (got > asked) throw badResponse(call, l10n.t('a page held {0} records where at most {1} were asked for; reading stopped.', got, asked));
 }
 

@@ -3,6 +3,7 @@ import { parse } from './decode';
 import { ClientValidationError, ServiceError } from './errors';
 import { ScanStatusSchema } from './schemas';
 import type { Call, RetryNotice, Transport } from './transport';
+import { l10n } from '../text/l10n';
 
 const enc = encodeURIComponent;
 
@@ -64,5 +65,5 @@ export async function readScanStatus(transport: Transport, scanId: string, q: { 
 }
 
 export function checkScanId(op: string, scanId: string): void {
-  if (typeof scanId !== 'string' || scanId.trim() === '') throw new ClientValidationError(op, 'The scan id is empty.');
+  if (typeof scanId !== 'string' || scanId.trim() === '') throw new ClientValidationError(op, l10n.t('The scan id is empty.'));
 }

@@ -7,6 +7,7 @@ import { buildMultipart, type Part } from './multipart';
 import { StartTransferResponseSchema } from './schemas';
 import type { Call, RetryNotice, Transport } from './transport';
 import { checkChunkRequest, chunkResult, uploadFieldParts, type ChunkRequest, type ChunkResult } from './chunk';
+import { l10n } from '../text/l10n';
 
 const enc = encodeURIComponent;
 
@@ -50,7 +51,7 @@ export async function readOffset(transport: Transport, transferId: string, o: { 
     const raw = a.headers['upload-offset'];
     const offset = parseOffset(raw);
     if (offset === undefined) {
-      throw badResponse(call, raw === undefined ? 'Upload-Offset header: missing' : 'Upload-Offset header: expected a whole number');
+      throw badResponse(call, raw === undefined ? l10n.t('Upload-Offset header: missing') : l10n.t('Upload-Offset header: expected a whole number'));
     }
     return offset;
   });
@@ -83,5 +84,5 @@ export async function sendChunk(transport: Transport, transferId: string, chunk:
 }
 
 function checkTransferId(op: string, id: string): void {
-  if (typeof id !== 'string' || id.trim() === '') throw new ClientValidationError(op, 'The upload transfer id is empty.');
+  if (typeof id !== 'string' || id.trim() === '') throw new ClientValidationError(op, l10n.t('The upload transfer id is empty.'));
 }

@@ -11,6 +11,7 @@ import { authHeaders, CLIENT_SOURCE, CLIENT_SOURCE_HEADER, type KeyHeaders } fro
 import { errorForStatus, operationLabel, redact, ServiceError, isRetryable, ClientValidationError } from './errors';
 import type { CookieJar } from './cookies';
 import { MultipartLengthError, type MultipartBody } from './multipart';
+import { l10n } from '../text/l10n';
 
 export interface RequestLogEntry {
   method: string;
@@ -69,13 +70,13 @@ export interface RetryNotice {
 
 /** A short reason for a retry, for a progress line: never the server's text. */
 export function retryReason(err: unknown): string {
-  if (!(err instanceof ServiceError)) return 'the request failed';
+  if (!(err instanceof ServiceError)) return l10n.t('the request failed');
   switch (err.kind) {
-    case 'network': return 'connection lost';
-    case 'timeout': return 'the service did not answer in time';
-    case 'rate-limited': return 'the service asked to slow down';
-    case 'server': return `the service answered ${err.status ?? 'with an error'}`;
-    default: return 'the request failed';
+    case 'network': return l10n.t('connection lost');
+    case 'timeout': return l10n.t('the service did not answer in time');
+    case 'rate-limited': return l10n.t('the service asked to slow down');
+    case 'server': return l10n.t('the service answered {0}', err.status ?? l10n.t('with an error'));
+    default: return l10n.t('the request failed');
   }
 }
 
@@ -141,36 +142,36 @@ function proxyError(err: unknown): ProxyTunnelError | undefined {
 
 /** What went wrong on the way, in words, with the setting that helps; never the request's text. */
 function networkDetail(err: unknown, host: string, route: Route | undefined): string {
-  const via = route && !route.direct ? `the proxy ${route.proxy} (from ${route.from})` : undefined;
+  const via = route && !route.direct ? l10n.t('the proxy {0} (from {1})', route.proxy, route.from) : undefined;
   const tunnel = proxyError(err);
   if (tunnel?.statusCode === 407) {
     // Credentials were sent and refused, or none were there: each has its own remedy.
     return route?.authenticates
-      ? `${via} refused the credentials it was given (407). Check the user name and password in the proxy address or in "http.proxyAuthorization"`
-      : `${via} asked for credentials (407). Put them in the proxy address (http://user:password@host:port) or in "http.proxyAuthorization"`;
+      ? l10n.t('{0} refused the credentials it was given (407). Check the user name and password in the proxy address or in "http.proxyAuthorization"', via)
+      : l10n.t('{0} asked for credentials (407). Put them in the proxy address (http://user:password@host:port) or in "http.proxyAuthorization"', via);
   }
-  if (tunnel?.statusCode !== undefined) return `${via} refused to connect to ${host} (${tunnel.statusCode})`;
-  if (tunnel) return `${via} closed the connection before it reached ${host}`;
+  if (tunnel?.statusCode !== undefined) return l10n.t('{0} refused to connect to {1} ({2})', via, host, tunnel.statusCode);
+  if (tunnel) return l10n.t('{0} closed the connection before it reached {1}', via, host);
   const code = errorCode(err);
   if (code && TLS_CODES.has(code)) {
-    return `the TLS certificate of ${host} was not accepted (${code}). If your network inspects TLS with its own certificate authority, trust that authority in the system's certificate store (with "http.systemCertificates" on) or name its file in NODE_EXTRA_CA_CERTS; "http.proxyStrictSSL": false turns checking off, which is not recommended`;
+    return l10n.t('the TLS certificate of {0} was not accepted ({1}). If your network inspects TLS with its own certificate authority, trust that authority in the system\'s certificate store (with "http.systemCertificates" on) or name its file in NODE_EXTRA_CA_CERTS; "http.proxyStrictSSL": false turns checking off, which is not recommended', host, code);
   }
-  if (code === 'UND_ERR_PRX_TLS') return `the TLS certificate of ${via} was not accepted`;
+  if (code === 'UND_ERR_PRX_TLS') return l10n.t('the TLS certificate of {0} was not accepted', via);
   const where = via ?? host;
   switch (code) {
     case 'ECONNREFUSED':
-      return `${where} refused the connection`;
+      return l10n.t('{0} refused the connection', where);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return via ? `${via} could not be found (host name not resolved)` : `the host name ${host} could not be resolved`;
+      return via ? l10n.t('{0} could not be found (host name not resolved)', via) : l10n.t('the host name {0} could not be resolved', host);
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'EPIPE':
-      return `the connection ${via ? `through ${via} ` : ''}was closed unexpectedly`;
+      return l10n.t('the connection {0}was closed unexpectedly', via ? `through ${via} ` : '');
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return `connecting to ${where} took too long`;
+      return l10n.t('connecting to {0} took too long', where);
     default:
-      return code ? `network error ${code}${via ? ` through ${via}` : ''}` : `network error${via ? ` through ${via}` : ''}`;
+      return code ? l10n.t('network error {0}{1}', code, via ? ` through ${via}` : '') : l10n.t('network error{0}', via ? ` through ${via}` : '');
   }
 }
 
@@ -187,7 +188,7 @@ function deadline(signal: AbortSignal, exchange: Promise<unknown>): Promise<neve
     const give = () => {
       setTimeout(() => {
         exchange.catch(() => undefined);
-        reject(new Error('the request did not end after it was aborted'));
+        reject(new Error(l10n.t('the request did not end after it was aborted')));
       }, ABORT_GRACE_MS).unref();
     };
     if (signal.aborted) give();
@@ -201,7 +202,7 @@ export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 class ResponseTooLargeError extends Error {
   constructor(readonly limit: number) {
-    super(`response larger than ${limit} bytes`);
+    super(l10n.t('response larger than {0} bytes', limit));
   }
 }
 
@@ -240,7 +241,7 @@ export class Transport {
     // Header values cannot carry control characters; say so instead of letting undici throw.
     // eslint-disable-next-line no-control-regex
     this.tokenProblem = /[\x00-\x1f\x7f]/.test(opts.token)
-      ? 'The API key contains line breaks or control characters. Copy it again from Settings > API Keys and sign in again.'
+      ? l10n.t('The API key contains line breaks or control characters. Copy it again from Settings > API Keys and sign in again.')
       : undefined;
     this.anonymousHeaders = { accept: 'application/json', 'user-agent': opts.userAgent, [CLIENT_SOURCE_HEADER]: CLIENT_SOURCE };
     this.fixedHeaders = { ...this.anonymousHeaders, ...(this.tokenProblem ? {} : authHeaders(opts.token, opts.keyHeaders)) };
@@ -279,7 +280,7 @@ export class Transport {
 
   private abortedError(call: Call): ServiceError {
     const what = operationLabel(call.operation);
-    return new ServiceError({ kind: 'aborted', operation: call.operation, message: `Cancelled ${what}.` });
+    return new ServiceError({ kind: 'aborted', operation: call.operation, message: l10n.t('Cancelled {0}.', what) });
   }
 
   private secrets(call: Call): string[] {
@@ -371,7 +372,7 @@ export class Transport {
             kind: 'bad-response',
             operation: call.operation,
             status,
-            message: `${call.endpoint} answered with more than ${Math.round(err.limit / (1024 * 1024))} MB; reading stopped there. The service URL may point at something other than the scanning service, or a proxy answered instead.`,
+            message: l10n.t('{0} answered with more than {1} MB; reading stopped there. The service URL may point at something other than the scanning service, or a proxy answered instead.', call.endpoint, Math.round(err.limit / (1024 * 1024))),
           });
         }
         throw this.transportError(call, err, timedOut, call.signal?.aborted === true, url, route);
@@ -421,7 +422,7 @@ export class Transport {
           kind: 'bad-response',
           operation: call.operation,
           status,
-          message: `${call.endpoint} returned an unexpected response: the body is not valid JSON. The service may be misconfigured or a proxy answered instead; check the service URL.`,
+          message: l10n.t('{0} returned an unexpected response: the body is not valid JSON. The service may be misconfigured or a proxy answered instead; check the service URL.', call.endpoint),
         });
       }
       const result = decode({ status, headers: resHeaders, body: parsed, bytes: Buffer.byteLength(text) });
@@ -431,7 +432,7 @@ export class Transport {
       const e =
         err instanceof ServiceError
           ? err
-          : new ServiceError({ kind: 'network', operation: call.operation, message: `Request failed while ${operationLabel(call.operation)}.` });
+          : new ServiceError({ kind: 'network', operation: call.operation, message: l10n.t('Request failed while {0}.', operationLabel(call.operation)) });
       log(e);
       throw e;
     } finally {
@@ -450,11 +451,11 @@ export class Transport {
       return new ServiceError({
         kind: 'timeout',
         operation: op,
-        message: `The service did not answer within ${Math.round(this.opts.timeoutMs / 1000)} s while ${what}. Check your connection and try again.`,
+        message: l10n.t('The service did not answer within {0} s while {1}. Check your connection and try again.', Math.round(this.opts.timeoutMs / 1000), what),
       });
     }
     if (err instanceof MultipartLengthError) {
-      return new ClientValidationError(op, `The archive changed while it was being uploaded (${err.message}). Start the scan again.`);
+      return new ClientValidationError(op, l10n.t('The archive changed while it was being uploaded ({0}). Start the scan again.', err.message));
     }
     // Anything else is the network; the cause is named by code only, never by message,
     // so nothing from the request (headers) can leak into the text. A proxy's 407 is not a
@@ -462,7 +463,7 @@ export class Transport {
     return new ServiceError({
       kind: proxyError(err)?.statusCode === 407 ? 'proxy-auth' : 'network',
       operation: op,
-      message: `Could not reach the service at ${this.origin} while ${what}: ${redact(networkDetail(err, url.hostname, route), [...this.secrets(call), ...(this.opts.network ?? environmentNetwork()).secrets()])}. ${route && !route.direct ? 'Check the proxy settings ("http.proxy", "http.noProxy") and' : 'Check'} your network connection and the service URL setting.`,
+      message: l10n.t('Could not reach the service at {0} while {1}: {2}. {3} your network connection and the service URL setting.', this.origin, what, redact(networkDetail(err, url.hostname, route), [...this.secrets(call), ...(this.opts.network ?? environmentNetwork()).secrets()]), route && !route.direct ? l10n.t('Check the proxy settings ("http.proxy", "http.noProxy") and') : 'Check'),
     });
   }
 }

@@ -6,6 +6,7 @@ import { closeSync, readSync } from 'node:fs';
 import * as zlib from 'node:zlib';
 import { DeflatePool, PART_LAST, PART_MORE, WORKER_OLD_GENERATION_MB, deflateBatch, deflateOnThreadPool, deflateWhole, defaultWorkerCount, nativeDeflate, type BatchResult, type NativeDeflateClass } from './deflatePool';
 import type { BatchFiles, EntryQueue, Member } from './entryQueue';
+import { l10n } from '../text/l10n';
 
 /** Batches handed to the workers and not yet written, per worker: enough to keep them busy. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -213,7 +214,7 @@ export class BatchDeflater {
         } catch (e) {
           this.started?.giveBack(bufs);
           if (at === 0) return false;
-          throw new Error(`${name} could not be read while it was packaged: ${e instanceof Error ? e.message : String(e)}`);
+          throw new Error(l10n.t('{0} could not be read while it was packaged: {1}', name, e instanceof Error ? e.message : String(e)));
         }
         // A file that shrank to where the part before ended gets an empty last part, which ends the stream.
         const got = Math.max(0, read - dictionary);

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism, cpus } from 'node:os';
 import type * as zlibTypes from 'node:zlib';
+import { l10n } from '../text/l10n';
 
 type ZlibModule = Pick<typeof zlibTypes, 'crc32' | 'deflateRawSync' | 'constants' | 'DeflateRaw'>;
 
@@ -269,7 +270,7 @@ export const WORKER_OLD_GENERATION_MB = 12;
 /** A deflate worker reached its heap limit: packaging again without the limit will do. */
 export class DeflateWorkerOutOfMemory extends Error {
   constructor(cause: Error) {
-    super(`a deflate worker ran out of memory (${cause.message})`, { cause });
+    super(l10n.t('a deflate worker ran out of memory ({0})', cause.message), { cause });
   }
 }
 
@@ -393,7 +394,7 @@ export class DeflatePool {
   }
 
   async close(): Promise<void> {
-    this.fail(new Error('the deflate workers were stopped'));
+    this.fail(new Error(l10n.t('the deflate workers were stopped')));
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }

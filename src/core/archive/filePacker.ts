@@ -15,6 +15,7 @@ import { looksIncompressible } from './compressibility';
 import { readFully, type CopyJob, type EntryQueue, type Member, type OpenPrevious } from './entryQueue';
 import { mayReuse, type ReusableArchive } from './reuseCache';
 import { METHOD_STORE } from './zipFormat';
+import { l10n } from '../text/l10n';
 
 /** Above this, a quick look at the first bytes decides whether deflating is worth trying. */
 const SAMPLE_ABOVE = 64 * 1024;
@@ -52,7 +53,7 @@ export class FilePacker {
     const { files } = this.selection;
     const signal = this.opts.signal;
     for (let n = 0; n < files.length; this.bytesSeen += files.size(n++)) {
-      if (signal?.aborted) throw signal.reason ?? new Error('Packaging was cancelled.');
+      if (signal?.aborted) throw signal.reason ?? new Error(l10n.t('Packaging was cancelled.'));
       if ((n & 63) === 0 && performance.now() - this.lastYield > YIELD_MS) {
         await nextTurn();
         this.lastYield = performance.now();
@@ -201,7 +202,7 @@ export class FilePacker {
     if (performance.now() - this.lastYield > YIELD_MS) {
       await nextTurn();
       this.lastYield = performance.now();
-      if (this.opts.signal?.aborted) throw this.opts.signal.reason ?? new Error('Packaging was cancelled.');
+      if (this.opts.signal?.aborted) throw this.opts.signal.reason ?? new Error(l10n.t('Packaging was cancelled.'));
     }
   };
 }

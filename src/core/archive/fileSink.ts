@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { ByteSink } from './zipFormat';
+import { l10n } from '../text/l10n';
 
 export class HashingFileSink implements ByteSink {
   private readonly hash = createHash('sha256');
@@ -51,7 +52,7 @@ export class HashingFileSink implements ByteSink {
     while (length > 0) {
       if (this.used === this.block.length) await this.flush();
       const n = readSync(fd, this.block, this.used, Math.min(length, this.block.length - this.used), position);
-      if (n === 0) throw new Error('the previous archive ended before the entries to copy');
+      if (n === 0) throw new Error(l10n.t('the previous archive ended before the entries to copy'));
       this.used += n;
       position += n;
       length -= n;

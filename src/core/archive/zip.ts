@@ -18,6 +18,7 @@ import { HashingFileSink } from './fileSink';
 import type { ReusableArchive } from './reuseCache';
 import { ZipWriter } from './zipFormat';
 import { takeScratch } from '../scratch';
+import { l10n } from '../text/l10n';
 
 /** An archive on disk as an upload needs it. */
 export interface ArchiveRef {
@@ -143,7 +144,7 @@ export async function buildZip(selection: Selection, opts: BuildZipOptions = {})
 async function packageSelection(selection: Selection, opts: BuildZipOptions): Promise<BuiltArchive> {
   const name = opts.name ?? 'project.zip';
   if (!/\.zip$/i.test(name) || name.includes('/') || name.includes('\\')) {
-    throw new Error(`The archive name "${name}" must be a plain file name ending in .zip.`);
+    throw new Error(l10n.t('The archive name "{0}" must be a plain file name ending in .zip.', name));
   }
   const level = opts.level ?? DEFAULT_LEVEL;
   const madeAtMs = Date.now();

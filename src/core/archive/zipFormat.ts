@@ -6,6 +6,7 @@
 // so no entry costs a string or an object, and nothing is kept twice.
 import { ArchiveIndexBuilder, type ArchiveIndex } from './archiveIndex';
 import { pathStart, type PathBytes } from '../workspace/fileList';
+import { l10n } from '../text/l10n';
 
 /** 2000-01-01 00:00:00 in MS-DOS form; every entry carries it, so the same files give the same bytes. */
 const DOS_DATE = ((2000 - 1980) << 9) | (1 << 5) | 1;
@@ -195,7 +196,7 @@ export class ZipWriter {
    * descriptors: `length` bytes of `fd` from `position`.
    */
   async copyRaw(fd: number, position: number, length: number): Promise<void> {
-    if (!this.sink.copyFrom) throw new Error('this sink cannot copy entries');
+    if (!this.sink.copyFrom) throw new Error(l10n.t('this sink cannot copy entries'));
     this.offset += length;
     await this.sink.copyFrom(fd, position, length);
   }

@@ -1,9 +1,10 @@
+import { l10n } from '../text/l10n';
 // One cancellation error for the whole extension, and one way to recognise a cancellation
 // whatever produced it (our own signal, undici, Node's timers, the service client).
 
 /** Thrown when the user (or a caller's AbortSignal) cancels an operation. */
 export class CancelledError extends Error {
-  constructor(message = 'The operation was cancelled.') {
+  constructor(message = l10n.t('The operation was cancelled.')) {
     super(message);
     this.name = 'AbortError';
   }
@@ -15,7 +16,7 @@ export class CancelledError extends Error {
  */
 export class CancelledAfterUploadError extends CancelledError {
   constructor(readonly scanId: string) {
-    super('The scan was cancelled after its upload had finished.');
+    super(l10n.t('The scan was cancelled after its upload had finished.'));
   }
 }
 

@@ -11,6 +11,7 @@ import { cweUrl } from '../issues/cwe';
 import { factData, type FindingFact } from '../issues/facts';
 import type { StoredIssue } from '../issues/model';
 import { normalizeUrgency, severityFromUrgency } from '../issues/severity';
+import { l10n } from '../text/l10n';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -91,7 +92,7 @@ export function sarifFix(issue: StoredIssue, text: string, artifactLocation: Sar
   });
   if (!replacements.length) return undefined;
   return {
-    description: { text: sarifText(issue.fix.explanation || 'Fix suggested by the service') },
+    description: { text: sarifText(issue.fix.explanation || l10n.t('Fix suggested by the service')) },
     artifactChanges: [{ artifactLocation, replacements }],
   };
 }
@@ -107,11 +108,11 @@ function suppressions(f: ExportedFinding): Sarif.Suppression[] | undefined {
   if (f.issue.falsePositive) {
     out.push({
       kind: 'external', status: 'underReview',
-      justification: sarifText(`The service's auto-triage judged this a likely false positive${f.issue.triageReasoning ? `: ${f.issue.triageReasoning}` : '.'}`),
+      justification: sarifText(l10n.t('The service\'s auto-triage judged this a likely false positive{0}', f.issue.triageReasoning ? `: ${f.issue.triageReasoning}` : '.')),
     });
   }
   if (f.dismissal) {
-    out.push({ kind: 'external', status: 'accepted', justification: sarifText(`Dismissed in the editor as ${f.dismissal.reason.replace(/-/g, ' ')} on ${f.dismissal.at}.`) });
+    out.push({ kind: 'external', status: 'accepted', justification: sarifText(l10n.t('Dismissed in the editor as {0} on {1}.', f.dismissal.reason.replace(/-/g, ' '), f.dismissal.at)) });
   }
   return out.length ? out : undefined;
 }
@@ -137,8 +138,8 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
       ruleIndex.set(issue.classificationId, rIndex);
       rules.push({
         id: issue.classificationId || 'unclassified',
-        name: sarifText(issue.classificationName || issue.classificationId || 'Unclassified finding'),
-        shortDescription: { text: sarifText(issue.classificationName || issue.classificationId || 'Unclassified finding') },
+        name: sarifText(issue.classificationName || issue.classificationId || l10n.t('Unclassified finding')),
+        shortDescription: { text: sarifText(issue.classificationName || issue.classificationId || l10n.t('Unclassified finding')) },
         ...(issue.classificationDescription ? { fullDescription: { text: sarifText(issue.classificationDescription) } } : {}),
         ...(help ? { helpUri: help } : {}),
         ...(cwe ? { relationships: [{ target: { id: cwe, toolComponent: { name: 'CWE' } }, kinds: ['relevant'] }] } : {}),
@@ -167,7 +168,7 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
       ...(suppressions(f) ? { suppressions: suppressions(f) } : {}),
       properties: {
         ...factData(issue, 'sarif', o.facts),
-        ...(issue.stale ? { placement: 'the file changed since the scan; the line is the one the service reported' } : {}),
+        ...(issue.stale ? { placement: l10n.t('the file changed since the scan; the line is the one the service reported') } : {}),
       },
     });
   }
@@ -181,7 +182,7 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
     ...(taxa.size ? {
       taxonomies: [{ name: 'CWE', organization: 'MITRE', informationUri: 'https://cwe.mitre.org/', isComprehensive: false, taxa: [...taxa.values()] }],
     } : {}),
-    originalUriBaseIds: { SRCROOT: { uri: folder.folderUri.endsWith('/') ? folder.folderUri : `${folder.folderUri}/`, description: { text: sarifText(`Workspace folder ${folder.name}`) } } },
+    originalUriBaseIds: { SRCROOT: { uri: folder.folderUri.endsWith('/') ? folder.folderUri : `${folder.folderUri}/`, description: { text: sarifText(l10n.t('Workspace folder {0}', folder.name)) } } },
     artifacts,
     results,
     columnKind: 'utf16CodeUnits',

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { l10n } from '../text/l10n';
 
 export class UnsafeTargetError extends Error {}
 
@@ -16,14 +17,14 @@ export async function writeExportFile(target: string, data: string | Buffer): Pr
   try {
     realDir = await fsp.realpath(dir);
   } catch {
-    throw new UnsafeTargetError(`The folder ${dir} does not exist.`);
+    throw new UnsafeTargetError(l10n.t('The folder {0} does not exist.', dir));
   }
   if (path.relative(realDir, dir) !== '') {
-    throw new UnsafeTargetError(`${dir} is reached through a symbolic link (it is really ${realDir}); choose a folder that is not a link.`);
+    throw new UnsafeTargetError(l10n.t('{0} is reached through a symbolic link (it is really {1}); choose a folder that is not a link.', dir, realDir));
   }
   const st = await fsp.lstat(abs).catch(() => undefined);
-  if (st?.isSymbolicLink()) throw new UnsafeTargetError(`${abs} is a symbolic link; an export never writes through one. Choose another file.`);
-  if (st && !st.isFile()) throw new UnsafeTargetError(`${abs} is not a regular file.`);
+  if (st?.isSymbolicLink()) throw new UnsafeTargetError(l10n.t('{0} is a symbolic link; an export never writes through one. Choose another file.', abs));
+  if (st && !st.isFile()) throw new UnsafeTargetError(l10n.t('{0} is not a regular file.', abs));
   const temp = path.join(dir, `.${path.basename(abs)}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
   try {

@@ -2,6 +2,7 @@ import { applyPatch, parsePatch } from 'diff';
 import type { StructuredPatch } from 'diff';
 import * as path from 'node:path';
 import { isInsideFolder } from '../workspace/insideFolder';
+import { l10n } from '../text/l10n';
 
 export { isInsideFolder };
 
@@ -42,39 +43,39 @@ export interface FixTarget {
  */
 export function readFixTarget(diffText: string): FixTarget | Exclude<FixResult, { ok: true }> {
   if (diffText.length > MAX_FIX_DIFF_CHARS) {
-    return { ok: false, reason: 'too-large', message: `The fix is ${Math.round(diffText.length / 1024)} KB of diff, more than a suggested fix should be; it was not applied.` };
+    return { ok: false, reason: 'too-large', message: l10n.t('The fix is {0} KB of diff, more than a suggested fix should be; it was not applied.', Math.round(diffText.length / 1024)) };
   }
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(diffText);
   } catch (e) {
-    return { ok: false, reason: 'unreadable', message: `The fix is not a readable patch (${(e as Error).message}).` };
+    return { ok: false, reason: 'unreadable', message: l10n.t('The fix is not a readable patch ({0}).', (e as Error).message) };
   }
   patches = patches.filter((p) => p.hunks.length > 0);
   if (patches.length !== 1) {
     return {
       ok: false, reason: patches.length ? 'not-one-file' : 'unreadable',
-      message: patches.length ? `The fix changes ${patches.length} files; only single-file fixes can be applied.` : 'The fix contains no changes.',
+      message: patches.length ? l10n.t('The fix changes {0} files; only single-file fixes can be applied.', patches.length) : l10n.t('The fix contains no changes.'),
     };
   }
   const patch = patches[0];
   if (patch.hunks.length > MAX_FIX_HUNKS) {
-    return { ok: false, reason: 'too-large', message: `The fix changes ${patch.hunks.length} places in one file, more than a suggested fix should; it was not applied.` };
+    return { ok: false, reason: 'too-large', message: l10n.t('The fix changes {0} places in one file, more than a suggested fix should; it was not applied.', patch.hunks.length) };
   }
   const oldPath = headerPath(patch.oldFileName);
   const newPath = headerPath(patch.newFileName);
   if (oldPath === '/dev/null' || newPath === '/dev/null') {
-    return { ok: false, reason: 'creates-or-deletes', message: 'The fix creates or deletes a file; only edits to an existing file can be applied.' };
+    return { ok: false, reason: 'creates-or-deletes', message: l10n.t('The fix creates or deletes a file; only edits to an existing file can be applied.') };
   }
   const target = newPath ?? oldPath;
-  if (!target) return { ok: false, reason: 'unreadable', message: 'The fix does not name the file it changes.' };
+  if (!target) return { ok: false, reason: 'unreadable', message: l10n.t('The fix does not name the file it changes.') };
   for (const p of [oldPath, newPath]) {
     if (p !== undefined && !isInsideFolder(p)) {
-      return { ok: false, reason: 'outside-folder', message: `The fix changes "${p}", which is outside the workspace folder; it was not applied.` };
+      return { ok: false, reason: 'outside-folder', message: l10n.t('The fix changes "{0}", which is outside the workspace folder; it was not applied.', p) };
     }
   }
   if (oldPath && newPath && path.posix.normalize(oldPath) !== path.posix.normalize(newPath)) {
-    return { ok: false, reason: 'not-one-file', message: `The fix renames "${oldPath}" to "${newPath}"; only in-place edits can be applied.` };
+    return { ok: false, reason: 'not-one-file', message: l10n.t('The fix renames "{0}" to "{1}"; only in-place edits can be applied.', oldPath, newPath) };
   }
   return { relativePath: path.posix.normalize(target.replace(/\\/g, '/')), patch };
 }
@@ -90,7 +91,7 @@ export function applyFixToText(currentText: string, target: FixTarget): FixResul
   if (result === false) {
     return {
       ok: false, reason: 'does-not-apply',
-      message: `The fix no longer applies to ${target.relativePath}: the code it changes was edited since the scan. Rescan to get a fresh fix.`,
+      message: l10n.t('The fix no longer applies to {0}: the code it changes was edited since the scan. Rescan to get a fresh fix.', target.relativePath),
     };
   }
   return { ok: true, text: result };
@@ -103,7 +104,7 @@ export function applyFix(diffText: string, currentText: string, expectedPath?: s
   if (expectedPath !== undefined && path.posix.normalize(expectedPath) !== target.relativePath) {
     return {
       ok: false, reason: 'not-one-file',
-      message: `The fix changes "${target.relativePath}", not "${expectedPath}" where the issue is; it was not applied.`,
+      message: l10n.t('The fix changes "{0}", not "{1}" where the issue is; it was not applied.', target.relativePath, expectedPath),
     };
   }
   return { ...applyFixToText(currentText, target), relativePath: target.relativePath };

@@ -5,6 +5,7 @@
 // but not their changes) compose: all edits are applied together, bottom-up.
 import { applyFix, type FixRefusal } from './applyFix';
 import { computeLineEdits, splitLines, type LineEdit } from './lineEdits';
+import { l10n } from '../text/l10n';
 
 export interface FixInput {
   id: string;
@@ -46,7 +47,7 @@ export function composeFixes(text: string, fixes: readonly FixInput[]): Composed
     if (edits.some((e) => accepted.some((a) => clash(a, e)))) {
       refused.push({
         id: f.id, reason: 'overlaps',
-        message: 'It changes the same lines as another fix applied with it; apply it on its own after a rescan.',
+        message: l10n.t('It changes the same lines as another fix applied with it; apply it on its own after a rescan.'),
       });
       continue;
     }

@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { isInsideFolder } from '../workspace/insideFolder';
 import { isInsideReal } from '../workspace/readInside';
+import { l10n } from '../text/l10n';
 
 export type TargetRefusal = 'outside-folder' | 'not-scanned' | 'protected' | 'not-a-file' | 'missing';
 
@@ -56,13 +57,13 @@ export function isProtectedPath(relPath: string, hooksDir?: string): boolean {
  */
 export async function checkFixTarget(folderPath: string, relPath: string, inArchive: boolean, o: { hooksDir?: string } = {}): Promise<TargetCheck> {
   if (!isInsideFolder(relPath)) {
-    return { ok: false, reason: 'outside-folder', message: `The fix changes "${relPath}", which is outside the workspace folder; it was not applied.` };
+    return { ok: false, reason: 'outside-folder', message: l10n.t('The fix changes "{0}", which is outside the workspace folder; it was not applied.', relPath) };
   }
   if (isProtectedPath(relPath, o.hooksDir)) {
-    return { ok: false, reason: 'protected', message: `The fix changes "${relPath}", a version-control, editor, CI, git hook, agent or dependency file that fixes never change (a change there can make tools run commands); it was not applied.` };
+    return { ok: false, reason: 'protected', message: l10n.t('The fix changes "{0}", a version-control, editor, CI, git hook, agent or dependency file that fixes never change (a change there can make tools run commands); it was not applied.', relPath) };
   }
   if (!inArchive) {
-    return { ok: false, reason: 'not-scanned', message: `The fix changes "${relPath}", which was not among the files uploaded for this scan; it was not applied.` };
+    return { ok: false, reason: 'not-scanned', message: l10n.t('The fix changes "{0}", which was not among the files uploaded for this scan; it was not applied.', relPath) };
   }
   let realRoot: string;
   let real: string;
@@ -70,14 +71,14 @@ export async function checkFixTarget(folderPath: string, relPath: string, inArch
     realRoot = await fsp.realpath(folderPath);
     real = await fsp.realpath(path.join(folderPath, ...relPath.split('/')));
   } catch {
-    return { ok: false, reason: 'missing', message: `"${relPath}" no longer exists; rescan to get fresh results.` };
+    return { ok: false, reason: 'missing', message: l10n.t('"{0}" no longer exists; rescan to get fresh results.', relPath) };
   }
   if (!isInsideReal(realRoot, real)) {
-    return { ok: false, reason: 'outside-folder', message: `"${relPath}" now leads outside the workspace folder (a symbolic link); the fix was not applied.` };
+    return { ok: false, reason: 'outside-folder', message: l10n.t('"{0}" now leads outside the workspace folder (a symbolic link); the fix was not applied.', relPath) };
   }
   const st = await fsp.stat(real).catch(() => undefined);
   if (!st?.isFile()) {
-    return { ok: false, reason: 'not-a-file', message: `"${relPath}" is not a regular file any more; the fix was not applied.` };
+    return { ok: false, reason: 'not-a-file', message: l10n.t('"{0}" is not a regular file any more; the fix was not applied.', relPath) };
   }
   return { ok: true, realPath: real };
 }

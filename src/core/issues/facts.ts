@@ -6,8 +6,8 @@
 // rendering shows around the table (title, location, triage, the fix) is its own.
 import type { StoredIssue } from './model';
 import { normalizeUrgency } from './severity';
-import { slaWords, statusWords } from './words';
-import { plural } from '../text/plural';
+import { slaWords, statusWords, urgencyLabel } from './words';
+import { l10n, plural } from '../text/l10n';
 
 /** The places a finding is rendered. */
 export type Rendering = 'row' | 'problems' | 'details' | 'hover' | 'clipboard' | 'agent' | 'sarif';
@@ -50,42 +50,42 @@ export function currentLine(issue: StoredIssue): number {
 /** A count of 0 with "reachable" says nothing the word does not, so only a positive count is told. */
 export function reachabilityText(issue: StoredIssue): string | undefined {
   if (issue.reachable === undefined) return undefined;
-  if (!issue.reachable) return 'not reachable';
-  return issue.endpointCount ? `reachable from ${plural(issue.endpointCount, 'endpoint')}` : 'reachable';
+  if (!issue.reachable) return l10n.t('not reachable');
+  return issue.endpointCount ? l10n.t('reachable from {0}', plural(issue.endpointCount, l10n.t('{0} endpoint'), l10n.t('{0} endpoints'))) : l10n.t('reachable');
 }
 
 const blank = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);
 
 export const FINDING_FACTS: readonly FindingFact[] = [
-  { key: 'urgency', label: 'Urgency', words: (i) => capitalize(normalizeUrgency(i.urgency)), data: (i) => normalizeUrgency(i.urgency), in: EVERYWHERE, look: 'strong' },
-  { key: 'new', label: 'New', words: (i) => (i.isNew ? 'not found before the latest full scan' : undefined), data: (i) => (i.isNew ? true : undefined), in: MARKED, mark: () => 'new' },
+  { key: 'urgency', get label() { return l10n.t('Urgency'); }, words: (i) => urgencyLabel(i.urgency), data: (i) => normalizeUrgency(i.urgency), in: EVERYWHERE, look: 'strong' },
+  { key: 'new', get label() { return l10n.t('New'); }, words: (i) => (i.isNew ? l10n.t('not found before the latest full scan') : undefined), data: (i) => (i.isNew ? true : undefined), in: MARKED, mark: () => l10n.t('new') },
   {
-    key: 'policies', label: 'Violates policy',
+    key: 'policies', get label() { return l10n.t('Violates policy'); },
     words: (i) => (i.policies?.length ? i.policies.map((p) => (p.guidance ? `${p.name} (${p.guidance})` : p.name)).join('; ') : undefined),
     data: (i) => (i.policies?.length ? i.policies.map((p) => p.name).join(', ') : undefined),
     in: MARKED,
     ownLine: true,
     // Among what would block CI, the approved policies it breaks; else how many it breaks.
     mark: (i, on) => (on.pushCheck
-      ? `blocks CI: ${(i.policies ?? []).filter((p) => !p.unapproved).map((p) => p.name).join(', ')}`
-      : `violates ${i.policies!.length === 1 ? 'a policy' : `${i.policies!.length} policies`}`),
+      ? l10n.t('blocks CI: {0}', (i.policies ?? []).filter((p) => !p.unapproved).map((p) => p.name).join(', '))
+      : plural(i.policies!.length, l10n.t('violates a policy'), l10n.t('violates {0} policies'))),
   },
-  { key: 'status', label: 'Status', words: (i) => statusWords(i.status), data: (i) => i.status, in: EVERYWHERE },
-  { key: 'slaStatus', label: 'SLA status', words: (i) => (blank(i.slaStatus) ? slaWords(i.slaStatus!) : undefined), data: (i) => blank(i.slaStatus), in: EVERYWHERE },
-  { key: 'reachable', label: 'Reachability', words: reachabilityText, data: (i) => i.reachable, in: MARKED, mark: (i) => (i.reachable ? 'reachable' : undefined) },
+  { key: 'status', get label() { return l10n.t('Status'); }, words: (i) => statusWords(i.status), data: (i) => i.status, in: EVERYWHERE },
+  { key: 'slaStatus', get label() { return l10n.t('SLA status'); }, words: (i) => (blank(i.slaStatus) ? slaWords(i.slaStatus!) : undefined), data: (i) => blank(i.slaStatus), in: EVERYWHERE },
+  { key: 'reachable', get label() { return l10n.t('Reachability'); }, words: reachabilityText, data: (i) => i.reachable, in: MARKED, mark: (i) => (i.reachable ? l10n.t('reachable') : undefined) },
   {
-    key: 'assignee', label: 'Assigned to',
+    key: 'assignee', get label() { return l10n.t('Assigned to'); },
     words: (i) => blank([i.assignee?.name, i.assignee?.email && `<${i.assignee.email}>`].filter(Boolean).join(' ')),
     data: (i) => blank(i.assignee?.email ?? i.assignee?.name),
     in: NOT_HOVER,
   },
-  { key: 'createdAt', label: 'Found', words: (i) => blank(i.createdAt), data: (i) => blank(i.createdAt), in: NOT_HOVER, look: 'time' },
-  { key: 'project', label: 'Project', words: (i) => blank(i.projectName), data: (i) => blank(i.projectName), in: NOT_HOVER },
-  { key: 'branch', label: 'Branch', words: (i) => blank(i.branch), data: (i) => blank(i.branch), in: NOT_HOVER },
-  { key: 'commit', label: 'Commit', words: (i) => blank(i.gitSha), data: (i) => blank(i.gitSha), in: NOT_HOVER, look: 'code' },
+  { key: 'createdAt', get label() { return l10n.t('Found'); }, words: (i) => blank(i.createdAt), data: (i) => blank(i.createdAt), in: NOT_HOVER, look: 'time' },
+  { key: 'project', get label() { return l10n.t('Project'); }, words: (i) => blank(i.projectName), data: (i) => blank(i.projectName), in: NOT_HOVER },
+  { key: 'branch', get label() { return l10n.t('Branch'); }, words: (i) => blank(i.branch), data: (i) => blank(i.branch), in: NOT_HOVER },
+  { key: 'commit', get label() { return l10n.t('Commit'); }, words: (i) => blank(i.gitSha), data: (i) => blank(i.gitSha), in: NOT_HOVER, look: 'code' },
   // The rest of the row's marks: the details page, the hover and the others tell these their own way.
-  { key: 'stale', label: 'Code changed', words: (i) => (i.stale ? 'code changed since the scan' : undefined), data: (i) => (i.stale ? true : undefined), in: ['row'] },
-  { key: 'falsePositive', label: 'Auto-triage', words: (i) => (i.falsePositive ? 'likely false positive' : undefined), data: (i) => (i.falsePositive ? true : undefined), in: ['row'] },
+  { key: 'stale', get label() { return l10n.t('Code changed'); }, words: (i) => (i.stale ? l10n.t('code changed since the scan') : undefined), data: (i) => (i.stale ? true : undefined), in: ['row'] },
+  { key: 'falsePositive', label: 'Auto-triage', words: (i) => (i.falsePositive ? l10n.t('likely false positive') : undefined), data: (i) => (i.falsePositive ? true : undefined), in: ['row'] },
 ];
 
 /** The facts a rendering shows that this finding has, in the table's order, with their words. */
@@ -126,7 +126,7 @@ export function rowMarks(issue: StoredIssue, on: RowContext = {}, facts: readonl
  * name, urgency and description, then the table's facts for Problems.
  */
 export function problemsMessage(issue: StoredIssue, facts: readonly FindingFact[] = FINDING_FACTS): string {
-  const prefix = issue.falsePositive ? 'Likely false positive: ' : '';
+  const prefix = issue.falsePositive ? l10n.t('Likely false positive: ') : '';
   const detail = issue.classificationDescription ? ` — ${issue.classificationDescription}` : '';
   const more = factsFor(issue, 'problems', facts).map(({ fact, words }) => ` · ${fact.label}: ${words}`).join('');
   return `${prefix}${issue.classificationName} (${issue.urgency})${detail}${more}`;
@@ -144,12 +144,12 @@ export function spokenId(id: string): string {
  */
 export function findingRow(issue: StoredIssue, o: { groupBy: string; pushCheck?: boolean; dismissed?: string; facts?: readonly FindingFact[] }): { label: string; description: string; accessibleLabel: string } {
   const line = currentLine(issue);
-  const where = o.groupBy === 'file' ? `line ${line}` : `${issue.path.slice(issue.path.lastIndexOf('/') + 1)}:${line}`;
-  const label = o.groupBy === 'urgency' ? where : `${capitalize(issue.urgency)} · ${where}`;
-  const marks = [...rowMarks(issue, { pushCheck: o.pushCheck }, o.facts), ...(o.dismissed ? [`dismissed: ${o.dismissed}`] : [])];
+  const where = o.groupBy === 'file' ? l10n.t('line {0}', line) : `${issue.path.slice(issue.path.lastIndexOf('/') + 1)}:${line}`;
+  const label = o.groupBy === 'urgency' ? where : `${urgencyLabel(issue.urgency)} · ${where}`;
+  const marks = [...rowMarks(issue, { pushCheck: o.pushCheck }, o.facts), ...(o.dismissed ? [l10n.t('dismissed: {0}', o.dismissed)] : [])];
   return {
     label,
     description: [issue.classificationName, issue.classificationId, ...marks].join(' · '),
-    accessibleLabel: [`${capitalize(issue.urgency)} ${issue.classificationName}`, spokenId(issue.classificationId), `${issue.path} line ${line}`, ...marks].filter(Boolean).join(', '),
+    accessibleLabel: [`${urgencyLabel(issue.urgency)} ${issue.classificationName}`, spokenId(issue.classificationId), l10n.t('{0} line {1}', issue.path, line), ...marks].filter(Boolean).join(', '),
   };
 }

@@ -4,19 +4,20 @@ import { escapeMarkdown } from '../text/untrusted';
 import { FINDING_FACTS, currentLine, factLines, factsFor, type FindingFact } from './facts';
 import type { StoredIssue } from './model';
 import { fixStatusWords, triageWords } from './words';
+import { l10n } from '../text/l10n';
 
 /** Every field, as plain text (Copy Details). */
 export function findingPlainText(issue: StoredIssue, folderName?: string, facts: readonly FindingFact[] = FINDING_FACTS): string {
   const lines = [
     `${issue.classificationName} (${issue.classificationId})`,
-    `Location: ${folderName ? `${folderName}/` : ''}${issue.path}:${currentLine(issue)}`,
+    l10n.t('Location: {0}', `${folderName ? `${folderName}/` : ''}${issue.path}:${currentLine(issue)}`),
     ...factLines(issue, facts),
-    `Issue id: ${issue.id}`,
+    l10n.t('Issue id: {0}', issue.id),
   ];
   if (issue.classificationDescription) lines.push('', issue.classificationDescription);
-  if (issue.triageStatus) lines.push('', `Auto-triage: ${triageWords(issue.triageStatus)}${issue.triageReasoning ? ` — ${issue.triageReasoning}` : ''}`);
-  if (issue.fix) lines.push('', `Suggested fix: ${issue.fix.explanation}`, '', issue.fix.diff);
-  else if (issue.fixStatus) lines.push('', `Auto-fix: ${fixStatusWords(issue.fixStatus)}`);
+  if (issue.triageStatus) lines.push('', l10n.t('Auto-triage: {0}', `${triageWords(issue.triageStatus)}${issue.triageReasoning ? ` — ${issue.triageReasoning}` : ''}`));
+  if (issue.fix) lines.push('', l10n.t('Suggested fix: {0}', issue.fix.explanation), '', issue.fix.diff);
+  else if (issue.fixStatus) lines.push('', l10n.t('Auto-fix: {0}', fixStatusWords(issue.fixStatus)));
   return lines.join('\n');
 }
 

@@ -2,6 +2,7 @@ import type { StoredIssue } from './model';
 import { urgencyRank } from './severity';
 import { currentLine } from './facts';
 import { compareNames } from '../text/compare';
+import { l10n } from '../text/l10n';
 
 export type GroupBy = 'file' | 'urgency' | 'classification' | 'policy';
 
@@ -22,7 +23,7 @@ function groupsOf(issue: StoredIssue, by: GroupBy): { key: string; label: string
   if (by === 'file') return [{ key: issue.path, label: issue.path }];
   if (by === 'urgency') return [{ key: issue.urgency, label: issue.urgency }];
   if (by === 'classification') return [{ key: issue.classificationId, label: `${issue.classificationId}: ${issue.classificationName}` }];
-  return issue.policies?.length ? issue.policies.map((p) => ({ key: `policy:${p.id}`, label: p.name })) : [{ key: NO_POLICY_GROUP, label: 'No policy violated' }];
+  return issue.policies?.length ? issue.policies.map((p) => ({ key: `policy:${p.id}`, label: p.name })) : [{ key: NO_POLICY_GROUP, label: l10n.t('No policy violated') }];
 }
 
 

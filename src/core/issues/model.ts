@@ -1,6 +1,7 @@
 import type { QualityIssue } from '../api/schemas';
 import { MAX_FIX_DIFF_CHARS } from '../fixes/applyFix';
 import { normalizeUrgency } from './severity';
+import { l10n } from '../text/l10n';
 
 /**
  * The editor's own record of one finding, normalised from the service's quality issue so
@@ -157,7 +158,7 @@ export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
   return {
     id: capped(q.id, 500),
     classificationId: share(capped(q.classification?.id ?? 'unclassified', 500)),
-    classificationName: share(capped(q.classification?.name ?? q.classification?.id ?? 'Unclassified issue', 2000)),
+    classificationName: share(capped(q.classification?.name ?? q.classification?.id ?? l10n.t('Unclassified issue'), 2000)),
     classificationDescription: share(capped(q.classification?.description ?? '')),
     urgency: normalizeUrgency(capped(q.urgency, 100)),
     status: share(capped((q.status ?? 'unknown').toLowerCase(), 100)),

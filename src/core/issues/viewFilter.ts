@@ -2,6 +2,7 @@
 // only: Problems, squiggles and every count keep all findings.
 import type { StoredIssue } from './model';
 import { normalizeUrgency } from './severity';
+import { l10n } from '../text/l10n';
 
 export interface ViewFilter {
   /** Part of a classification id or name, case-insensitive (as the service matches it). */
@@ -47,12 +48,12 @@ export function matchesView(issue: StoredIssue, f: ViewFilter): boolean {
 /** One line naming the active filters, e.g. `urgency critical, high; reachable only`. */
 export function describeViewFilter(f: ViewFilter): string {
   const parts: string[] = [];
-  if (f.classification) parts.push(`classification "${f.classification}"`);
-  if (f.statuses?.length) parts.push(`status ${f.statuses.join(', ')}`);
-  if (f.urgencies?.length) parts.push(`urgency ${f.urgencies.join(', ')}`);
-  if (f.reachableOnly) parts.push('reachable only');
-  if (f.newOnly) parts.push('new only');
-  if (f.policyOnly) parts.push('policy violations only');
-  if (f.assignedTo) parts.push('assigned to me');
+  if (f.classification) parts.push(l10n.t('classification "{0}"', f.classification));
+  if (f.statuses?.length) parts.push(l10n.t('status {0}', f.statuses.join(', ')));
+  if (f.urgencies?.length) parts.push(l10n.t('urgency {0}', f.urgencies.join(', ')));
+  if (f.reachableOnly) parts.push(l10n.t('reachable only'));
+  if (f.newOnly) parts.push(l10n.t('new only'));
+  if (f.policyOnly) parts.push(l10n.t('policy violations only'));
+  if (f.assignedTo) parts.push(l10n.t('assigned to me'));
   return parts.join('; ');
 }

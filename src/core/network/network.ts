@@ -6,6 +6,7 @@ import { chooseProxy, decodeCredential, proxyLabel, type ProxyChoice, type Proxy
 import { loadTrust, type Trust, type TrustSettings } from './trust';
 import { tunnelPool } from './tunnel';
 import { undici } from './undici';
+import { l10n } from '../text/l10n';
 
 export interface NetworkSettings {
   proxy: ProxySettings;
@@ -77,10 +78,10 @@ export class Network {
   }
 
   async dispatcherFor(target: URL): Promise<Dispatcher> {
-    if (this.closed) throw new Error('this network configuration was replaced');
+    if (this.closed) throw new Error(l10n.t('this network configuration was replaced'));
     const choice = this.choose(target);
     const trust = await this.trust();
-    if (this.closed) throw new Error('this network configuration was replaced');
+    if (this.closed) throw new Error(l10n.t('this network configuration was replaced'));
     const tlsOptions = { ca: trust.ca, rejectUnauthorized: trust.rejectUnauthorized };
     if (choice.kind === 'direct') {
       this.direct ??= new (undici().Agent)({ connect: tlsOptions });

@@ -6,6 +6,7 @@
 import { BlockList, isIP } from 'node:net';
 import { ClientValidationError } from '../errors';
 import { isLoopbackHost } from './loopback';
+import { l10n } from '../text/l10n';
 
 export type ProxySupport = 'off' | 'on' | 'override' | 'fallback';
 
@@ -43,12 +44,12 @@ export function parseProxyUrl(raw: string, from: string): URL {
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
-    throw new ClientValidationError('proxy', `The proxy address in ${from} is not a valid URL. Write it as http://host:port.`);
+    throw new ClientValidationError('proxy', l10n.t('The proxy address in {0} is not a valid URL. Write it as http://host:port.', from));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ClientValidationError('proxy', `The proxy in ${from} uses ${url.protocol}//, which is not supported. Use an http:// or https:// proxy.`);
+    throw new ClientValidationError('proxy', l10n.t('The proxy in {0} uses {1}//, which is not supported. Use an http:// or https:// proxy.', from, url.protocol));
   }
-  if (!url.hostname) throw new ClientValidationError('proxy', `The proxy address in ${from} has no host. Write it as http://host:port.`);
+  if (!url.hostname) throw new ClientValidationError('proxy', l10n.t('The proxy address in {0} has no host. Write it as http://host:port.', from));
   return url;
 }
 
@@ -121,12 +122,12 @@ export function chooseProxy(target: URL, s: ProxySettings, env: NodeJS.ProcessEn
   if (isLoopbackHost(target.hostname)) return { kind: 'direct', why: 'loopback' };
   if (s.support === 'off') return { kind: 'direct', why: 'support-off' };
   let raw = s.proxy.trim();
-  let from = 'the setting "http.proxy"';
+  let from = l10n.t('the setting "http.proxy"');
   if (!raw) {
     const name = (PROXY_ENV[target.protocol as 'https:' | 'http:'] ?? []).find((k) => (env[k] ?? '').trim() !== '');
     if (!name) return { kind: 'direct', why: 'none' };
     raw = env[name]!;
-    from = `the environment variable ${name}`;
+    from = l10n.t('the environment variable {0}', name);
   }
   if (bypassesProxy(target, noProxyEntries(s.noProxy, env))) return { kind: 'direct', why: 'no-proxy' };
   const url = parseProxyUrl(raw, from);

@@ -2,6 +2,7 @@
 // service, in plain lines, with no secret in it (the proxy is named by host and port, the
 // token and proxy credentials never appear).
 import type { Route } from './network';
+import { l10n } from '../text/l10n';
 
 export interface ConnectionFacts {
   /** When the check ran (ISO text). */
@@ -26,10 +27,10 @@ export interface ConnectionFacts {
 }
 
 const DIRECT_WHY: Record<NonNullable<Route['why']>, string> = {
-  loopback: 'direct (a service on this machine is never proxied)',
-  'no-proxy': 'direct (the address is listed in "http.noProxy" or NO_PROXY)',
-  'support-off': 'direct ("http.proxySupport" is off)',
-  none: 'direct (no proxy set in "http.proxy" or the environment)',
+  get loopback() { return l10n.t('direct (a service on this machine is never proxied)'); },
+  get 'no-proxy'() { return l10n.t('direct (the address is listed in "http.noProxy" or NO_PROXY)'); },
+  get 'support-off'() { return l10n.t('direct ("http.proxySupport" is off)'); },
+  get none() { return l10n.t('direct (no proxy set in "http.proxy" or the environment)'); },
 };
 
 export interface ConnectionReport {
@@ -41,41 +42,41 @@ export interface ConnectionReport {
 }
 
 export function connectionReport(f: ConnectionFacts): ConnectionReport {
-  const lines: string[] = [`Code Scanner connection check, ${f.at}`];
+  const lines: string[] = [l10n.t('Code Scanner connection check, {0}', f.at)];
   const row = (label: string, value: string) => lines.push(`${`${label}:`.padEnd(16)}${value}`);
-  if ('error' in f.service) row('Service', `not usable: ${f.service.error}`);
-  else row('Service', `${f.service.url} (${f.service.from})`);
-  if (f.routeError) row('Route', `not usable: ${f.routeError}`);
-  else if (f.route) row('Route', f.route.direct ? DIRECT_WHY[f.route.why ?? 'none'] : `through the proxy ${f.route.proxy} (from ${f.route.from})${f.route.authenticates ? ', with credentials' : ''}`);
+  if ('error' in f.service) row(l10n.t('Service'), l10n.t('not usable: {0}', f.service.error));
+  else row(l10n.t('Service'), `${f.service.url} (${f.service.from})`);
+  if (f.routeError) row(l10n.t('Route'), l10n.t('not usable: {0}', f.routeError));
+  else if (f.route) row(l10n.t('Route'), f.route.direct ? DIRECT_WHY[f.route.why ?? 'none'] : l10n.t('through the proxy {0} (from {1}){2}', f.route.proxy, f.route.from, f.route.authenticates ? l10n.t(', with credentials') : ''));
   const https = !('error' in f.service) && f.service.url.startsWith('https:');
-  row('Certificates', [`Node's bundled roots`, ...f.trust.sources].join(' + ') + (f.trust.strict ? '' : '; checking is OFF ("http.proxyStrictSSL": false)'));
+  row(l10n.t('Certificates'), [l10n.t('Node\'s bundled roots'), ...f.trust.sources].join(' + ') + (f.trust.strict ? '' : l10n.t('; checking is OFF ("http.proxyStrictSSL": false)')));
   for (const p of f.trust.problems) row('', p);
-  if (!https) row('TLS', 'not used (plain http, allowed for a service on this machine only)');
-  else if (!f.verify) row('TLS', 'not tried');
-  else if (f.verify.tlsFailed) row('TLS', 'the certificate was not accepted (see below)');
-  else if (f.verify.ok || f.verify.status !== undefined) row('TLS', f.trust.strict ? 'verified' : 'connected, certificate NOT checked');
-  else row('TLS', 'not reached');
+  if (!https) row('TLS', l10n.t('not used (plain http, allowed for a service on this machine only)'));
+  else if (!f.verify) row('TLS', l10n.t('not tried'));
+  else if (f.verify.tlsFailed) row('TLS', l10n.t('the certificate was not accepted (see below)'));
+  else if (f.verify.ok || f.verify.status !== undefined) row('TLS', f.trust.strict ? 'verified' : l10n.t('connected, certificate NOT checked'));
+  else row('TLS', l10n.t('not reached'));
   if (f.verify) {
-    const answer = f.verify.status !== undefined ? `HTTP ${f.verify.status} in ${f.verify.ms} ms` : `no answer after ${f.verify.ms} ms`;
+    const answer = f.verify.status !== undefined ? l10n.t('HTTP {0} in {1} ms', f.verify.status, f.verify.ms) : l10n.t('no answer after {0} ms', f.verify.ms);
     row('GET /verify', f.verify.ok ? answer : `${answer}${f.verify.error ? `: ${f.verify.error}` : ''}`);
   }
-  row('Account', f.user ? `signed in as ${f.user}` : f.signedIn ? (f.tokenSent ? 'the service did not accept the stored token' : 'signed in at another address; the token was not sent') : 'not signed in');
+  row(l10n.t('Account'), f.user ? l10n.t('signed in as {0}', f.user) : f.signedIn ? (f.tokenSent ? l10n.t('the service did not accept the stored token') : l10n.t('signed in at another address; the token was not sent')) : l10n.t('not signed in'));
   if (f.keyHeaders) {
     const accepted = Object.entries(f.keyHeaders).filter(([, ok]) => ok).map(([h]) => h);
     const refused = Object.entries(f.keyHeaders).filter(([, ok]) => !ok).map(([h]) => h);
-    row('API key header', accepted.length
-      ? `the service accepts it in ${accepted.join(' and ')}${refused.length ? `, not in ${refused.join(' or ')} alone` : ''} (both are sent)`
-      : 'the service accepted the key only with both headers (both are sent)');
+    row(l10n.t('API key header'), accepted.length
+      ? l10n.t('the service accepts it in {0}{1} (both are sent)', accepted.join(' and '), refused.length ? l10n.t(', not in {0} alone', refused.join(' or ')) : '')
+      : l10n.t('the service accepted the key only with both headers (both are sent)'));
   }
-  if (f.webApp) row('Web app', f.webApp);
-  for (const w of f.warnings) row('Service says', w);
-  row('Client', f.client);
+  if (f.webApp) row(l10n.t('Web app'), f.webApp);
+  for (const w of f.warnings) row(l10n.t('Service says'), w);
+  row(l10n.t('Client'), f.client);
   const reached = !!f.verify && f.verify.status !== undefined;
   const ok = reached && (f.verify!.ok || !f.tokenSent);
   const summary = 'error' in f.service
-    ? `The service address cannot be used: ${f.service.error}`
+    ? l10n.t('The service address cannot be used: {0}', f.service.error)
     : !reached
-    ? `Cannot reach the service${f.verify?.error ? `: ${f.verify.error}` : '.'}`
-    : `Reached the service in ${f.verify!.ms} ms${f.route && !f.route.direct ? ` through the proxy ${f.route.proxy}` : ''}${f.user ? `, signed in as ${f.user}` : f.signedIn && f.tokenSent ? ', but the stored token was not accepted' : ''}.`;
+    ? l10n.t('Cannot reach the service{0}', f.verify?.error ? `: ${f.verify.error}` : '.')
+    : l10n.t('Reached the service in {0} ms{1}{2}.', f.verify!.ms, f.route && !f.route.direct ? l10n.t(' through the proxy {0}', f.route.proxy) : '', f.user ? l10n.t(', signed in as {0}', f.user) : f.signedIn && f.tokenSent ? l10n.t(', but the stored token was not accepted') : '');
   return { ok, summary, text: lines.join('\n') };
 }

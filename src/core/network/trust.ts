@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as tls from 'node:tls';
 import { Worker } from 'node:worker_threads';
+import { l10n } from '../text/l10n';
 
 export interface TrustSettings {
   /** `http.systemCertificates`. */
@@ -88,7 +89,7 @@ export async function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Promi
     const store = await systemStore();
     if (store) {
       added.push(...store);
-      sources.push(`the system's trusted certificates (${store.length})`);
+      sources.push(l10n.t('the system\'s trusted certificates ({0})', store.length));
     }
     // SSL_CERT_FILE is how OpenSSL's store is pointed elsewhere; older Node versions, which
     // cannot ask the system, read it and the distribution's bundle instead.
@@ -98,10 +99,10 @@ export async function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Promi
       try {
         const certs = await readPemFile(file);
         added.push(...certs);
-        if (!store) sources.push(`the system's trusted certificates from ${file} (${certs.length})`);
+        if (!store) sources.push(l10n.t('the system\'s trusted certificates from {0} ({1})', file, certs.length));
         if (file !== env.SSL_CERT_FILE) break;
       } catch {
-        problems.push(`The system certificate file ${file} could not be read.`);
+        problems.push(l10n.t('The system certificate file {0} could not be read.', file));
       }
     }
   }
@@ -111,12 +112,12 @@ export async function loadTrust(s: TrustSettings, env: NodeJS.ProcessEnv): Promi
       const certs = await readPemFile(extra);
       if (certs.length) {
         added.push(...certs);
-        sources.push(`NODE_EXTRA_CA_CERTS (${certs.length} from ${extra})`);
+        sources.push(l10n.t('NODE_EXTRA_CA_CERTS ({0} from {1})', certs.length, extra));
       } else {
-        problems.push(`NODE_EXTRA_CA_CERTS names ${extra}, which holds no PEM certificate.`);
+        problems.push(l10n.t('NODE_EXTRA_CA_CERTS names {0}, which holds no PEM certificate.', extra));
       }
     } catch {
-      problems.push(`NODE_EXTRA_CA_CERTS names ${extra}, which could not be read.`);
+      problems.push(l10n.t('NODE_EXTRA_CA_CERTS names {0}, which could not be read.', extra));
     }
   }
   const ca = added.length ? [...new Set([...tls.rootCertificates, ...added])] : undefined;

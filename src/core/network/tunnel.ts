@@ -6,6 +6,7 @@
 // set credentials).
 import type { Dispatcher, Pool } from 'undici';
 import { undici } from './undici';
+import { l10n } from '../text/l10n';
 
 export class ProxyTunnelError extends Error {
   /** The proxy's status for CONNECT, when it answered one. */
@@ -30,13 +31,13 @@ export function tunnelPool(): new (...args: ConstructorParameters<typeof Pool>) 
         (data) => {
           if (data.statusCode !== 200) {
             data.socket.on('error', () => undefined).destroy();
-            throw new ProxyTunnelError(`the proxy answered ${data.statusCode} to CONNECT`, 'PROXY_STATUS', data.statusCode);
+            throw new ProxyTunnelError(l10n.t('the proxy answered {0} to CONNECT', data.statusCode), 'PROXY_STATUS', data.statusCode);
           }
           return data;
         },
         (err: unknown) => {
           if ((err as { code?: unknown })?.code === 'UND_ERR_SOCKET') {
-            throw new ProxyTunnelError('the proxy closed the connection before the tunnel opened', 'PROXY_CLOSED');
+            throw new ProxyTunnelError(l10n.t('the proxy closed the connection before the tunnel opened'), 'PROXY_CLOSED');
           }
           throw err;
         },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs, renameSync, writeFileSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
+import { l10n } from '../text/l10n';
 
 /**
  * State too big for one JSON.stringify in the extension host (fifty thousand findings are
@@ -90,7 +91,7 @@ export async function readJsonLines(file: string): Promise<unknown[] | undefined
       try {
         records.push(JSON.parse(line));
       } catch {
-        throw new Error(`${path.basename(file)} line ${lineNo} is not JSON`);
+        throw new Error(l10n.t('{0} line {1} is not JSON', path.basename(file), lineNo));
       }
       if (now() - sliceStart > SLICE_MS) {
         await breathe();

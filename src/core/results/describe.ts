@@ -4,14 +4,14 @@
 // untrusted, so each view makes it inert its own way.
 import { formatBytes } from '../text/bytes';
 import { clockTime } from '../text/time';
-import { listWords, plural } from '../text/plural';
 import { oneLine } from '../text/untrusted';
 import type { Attempt, FolderFindings, PendingScan } from './types';
+import { l10n, listWords, plural } from '../text/l10n';
 
 const REASON_CHARS = 300;
 
 /** What signing out changed for the findings shown, said where they are (status bar, view). */
-export const SIGNED_OUT_NOTE = 'Signed out: the findings shown are those of your last scans, kept as they were; sign in to scan again and to see which violate your company\'s policies.';
+export const SIGNED_OUT_NOTE = () => l10n.t('Signed out: the findings shown are those of your last scans, kept as they were; sign in to scan again and to see which violate your company\'s policies.');
 
 function said(detail: string | undefined): string {
   return detail ? oneLine(detail, REASON_CHARS) : '';
@@ -24,39 +24,39 @@ export function attemptText(a: Attempt, now: Date): string {
   switch (a.kind) {
     case 'cancelled':
       return a.scanId
-        ? `you stopped waiting for the scan of ${when}; the service goes on scanning it (Refresh Results fetches its findings once it is done)`
-        : `the last scan (${when}) was cancelled`;
+        ? l10n.t('you stopped waiting for the scan of {0}; the service goes on scanning it (Refresh Results fetches its findings once it is done)', when)
+        : l10n.t('the last scan ({0}) was cancelled', when);
     case 'failed':
-      return `the last scan (${when}) failed on the service${detail ? `: ${detail}` : ' (it gave no reason)'}`;
+      return l10n.t('the last scan ({0}) failed on the service{1}', when, detail ? `: ${detail}` : l10n.t(' (it gave no reason)'));
     case 'unreadable':
-      return `the findings of the scan of ${when} could not be read${detail ? ` (${detail})` : ''}; Refresh Results tries again`;
+      return l10n.t('the findings of the scan of {0} could not be read{1}; Refresh Results tries again', when, detail ? ` (${detail})` : '');
     case 'unknown':
-      return `the state of the scan of ${when} could not be learnt${detail ? ` (${detail})` : ''}; Refresh Results asks again`;
+      return l10n.t('the state of the scan of {0} could not be learnt{1}; Refresh Results asks again', when, detail ? ` (${detail})` : '');
     case 'still-running':
-      return `the scan of ${when} was still running on the service when the wait ended; Refresh Results fetches its findings`;
+      return l10n.t('the scan of {0} was still running on the service when the wait ended; Refresh Results fetches its findings', when);
     case 'error':
-      return `the last scan (${when}) stopped${detail ? `: ${detail}` : ''}`;
+      return l10n.t('the last scan ({0}) stopped{1}', when, detail ? `: ${detail}` : '');
   }
 }
 
 /** A scan still on the service, as a clause. */
 export function pendingText(p: PendingScan, now: Date): string {
   const when = clockTime(p.scannedAt, now);
-  return p.waiting ? `the scan of ${when} is running on the service` : `the scan of ${when} may still be running on the service`;
+  return p.waiting ? l10n.t('the scan of {0} is running on the service', when) : l10n.t('the scan of {0} may still be running on the service', when);
 }
 
 /** "the scan of 14:02" (partial scans since: "the scans of 14:02 to 14:10"). */
 export function scansPhrase(f: FolderFindings, now: Date): string {
-  if (!f.scans.length) return 'no completed scan';
+  if (!f.scans.length) return l10n.t('no completed scan');
   const first = clockTime(f.scans[0].scannedAt, now);
   const last = clockTime(f.scans[f.scans.length - 1].scannedAt, now);
-  return f.scans.length > 1 && first !== last ? `the scans of ${first} to ${last}` : `the scan of ${first}`;
+  return f.scans.length > 1 && first !== last ? l10n.t('the scans of {0} to {1}', first, last) : l10n.t('the scan of {0}', first);
 }
 
 /** "6 issues, from the scan of 14:02"; "no issues found in the scan of 14:02". */
 export function resultsText(f: FolderFindings, count: number, now: Date): string {
-  if (!f.scans.length) return plural(count, 'issue');
-  return count ? `${plural(count, 'issue')}, from ${scansPhrase(f, now)}` : `no issues found in ${scansPhrase(f, now)}`;
+  if (!f.scans.length) return plural(count, l10n.t('{0} issue'), l10n.t('{0} issues'));
+  return count ? plural(count, l10n.t('{0} issue, from {1}'), l10n.t('{0} issues, from {1}'), scansPhrase(f, now)) : l10n.t('no issues found in {0}', scansPhrase(f, now));
 }
 
 /** What the service reported going wrong in the scans whose findings are shown. */
@@ -65,7 +65,7 @@ export function warningsText(f: FolderFindings, now: Date): string | undefined {
   if (!warned.length) return undefined;
   const s = warned[warned.length - 1];
   const more = s.warnings!.length - 1;
-  return `the scan of ${clockTime(s.scannedAt, now)} reported problems, so its results may be incomplete: ${said(s.warnings![0])}${more > 0 ? ` (and ${more} more, see Show Log)` : ''}`;
+  return l10n.t('the scan of {0} reported problems, so its results may be incomplete: {1}{2}', clockTime(s.scannedAt, now), said(s.warnings![0]), more > 0 ? l10n.t(' (and {0} more, see Show Log)', more) : '');
 }
 
 /**
@@ -88,8 +88,8 @@ export function folderNotes(f: FolderFindings, now: Date): string[] {
 /** Uploads saved to resume, in a sentence: which folder, how big, since when, and what to do. */
 export function waitingUploadsText(waiting: readonly { folder: string; size: number; createdAt: string }[], now: Date): string | undefined {
   if (!waiting.length) return undefined;
-  const each = waiting.map((w) => `${w.folder} (${formatBytes(w.size)}, started ${clockTime(w.createdAt, now)})`);
+  const each = waiting.map((w) => l10n.t('{0} ({1}, started {2})', w.folder, formatBytes(w.size), clockTime(w.createdAt, now)));
   return waiting.length === 1
-    ? `An interrupted upload of ${each[0]} waits: Resume Upload continues it where it stopped; a new scan of the folder starts over.`
-    : `Interrupted uploads of ${listWords(each)} wait: Resume Upload continues them where they stopped; a new scan starts over.`;
+    ? l10n.t('An interrupted upload of {0} waits: Resume Upload continues it where it stopped; a new scan of the folder starts over.', each[0])
+    : l10n.t('Interrupted uploads of {0} wait: Resume Upload continues them where they stopped; a new scan starts over.', listWords(each));
 }

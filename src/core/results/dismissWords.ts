@@ -1,9 +1,10 @@
 // How a local dismissal's reason reads, wherever a dismissed finding is shown (the tree,
 // the hover, the details page, the dismiss question).
 import type { DismissReason } from './types';
+import { l10n } from '../text/l10n';
 
 export const DISMISS_LABELS: Record<DismissReason, string> = {
-  'false-positive': 'false positive',
-  'accepted-risk': 'accepted risk',
-  'wont-fix': "won't fix",
+  get 'false-positive'() { return l10n.t('false positive'); },
+  get 'accepted-risk'() { return l10n.t('accepted risk'); },
+  get 'wont-fix'() { return l10n.t('won\'t fix'); },
 };

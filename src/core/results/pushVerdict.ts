@@ -4,8 +4,8 @@
 // would leave the machine, read whole, with the company's policies known; anything else is
 // "unknown" with its reason and what helps. Never "would pass" when it could not check.
 import type { PolicyViolation, StoredIssue } from '../issues';
-import { listWords, plural } from '../text/plural';
 import type { OutgoingKind } from '../workspace/outgoing';
+import { l10n, listWords, plural } from '../text/l10n';
 
 /** Why the verdict is unknown. */
 export type UnknownReason = 'signed-out' | 'no-policies' | 'policies-unreadable' | 'scan-failed' | 'unreachable' | 'not-checked' | 'nothing-to-check';
@@ -37,17 +37,15 @@ export function pushVerdict(f: VerdictFacts): PushVerdict {
   return blocking.length ? { kind: 'blocked', what: f.what, blocking, files: f.files } : { kind: 'clear', what: f.what, files: f.files };
 }
 
-const WHAT: Record<OutgoingKind, string> = { staged: 'staged', branch: 'changed' };
-
 /** How to act on an unknown verdict, in words. */
 const HELP: Record<UnknownReason, string> = {
-  'signed-out': 'sign in (Code Scanner: Sign In) and check again',
-  'no-policies': 'your company has no active policies on the service, so nothing tells what CI blocks; ask whoever manages them',
-  'policies-unreadable': 'the service does not let this account read the company\'s policies, so nothing tells what CI blocks; ask for the permission or check in CI',
-  'scan-failed': 'check again; if it keeps failing, see Show Log',
-  unreachable: 'check your connection (Code Scanner: Check Connection) and check again',
-  'not-checked': 'check again',
-  'nothing-to-check': 'stage or commit a change, then check',
+  get 'signed-out'() { return l10n.t('sign in (Code Scanner: Sign In) and check again'); },
+  get 'no-policies'() { return l10n.t('your company has no active policies on the service, so nothing tells what CI blocks; ask whoever manages them'); },
+  get 'policies-unreadable'() { return l10n.t('the service does not let this account read the company\'s policies, so nothing tells what CI blocks; ask for the permission or check in CI'); },
+  get 'scan-failed'() { return l10n.t('check again; if it keeps failing, see Show Log'); },
+  get unreachable() { return l10n.t('check your connection (Code Scanner: Check Connection) and check again'); },
+  get 'not-checked'() { return l10n.t('check again'); },
+  get 'nothing-to-check'() { return l10n.t('stage or commit a change, then check'); },
 };
 
 /** The verdict in one line a person acts on. */
@@ -57,21 +55,23 @@ export function verdictText(v: PushVerdict): string {
       const byPolicy = new Map<string, number>();
       for (const b of v.blocking) for (const p of b.policies) byPolicy.set(p.name, (byPolicy.get(p.name) ?? 0) + 1);
       const names = [...byPolicy].sort((a, b) => b[1] - a[1]).map(([name, n]) => (byPolicy.size > 1 ? `${name} (${n})` : name));
-      return `CI would block: ${plural(v.blocking.length, 'finding')} ${v.blocking.length === 1 ? 'violates' : 'violate'} ${listWords(names)}.`;
+      return plural(v.blocking.length, l10n.t('CI would block: {0} finding violates {1}.'), l10n.t('CI would block: {0} findings violate {1}.'), listWords(names));
     }
     case 'clear':
-      return `No policy violations in the ${plural(v.files, `${WHAT[v.what]} file`)}.`;
+      return v.what === 'staged'
+        ? plural(v.files, l10n.t('No policy violations in the {0} staged file.'), l10n.t('No policy violations in the {0} staged files.'))
+        : plural(v.files, l10n.t('No policy violations in the {0} changed file.'), l10n.t('No policy violations in the {0} changed files.'));
     case 'unknown':
-      return `Unknown whether CI would block this: ${v.detail ?? UNKNOWN_WORDS[v.reason]}. To know, ${HELP[v.reason]}.`;
+      return l10n.t('Unknown whether CI would block this: {0}. To know, {1}.', v.detail ?? UNKNOWN_WORDS[v.reason], HELP[v.reason]);
   }
 }
 
 const UNKNOWN_WORDS: Record<UnknownReason, string> = {
-  'signed-out': 'you are not signed in',
-  'no-policies': 'there are no policies to check against',
-  'policies-unreadable': 'the company\'s policies could not be read',
-  'scan-failed': 'the scan did not complete',
-  unreachable: 'the service could not be reached',
-  'not-checked': 'the check did not run',
-  'nothing-to-check': 'nothing would leave the machine',
+  get 'signed-out'() { return l10n.t('you are not signed in'); },
+  get 'no-policies'() { return l10n.t('there are no policies to check against'); },
+  get 'policies-unreadable'() { return l10n.t('the company\'s policies could not be read'); },
+  get 'scan-failed'() { return l10n.t('the scan did not complete'); },
+  get unreachable() { return l10n.t('the service could not be reached'); },
+  get 'not-checked'() { return l10n.t('the check did not run'); },
+  get 'nothing-to-check'() { return l10n.t('nothing would leave the machine'); },
 };

@@ -13,6 +13,7 @@ import type { LeftFinding } from './leftFindings';
 import { runAtOnce, runInSlices } from '../async';
 import { errorMessage } from '../errors';
 import { isRecord } from '../text/isRecord';
+import { l10n } from '../text/l10n';
 
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -70,7 +71,7 @@ const recordSchemas = once(() => {
     classificationDescription: text,
     urgency: text,
     status: text,
-    path: z.string().min(1).max(4096).refine(isInsideFolder, 'a path outside the folder'),
+    path: z.string().min(1).max(4096).refine(isInsideFolder, l10n.t('a path outside the folder')),
     line: z.number().int().min(1),
     falsePositive: z.boolean(),
     triageReasoning: text.optional(),
@@ -189,7 +190,7 @@ function* checkRecords(records: readonly unknown[]): Generator<void, ReadResult>
     if (kind === 'workspace') {
       const r = WorkspaceRecordSchema.safeParse(raw);
       // Unreadable: the key-value state's copy stays in use.
-      if (!r.success) dropped.push(`line ${line + 1}: the dismissals and filter (${r.error.issues[0]?.message ?? 'not readable'})`);
+      if (!r.success) dropped.push(l10n.t('line {0}: the dismissals and filter ({1})', line + 1, r.error.issues[0]?.message ?? l10n.t('not readable')));
       else workspace = { dismissals: r.data.dismissals as Record<string, Dismissal>, classificationFilter: r.data.classificationFilter };
       continue;
     }
@@ -197,7 +198,7 @@ function* checkRecords(records: readonly unknown[]): Generator<void, ReadResult>
       const r = FolderRecordSchema.safeParse(raw);
       if (!r.success) {
         if (where) bad.set(where, `line ${line + 1}: ${r.error.issues[0]?.message ?? 'not a folder record'}`);
-        else dropped.push(`line ${line + 1}: a folder record without its folder`);
+        else dropped.push(l10n.t('line {0}: a folder record without its folder', line + 1));
         continue;
       }
       // `gone` (ids only) came before `left`: nothing of those findings is left to bring back.
@@ -209,7 +210,7 @@ function* checkRecords(records: readonly unknown[]): Generator<void, ReadResult>
     const r = left ? LeftRecordSchema.safeParse(raw) : IssuesRecordSchema.safeParse(raw);
     if (!r.success) {
       if (where) bad.set(where, `line ${line + 1}: ${left ? 'not a record of findings that left' : 'not a record of findings'}`);
-      else dropped.push(`line ${line + 1}: ${left ? 'findings that left, without their folder' : 'neither a folder nor its findings'}`);
+      else dropped.push(`line ${line + 1}: ${left ? l10n.t('findings that left, without their folder') : l10n.t('neither a folder nor its findings')}`);
       continue;
     }
     const target = folders.get(r.data.folderUri);
@@ -281,7 +282,7 @@ export class ResultsStorage {
     if (saved?.version !== 1 && saved?.version !== 2) return { snapshot: { folders: [], dismissals: {} }, fileToRead: !!this.file };
     // Version 1 kept findings here; the next write moves them to the results file.
     const inState = saved.version === 1 ? readRecords((saved.folders ?? []).flatMap((f) => [{ ...f, kind: 'folder' }, { kind: 'issues', folderUri: f.folderUri, issues: f.issues }, { kind: 'left', folderUri: f.folderUri, left: f.left ?? [] }])) : undefined;
-    for (const d of inState?.dropped ?? []) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
+    for (const d of inState?.dropped ?? []) this.log(l10n.t('Stored findings of {0} could not be read and were dropped; scan again to see them.', d));
     if (saved.version === 1 && this.file && saved.folders?.length) this.schedule('idle');
     return {
       snapshot: { folders: inState?.folders ?? [], dismissals: isRecord(saved.dismissals) ? (saved.dismissals as Record<string, Dismissal>) : {}, classificationFilter: typeof saved.classificationFilter === 'string' ? saved.classificationFilter : undefined },
@@ -302,11 +303,11 @@ export class ResultsStorage {
     try {
       records = await readJsonLines(this.file);
     } catch (e) {
-      this.log(`Stored findings could not be read (${errorMessage(e)}); scan again to see them.`);
+      this.log(l10n.t('Stored findings could not be read ({0}); scan again to see them.', errorMessage(e)));
       return { folders: [] };
     }
     const { dropped, ...contents } = await readRecordsInSlices(records ?? []);
-    for (const d of dropped) this.log(`Stored findings of ${d} could not be read and were dropped; scan again to see them.`);
+    for (const d of dropped) this.log(l10n.t('Stored findings of {0} could not be read and were dropped; scan again to see them.', d));
     return contents;
   }
 
@@ -335,7 +336,7 @@ export class ResultsStorage {
       if (this.file) {
         // The findings before the state that points at them: a reload never finds version 2 without its file.
         await writeJsonLines(this.file, fileRecords(s)).catch((e: unknown) => {
-          this.log(`Findings could not be stored in ${this.file}: ${errorMessage(e)}`);
+          this.log(l10n.t('Findings could not be stored in {0}: {1}', this.file, errorMessage(e)));
         });
       }
       await this.state.update(STATE_KEY, this.small(s));
@@ -354,7 +355,7 @@ export class ResultsStorage {
       try {
         writeJsonLinesSync(this.file, fileRecords(s));
       } catch (e) {
-        this.log(`Findings could not be stored in ${this.file}: ${errorMessage(e)}`);
+        this.log(l10n.t('Findings could not be stored in {0}: {1}', this.file, errorMessage(e)));
       }
     }
     void this.state.update(STATE_KEY, this.small(s));

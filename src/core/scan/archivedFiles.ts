@@ -5,6 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { nextTurn } from '../async/slices';
+import { l10n } from '../text/l10n';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -50,7 +51,7 @@ export class ArchivedFiles {
   constructor(private readonly dir: string) {}
 
   private file(sha256: string): string {
-    if (!SHA256.test(sha256)) throw new Error(`not an archive digest: ${sha256.slice(0, 80)}`);
+    if (!SHA256.test(sha256)) throw new Error(l10n.t('not an archive digest: {0}', sha256.slice(0, 80)));
     return path.join(this.dir, `${sha256}.json`);
   }
 

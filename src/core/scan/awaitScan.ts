@@ -10,7 +10,7 @@ import { DEFAULT_MAX_POLLS, pollUntilSettled, toStoredIssue, type StoredIssue } 
 import { elapsedText } from '../text/time';
 import type { ScanRef, StopReason } from './events';
 import { errorMessage } from '../errors';
-import { plural } from '../text/plural';
+import { l10n, plural } from '../text/l10n';
 
 /** How the scan's state is watched. */
 export interface WaitSettings {
@@ -64,7 +64,7 @@ export interface CompletedScan {
 /** The service reports the scan failed. */
 export class ScanFailedError extends Error {
   constructor(readonly scanId: string, readonly status: string, readonly reason: string | undefined) {
-    super(`The service reports the scan failed${reason ? `: ${reason}` : ` (status "${status}", no reason given)`}.`);
+    super(l10n.t('The service reports the scan failed{0}.', reason ? `: ${reason}` : l10n.t(' (status "{0}", no reason given)', status)));
     this.name = 'ScanFailedError';
   }
 }
@@ -116,18 +116,18 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
   try {
     for (let poll = 1; ; poll++) {
       const status = await retried(ctx, 'status', (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry, retries: WAIT_RETRIES }),
-        (e) => new ScanStoppedError(scan.scanId, 'unknown', `The state of the scan could not be learnt: ${errorMessage(e)}`, { cause: e }));
+        (e) => new ScanStoppedError(scan.scanId, 'unknown', l10n.t('The state of the scan could not be learnt: {0}', errorMessage(e)), { cause: e }));
       if (!status) return { kind: 'complete', found: await settle(ctx, scan, o.wait, elapsed, wait), warnings: [] };
       const phase = scanPhase(status.status);
       if (phase === 'failed') throw new ScanFailedError(scan.scanId, status.status, status.failedReason);
       if (phase === 'done') {
         const warnings = scanWarnings(status);
-        for (const w of warnings) ctx.log(`Scan ${scan.scanId} reported a problem, so its results may be incomplete: ${w}`);
+        for (const w of warnings) ctx.log(l10n.t('Scan {0} reported a problem, so its results may be incomplete: {1}', scan.scanId, w));
         return { kind: 'complete', found: await readWhole(ctx, scan), warnings };
       }
       if (!o.wait) return { kind: 'running', status: status.status };
       if (elapsed() >= wait.maxWaitMs) {
-        throw new ScanStoppedError(scan.scanId, 'still-running', `The service was still scanning ${elapsedText(elapsed())} after the upload, so the editor stopped waiting; the findings shown are unchanged, and Refresh Results fetches the scan's findings once it is done.`);
+        throw new ScanStoppedError(scan.scanId, 'still-running', l10n.t('The service was still scanning {0} after the upload, so the editor stopped waiting; the findings shown are unchanged, and Refresh Results fetches the scan\'s findings once it is done.', elapsedText(elapsed())));
       }
       ctx.onWait?.({ phase: 'service', status: status.status, elapsedMs: elapsed() });
       await sleep(pollDelay(poll, wait), ctx.signal);
@@ -155,7 +155,7 @@ export function pollDelay(poll: number, wait: { intervalMs: number; maxIntervalM
 async function readWhole(ctx: AwaitContext, scan: ScanRef, previous?: FoundFindings): Promise<FoundFindings> {
   ctx.onWait?.({ phase: 'reading' });
   return retried(ctx, 'findings', (onRetry) => fetchFindings({ ...ctx, onRetry }, scan.scanId, ctx.signal, previous),
-    (e) => new ScanStoppedError(scan.scanId, 'unreadable', `The findings could not be read: ${errorMessage(e)}`, { cause: e }));
+    (e) => new ScanStoppedError(scan.scanId, 'unreadable', l10n.t('The findings could not be read: {0}', errorMessage(e)), { cause: e }));
 }
 
 /** No status route: the findings' total until two polls agree (decisions.md, the first table). */
@@ -172,7 +172,7 @@ async function settle(ctx: AwaitContext, scan: ScanRef, wait: boolean, elapsed: 
     onSnapshot: (snap) => ctx.onWait?.({ phase: 'settling', totalIssues: snap.totalIssues, elapsedMs: elapsed() }),
   });
   if (!res.settled) {
-    throw new ScanStoppedError(scan.scanId, 'still-running', `The service was still producing findings after ${res.polls} polls (${res.totalIssues} so far).`);
+    throw new ScanStoppedError(scan.scanId, 'still-running', l10n.t('The service was still producing findings after {0} polls ({1} so far).', res.polls, res.totalIssues));
   }
   return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable };
 }
@@ -214,10 +214,10 @@ export async function fetchFindings(
   const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue, onRetry: ctx.onRetry, retries: WAIT_RETRIES });
   if (res.unchanged && previous) return previous;
   for (const u of res.unreadable) {
-    ctx.log(`Scan ${scanId}: a finding${u.id ? ` (id ${u.id})` : ''} could not be read and is left out: ${u.reason}`);
+    ctx.log(l10n.t('Scan {0}: a finding{1} could not be read and is left out: {2}', scanId, u.id ? ` (id ${u.id})` : '', u.reason));
   }
   if (res.notRead) {
-    ctx.log(`Scan ${scanId}: ${res.notRead} more findings were not read: one scan is read up to ${MAX_FINDINGS_PER_SCAN.toLocaleString('en-US')} findings or ${MAX_SCAN_BYTES / (1024 * 1024)} MB of answers.`);
+    ctx.log(l10n.t('Scan {0}: {1} more findings were not read: one scan is read up to {2} findings or {3} MB of answers.', scanId, res.notRead, MAX_FINDINGS_PER_SCAN.toLocaleString('en-US'), MAX_SCAN_BYTES / (1024 * 1024)));
   }
   return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.dropped + (res.notRead ?? 0) };
 }
@@ -229,18 +229,18 @@ export function waitMessage(s: WaitState): string {
     case 'service':
       return `${serviceStateWords(s.status)} · ${elapsedText(s.elapsedMs)}`;
     case 'settling':
-      return `waiting for results · ${plural(s.totalIssues, 'issue')} so far · ${elapsedText(s.elapsedMs)}`;
+      return l10n.t('waiting for results · {0} so far · {1}', plural(s.totalIssues, l10n.t('{0} issue'), l10n.t('{0} issues')), elapsedText(s.elapsedMs));
     case 'reading':
-      return 'reading the findings…';
+      return l10n.t('reading the findings…');
     case 'retry':
-      return `${s.what === 'findings' ? 'reading the findings: ' : ''}${s.reason}, retrying in ${secs(s.delayMs)} (attempt ${s.attempt} of ${s.of})`;
+      return l10n.t('{0}{1}, retrying in {2} (attempt {3} of {4})', s.what === 'findings' ? l10n.t('reading the findings: ') : '', s.reason, secs(s.delayMs), s.attempt, s.of);
   }
 }
 
 /** The service's status word as a clause; an unknown word is quoted as it came. */
 export function serviceStateWords(status: string): string {
   const s = status.trim().toLowerCase();
-  if (s === 'queued' || s === 'pending' || s === 'waiting') return 'the service has queued the scan';
-  if (s === 'processing' || s === 'scanning' || s === 'running' || s === 'in_progress' || s === 'in progress') return 'the service is scanning';
-  return `the service reports "${status.replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+  if (s === 'queued' || s === 'pending' || s === 'waiting') return l10n.t('the service has queued the scan');
+  if (s === 'processing' || s === 'scanning' || s === 'running' || s === 'in_progress' || s === 'in progress') return l10n.t('the service is scanning');
+  return l10n.t('the service reports "{0}"', status.replace(/\s+/g, ' ').trim().slice(0, 40));
 }

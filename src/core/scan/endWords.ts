@@ -4,12 +4,12 @@
 import { isServiceError } from '../api';
 import { CancelledAfterUploadError, isCancellation } from '../async';
 import { errorMessage } from '../errors';
-import { listWords, plural } from '../text/plural';
 import { clockTime } from '../text/time';
 import { UploadInterruptedError } from '../upload/engine';
 import { skipReasonLabel, type SkippedFile } from '../workspace/selectFiles';
 import { ScanFailedError, ScanStoppedError } from './awaitScan';
 import type { ScanEvent } from './events';
+import { formatNumber, l10n, listWords, plural } from '../text/l10n';
 
 export interface FolderOutcome {
   folder: string;
@@ -23,8 +23,8 @@ export interface FolderOutcome {
   leftOut?: SkippedFile[];
   /** What git ignores was left out too, uncounted in `leftOut` (a whole folder in git). */
   gitIgnoredNotListed?: boolean;
-  /** A partial scan: what its files were ("changed file", "open file"), so its count is not read as the folder's. */
-  partialOf?: string;
+  /** A partial scan: what its files were (changed, open...), so its count is not read as the folder's. */
+  partialOf?: PartialKind;
   /** What the service reported going wrong in the scan: its results may be incomplete. */
   warnings?: string[];
   /** The service project the scan went to. */
@@ -39,10 +39,26 @@ export interface ScanSummary { folders: FolderOutcome[]; cancelled: boolean; con
 
 export type EndSummary = Omit<ScanSummary, 'folders'>;
 
+/** What a partial scan's files were. */
+export type PartialKind = 'changed' | 'open' | 'chosen' | 'staged';
+
+/** "2 issues in order-service", "no issues, in the 1 changed file of order-service". */
+function countInFolder(f: FolderOutcome): string {
+  const issues = f.issues ? plural(f.issues, l10n.t('{0} issue'), l10n.t('{0} issues')) : l10n.t('no issues');
+  const found = f.fresh ? l10n.t('{0}, {1} new,', issues, formatNumber(f.fresh)) : issues;
+  switch (f.partialOf) {
+    case undefined: return l10n.t('{0} in {1}', found, f.folder);
+    case 'changed': return plural(f.files, l10n.t('{1} in the {0} changed file of {2}'), l10n.t('{1} in the {0} changed files of {2}'), found, f.folder);
+    case 'open': return plural(f.files, l10n.t('{1} in the {0} open file of {2}'), l10n.t('{1} in the {0} open files of {2}'), found, f.folder);
+    case 'chosen': return plural(f.files, l10n.t('{1} in the {0} chosen file of {2}'), l10n.t('{1} in the {0} chosen files of {2}'), found, f.folder);
+    case 'staged': return plural(f.files, l10n.t('{1} in the {0} staged file of {2}'), l10n.t('{1} in the {0} staged files of {2}'), found, f.folder);
+  }
+}
+
 /** "The findings shown are from the scan of 14:02." / "No findings are shown until a scan completes." */
 export function shownSentence(lastScannedAt: string | undefined, now: Date): string {
-  if (!lastScannedAt) return 'No findings are shown until a scan has completed.';
-  return `The findings shown are still those of the scan of ${clockTime(lastScannedAt, now)}.`;
+  if (!lastScannedAt) return l10n.t('No findings are shown until a scan has completed.');
+  return l10n.t('The findings shown are still those of the scan of {0}.', clockTime(lastScannedAt, now));
 }
 
 /** The end of a scan that finished, in sentences, and every file left out (with its folder). */
@@ -51,36 +67,38 @@ export function finishedWords(folders: readonly FolderOutcome[]): { text: string
   const scanned = folders.filter((f) => f.scanId);
   if (scanned.length) {
     // A partial scan's count is of its files, said so: "2 issues in the 1 changed file of order-service".
-    const counts = scanned.map((f) => `${f.issues ? plural(f.issues, 'issue') : 'no issues'}${f.fresh ? `, ${f.fresh} new,` : ''} in ${f.partialOf ? `${f.files === 1 ? 'the 1' : `the ${f.files.toLocaleString('en-US')}`} ${f.files === 1 ? f.partialOf : `${f.partialOf}s`} of ` : ''}${f.folder}`);
-    sentences.push(`Scan finished: ${counts.join(', ')}.`);
+    sentences.push(l10n.t('Scan finished: {0}.', scanned.map(countInFolder).join(', ')));
   }
   // Notes are clauses; a service's or git's text may end in its own period.
-  for (const f of folders.filter((x) => x.note)) sentences.push(`${f.folder}: ${f.note!.replace(/[.\s]+$/, '')}.`);
+  for (const f of folders.filter((x) => x.note)) sentences.push(l10n.t('{0}: {1}.', f.folder, f.note!.replace(/[.\s]+$/, '')));
   const leftOut = folders.flatMap((f) => (f.leftOut ?? []).map((s) => ({ folder: f.folder, ...s })));
   if (leftOut.length) {
     const byReason = new Map<string, number>();
     for (const s of leftOut) byReason.set(skipReasonLabel(s.reason), (byReason.get(skipReasonLabel(s.reason)) ?? 0) + 1);
     // Labels are plural nouns ("credential files"); the count follows so one reads right.
-    const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${n}`);
+    const parts = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => l10n.t('{0}: {1}', r, formatNumber(n)));
     // Upload Preview lists what git ignores too; a scan does not look for it, so says what it counts.
-    const besides = folders.some((f) => f.gitIgnoredNotListed) ? ', besides what git ignores' : '';
-    sentences.push(`${plural(leftOut.length, 'file')} ${leftOut.length === 1 ? 'was' : 'were'} left out${besides}: ${parts.join(', ')}.`);
+    const besides = folders.some((f) => f.gitIgnoredNotListed) ? l10n.t(', besides what git ignores') : '';
+    sentences.push(plural(leftOut.length, l10n.t('{0} file was left out{1}: {2}.'), l10n.t('{0} files were left out{1}: {2}.'), besides, parts.join(', ')));
   }
   return { text: sentences.join(' '), anyIssues: scanned.some((f) => f.issues), leftOut };
 }
 
 /** A scan on save's outcome, for the log. */
 export function savedScanLine(f: FolderOutcome): string {
-  const found = f.scanId ? `${f.issues ? plural(f.issues, 'issue') : 'no issues'}${f.fresh ? `, ${f.fresh} new` : ''} in ${plural(f.files, 'saved file')}` : '';
-  return `${f.folder}: scan on save ${[found, f.note].filter(Boolean).join('; ')}.`;
+  const issues = f.issues ? plural(f.issues, l10n.t('{0} issue'), l10n.t('{0} issues')) : l10n.t('no issues');
+  const found = f.scanId ? plural(f.files, l10n.t('{1} in {0} saved file'), l10n.t('{1} in {0} saved files'), f.fresh ? l10n.t('{0}, {1} new', issues, formatNumber(f.fresh)) : issues) : '';
+  return l10n.t('{0}: scan on save {1}.', f.folder, [found, f.note].filter(Boolean).join('; '));
 }
 
 /** Folders whose scans go on on the service after a cancel: one sentence for all of them. */
 export function continuingWords(names: readonly string[], shown: string): { text: string; ignoreTitle: string } {
   const many = names.length > 1;
   return {
-    text: `Stopped waiting for the scan${many ? 's' : ''} of ${listWords(names)}: the service goes on scanning ${many ? 'them' : 'it'}. ${shown} Refresh Results shows ${many ? 'their' : 'its'} findings once ${many ? 'they are' : 'it is'} done.`,
-    ignoreTitle: many ? 'Ignore These Scans' : 'Ignore This Scan',
+    text: many
+      ? l10n.t('Stopped waiting for the scans of {0}: the service goes on scanning them. {1} Refresh Results shows their findings once they are done.', listWords(names), shown)
+      : l10n.t('Stopped waiting for the scan of {0}: the service goes on scanning it. {1} Refresh Results shows its findings once it is done.', listWords(names), shown),
+    ignoreTitle: many ? l10n.t('Ignore These Scans') : l10n.t('Ignore This Scan'),
   };
 }
 
@@ -111,10 +129,10 @@ export function failureOf(err: unknown, signal: AbortSignal): Failure {
 /** What a notification says of a failure (`error` kinds go through the editor's error translator instead). */
 export function failureSentence(f: Exclude<Failure, { kind: 'continues' | 'error' }>, folder: string | undefined, shown: string): string {
   switch (f.kind) {
-    case 'scan-failed': return `The scan of ${folder ?? 'the workspace'} failed on the service${f.reason ? `: ${f.reason}` : ' (it gave no reason)'}. ${shown}`;
+    case 'scan-failed': return l10n.t('The scan of {0} failed on the service{1}. {2}', folder ?? l10n.t('the workspace'), f.reason ? `: ${f.reason}` : l10n.t(' (it gave no reason)'), shown);
     case 'stopped': return `${folder ? `${folder}: ` : ''}${f.message} ${shown}`;
-    case 'last-chunk': return `Cancelled while the last part of the upload${folder ? ` of ${folder}` : ''} was being sent: the service may have received it all and scan it. Scan again later to see current results.`;
-    case 'cancelled': return `Scan cancelled. ${shown}`;
+    case 'last-chunk': return l10n.t('Cancelled while the last part of the upload{0} was being sent: the service may have received it all and scan it. Scan again later to see current results.', folder ? ` of ${folder}` : '');
+    case 'cancelled': return l10n.t('Scan cancelled. {0}', shown);
     case 'interrupted': return f.message;
   }
 }
@@ -153,9 +171,9 @@ export function backgroundEnd(failures: readonly unknown[], signal: AbortSignal)
 /** A scan event, for the log. */
 export function scanEventLine(e: ScanEvent): string {
   switch (e.kind) {
-    case 'uploaded': return `scan ${e.scan.scanId} uploaded; waiting for the service to finish it.`;
-    case 'completed': return `scan ${e.findings.scan.scanId} completed: ${e.findings.issues.length} findings read${e.findings.unreadable ? `, ${e.findings.unreadable} unreadable` : ''}.`;
-    case 'failed': return `scan ${e.scan.scanId} failed on the service: ${e.reason ?? 'no reason given'}. The findings shown are unchanged.`;
-    case 'stopped': return `stopped waiting for scan ${e.scan.scanId} (${e.why})${e.detail ? `: ${e.detail}` : ''}. The findings shown are unchanged.`;
+    case 'uploaded': return l10n.t('scan {0} uploaded; waiting for the service to finish it.', e.scan.scanId);
+    case 'completed': return l10n.t('scan {0} completed: {1} findings read{2}.', e.findings.scan.scanId, e.findings.issues.length, e.findings.unreadable ? `, ${e.findings.unreadable} unreadable` : '');
+    case 'failed': return l10n.t('scan {0} failed on the service: {1}. The findings shown are unchanged.', e.scan.scanId, e.reason ?? l10n.t('no reason given'));
+    case 'stopped': return l10n.t('stopped waiting for scan {0} ({1}){2}. The findings shown are unchanged.', e.scan.scanId, e.why, e.detail ? `: ${e.detail}` : '');
   }
 }

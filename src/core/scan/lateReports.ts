@@ -8,6 +8,7 @@ import type { ChangeJournal } from '../workspace/changeJournal';
 import { findPath, pathsBelow } from '../workspace/fileList';
 import { recordedStats } from '../workspace/checkCandidates';
 import { absolutePathOf, lstatQuiet } from '../workspace/pathsOnDisk';
+import { l10n } from '../text/l10n';
 
 /** How long VS Code may take to report a write to its watchers (measured 75-160 ms in code-server 4.139, local disk). */
 export const WATCHER_LATENCY_MS = 300;
@@ -37,32 +38,32 @@ export async function reportedLate(
 ): Promise<string | undefined> {
   if (caughtUp) {
     if (!await reportedWithin(startedAt + cookieWaitMs - Date.now(), signal, caughtUp)) {
-      return `had not reported the scan's marker file in .git ${cookieWaitMs / 1000} s after the scan started (it may have stopped watching the folder)`;
+      return l10n.t('had not reported the scan\'s marker file in .git {0} s after the scan started (it may have stopped watching the folder)', cookieWaitMs / 1000);
     }
   } else {
     const wait = startedAt + latencyMs - Date.now();
     if (wait > 0) await sleep(wait, signal);
   }
-  const late = (what: string) => `reported ${what} only after the scan had chosen its files`;
+  const late = (what: string) => l10n.t('reported {0} only after the scan had chosen its files', what);
   const seen = changes.seenSince(epoch);
-  if (!seen) return late('more changes than it keeps (or changed ignore rules)');
+  if (!seen) return late(l10n.t('more changes than it keeps (or changed ignore rules)'));
   for (const rel of seen) {
     const st = lstatQuiet(absolutePathOf(root, rel));
     const i = findPath(index, rel);
     if (st instanceof Error) {
       // VS Code reports a deleted folder, not each file that was in it.
       const [from, to] = pathsBelow(index, rel);
-      if (i >= 0 || from < to) return late(`${rel} deleted`);
+      if (i >= 0 || from < to) return late(l10n.t('{0} deleted', rel));
       continue;
     }
     if (st.mtimeMs >= startedAt) continue;
     // Files written into a folder an instant after it was made can escape the watcher (it did
     // not watch the folder yet): its own report is all there may be of them.
-    if (st.isDirectory()) return late(`the folder ${rel} made or changed before the scan started`);
+    if (st.isDirectory()) return late(l10n.t('the folder {0} made or changed before the scan started', rel));
     // A link's entry holds what it leads to (selectFiles.ts), which its own status does not tell.
-    if (st.isSymbolicLink()) return late(`the link ${rel} made before the scan started`);
+    if (st.isSymbolicLink()) return late(l10n.t('the link {0} made before the scan started', rel));
     if (!st.isFile()) continue;
-    if (i < 0 || !recordedStats(index, i, st)) return late(`${rel} written before the scan started`);
+    if (i < 0 || !recordedStats(index, i, st)) return late(l10n.t('{0} written before the scan started', rel));
   }
   return undefined;
 }

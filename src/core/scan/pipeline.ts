@@ -22,8 +22,8 @@ import type { ArchivedFiles } from './archivedFiles';
 import { ScanFailedError, ScanStoppedError, awaitScan, waitMessage, type WaitSettings, type WaitState } from './awaitScan';
 import type { ScanEvent, ScanRef } from './events';
 import { monotonicProgress, type ScanProgress, type ScanStage } from './stages';
-import { plural } from '../text/plural';
 import { errorMessage } from '../errors';
+import { l10n, plural } from '../text/l10n';
 
 export type { ScanEvent, ScanFindings, ScanRef } from './events';
 export { fetchFindings, type FoundFindings } from './awaitScan';
@@ -58,7 +58,7 @@ export function trustedChanges(
   const watched = journal?.watched;
   if (!watched) return { why: journal?.why };
   const kept = previous();
-  if (kept?.madeAtMs !== watched.madeAtMs) return { why: 'the kept archive is not the one the file watcher started from' };
+  if (kept?.madeAtMs !== watched.madeAtMs) return { why: l10n.t('the kept archive is not the one the file watcher started from') };
   // A small tree is looked at whole sooner than the watcher has caught up.
   return kept.files < watchFromFiles ? {} : { watched };
 }
@@ -175,7 +175,7 @@ function gated(ctx: PipelineContext): PipelineContext {
 
 /** A retry, as a progress line: "connection lost, retrying in 4 s (attempt 3 of 6)". */
 export function retryMessage(r: RetryNotice): string {
-  return `${r.reason}, retrying in ${Math.max(1, Math.round(r.delayMs / 1000))} s (attempt ${r.attempt} of ${r.of})`;
+  return l10n.t('{0}, retrying in {1} s (attempt {2} of {3})', r.reason, Math.max(1, Math.round(r.delayMs / 1000)), r.attempt, r.of);
 }
 
 /**
@@ -203,7 +203,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
   const loadPrevious = loadOnce(reuse, DEFAULT_LEVEL);
   const workers = !req.partial && !reuse?.has() ? new WorkersAhead() : undefined;
   try {
-    progress(ctx, 'select', 0, 'choosing files…');
+    progress(ctx, 'select', 0, l10n.t('choosing files…'));
     let selection: Selection;
     // When the scan took what the watcher had reported: a write before it is checked for once
     // the watcher has caught up (lateReports.ts), one after it is the next scan's.
@@ -213,7 +213,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     const journal = again ? again.journal : req.partial ? undefined : ctx.uploads.changes?.restart({ root: req.root, fromFiles: ctx.watchFromFiles ?? WATCH_FROM_FILES });
     // From the kept index's header: its columns are read once git is at work (SelectOptions.known).
     const { watched, why } = again ? {} : trustedChanges(journal, () => reuse?.peek(DEFAULT_LEVEL), ctx.watchFromFiles);
-    if (why && reuse?.has()) ctx.log(`Every file is looked at: ${why}.`);
+    if (why && reuse?.has()) ctx.log(l10n.t('Every file is looked at: {0}.', why));
     const choose = (w: WatchedChanges | undefined) => {
       // Called now (its git listings start before the git details'), a throw made a rejection.
       const selecting = (async () => req.select(keptIndexFor(loadPrevious, w), w, workers?.onCount))();
@@ -229,13 +229,13 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
       selection = await selecting;
       if (selection.watcher?.missed) {
         // Files changed that the watcher did not report: it cannot be trusted this session.
-        (ctx.warn ?? ctx.log)(`The file watcher missed changes to ${plural(selection.watcher.missed, 'file')}; every file is looked at again, and on every scan until the window is reloaded.`);
-        ctx.uploads.changes?.disable('the file watcher missed changes earlier in this window');
+        (ctx.warn ?? ctx.log)(l10n.t('The file watcher missed changes to {0}; every file is looked at again, and on every scan until the window is reloaded.', plural(selection.watcher.missed, l10n.t('{0} file'), l10n.t('{0} files'))));
+        ctx.uploads.changes?.disable(l10n.t('the file watcher missed changes earlier in this window'));
         ({ selecting, gitInfo } = choose(undefined));
         selection = await selecting;
       } else if (selection.watcher) {
         const { touched: n, walked } = selection.watcher;
-        ctx.log(`${n ? `The file watcher saw ${plural(n, 'path')} change since the last scan: of the tracked files, only ${n === 1 ? 'it was' : 'they were'} looked at again` : 'The file watcher saw no change since the last scan'}; ${walked ? 'git listed the untracked files again (the tracked paths changed)' : 'the folder was not walked again'}.`);
+        ctx.log(`${n ? plural(n, l10n.t('The file watcher saw {0} path change since the last scan: of the tracked files, only it was looked at again'), l10n.t('The file watcher saw {0} paths change since the last scan: of the tracked files, only they were looked at again')) : l10n.t('The file watcher saw no change since the last scan')}; ${walked ? l10n.t('git listed the untracked files again (the tracked paths changed)') : l10n.t('the folder was not walked again')}.`);
       }
     } catch (err) {
       // e.g. Scan Changed Files in a folder that is not a git repository: nothing to scan there.
@@ -245,10 +245,10 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
     throwIfCancelled(ctx.signal);
     for (const note of selection.notes) ctx.log(note);
     if (!selection.files.length) {
-      const note = req.partial ? 'no changed or open files to scan' : 'no files to scan (everything is excluded)';
+      const note = req.partial ? l10n.t('no changed or open files to scan') : l10n.t('no files to scan (everything is excluded)');
       return { kind: 'nothing', result: { kind: 'nothing', note, skipped: selection.skipped } };
     }
-    progress(ctx, 'package', 0, `packaging ${plural(selection.files.length, 'file')}…`);
+    progress(ctx, 'package', 0, plural(selection.files.length, l10n.t('packaging {0} file…'), l10n.t('packaging {0} files…')));
     await ctx.uploads.discard(); // a new scan replaces an older interrupted upload
     // The transfer is started while packaging runs (openTransfer): the upload takes it.
     const opened = openTransfer(ctx.client, archiveNameFor(req.projectName), ctx.signal);
@@ -264,7 +264,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
       }) : undefined;
     // Awaited later, or never when the scan stops first: a cancel meanwhile is not "unhandled".
     lateReports?.catch(() => undefined);
-    if (await loadPrevious()) ctx.log(`${plural(archive.index.length, 'file')} packaged, ${archive.reused} of them unchanged since the last scan (copied from its archive, not compressed again).`);
+    if (await loadPrevious()) ctx.log(l10n.t('{0} packaged, {1} of them unchanged since the last scan (copied from its archive, not compressed again).', plural(archive.index.length, l10n.t('{0} file'), l10n.t('{0} files')), archive.reused));
     return { kind: 'packaged', selection, archive, gitInfo, journal, lateReports, opened };
   } finally {
     // Packaging has stopped them already when it had them; stopping twice is harmless.
@@ -309,7 +309,7 @@ export async function scanFolder(req: FolderScanRequest, given: PipelineContext)
     if (packaged.kind === 'nothing') return packaged.result;
     const done = await uploadPackaged(req, ctx, packaged);
     if (done.kind !== 'reported-late') return done;
-    ctx.log(`The file watcher ${done.why}; every file is looked at again.`);
+    ctx.log(l10n.t('The file watcher {0}; every file is looked at again.', done.why));
     packaged = await selectAndPackage(req, ctx, { journal: packaged.journal });
   }
 }
@@ -326,7 +326,7 @@ async function uploadPackaged(
   const skipped = [...selection.skipped, ...archive.skipped];
   if (!archive.index.length) {
     await archive.dispose();
-    return { kind: 'nothing', note: 'no files to scan: packaging left out every chosen file (binary, over the size limit, changed or gone)', skipped };
+    return { kind: 'nothing', note: l10n.t('no files to scan: packaging left out every chosen file (binary, over the size limit, changed or gone)'), skipped };
   }
   let keepArchive = false;
   try {
@@ -354,7 +354,7 @@ async function uploadPackaged(
         holdLast: lateReports?.then((why) => { if (why) throw new ReportedLate(why); }),
         opened,
         // An upload interrupted before the check ended is kept to resume only if the check passes.
-      }), async () => { keepArchive = !(await lateReports?.catch(() => 'not checked')); });
+      }), async () => { keepArchive = !(await lateReports?.catch(() => l10n.t('not checked'))); });
     } catch (e) {
       if (e instanceof ReportedLate) return { kind: 'reported-late', why: e.why };
       // Interrupted while the watcher could still report, and it did: that transfer is not
@@ -367,7 +367,7 @@ async function uploadPackaged(
     if (!req.partial && ctx.uploads.reuse) {
       await ctx.uploads.reuse.keep(archive.path, archive.index, archive.level, archive.madeAtMs)
         .then(() => { if (journal) ctx.uploads.changes?.settle(journal.epoch, archive.madeAtMs, selection); })
-        .catch((e: unknown) => (ctx.warn ?? ctx.log)(`The archive could not be kept for the next scan: ${errorMessage(e)}`));
+        .catch((e: unknown) => (ctx.warn ?? ctx.log)(l10n.t('The archive could not be kept for the next scan: {0}', errorMessage(e))));
     }
     return {
       ...(await afterUpload(ctx, req.root, outcome, fields, archive.sha256, archive.index.length)), skipped,
@@ -408,7 +408,7 @@ export async function resumeFolder(transfer: SavedTransfer, given: PipelineConte
 
 function uploadProgress(ctx: PipelineContext, sent: number, total: number): void {
   const f = total ? sent / total : 1;
-  progress(ctx, 'upload', f, `uploading ${Math.floor(f * 100)}% · ${formatBytes(sent)} of ${formatBytes(total)}`);
+  progress(ctx, 'upload', f, l10n.t('uploading {0}% · {1} of {2}', Math.floor(f * 100), formatBytes(sent), formatBytes(total)));
 }
 
 /** Runs an upload; an interruption that left a resumable transfer keeps the archive. */
@@ -425,7 +425,7 @@ async function upload(ctx: PipelineContext, go: () => Promise<UploadOutcome>, ke
 /** The journal's `caughtUp`, said in the log when it comes: what a re-scan told by the watcher waits for. */
 function caughtUpSaid(journal: JournalSnapshot, startedAt: number, ctx: PipelineContext): Promise<boolean> | undefined {
   return journal.caughtUp?.then((reported) => {
-    if (reported) ctx.log(`The file watcher had reported every write made before the scan ${Date.now() - startedAt} ms after it started.`);
+    if (reported) ctx.log(l10n.t('The file watcher had reported every write made before the scan {0} ms after it started.', Date.now() - startedAt));
     return reported;
   });
 }
@@ -433,7 +433,7 @@ function caughtUpSaid(journal: JournalSnapshot, startedAt: number, ctx: Pipeline
 /** The watcher reported late a write the archive does not hold, or not its cookie (lateReports.ts): its upload must not complete. */
 class ReportedLate extends Error {
   constructor(readonly why: string) {
-    super(`The file watcher ${why}.`);
+    super(l10n.t('The file watcher {0}.', why));
   }
 }
 
@@ -451,7 +451,7 @@ async function afterUpload(
   // not for a folder git cannot run in (a resumed upload's folder is not known here).
   void prepareGitHelperFor(root);
   const done = await waitForScan(scan, ctx);
-  if (done.kind === 'running') throw new Error('unreachable: a wait ends only when the scan does');
+  if (done.kind === 'running') throw new Error(l10n.t('unreachable: a wait ends only when the scan does'));
   return { kind: 'scanned', scanId: scan.scanId, files, issues: done.issues, totalIssues: done.totalIssues, warnings: done.warnings };
 }
 
@@ -472,7 +472,7 @@ export async function waitForScan(
   scan: ScanRef, given: PipelineContext, o: { wait: boolean } = { wait: true },
 ): Promise<{ kind: 'complete'; issues: number; totalIssues: number; warnings: string[] } | { kind: 'running'; status: string }> {
   const ctx = gated(given);
-  progress(ctx, 'results', 0, 'waiting for the service…');
+  progress(ctx, 'results', 0, l10n.t('waiting for the service…'));
   try {
     const r = await awaitScan({
       client: ctx.client, signal: ctx.signal, log: ctx.warn ?? ctx.log, classification: ctx.classification, wait: ctx.wait, retryBaseMs: ctx.retries?.baseDelayMs,
@@ -491,7 +491,7 @@ export async function waitForScan(
       : err instanceof CancelledAfterUploadError ? { kind: 'stopped', scan, why: 'cancelled' }
         : err instanceof ScanStoppedError ? { kind: 'stopped', scan, why: err.why, detail }
           : { kind: 'stopped', scan, why: 'unknown', detail };
-    await ctx.onScan(event).catch((e: unknown) => (ctx.warn ?? ctx.log)(`Could not record how the scan ${scan.scanId} ended: ${errorMessage(e)}`));
+    await ctx.onScan(event).catch((e: unknown) => (ctx.warn ?? ctx.log)(l10n.t('Could not record how the scan {0} ended: {1}', scan.scanId, errorMessage(e))));
     throw err;
   }
 }

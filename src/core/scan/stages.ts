@@ -1,12 +1,13 @@
+import { l10n } from '../text/l10n';
 // The stages of scanning one folder, and the share of the progress bar each one fills.
 // Upload is most of the wall time for a real workspace; waiting for results follows the
 // service's pace and gets the last part.
 
 export const SCAN_STAGES = {
-  select: { from: 0, to: 0.05, label: 'choosing files' },
+  select: { from: 0, to: 0.05, get label() { return l10n.t('choosing files'); } },
   package: { from: 0.05, to: 0.15, label: 'packaging' },
   upload: { from: 0.15, to: 0.85, label: 'uploading' },
-  results: { from: 0.85, to: 1, label: 'waiting for results' },
+  results: { from: 0.85, to: 1, get label() { return l10n.t('waiting for results'); } },
 } as const;
 
 export type ScanStage = keyof typeof SCAN_STAGES;

@@ -2,6 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { takeScratch, type ScratchLease } from '../scratch';
+import { l10n } from '../text/l10n';
 
 /**
  * A chunk goes out in slices of this size; progress moves with each slice the socket takes.
@@ -59,9 +60,9 @@ export class ChunkReader {
         ({ bytesRead } = await this.fh.read(this.buf, this.filled, end - this.filled, this.start + this.filled));
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code ?? String(e);
-        throw (this.failure = new Error(`The archive ${this.filePath} could not be read (${code}); package the workspace again.`, { cause: e }));
+        throw (this.failure = new Error(l10n.t('The archive {0} could not be read ({1}); package the workspace again.', this.filePath, code), { cause: e }));
       }
-      if (bytesRead === 0) throw (this.failure = new Error(`The archive ${this.filePath} is shorter than expected; package the workspace again.`));
+      if (bytesRead === 0) throw (this.failure = new Error(l10n.t('The archive {0} is shorter than expected; package the workspace again.', this.filePath)));
       this.filled += bytesRead;
     }
   }

@@ -6,6 +6,7 @@ import type { ArchiveRef } from '../archive/zip';
 import { DEFAULT_MAX_RETRIES, waitBeforeRetry } from './retryWait';
 import { TransferRun, serviceOrigin } from './transferRun';
 import type { SavedTransfer, TransferStore } from './transferStore';
+import { l10n } from '../text/l10n';
 
 export { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS } from './retryWait';
 export { HELD_BYTES, MAX_BYTES_FACTOR, MAX_REQUESTS_PER_CHUNK, UploadInterruptedError } from './transferRun';
@@ -92,9 +93,9 @@ export async function uploadArchive(opts: UploadOptions): Promise<UploadOutcome>
   checkFields(opts.fields);
   const { archive } = opts;
   const st = await fsp.stat(archive.path).catch(() => undefined);
-  if (!st?.isFile()) throw new Error(`The archive ${archive.path} is missing; package the workspace again.`);
+  if (!st?.isFile()) throw new Error(l10n.t('The archive {0} is missing; package the workspace again.', archive.path));
   if (st.size !== archive.size) {
-    throw new Error(`The archive ${archive.path} is ${st.size} bytes, not the ${archive.size} bytes it was built with; package the workspace again.`);
+    throw new Error(l10n.t('The archive {0} is {1} bytes, not the {2} bytes it was built with; package the workspace again.', archive.path, st.size, archive.size));
   }
   const saved = await opts.store.load();
   const same = saved && saved.sha256 === archive.sha256 && saved.size === archive.size && saved.archiveName === archive.name && sameFields(saved.fields, opts.fields);
@@ -140,15 +141,15 @@ async function takeOpened(opts: UploadOptions, archive: ArchiveRef): Promise<{ t
 export async function resumeUpload(opts: Omit<UploadOptions, 'archive' | 'fields'>): Promise<UploadOutcome> {
   const chunkSize = checkOptions(opts);
   const saved = await opts.store.load();
-  if (!saved) throw new Error('There is no interrupted upload to resume. Start a new scan instead.');
+  if (!saved) throw new Error(l10n.t('There is no interrupted upload to resume. Start a new scan instead.'));
   const st = await fsp.stat(saved.archivePath).catch(() => undefined);
   if (!st?.isFile()) {
     await opts.store.clear();
-    throw new Error(`The archive of the interrupted upload (${saved.archivePath}) no longer exists, so the upload cannot be resumed. Start a new scan.`);
+    throw new Error(l10n.t('The archive of the interrupted upload ({0}) no longer exists, so the upload cannot be resumed. Start a new scan.', saved.archivePath));
   }
   if (st.size !== saved.size || (await sha256File(saved.archivePath)) !== saved.sha256) {
     await opts.store.clear();
-    throw new Error(`The archive of the interrupted upload (${saved.archivePath}) changed since the upload started, so it cannot be resumed. Start a new scan.`);
+    throw new Error(l10n.t('The archive of the interrupted upload ({0}) changed since the upload started, so it cannot be resumed. Start a new scan.', saved.archivePath));
   }
   checkFields(saved.fields);
   return runTransfer(opts, saved, chunkSize);
@@ -159,10 +160,10 @@ export async function resumeUpload(opts: Omit<UploadOptions, 'archive' | 'fields
 function checkOptions(opts: Omit<UploadOptions, 'archive' | 'fields'>): number {
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE;
   if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
-    throw new Error(`The upload chunk size must be a whole number of bytes, at least 1 (got ${String(opts.chunkSize)}).`);
+    throw new Error(l10n.t('The upload chunk size must be a whole number of bytes, at least 1 (got {0}).', String(opts.chunkSize)));
   }
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
-  if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) throw new Error(`maxRetries must be a whole number, 0 or more (got ${String(maxRetries)}).`);
+  if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) throw new Error(l10n.t('maxRetries must be a whole number, 0 or more (got {0}).', String(maxRetries)));
   return chunkSize;
 }
 

@@ -6,11 +6,11 @@ import { Readable } from 'node:stream';
 import { ServiceError, TransferCookies, isRetryable, type ServiceClient } from '../api';
 import { errorMessage } from '../errors';
 import { formatBytes } from '../text/bytes';
-import { plural } from '../text/plural';
 import { ChunkReader } from './chunkReader';
 import type { UploadOptions, UploadOutcome } from './engine';
 import { DEFAULT_MAX_RETRIES, waitBeforeRetry } from './retryWait';
 import type { SavedTransfer } from './transferStore';
+import { l10n, plural } from '../text/l10n';
 
 /**
  * A transfer may send at most this many times the archive's bytes (plus one chunk), and
@@ -187,7 +187,7 @@ export class TransferRun {
       this.progress(this.offset, true);
     } else {
       this.needOffset = true; // an offset that does not move forward: ask again
-      if (++this.failures > this.maxRetries) throw this.interrupted(new Error(`the service answered with offset ${result.nextOffset} after a chunk at ${chunkStart}`));
+      if (++this.failures > this.maxRetries) throw this.interrupted(new Error(l10n.t('the service answered with offset {0} after a chunk at {1}', result.nextOffset, chunkStart)));
     }
     return undefined;
   }
@@ -200,7 +200,7 @@ export class TransferRun {
     this.needOffset = false;
     if (this.offset > this.total) {
       // The service holds more than this archive has: it is not our transfer any more.
-      throw new ServiceError({ kind: 'not-found', operation: 'readOffset', message: `The service holds ${this.offset} bytes for an archive of ${this.total} bytes.` });
+      throw new ServiceError({ kind: 'not-found', operation: 'readOffset', message: l10n.t('The service holds {0} bytes for an archive of {1} bytes.', this.offset, this.total) });
     }
     this.sessionStartOffset ??= this.offset;
     this.progress(this.offset, true);
@@ -273,7 +273,7 @@ export class TransferRun {
     this.bytesSent += bytes;
     if (this.requests > this.maxRequests || this.bytesSent > this.maxBytes) {
       throw this.interrupted(new Error(
-        `the service kept asking for data again: ${this.requests} requests and ${this.bytesSent} bytes sent for an archive of ${this.total} bytes. The upload was stopped; try again later`,
+        l10n.t('the service kept asking for data again: {0} requests and {1} bytes sent for an archive of {2} bytes. The upload was stopped; try again later', this.requests, this.bytesSent, this.total),
       ));
     }
   }
@@ -282,12 +282,12 @@ export class TransferRun {
     const cancelled = !!this.opts.signal?.aborted;
     const reason = errorMessage(e);
     const { failures, offset, total } = this;
-    const why = cancelled ? 'was cancelled'
-      : failures === 0 ? `stopped (${reason})`
-        : `stopped after ${plural(failures, 'failed attempt')} (${reason})`;
+    const why = cancelled ? l10n.t('was cancelled')
+      : failures === 0 ? l10n.t('stopped ({0})', reason)
+        : l10n.t('stopped after {0} ({1})', plural(failures, l10n.t('{0} failed attempt'), l10n.t('{0} failed attempts')), reason);
     const held = offset > 0
-      ? `with ${formatBytes(offset)} of ${formatBytes(total)} on the service. It can be resumed: the service keeps what it received.`
-      : `before the service received any of its ${formatBytes(total)}. It can be resumed from the start.`;
-    return new UploadInterruptedError(`The upload ${why} ${held}`, this.t.transferId, offset, total, cancelled, { cause: e, lastChunkInFlight: this.lastChunkInFlight });
+      ? l10n.t('with {0} of {1} on the service. It can be resumed: the service keeps what it received.', formatBytes(offset), formatBytes(total))
+      : l10n.t('before the service received any of its {0}. It can be resumed from the start.', formatBytes(total));
+    return new UploadInterruptedError(l10n.t('The upload {0} {1}', why, held), this.t.transferId, offset, total, cancelled, { cause: e, lastChunkInFlight: this.lastChunkInFlight });
   }
 }

@@ -4,6 +4,7 @@
 // a journal starts with no baseline, so the first scan after a window opens (files may have
 // changed while it was closed) chooses its files the full way.
 import { COOKIE_GIVE_UP_MS, WatcherCookies } from './watcherCookies';
+import { l10n } from '../text/l10n';
 
 /** Beyond this many paths, a re-scan chooses its files the full way (a branch switch, a build). */
 export const MAX_WATCHED_PATHS = 2000;
@@ -68,7 +69,7 @@ export class ChangeJournal {
   note(rel: string): void {
     if (this.cookies.reported(rel) || this.invalid) return;
     if (changesIgnoreRules(rel)) {
-      this.invalid = `${rel} changed`;
+      this.invalid = l10n.t('{0} changed', rel);
       return;
     }
     // git's own files: the tracked list is read from git every time.
@@ -76,7 +77,7 @@ export class ChangeJournal {
     if (this.touched.has(rel)) return;
     this.touched.add(rel);
     this.chars += rel.length + 1;
-    if (this.touched.size > MAX_WATCHED_PATHS || this.chars > MAX_PATHSPEC_CHARS) this.invalid = `more than ${MAX_WATCHED_PATHS} paths changed`;
+    if (this.touched.size > MAX_WATCHED_PATHS || this.chars > MAX_PATHSPEC_CHARS) this.invalid = l10n.t('more than {0} paths changed', MAX_WATCHED_PATHS);
   }
 
   /** What was noted since restart() returned `epoch`, while it is the latest and nothing overflowed. */
@@ -103,7 +104,7 @@ export class ChangeJournal {
    */
   restart(cookie?: { root: string; fromFiles: number }): JournalSnapshot {
     const b = this.baseline;
-    const why = this.disabledWhy ?? (!b ? 'no scan in this window has packaged the folder yet' : this.invalid);
+    const why = this.disabledWhy ?? (!b ? l10n.t('no scan in this window has packaged the folder yet') : this.invalid);
     const watched = why || !b ? undefined : { madeAtMs: b.madeAtMs, touched: this.touched, untracked: b.untracked, trackedDigest: b.trackedDigest };
     if (cookie) this.cookieAt = cookie;
     const caughtUp = watched && cookie && (b!.files ?? 0) >= cookie.fromFiles ? this.untrustedUnlessReported(this.cookies.drop(cookie.root)) : undefined;
@@ -141,7 +142,7 @@ export class ChangeJournal {
    */
   private untrustedUnlessReported(cookie: Promise<boolean> | undefined): Promise<boolean> | undefined {
     void cookie?.then((reported) => {
-      if (!reported) this.disable(`the file watcher did not report a file a scan wrote into .git within ${this.cookieGiveUpMs / 1000} s`);
+      if (!reported) this.disable(l10n.t('the file watcher did not report a file a scan wrote into .git within {0} s', this.cookieGiveUpMs / 1000));
     });
     return cookie;
   }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { CheckRepoActions, simpleGit } from 'simple-git';
 import { programRunner, type ProgramResult } from './programRunner';
 import { isNotFound } from './safeOpen';
+import { l10n } from '../text/l10n';
 
 /**
  * git's output for the listings of a large repository (a path list of 100,000 files is a
@@ -69,11 +70,11 @@ function gitArgs(args: string[]): string[] {
 
 /** A git command that failed, named by its subcommand, with git's own message. */
 function gitFailed(args: string[], message: string): Error {
-  return new Error(`git ${args.find((a) => !a.startsWith('-')) ?? args[0]} failed: ${message}`);
+  return new Error(l10n.t('git {0} failed: {1}', args.find((a) => !a.startsWith('-')) ?? args[0], message));
 }
 
 function gitMissing(): Error {
-  return new Error('git was not found on PATH (only absolute PATH entries are searched); install git or add its folder to PATH.');
+  return new Error(l10n.t('git was not found on PATH (only absolute PATH entries are searched); install git or add its folder to PATH.'));
 }
 
 /**
@@ -91,14 +92,14 @@ function gitMissing(): Error {
 export async function gitBytes(root: string, args: string[]): Promise<Buffer> {
   const git = gitExecutable();
   if (!git) throw gitMissing();
-  if (!(await gitCouldFindRepository(root))) throw gitFailed(args, NO_REPOSITORY);
+  if (!(await gitCouldFindRepository(root))) throw gitFailed(args, NO_REPOSITORY());
   const r = await programRunner().run(git, gitArgs(args), { cwd: root, env: gitEnv(), maxBuffer: MAX_OUTPUT });
   if (r.code !== 0 || r.error) throw gitFailed(args, r.stderr.toString('utf8').trim() || howItEnded(r));
   return r.stdout;
 }
 
 function howItEnded(r: ProgramResult): string {
-  return r.error ?? (r.signal ? `it was stopped by ${r.signal}` : `it exited with code ${r.code}`);
+  return r.error ?? (r.signal ? l10n.t('it was stopped by {0}', r.signal) : l10n.t('it exited with code {0}', r.code));
 }
 
 /**
@@ -116,7 +117,7 @@ export function gitListing(root: string, args: string[]): Promise<Buffer> {
   // ms: git's start had waited for it).
   if (inReach.has(root)) return listInto(git, root, args);
   return gitCouldFindRepository(root).then((found) => {
-    if (!found) throw gitFailed(args, NO_REPOSITORY);
+    if (!found) throw gitFailed(args, NO_REPOSITORY());
     return listInto(git, root, args);
   });
 }
@@ -140,11 +141,11 @@ async function listInto(git: string, root: string, args: string[]): Promise<Buff
     // the listing or its own reason, and only a failing listing pays the second run.
     if (code !== 0) return await gitBytes(root, args);
     const { size } = fstatSync(fd);
-    if (size > MAX_OUTPUT) throw gitFailed(args, `it printed more than ${MAX_OUTPUT} bytes`);
+    if (size > MAX_OUTPUT) throw gitFailed(args, l10n.t('it printed more than {0} bytes', MAX_OUTPUT));
     const bytes = Buffer.allocUnsafeSlow(size);
     for (let got = 0; got < size;) {
       const read = readSync(fd, bytes, got, size - got, got);
-      if (read === 0) throw new Error('the git listing ended early');
+      if (read === 0) throw new Error(l10n.t('the git listing ended early'));
       got += read;
     }
     return bytes;
@@ -171,7 +172,7 @@ export async function isInsideGitWorkTree(root: string): Promise<boolean> {
   }
 }
 
-const NO_REPOSITORY = 'not a git repository (there is no .git in the folder or in any folder above it)';
+const NO_REPOSITORY = () => l10n.t('not a git repository (there is no .git in the folder or in any folder above it)');
 
 /** Folders found to be in reach of a repository, as asked and as real paths; bounded. */
 const inReach = new Set<string>();

@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { gitBytes } from './git';
 import { isInsideFolder } from './insideFolder';
+import { l10n } from '../text/l10n';
 
 export type OutgoingKind = 'staged' | 'branch';
 
@@ -97,7 +98,7 @@ async function baseOf(root: string): Promise<string | undefined> {
  */
 export async function branchChanges(root: string): Promise<Outgoing> {
   const head = await revParse(root, 'HEAD');
-  if (!head) throw new Error('the branch has no commit yet: there is nothing to push');
+  if (!head) throw new Error(l10n.t('the branch has no commit yet: there is nothing to push'));
   const base = await baseOf(root);
   const baseSha = base ? await revParse(root, `${base}^{commit}`) : undefined;
   if (base && baseSha === head) return { kind: 'branch', files: [], deleted: [], skipped: [], against: base, identity: digestOf('branch', head, baseSha) };

@@ -1,3 +1,4 @@
+import { l10n } from '../text/l10n';
 // Gitignore-style patterns from places we do not control (a repository's .gitignore, its
 // .vscode/settings.json exclude list) are matched by the `ignore` library with regular
 // expressions that backtrack: a pattern with many `**` segments costs seconds per path
@@ -47,10 +48,10 @@ export function boundPatterns(lines: readonly string[], source: string): Bounded
   for (const line of lines) {
     const b = boundPattern(line);
     if (!b) {
-      notes.push(`${source}: the re-inclusion "${line.slice(0, 120)}" is too complex to match and was ignored (those files stay left out).`);
+      notes.push(l10n.t('{0}: the re-inclusion "{1}" is too complex to match and was ignored (those files stay left out).', source, line.slice(0, 120)));
       continue;
     }
-    if (b.changed) notes.push(`${source}: the pattern "${line.slice(0, 120)}" is too complex to match; "${b.pattern}" was used instead (it leaves out at least the same files).`);
+    if (b.changed) notes.push(l10n.t('{0}: the pattern "{1}" is too complex to match; "{2}" was used instead (it leaves out at least the same files).', source, line.slice(0, 120), b.pattern));
     patterns.push(b.pattern);
   }
   return { patterns, notes };

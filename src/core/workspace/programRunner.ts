@@ -2,6 +2,7 @@ import * as childProcess from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { l10n } from '../text/l10n';
 
 /** How a program ended and what it printed. */
 export interface ProgramResult {
@@ -83,6 +84,7 @@ function runToEnd(req: Request, m: Modules, done: (r: ProgramResult) => void): v
     child.on('error', (e) => finish({ code: null, signal: null, stdout: none, stderr: Buffer.concat(err), error: e.message }));
     child.on('close', (code, signal) => finish({
       code, signal, stdout: tooLong ? none : Buffer.concat(out), stderr: Buffer.concat(err),
+      // English: this function also runs in the helper process (its source is sent there), where no bundle is loaded.
       error: tooLong ? `it printed more than ${req.maxBuffer} bytes` : undefined,
     }));
   } catch (e) {
@@ -167,7 +169,7 @@ export class ProgramRunner {
     this.idle = undefined;
     for (const { req, done } of this.pending.values()) {
       // A git the helper started may still be writing that file: the caller asks again its own way.
-      if (req.stdoutPath) done({ code: null, signal: null, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), error: 'the helper process ended' });
+      if (req.stdoutPath) done({ code: null, signal: null, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), error: l10n.t('the helper process ended') });
       else runToEnd(req, HERE, done);
     }
     this.pending.clear();

@@ -11,6 +11,7 @@ import { isInside, toRelative } from './pathsOnDisk';
 import { MAX_TRACKED_UNRECORDED, STATS_LATER_FILES, type SelectOptions, type Selection } from './selection';
 import { makeContext, type SelectionContext } from './selectionRules';
 import { judgeByGitignoreFiles, walk } from './walkOutsideGit';
+import { l10n } from '../text/l10n';
 
 export { formatBytes };
 export { FileList, type SelectedFile } from './fileList';
@@ -99,7 +100,7 @@ async function selectByWalk(ctx: SelectionContext, opts: SelectOptions): Promise
   const out = new FileListBuilder(files.length);
   await filterCandidates(ctx, files, out, { dropMissing: true, kept: (rel) => kept.has(rel) });
   const sel = ctx.finish(out.build());
-  if (opts.useGit === false) sel.notes.push('Files were chosen without running git (the workspace is not trusted): by the .gitignore files found, which a scan in a trusted workspace may choose differently from.');
+  if (opts.useGit === false) sel.notes.push(l10n.t('Files were chosen without running git (the workspace is not trusted): by the .gitignore files found, which a scan in a trusted workspace may choose differently from.'));
   return sel;
 }
 
@@ -153,9 +154,9 @@ export async function selectGivenFiles(root: string, absPaths: string[], opts: S
  */
 export async function selectChangedFiles(root: string, opts: SelectOptions = {}): Promise<Selection> {
   const ctx = await makeContext(root, opts, { partial: true });
-  if (opts.useGit === false) throw new Error('changed files are listed by git, which does not run in a workspace that is not trusted; trust the workspace to scan its changed files');
+  if (opts.useGit === false) throw new Error(l10n.t('changed files are listed by git, which does not run in a workspace that is not trusted; trust the workspace to scan its changed files'));
   if (!(await isInsideGitWorkTree(ctx.root))) {
-    throw new Error('it is not a git repository, so git reports no changes to scan there; scan the workspace or the open files instead');
+    throw new Error(l10n.t('it is not a git repository, so git reports no changes to scan there; scan the workspace or the open files instead'));
   }
   const top = (await gitBytes(ctx.root, ['rev-parse', '--show-toplevel'])).toString('utf8').trim();
   const out = (await gitBytes(ctx.root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.'])).toString('utf8');

@@ -9,6 +9,7 @@ import type { FileList } from './fileList';
 import { boundPatterns } from './patterns';
 import { absolutePathOf, compareBytes, isInside, lstatQuiet } from './pathsOnDisk';
 import { DEFAULT_MAX_FILE_SIZE_BYTES, MAX_EXCLUDE_GLOBS, type Selection, type SelectOptions, type SkippedFile, type SkipReason } from './selection';
+import { l10n } from '../text/l10n';
 
 /** The rules of one selection (the folder, its limits, the matchers) and what it left out so far. */
 export interface SelectionContext {
@@ -41,17 +42,17 @@ export async function makeContext(rootIn: string, opts: SelectOptions, o: { part
   let realRoot: string;
   try {
     realRoot = await fsp.realpath(root);
-    if (!(await fsp.stat(realRoot)).isDirectory()) throw new Error('not a directory');
+    if (!(await fsp.stat(realRoot)).isDirectory()) throw new Error(l10n.t('not a directory'));
   } catch {
-    throw new Error(`The folder "${rootIn}" does not exist or is not a directory.`);
+    throw new Error(l10n.t('The folder "{0}" does not exist or is not a directory.', rootIn));
   }
   const raw = (opts.excludeGlobs ?? []).map((g) => g.trim()).filter((g) => g.length > 0 && !g.startsWith('#'));
   if (raw.length > MAX_EXCLUDE_GLOBS) {
-    throw new Error(`The setting codeScanner.excludeGlobs has ${raw.length} patterns; at most ${MAX_EXCLUDE_GLOBS} are supported. Combine them (for example "docs/**" instead of one pattern per file).`);
+    throw new Error(l10n.t('The setting codeScanner.excludeGlobs has {0} patterns; at most {1} are supported. Combine them (for example "docs/**" instead of one pattern per file).', raw.length, MAX_EXCLUDE_GLOBS));
   }
   const globs = boundPatterns(raw, 'codeScanner.excludeGlobs');
   const maxSize = opts.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-  if (!(maxSize > 0)) throw new Error(`The maximum file size must be a positive number of bytes (got ${maxSize}).`);
+  if (!(maxSize > 0)) throw new Error(l10n.t('The maximum file size must be a positive number of bytes (got {0}).', maxSize));
   const allow = boundPatterns(opts.allowCredentialFiles ?? [], 'codeScanner.uploadCredentialFiles').patterns;
   const skipped: SkippedFile[] = [];
   const notes = [...globs.notes];

@@ -1,6 +1,6 @@
 import { formatBytes } from '../text/bytes';
-import { plural } from '../text/plural';
 import type { Selection, SkipReason } from './selection';
+import { l10n, plural } from '../text/l10n';
 
 export interface SelectionSummary {
   files: number;
@@ -21,21 +21,21 @@ export function summarizeSelection(sel: Selection): SelectionSummary {
 }
 
 const REASON_LABELS: Record<SkipReason, string> = {
-  gitignored: 'ignored by git',
-  'ignore-file': 'matched by a .gitignore',
-  'default-exclude': 'dependency/build/editor folders',
-  'user-exclude': 'your exclude globs',
-  'too-large': 'over the size limit',
-  'outside-folder': 'outside the folder',
-  'symlink-outside': 'symlinks leaving the folder',
-  'not-a-file': 'not regular files',
+  get gitignored() { return l10n.t('ignored by git'); },
+  get 'ignore-file'() { return l10n.t('matched by a .gitignore'); },
+  get 'default-exclude'() { return l10n.t('dependency/build/editor folders'); },
+  get 'user-exclude'() { return l10n.t('your exclude globs'); },
+  get 'too-large'() { return l10n.t('over the size limit'); },
+  get 'outside-folder'() { return l10n.t('outside the folder'); },
+  get 'symlink-outside'() { return l10n.t('symlinks leaving the folder'); },
+  get 'not-a-file'() { return l10n.t('not regular files'); },
   missing: 'missing',
-  binary: 'binary assets',
+  get binary() { return l10n.t('binary assets'); },
   unreadable: 'unreadable',
-  credentials: 'credential files',
-  'unsafe-name': 'names an archive cannot hold',
-  'comma-in-name': 'names with a comma (partial scans)',
-  changed: 'replaced while packaging',
+  get credentials() { return l10n.t('credential files'); },
+  get 'unsafe-name'() { return l10n.t('names an archive cannot hold'); },
+  get 'comma-in-name'() { return l10n.t('names with a comma (partial scans)'); },
+  get changed() { return l10n.t('replaced while packaging'); },
 };
 
 export function skipReasonLabel(reason: SkipReason): string {
@@ -45,10 +45,10 @@ export function skipReasonLabel(reason: SkipReason): string {
 /** One line for a status bar, log or notification, e.g. "412 files, 3.1 MB; skipped 12 (...)". */
 export function formatSelectionSummary(sel: Selection): string {
   const s = summarizeSelection(sel);
-  const head = `${plural(s.files, 'file')}, ${formatBytes(s.bytes)}`;
+  const head = `${plural(s.files, l10n.t('{0} file'), l10n.t('{0} files'))}, ${formatBytes(s.bytes)}`;
   if (s.skipped === 0) return head;
   const parts = (Object.entries(s.skippedByReason) as [SkipReason, number][])
     .sort((a, b) => b[1] - a[1])
     .map(([r, n]) => `${n} ${REASON_LABELS[r]}`);
-  return `${head}; skipped ${s.skipped}: ${parts.join(', ')}`;
+  return l10n.t('{0}; skipped {1}: {2}', head, s.skipped, parts.join(', '));
 }

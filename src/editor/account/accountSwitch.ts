@@ -2,6 +2,7 @@
 // its target policies (the new company would refuse them).
 import type { Ctx } from '../context';
 import { errorMessage } from '../../core/errors';
+import { l10n } from '../../core/text/l10n';
 
 export function followAccountChanges({ session, store, targets, notifier, log, own }: Ctx): void {
   own(session.onDidSignIn(async (account) => {
@@ -9,7 +10,7 @@ export function followAccountChanges({ session, store, targets, notifier, log, o
     const owners = store.accounts();
     if (owners.size && !owners.has(account)) {
       store.clear();
-      void notifier.info('You signed in to another account, so the findings of the previous account were cleared. Scan again to see this account\'s findings.');
+      void notifier.info(l10n.t('You signed in to another account, so the findings of the previous account were cleared. Scan again to see this account\'s findings.'));
     }
     const ids = targets.ids;
     if (!ids.length) return;
@@ -20,7 +21,9 @@ export function followAccountChanges({ session, store, targets, notifier, log, o
       const dropped = ids.filter((id) => !active.has(id));
       if (!dropped.length) return;
       await targets.set(ids.filter((id) => active.has(id)));
-      void notifier.warn(`${dropped.map((id) => `#${id}`).join(', ')} ${dropped.length === 1 ? 'is not an active policy' : 'are not active policies'} of this account's company, so ${dropped.length === 1 ? 'it was' : 'they were'} removed from the target policies of this workspace.`);
+      void notifier.warn(dropped.length === 1
+        ? l10n.t('{0} is not an active policy of this account\'s company, so it was removed from the target policies of this workspace.', `#${dropped[0]}`)
+        : l10n.t('{0} are not active policies of this account\'s company, so they were removed from the target policies of this workspace.', dropped.map((id) => `#${id}`).join(', ')));
     } catch (err) {
       log.warn(`Could not check the target policies against the new account: ${errorMessage(err)}`);
     }

@@ -11,6 +11,7 @@ import type { NotificationAction } from '../notifier';
 import type { Parsed } from '../../core/account/parsed';
 import type { KnownIds } from './knownIds';
 import { progressTitle, type Notifier } from '../notifier';
+import { l10n } from '../../core/text/l10n';
 
 export interface AccountDeps {
   /** A client for the signed-in user; when signed out it offers Sign In and returns undefined. */
@@ -42,9 +43,10 @@ function refusalKey(deps: AccountDeps, operation: string): string {
  */
 export async function mayTry(deps: AccountDeps, operation: string): Promise<boolean> {
   if (!refusals.has(refusalKey(deps, operation))) return true;
-  const needs = operationPermission(operation) ?? 'do this';
-  const choice = await deps.notifier.warn(`The service refused your account the permission to ${needs} earlier. Ask an administrator of your organization for it, or try again if it was granted meanwhile.`, 'Try Anyway');
-  return choice === 'Try Anyway';
+  const needs = operationPermission(operation) ?? l10n.t('do this');
+  const tryAnyway = l10n.t('Try Anyway');
+  const choice = await deps.notifier.warn(l10n.t('The service refused your account the permission to {0} earlier. Ask an administrator of your organization for it, or try again if it was granted meanwhile.', needs), tryAnyway);
+  return choice === tryAnyway;
 }
 
 export type Outcome<T> =
@@ -59,7 +61,7 @@ export function cancelled(): Outcome<never> {
 export async function requireClient(deps: AccountDeps, purpose: string): Promise<{ client: ServiceClient } | { failure: Outcome<never> }> {
   const client = await deps.getClient();
   if (client) return { client };
-  return { failure: { ok: false, kind: 'signed-out', message: `Sign in to the code scanning service to ${purpose}.` } };
+  return { failure: { ok: false, kind: 'signed-out', message: l10n.t('Sign in to the code scanning service to {0}.', purpose) } };
 }
 
 /** Shows a validation problem of command arguments (the input boxes show theirs inline). */
@@ -124,7 +126,7 @@ export async function pickOrType<T>(
   if (!known.length) return askParsed({ title: o.title, prompt: o.prompt, placeHolder: o.placeHolder, value: o.value }, parse);
   const pick = vscode.window.createQuickPick<KnownChoice<T> & { problem?: string }>();
   pick.title = o.title;
-  pick.placeholder = `${o.prompt} — pick one, or type it (${o.placeHolder})`;
+  pick.placeholder = l10n.t('{0} — pick one, or type it ({1})', o.prompt, o.placeHolder);
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;

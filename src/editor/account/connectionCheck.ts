@@ -9,11 +9,12 @@ import type { Ctx } from '../context';
 import { progressTitle } from '../notifier';
 import type { Session } from './session';
 import { errorMessage } from '../../core/errors';
+import { l10n } from '../../core/text/l10n';
 
 function addressSource(): string {
   const c = vscode.workspace.getConfiguration('codeScanner');
   const custom = (c.get<string>('customBaseUrl') ?? '').trim();
-  return custom ? 'from "codeScanner.customBaseUrl"' : `the ${c.get<string>('region', 'production')} region ("codeScanner.region")`;
+  return custom ? l10n.t('from "codeScanner.customBaseUrl"') : l10n.t('the {0} region ("codeScanner.region")', c.get<string>('region', 'production'));
 }
 
 export async function checkConnection(session: Session, context: vscode.ExtensionContext): Promise<ConnectionReport> {
@@ -48,8 +49,8 @@ export async function checkConnection(session: Session, context: vscode.Extensio
     client: [
       `${context.extension.packageJSON.name as string} ${context.extension.packageJSON.version as string}`,
       `${vscode.env.appName} ${vscode.version}`,
-      vscode.env.remoteName ? `remote: ${vscode.env.remoteName}` : 'local',
-      `extension host ${process.platform}-${process.arch}, Node ${process.versions.node}`,
+      vscode.env.remoteName ? l10n.t('remote: {0}', vscode.env.remoteName) : l10n.t('local'),
+      l10n.t('extension host {0}-{1}, Node {2}', process.platform, process.arch, process.versions.node),
     ].join(', '),
   });
 }
@@ -60,12 +61,12 @@ export function connectionFeature({ session, notifier, extension }: Ctx) {
     commands: {
       'codeScanner.checkConnection': async () => {
         const report = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: progressTitle('Checking the connection…') },
+          { location: vscode.ProgressLocation.Notification, title: progressTitle(l10n.t('Checking the connection…')) },
           () => checkConnection(session, extension),
         );
         session.log.info(report.text);
-        const copy = { title: 'Copy Report', run: () => vscode.env.clipboard.writeText(report.text) };
-        const show = { title: 'Show Report', run: () => session.log.show(true) };
+        const copy = { title: l10n.t('Copy Report'), run: () => vscode.env.clipboard.writeText(report.text) };
+        const show = { title: l10n.t('Show Report'), run: () => session.log.show(true) };
         if (report.ok) void notifier.info(report.summary, copy, show);
         else void notifier.error(report.summary, copy);
         return report;

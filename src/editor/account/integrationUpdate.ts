@@ -10,6 +10,7 @@ import {
 } from '../../core/account/integrationFields';
 import { askParsed, cancelled, invalid, mayTry, pickOrType, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
 import type { KnownIntegration } from './knownIds';
+import { l10n } from '../../core/text/l10n';
 
 export interface UpdateIntegrationArgs {
   uuid?: unknown;
@@ -29,17 +30,17 @@ export interface UpdateIntegrationResult {
   message: string;
 }
 
-const TITLE = 'Update Pipeline-Provider Integration';
+const TITLE = () => l10n.t('Update Pipeline-Provider Integration');
 
 async function askUuid(deps: AccountDeps, value?: string): Promise<string | undefined> {
   // Integrations updated before are offered by name; any UUID may be typed.
   const known = (deps.known?.integrations() ?? []).map((i) => ({ label: i.name ?? i.uuid, description: i.name ? i.uuid : undefined, detail: i.baseUrl, value: i.uuid }));
   return (await pickOrType({
-    title: TITLE,
-    prompt: 'The integration (its UUID is shown in the web application under Integrations)',
+    title: TITLE(),
+    prompt: l10n.t('The integration (its UUID is shown in the web application under Integrations)'),
     placeHolder: 'a UUID, e.g. 3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f',
     value,
-    typedLabel: (t) => `Integration ${t}`,
+    typedLabel: (t) => l10n.t('Integration {0}', t),
   }, known, parseUuid))?.value;
 }
 
@@ -55,7 +56,7 @@ interface FieldItem extends vscode.QuickPickItem { info: IntegrationFieldInfo }
 async function askFields(previous?: IntegrationChanges): Promise<IntegrationFieldInfo[] | undefined> {
   const picked = await vscode.window.showQuickPick<FieldItem>(
     INTEGRATION_FIELDS.map((info) => ({ info, label: info.label, detail: info.detail, picked: previous !== undefined && info.field in previous })),
-    { title: `${TITLE}: fields to change`, placeHolder: 'Select the fields to change, then press Enter; the others stay as they are', canPickMany: true, ignoreFocusOut: true },
+    { title: l10n.t('{0}: fields to change', TITLE()), placeHolder: l10n.t('Select the fields to change, then press Enter; the others stay as they are'), canPickMany: true, ignoreFocusOut: true },
   );
   if (!picked || picked.length === 0) return undefined;
   return picked.map((p) => p.info);
@@ -72,8 +73,8 @@ async function askValues(fields: IntegrationFieldInfo[], previous?: IntegrationC
     // The value given before (Edit and Retry), else the one the service last returned, to edit.
     const now = currentValue(known, info.field);
     const answer = await askParsed({
-      title: `${TITLE} (${i + 1}/${fields.length}): ${info.label}`,
-      prompt: now !== undefined ? `${info.prompt} (now: ${now || 'empty'})` : info.prompt,
+      title: `${TITLE()} (${i + 1}/${fields.length}): ${info.label}`,
+      prompt: now !== undefined ? l10n.t('{0} (now: {1})', info.prompt, now || l10n.t('empty')) : info.prompt,
       placeHolder: info.placeholder,
       password: info.secret,
       value: info.secret ? undefined : asText((previous as Record<string, unknown> | undefined)?.[info.field]) ?? now,
@@ -99,7 +100,7 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
     uuid = u.value;
     changes = c.value;
   }
-  const got = await requireClient(deps, 'update an integration');
+  const got = await requireClient(deps, l10n.t('update an integration'));
   if ('failure' in got) return got.failure;
   const interactive = uuid === undefined;
   if (interactive && !previous && !(await mayTry(deps, 'updateIntegration'))) return cancelled();
@@ -117,15 +118,15 @@ export async function updateIntegration(deps: AccountDeps, arg?: UpdateIntegrati
   const id = uuid;
   const request = toIntegrationUpdate(changes);
   const changed = changedFieldLabels(changes);
-  const title = changesReverify(changes) ? 'Updating the integration and verifying its credentials…' : 'Updating the integration…';
+  const title = changesReverify(changes) ? l10n.t('Updating the integration and verifying its credentials…') : l10n.t('Updating the integration…');
   const given = changes;
-  const retry = interactive ? { title: 'Edit and Retry', run: () => updateIntegration(deps, undefined, { uuid: id, changes: given }) } : undefined;
-  const result = await runWithProgress(title, `update integration ${id}`, deps, () => got.client.updateIntegration(id, request), retry);
+  const retry = interactive ? { title: l10n.t('Edit and Retry'), run: () => updateIntegration(deps, undefined, { uuid: id, changes: given }) } : undefined;
+  const result = await runWithProgress(title, l10n.t('update integration {0}', id), deps, () => got.client.updateIntegration(id, request), retry);
   if (!result.ok) return result;
   const { integration, credentialsVerified } = result.value;
   await deps.known?.rememberIntegration(id, integration, changes.name);
   const message = integrationUpdateSummary(integration?.name ?? changes.name ?? id, changes, credentialsVerified)
-    + (integration?.expired ? ' The integration is marked as expired: replace its token.' : '');
+    + (integration?.expired ? l10n.t(' The integration is marked as expired: replace its token.') : '');
   deps.log.info(`Updated integration ${id} (${changed.join(', ')}); credentials verified: ${credentialsVerified ?? 'not said'}.`);
   const warn = integration?.expired === true || (changesReverify(changes) && credentialsVerified === false);
   void (warn ? deps.notifier.warn(message) : deps.notifier.info(message));

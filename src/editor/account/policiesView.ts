@@ -13,6 +13,7 @@ import { DisposableObject } from '../disposable';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { commandCall, setContext } from '../commands/manager';
 import { escapeMarkdown } from '../../core/text/untrusted';
+import { l10n } from '../../core/text/l10n';
 
 export const POLICIES_VIEW_ID = 'codeScanner.policies';
 const FILTER_KEY = 'codeScanner.policies.filter';
@@ -101,7 +102,7 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
 
   private updateChrome(): void {
     const filterText = describeFilter(this.filter);
-    const count = this.pager.total === undefined ? '' : plural(this.pager.total, 'policy', 'policies');
+    const count = this.pager.total === undefined ? '' : plural(this.pager.total, l10n.t('{0} policy'), l10n.t('{0} policies'));
     this.view.description = [filterText, count].filter(Boolean).join(' — ') || undefined;
     this.view.message = this.message;
     void setContext(CONTEXT_KEYS.policiesFiltered, !isFilterEmpty(this.filter));
@@ -119,15 +120,15 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
       if (pager !== this.pager) return;
       this.message = pager.items.length === 0
         ? isFilterEmpty(this.filter)
-          ? 'Your company has no policies yet.'
-          : `No policies match the filter (${describeFilter(this.filter)}).`
+          ? l10n.t('Your company has no policies yet.')
+          : l10n.t('No policies match the filter ({0}).', describeFilter(this.filter))
         : undefined;
     } catch (err) {
       if (pager !== this.pager) return;
       if (err instanceof SignedOut) {
         this.message = undefined; // the welcome content asks to sign in
       } else {
-        const f = describeFailure(err, 'load the policies');
+        const f = describeFailure(err, l10n.t('load the policies'));
         this.message = f.message;
         this.deps.log.error(f.message);
         if (f.kind === 'unauthorized') this.deps.notifier.offerSignIn(f.message);
@@ -157,9 +158,9 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === 'more') {
-      const item = new vscode.TreeItem(`Load more (${this.pager.items.length} of ${this.pager.total ?? '?'} shown)`);
+      const item = new vscode.TreeItem(l10n.t('Load more ({0} of {1} shown)', this.pager.items.length, this.pager.total ?? '?'));
       item.iconPath = new vscode.ThemeIcon('more');
-      item.command = commandCall('codeScanner.policies.loadMore', 'Load More Policies');
+      item.command = commandCall('codeScanner.policies.loadMore', l10n.t('Load More Policies'));
       item.contextValue = 'policiesLoadMore';
       return item;
     }
@@ -181,7 +182,7 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
     item.description = policyDescription(p, { isTarget });
     item.tooltip = policyTooltip(p, isTarget);
     const state = policyState(p);
-    item.accessibilityInformation = { label: `Policy ${p.name}, ${item.description}` };
+    item.accessibilityInformation = { label: l10n.t('Policy {0}, {1}', p.name, item.description) };
     item.iconPath = isTarget
       ? new vscode.ThemeIcon('target', new vscode.ThemeColor('charts.blue'))
       : new vscode.ThemeIcon(
@@ -250,24 +251,24 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
     type Item = vscode.QuickPickItem & { apply?: () => Promise<PolicyFilter | undefined> };
     const mark = (on: boolean) => (on ? '$(check) ' : '$(blank) ');
     const items: Item[] = [
-      { label: 'Status', kind: vscode.QuickPickItemKind.Separator },
-      { label: `${mark(f.active === undefined)}Active and inactive`, apply: async () => withoutActive(f) },
-      { label: `${mark(f.active === true)}Active only`, apply: async () => ({ ...f, active: true }) },
-      { label: `${mark(f.active === false)}Inactive only`, apply: async () => ({ ...f, active: false }) },
-      { label: 'Type and project', kind: vscode.QuickPickItemKind.Separator },
-      { label: '$(symbol-enum) Filter by Type…', description: f.types?.join(', ') ?? 'all types', apply: () => this.askTypes(f) },
-      { label: '$(project) Filter by Project…', description: f.project ?? 'all projects', apply: () => this.askProject(f) },
+      { label: l10n.t('Status'), kind: vscode.QuickPickItemKind.Separator },
+      { label: l10n.t('{0}Active and inactive', mark(f.active === undefined)), apply: async () => withoutActive(f) },
+      { label: l10n.t('{0}Active only', mark(f.active === true)), apply: async () => ({ ...f, active: true }) },
+      { label: l10n.t('{0}Inactive only', mark(f.active === false)), apply: async () => ({ ...f, active: false }) },
+      { label: l10n.t('Type and project'), kind: vscode.QuickPickItemKind.Separator },
+      { label: l10n.t('$(symbol-enum) Filter by Type…'), description: f.types?.join(', ') ?? l10n.t('all types'), apply: () => this.askTypes(f) },
+      { label: l10n.t('$(project) Filter by Project…'), description: f.project ?? l10n.t('all projects'), apply: () => this.askProject(f) },
     ];
-    if (!isFilterEmpty(f)) items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: '$(clear-all) Clear Filter', apply: async () => ({}) });
-    const picked = await vscode.window.showQuickPick(items, { title: 'Filter Policies', placeHolder: describeFilter(f) || 'Showing every policy' });
+    if (!isFilterEmpty(f)) items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: l10n.t('$(clear-all) Clear Filter'), apply: async () => ({}) });
+    const picked = await vscode.window.showQuickPick(items, { title: l10n.t('Filter Policies'), placeHolder: describeFilter(f) || l10n.t('Showing every policy') });
     return picked?.apply ? picked.apply() : undefined;
   }
 
   private async askTypes(f: PolicyFilter): Promise<PolicyFilter | undefined> {
     const known = [...this.knownTypes].sort();
     const types = await askParsed({
-      title: 'Filter Policies by Type',
-      prompt: `Policy types separated by commas; leave empty for all types.${known.length ? ` Seen so far: ${known.join(', ')}.` : ''}`,
+      title: l10n.t('Filter Policies by Type'),
+      prompt: l10n.t('Policy types separated by commas; leave empty for all types.{0}', known.length ? l10n.t(' Seen so far: {0}.', known.join(', ')) : ''),
       placeHolder: known.length ? known.join(', ') : 'e.g. Web',
       value: f.types?.join(', ') ?? '',
       ignoreFocusOut: false,
@@ -281,9 +282,9 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
   private async askProject(f: PolicyFilter): Promise<PolicyFilter | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.name;
     const project = await askParsed({
-      title: 'Filter Policies by Project',
-      prompt: 'Project name; company-wide policies are always included. Leave empty for all projects.',
-      placeHolder: folder ? `e.g. ${folder}` : 'project name',
+      title: l10n.t('Filter Policies by Project'),
+      prompt: l10n.t('Project name; company-wide policies are always included. Leave empty for all projects.'),
+      placeHolder: folder ? `e.g. ${folder}` : l10n.t('project name'),
       value: f.project ?? '',
       ignoreFocusOut: false,
     }, parseProjectName);
@@ -296,20 +297,20 @@ export class PoliciesView extends DisposableObject implements vscode.TreeDataPro
   /** Context-menu action, or `{policyId}` from automation: adds or removes one target policy. */
   async setTarget(target: unknown, on: boolean): Promise<Outcome<number[]>> {
     const id = policyIdOf(target);
-    if (id === undefined) return invalid(this.deps, 'Choose a policy in the Policies view.');
+    if (id === undefined) return invalid(this.deps, l10n.t('Choose a policy in the Policies view.'));
     const policy = this.pager.items.find((p) => p.id === id);
     if (on && (!policy || !policy.active || policy.archived)) {
-      return invalid(this.deps, `Policy #${id} is not an active policy listed in the Policies view, so scans cannot target it.`);
+      return invalid(this.deps, l10n.t('Policy #{0} is not an active policy listed in the Policies view, so scans cannot target it.', id));
     }
     const current = this.targets.ids;
     const next = on ? (current.includes(id) ? current : [...current, id]) : current.filter((x) => x !== id);
     try {
       await this.targets.set(next);
     } catch (err) {
-      return reportFailure(err, 'save the target policies', this.deps);
+      return reportFailure(err, l10n.t('save the target policies'), this.deps);
     }
     const name = policy?.name ?? `#${id}`;
-    this.deps.notifier.done(on ? `Scans of this workspace now check "${name}".` : `Scans of this workspace no longer check "${name}".`);
+    this.deps.notifier.done(on ? l10n.t('Scans of this workspace now check "{0}".', name) : l10n.t('Scans of this workspace no longer check "{0}".', name));
     return { ok: true, value: next };
   }
 }
@@ -332,12 +333,12 @@ function withoutActive(f: PolicyFilter): PolicyFilter {
 function policyTooltip(p: Policy, isTarget: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${escapeMarkdown(p.name)}**`);
-  if (isTarget) md.appendMarkdown(' — _target policy of this workspace_');
+  if (isTarget) md.appendMarkdown(l10n.t(' — _target policy of this workspace_'));
   md.appendMarkdown('\n\n');
   if (p.description) md.appendMarkdown(`${escapeMarkdown(p.description)}\n\n`);
-  if (p.guidance_text) md.appendMarkdown(`_Guidance:_ ${escapeMarkdown(p.guidance_text)}\n\n`);
-  for (const row of policyDetailRows(p)) {
-    if (row.label === 'Description') continue;
+  if (p.guidance_text) md.appendMarkdown(l10n.t('_Guidance:_ {0}', escapeMarkdown(p.guidance_text)) + '\n\n');
+  // The description is the first row, shown above already.
+  for (const row of policyDetailRows(p).slice(p.description ? 1 : 0)) {
     md.appendMarkdown(`- ${row.label}: ${escapeMarkdown(row.value)}\n`);
   }
   return md;

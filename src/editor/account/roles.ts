@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Role } from '../../core/api';
 import { plural, roleLine, rolesSummary, userCount } from '../../core/account/format';
 import { reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
+import { displayLanguage, l10n } from '../../core/text/l10n';
 
 export interface ShownRoles {
   roles: Role[];
@@ -19,12 +20,12 @@ const PAGE_SIZE = 50; // the largest page the service allows: fewest requests
  * tests get the roles without having to dismiss the quick pick first.
  */
 export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<ShownRoles>> {
-  const got = await requireClient(deps, 'see the company roles');
+  const got = await requireClient(deps, l10n.t('see the company roles'));
   if ('failure' in got) return got.failure;
 
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  pick.title = 'Company Roles';
-  pick.placeholder = 'Loading roles…';
+  pick.title = l10n.t('Company Roles');
+  pick.placeholder = l10n.t('Loading roles…');
   pick.busy = true;
   pick.matchOnDescription = true;
   // Closing the list while it loads is fine: the roles are still returned.
@@ -38,9 +39,9 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Shown
     roles = await got.client.listAllRoles({ pageSize: PAGE_SIZE });
   } catch (err) {
     pick.dispose();
-    return reportFailure(err, 'list the company roles', deps);
+    return reportFailure(err, l10n.t('list the company roles'), deps);
   }
-  deps.log.info(`Listed ${plural(roles.length, 'company role')}.`);
+  deps.log.info(`Listed ${plural(roles.length, l10n.t('{0} company role'), l10n.t('{0} company roles'))}.`);
   const lines = roles.map(roleLine);
   if (closed) return { ok: true, value: { roles, lines } };
 
@@ -49,15 +50,15 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Shown
     description: userCount(r.user_count),
     detail: createdOn(r.created_at),
   }));
-  pick.title = `Company Roles (${rolesSummary(roles)})`;
+  pick.title = l10n.t('Company Roles ({0})', rolesSummary(roles));
   pick.placeholder = roles.length
-    ? 'Type to filter roles by name'
-    : 'Your company has no roles yet (roles managed through SAML are not listed).';
+    ? l10n.t('Type to filter roles by name')
+    : l10n.t('Your company has no roles yet (roles managed through SAML are not listed).');
   pick.busy = false;
   return { ok: true, value: { roles, lines } };
 }
 
 function createdOn(iso: string | undefined): string | undefined {
   const t = iso === undefined ? NaN : Date.parse(iso);
-  return Number.isNaN(t) ? undefined : `Created ${new Date(t).toLocaleDateString()}`;
+  return Number.isNaN(t) ? undefined : l10n.t('Created {0}', new Date(t).toLocaleDateString(displayLanguage()));
 }

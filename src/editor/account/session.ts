@@ -12,6 +12,7 @@ import type { Notifier } from '../notifier';
 import { requestLogger } from '../outputLog';
 import { affectsConnection, baseUrl } from '../settings';
 import { errorMessage } from '../../core/errors';
+import { l10n } from '../../core/text/l10n';
 
 const TOKEN_KEY = 'codeScanner.apiToken';
 const USER_KEY = 'codeScanner.user';
@@ -145,7 +146,7 @@ export class Session extends DisposableObject {
   async getClient(o: { ask?: boolean } = {}): Promise<ServiceClient | undefined> {
     const token = await this.context.secrets.get(TOKEN_KEY);
     if (!token) {
-      this.notifier.offerSignIn('Sign in to the code scanning service first.');
+      this.notifier.offerSignIn(l10n.t('Sign in to the code scanning service first.'));
       return undefined;
     }
     let url: string;
@@ -179,14 +180,15 @@ export class Session extends DisposableObject {
     const token = await this.context.secrets.get(TOKEN_KEY);
     if (!change || !token) return !!token && !change;
     const url = baseUrl();
-    const use = `Use My Key with ${new URL(url).host}`;
+    const use = l10n.t('Use My Key with {0}', new URL(url).host);
+    const there = l10n.t('Sign In There');
     const choice = await this.notifier.choose(
-      `The service address changed to ${change.to}. Send your API key there?`,
-      `You signed in at ${change.from}. Your API key is not sent to another address unless you allow it: it is checked there first. Sign In There uses another key instead.`,
-      [use, 'Sign In There'],
+      l10n.t('The service address changed to {0}. Send your API key there?', change.to),
+      l10n.t('You signed in at {0}. Your API key is not sent to another address unless you allow it: it is checked there first. Sign In There uses another key instead.', change.from),
+      [use, there],
     );
     if (choice === use) return this.moveToken(token, url);
-    if (choice === 'Sign In There') return !!(await this.signIn());
+    if (choice === there) return !!(await this.signIn());
     return false;
   }
 
@@ -201,9 +203,9 @@ export class Session extends DisposableObject {
     if (this.originOffered) return;
     this.originOffered = true;
     void this.notifier.warn(
-      `The service address changed to ${origin} since you signed in at ${boundTo}. Your API key is not sent to the new address unless you allow it.`,
-      { title: `Use My Token with ${new URL(url).host}`, run: () => this.moveToken(token, url) },
-      { title: 'Sign In There', run: () => this.signIn() },
+      l10n.t('The service address changed to {0} since you signed in at {1}. Your API key is not sent to the new address unless you allow it.', origin, boundTo),
+      { title: l10n.t('Use My Token with {0}', new URL(url).host), run: () => this.moveToken(token, url) },
+      { title: l10n.t('Sign In There'), run: () => this.signIn() },
     ).finally(() => { this.originOffered = false; });
   }
 
@@ -215,7 +217,7 @@ export class Session extends DisposableObject {
       this.rejected = false;
       this.changed.fire();
       this.signedInAs.fire(this.account);
-      void this.notifier.info(`Your API key is now used with ${new URL(url).origin}.`);
+      void this.notifier.info(l10n.t('Your API key is now used with {0}.', new URL(url).origin));
       return true;
     } catch (err) {
       await this.reportError(err);
@@ -235,8 +237,8 @@ export class Session extends DisposableObject {
       const r = await this.checkKey(token);
       if ('problem' in r) {
         if (r.rejected) {
-          void this.notifier.error('The service rejected this API key. Check that you copied the whole key and that it is still active, then sign in again.',
-            { title: 'Sign In', run: () => this.signIn() });
+          void this.notifier.error(l10n.t('The service rejected this API key. Check that you copied the whole key and that it is still active, then sign in again.'),
+            { title: l10n.t('Sign In'), run: () => this.signIn() });
         } else {
           await this.reportError(r.error);
         }
@@ -259,7 +261,7 @@ export class Session extends DisposableObject {
     await this.refreshState({ quiet: true });
     this.changed.fire();
     this.signedInAs.fire(this.account);
-    void this.notifier.info(`Signed in${user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''}.`);
+    void this.notifier.info(l10n.t('Signed in{0}.', user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''));
     return user ?? { name: 'unknown', email: '' };
   }
 
@@ -272,7 +274,7 @@ export class Session extends DisposableObject {
       return { user: toUser(res.user), origin };
     } catch (err) {
       const rejected = isServiceError(err) && err.kind === 'unauthorized';
-      return { problem: rejected ? 'The service rejected this API key: check that you copied the whole key and that it is still active.' : errorMessage(err), rejected, error: err };
+      return { problem: rejected ? l10n.t('The service rejected this API key: check that you copied the whole key and that it is still active.') : errorMessage(err), rejected, error: err };
     }
   }
 
@@ -282,9 +284,9 @@ export class Session extends DisposableObject {
    */
   private askForKey(): Promise<{ token: string; user: SignedInUser | undefined; origin: string } | undefined> {
     const box = vscode.window.createInputBox();
-    box.title = 'Code Scanner: Sign In';
-    box.prompt = 'Paste your API key (web app → Settings → API Keys). It is kept in the editor\'s secret storage.';
-    box.placeholder = 'API key';
+    box.title = l10n.t('Code Scanner: Sign In');
+    box.prompt = l10n.t('Paste your API key (web app → Settings → API Keys). It is kept in the editor\'s secret storage.');
+    box.placeholder = l10n.t('API key');
     box.password = true;
     box.ignoreFocusOut = true;
     let settled = false;
@@ -299,7 +301,7 @@ export class Session extends DisposableObject {
       box.onDidAccept(async () => {
         const token = box.value.trim();
         if (!token) {
-          box.validationMessage = 'Enter the API key.';
+          box.validationMessage = l10n.t('Enter the API key.');
           return;
         }
         box.busy = true;
@@ -322,7 +324,7 @@ export class Session extends DisposableObject {
   /** Asks first (a modal dialog); automation passes `{ confirmed: true }`. */
   async signOut(confirmed = false): Promise<void> {
     if (!confirmed) {
-      if (!(await this.notifier.confirm('Sign out of Code Scanner?', 'The API key is removed from this editor; you need it again to sign in. The findings shown stay, from the scans they came from, until you scan again or clear them; they are not matched against your company\'s policies while you are signed out.', 'Sign Out'))) return;
+      if (!(await this.notifier.confirm(l10n.t('Sign out of Code Scanner?'), l10n.t('The API key is removed from this editor; you need it again to sign in. The findings shown stay, from the scans they came from, until you scan again or clear them; they are not matched against your company\'s policies while you are signed out.'), l10n.t('Sign Out')))) return;
     }
     this.redactor.delete(await this.context.secrets.get(TOKEN_KEY));
     this.rejected = false;
@@ -365,7 +367,7 @@ export class Session extends DisposableObject {
     }
     if (this.serviceWarningShown) return;
     this.serviceWarningShown = true;
-    void this.notifier.warn(`The service says: ${text}`);
+    void this.notifier.warn(l10n.t('The service says: {0}', text));
   }
 
   /**
@@ -402,7 +404,7 @@ export class Session extends DisposableObject {
         await this.context.globalState.update(USER_KEY, user);
         this.accepted();
       }
-      const webApp = await client.webAppVersion().then((v) => (v === undefined ? 'unknown (the service has no version route)' : v ?? 'not given'), (e: unknown) => `could not be read (${errorMessage(e)})`);
+      const webApp = await client.webAppVersion().then((v) => (v === undefined ? l10n.t('unknown (the service has no version route)') : v ?? l10n.t('not given')), (e: unknown) => l10n.t('could not be read ({0})', errorMessage(e)));
       // Which of the two key headers the service reads (decisions.md): asked one at a time.
       let keyHeaders: ConnectionProbe['keyHeaders'];
       if (tokenSent && token && authScheme(token) === 'service-token') {

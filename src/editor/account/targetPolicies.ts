@@ -7,6 +7,7 @@ import { parsePolicyIds } from '../../core/account/ids';
 import { plural } from '../../core/account/format';
 import { DisposableObject } from '../disposable';
 import { cancelled, invalid, reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
+import { l10n } from '../../core/text/l10n';
 
 /** workspaceState key holding the target policy ids the next scan sends (`(number|string)[]`). */
 const TARGET_POLICIES_KEY = 'codeScanner.targetPolicies';
@@ -47,11 +48,11 @@ export interface TargetPoliciesResult {
 
 function confirmation(chosen: Policy[], dropped: number): string {
   const names = chosen.map((p) => p.name);
-  const shown = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+  const shown = names.length > 3 ? l10n.t('{0} and {1} more', names.slice(0, 3).join(', '), names.length - 3) : names.join(', ');
   let message = chosen.length
-    ? `Scans of this workspace will check ${plural(chosen.length, 'target policy', 'target policies')}: ${shown}.`
-    : 'Scans of this workspace will use your company\'s default policies.';
-  if (dropped) message += ` ${plural(dropped, 'previously chosen policy', 'previously chosen policies')} no longer active or available ${dropped === 1 ? 'was' : 'were'} removed.`;
+    ? l10n.t('Scans of this workspace will check {0}: {1}.', plural(chosen.length, l10n.t('{0} target policy'), l10n.t('{0} target policies')), shown)
+    : l10n.t('Scans of this workspace will use your company\'s default policies.');
+  if (dropped) message += plural(dropped, l10n.t(' {0} previously chosen policy no longer active or available was removed.'), l10n.t(' {0} previously chosen policies no longer active or available were removed.'));
   return message;
 }
 
@@ -72,14 +73,14 @@ export async function chooseTargetPolicies(
   deps: AccountDeps,
   arg?: { policyIds?: unknown },
 ): Promise<Outcome<TargetPoliciesResult>> {
-  const action = 'load the policies to target';
+  const action = l10n.t('load the policies to target');
   let requested: number[] | undefined;
   if (arg && arg.policyIds !== undefined) {
     const parsed = parsePolicyIds(arg.policyIds);
     if (!parsed.ok) return invalid(deps, parsed.message);
     requested = parsed.value;
   }
-  const got = await requireClient(deps, 'choose target policies');
+  const got = await requireClient(deps, l10n.t('choose target policies'));
   if ('failure' in got) return got.failure;
 
   if (requested) {
@@ -93,7 +94,7 @@ export async function chooseTargetPolicies(
     const byId = new Map(policies.map((p) => [p.id, p]));
     const unknown = requested.filter((id) => !byId.has(id));
     if (unknown.length) {
-      return invalid(deps, `Not an active policy of your company: ${unknown.map((id) => `#${id}`).join(', ')}. Choose from the Policies view.`);
+      return invalid(deps, l10n.t('Not an active policy of your company: {0}. Choose from the Policies view.', unknown.map((id) => `#${id}`).join(', ')));
     }
     return save(targets, deps, requested.map((id) => byId.get(id)!), 0);
   }
@@ -105,8 +106,8 @@ interface PolicyItem extends vscode.QuickPickItem { policy: Policy }
 async function pickInteractively(targets: TargetPolicies, deps: AccountDeps, client: ServiceClient, action: string): Promise<Outcome<TargetPoliciesResult>> {
   const current = targets.ids;
   const pick = vscode.window.createQuickPick<PolicyItem>();
-  pick.title = 'Target Policies for This Workspace';
-  pick.placeholder = 'Loading policies…';
+  pick.title = l10n.t('Target Policies for This Workspace');
+  pick.placeholder = l10n.t('Loading policies…');
   pick.canSelectMany = true;
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
@@ -139,7 +140,7 @@ async function pickInteractively(targets: TargetPolicies, deps: AccountDeps, cli
   }
   if (policies.length === 0) {
     pick.dispose();
-    const message = 'Your company has no active policies to target. Scans use the default policies.';
+    const message = l10n.t('Your company has no active policies to target. Scans use the default policies.');
     void deps.notifier.info(message);
     return { ok: false, kind: 'cancelled', message };
   }
@@ -152,7 +153,7 @@ async function pickInteractively(targets: TargetPolicies, deps: AccountDeps, cli
   }));
   pick.items = items;
   pick.selectedItems = items.filter((i) => current.includes(i.policy.id));
-  pick.placeholder = 'Select the policies scans should check (select none to use the defaults), then press Enter';
+  pick.placeholder = l10n.t('Select the policies scans should check (select none to use the defaults), then press Enter');
   pick.busy = false;
   pick.enabled = true;
   const dropped = current.filter((id) => !policies.some((p) => p.id === id)).length;

@@ -5,6 +5,7 @@ import type { Member, Team } from '../../core/api';
 import { parseMemberIds, parseTeamId } from '../../core/account/ids';
 import { memberName, plural, sortedMembers, summarizeTeam, teamName } from '../../core/account/format';
 import { askParsed, cancelled, invalid, mayTry, pickOrType, requireClient, runWithProgress, type AccountDeps, type Outcome } from './common';
+import { l10n } from '../../core/text/l10n';
 
 export interface AddMembersResult {
   team: Team;
@@ -16,10 +17,10 @@ export interface AddMembersResult {
 
 async function askTeamId(deps: AccountDeps, value?: number): Promise<number | undefined> {
   // Teams the service has shown this account are offered by name; any id may be typed.
-  const known = (deps.known?.teams() ?? []).map((t) => ({ label: t.name ?? `Team #${t.id}`, description: `#${t.id}`, detail: plural(t.members, 'member'), value: t.id }));
+  const known = (deps.known?.teams() ?? []).map((t) => ({ label: t.name ?? l10n.t('Team #{0}', t.id), description: `#${t.id}`, detail: plural(t.members, l10n.t('{0} member'), l10n.t('{0} members')), value: t.id }));
   return (await pickOrType({
-    title: 'Add Members to Team (1/2)', prompt: 'The team to add members to', placeHolder: 'a team id, e.g. 42',
-    value: value === undefined ? undefined : String(value), typedLabel: (t) => `Team id ${t}`,
+    title: l10n.t('Add Members to Team (1/2)'), prompt: l10n.t('The team to add members to'), placeHolder: l10n.t('a team id, e.g. 42'),
+    value: value === undefined ? undefined : String(value), typedLabel: (t) => l10n.t('Team id {0}', t),
   }, known, parseTeamId))?.value;
 }
 
@@ -27,16 +28,16 @@ async function askMemberIds(deps: AccountDeps, teamId: number, value?: number[])
   const known = deps.known?.users() ?? [];
   if (!known.length) {
     return (await askParsed({
-      title: 'Add Members to Team (2/2)',
-      prompt: `User ids to add to team #${teamId}, separated by commas`,
+      title: l10n.t('Add Members to Team (2/2)'),
+      prompt: l10n.t('User ids to add to team #{0}, separated by commas', teamId),
       placeHolder: 'e.g. 7, 12, 15',
       value: value?.join(', '),
     }, parseMemberIds))?.value;
   }
   // Users the service has shown in teams' answers, ticked by name; more ids may be typed.
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { id: number }>();
-  pick.title = 'Add Members to Team (2/2)';
-  pick.placeholder = `Users to add to team #${teamId}: tick them, or type user ids separated by commas`;
+  pick.title = l10n.t('Add Members to Team (2/2)');
+  pick.placeholder = l10n.t('Users to add to team #{0}: tick them, or type user ids separated by commas', teamId);
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = true;
@@ -67,14 +68,14 @@ async function askMemberIds(deps: AccountDeps, teamId: number, value?: number[])
 function showMembers(team: Team, added: readonly Member[]): void {
   const addedIds = new Set(added.map((m) => m.id));
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  const projects = team.project_count === undefined ? '' : `, ${plural(team.project_count, 'project')}`;
-  pick.title = `${teamName(team)} (#${team.id}) — ${plural(team.members?.length ?? 0, 'member')}${projects}`;
-  pick.placeholder = 'Type to filter members by name or email';
+  const projects = team.project_count === undefined ? '' : `, ${plural(team.project_count, l10n.t('{0} project'), l10n.t('{0} projects'))}`;
+  pick.title = `${teamName(team)} (#${team.id}) — ${plural(team.members?.length ?? 0, l10n.t('{0} member'), l10n.t('{0} members'))}${projects}`;
+  pick.placeholder = l10n.t('Type to filter members by name or email');
   pick.matchOnDescription = true;
   pick.items = sortedMembers(team).map((m) => ({
     label: memberName(m),
     description: m.email,
-    detail: addedIds.has(m.id) ? `#${m.id} · just added` : `#${m.id}`,
+    detail: addedIds.has(m.id) ? l10n.t('#{0} · just added', m.id) : `#${m.id}`,
   }));
   pick.onDidAccept(() => pick.hide());
   pick.onDidHide(() => pick.dispose());
@@ -96,7 +97,7 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
     teamId = t.value;
     memberIds = m.value;
   }
-  const got = await requireClient(deps, 'add members to a team');
+  const got = await requireClient(deps, l10n.t('add members to a team'));
   if ('failure' in got) return got.failure;
   const interactive = teamId === undefined;
   if (interactive && !previous && !(await mayTry(deps, 'addTeamMembers'))) return cancelled();
@@ -111,15 +112,15 @@ export async function addTeamMembers(deps: AccountDeps, arg?: { teamId?: unknown
 
   const id = teamId;
   const ids = memberIds;
-  const retry = interactive ? { title: 'Edit and Retry', run: () => addTeamMembers(deps, undefined, { teamId: id, memberIds: ids }) } : undefined;
-  const result = await runWithProgress(`Adding ${plural(ids.length, 'member')} to team #${id}…`, `add members to team #${id}`, deps, () =>
+  const retry = interactive ? { title: l10n.t('Edit and Retry'), run: () => addTeamMembers(deps, undefined, { teamId: id, memberIds: ids }) } : undefined;
+  const result = await runWithProgress(l10n.t('Adding {0} to team #{1}…', plural(ids.length, l10n.t('{0} member'), l10n.t('{0} members')), id), l10n.t('add members to team #{0}', id), deps, () =>
     got.client.addTeamMembers(id, ids), retry);
   if (!result.ok) return result;
   const team = result.value;
   await deps.known?.rememberTeam(team);
   const summary = summarizeTeam(team, ids);
   deps.log.info(`Added members ${ids.join(', ')} to team #${team.id}; it now lists ${team.members?.length ?? 'no'} members.`);
-  const showMembersAction = { title: 'Show Members', run: () => showMembers(team, summary.added) };
+  const showMembersAction = { title: l10n.t('Show Members'), run: () => showMembers(team, summary.added) };
   void (summary.missing.length ? deps.notifier.warn(summary.message, showMembersAction) : deps.notifier.info(summary.message, showMembersAction));
   return { ok: true, value: { team, added: summary.added, missing: summary.missing, message: summary.message } };
 }

@@ -1,6 +1,7 @@
 // Who is signed in, as the editor keeps and shows them, and what Check Connection learns.
 import type { VerifiedUser } from '../../core/api';
 import type { Network } from '../../core/network';
+import { l10n } from '../../core/text/l10n';
 
 export interface SignedInUser {
   /** The service's user id, as text (for "assigned to me"). */
@@ -34,7 +35,7 @@ export function toUser(u: VerifiedUser | undefined): SignedInUser | undefined {
   if (!u) return undefined;
   return {
     id: u.id === undefined ? undefined : String(u.id),
-    name: u.name ?? u.email ?? (u.id !== undefined ? `user #${u.id}` : 'unknown user'),
+    name: u.name ?? u.email ?? (u.id !== undefined ? l10n.t('user #{0}', u.id) : l10n.t('unknown user')),
     email: u.email ?? '',
     company: u.company?.name,
     companyId: u.company?.id === undefined ? undefined : String(u.company.id),

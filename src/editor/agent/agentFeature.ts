@@ -11,6 +11,7 @@ import { AgentToolHost } from './agentTools';
 import { lmToolsFeature, type AgentTools } from './lmTools';
 import { McpChannel } from './mcpChannel';
 import type { PushCheck } from '../push/pushCheck';
+import { l10n } from '../../core/text/l10n';
 
 export function agentFeature(ctx: FeatureCtx, push?: PushCheck): { tools: AgentTools; channel: McpChannel; commands: Pick<CommandHandlers, 'codeScanner.setUpAgentAccess'> } {
   const { extension, notifier, log, own } = ctx;
@@ -27,7 +28,7 @@ export function agentFeature(ctx: FeatureCtx, push?: PushCheck): { tools: AgentT
         await started;
         if (!channel.address) return [];
         // The editor's runtime runs the bridge; it is told which window started it. No key.
-        return [mcp.stdioServer('Code Scanner', process.execPath, [channel.bridgePath], {
+        return [mcp.stdioServer(l10n.t('Code Scanner'), process.execPath, [channel.bridgePath], {
           ELECTRON_RUN_AS_NODE: '1', CODE_SCANNER_MCP_REGISTRY: channel.registry, CODE_SCANNER_MCP_WINDOW: channel.address,
         }, version)];
       },

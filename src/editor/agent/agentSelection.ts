@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { selectChangedFiles, selectGivenFiles, type Selection } from '../../core/workspace/selectFiles';
 import { selectForScan, selectOptions } from '../scan/uploadPreview';
+import { l10n } from '../../core/text/l10n';
 
 export interface PlannedUpload {
   /** The files named (a partial scan of given files), or the folders (a whole-folder scan). */
@@ -12,7 +13,7 @@ export interface PlannedUpload {
 }
 
 export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'givenFiles', input: Record<string, unknown>, folders: readonly vscode.WorkspaceFolder[]): Promise<PlannedUpload> {
-  if (!folders.length) return { uris: [], selections: [], problem: 'No folder is open in this window.' };
+  if (!folders.length) return { uris: [], selections: [], problem: l10n.t('No folder is open in this window.') };
   if (kind === 'workspace') {
     const selections = [];
     for (const folder of folders) selections.push({ folder, selection: await selectForScan(folder) });
@@ -30,7 +31,7 @@ export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'give
     return { uris: folders.map((f) => f.uri), selections };
   }
   const paths = (Array.isArray(input.paths) ? input.paths : []).filter((p): p is string => typeof p === 'string' && !!p.trim());
-  if (!paths.length) return { uris: [], selections: [], problem: 'name the files to scan (paths relative to the workspace folder), or set changed to scan what git reports as changed, or wholeFolder to scan every file.' };
+  if (!paths.length) return { uris: [], selections: [], problem: l10n.t('name the files to scan (paths relative to the workspace folder), or set changed to scan what git reports as changed, or wholeFolder to scan every file.') };
   const uris: vscode.Uri[] = [];
   const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
   for (const p of paths) {
@@ -41,7 +42,7 @@ export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'give
     uris.push(uri);
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri.fsPath]);
   }
-  if (!byFolder.size) return { uris, selections: [], problem: 'none of those paths is inside a folder of this workspace.' };
+  if (!byFolder.size) return { uris, selections: [], problem: l10n.t('none of those paths is inside a folder of this workspace.') };
   const selections = [];
   for (const [folder, files] of byFolder) selections.push({ folder, selection: await selectGivenFiles(folder.uri.fsPath, files, selectOptions(folder)) });
   return { uris, selections };

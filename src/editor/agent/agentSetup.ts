@@ -11,6 +11,7 @@ import { errorMessage } from '../../core/errors';
 import { plainObjectArg } from '../commands/args';
 import { ENTRY_NAME, agentConfigs, hasEntry, mcpEntry, nodeOnPath, withEntry, type AgentKind } from '../../core/agent/agentConfig';
 import type { Notifier } from '../notifier';
+import { l10n } from '../../core/text/l10n';
 
 async function readIfThere(file: string): Promise<string | undefined> {
   return fsp.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
@@ -39,8 +40,8 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
   const snippet = JSON.stringify({ mcpServers: { [ENTRY_NAME]: entry } }, null, 2);
   let config = configs.find((c) => c.kind === given?.agent);
   if (!config) {
-    const picked = await vscode.window.showQuickPick(configs.map((c) => ({ label: c.label, description: c.file ? c.file : 'the entry to copy into its MCP configuration', config: c })), {
-      title: 'Set Up AI Agent Access', placeHolder: 'Which agent should reach Code Scanner\'s tools in this editor?',
+    const picked = await vscode.window.showQuickPick(configs.map((c) => ({ label: c.label, description: c.file ? c.file : l10n.t('the entry to copy into its MCP configuration'), config: c })), {
+      title: l10n.t('Set Up AI Agent Access'), placeHolder: l10n.t('Which agent should reach Code Scanner\'s tools in this editor?'),
     });
     if (!picked) return undefined;
     config = picked.config;
@@ -52,17 +53,17 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
   if (!action) {
     const items: { label: string; detail: string; action: Choice }[] = [
       ...(config.file ? [present
-        ? { label: `Remove from ${config.label}'s configuration`, detail: config.file, action: 'remove' as const }
-        : { label: `Add to ${config.label}'s configuration…`, detail: `${config.file} (you see the change first)`, action: 'add' as const }] : []),
-      { label: 'Copy the entry', detail: 'The MCP server entry as JSON, to paste into the agent\'s configuration', action: 'copy' },
-      { label: 'Show the entry', detail: 'Opens it in an editor, unsaved', action: 'show' },
+        ? { label: l10n.t('Remove from {0}\'s configuration', config.label), detail: config.file, action: 'remove' as const }
+        : { label: l10n.t('Add to {0}\'s configuration…', config.label), detail: l10n.t('{0} (you see the change first)', config.file), action: 'add' as const }] : []),
+      { label: l10n.t('Copy the entry'), detail: l10n.t('The MCP server entry as JSON, to paste into the agent\'s configuration'), action: 'copy' },
+      { label: l10n.t('Show the entry'), detail: l10n.t('Opens it in an editor, unsaved'), action: 'show' },
     ];
-    action = (await vscode.window.showQuickPick(items, { title: `Code Scanner for ${config.label}` }))?.action;
+    action = (await vscode.window.showQuickPick(items, { title: l10n.t('Code Scanner for {0}', config.label) }))?.action;
     if (!action) return undefined;
   }
   if (action === 'copy') {
     await vscode.env.clipboard.writeText(snippet);
-    void o.notifier.info(`Copied the MCP entry for ${config.label}: it runs the Code Scanner bridge with this editor's runtime. It holds no key: the bridge reaches this editor, which keeps the key.`);
+    void o.notifier.info(l10n.t('Copied the MCP entry for {0}: it runs the Code Scanner bridge with this editor\'s runtime. It holds no key: the bridge reaches this editor, which keeps the key.', config.label));
     return { agent: config.kind, action: 'copied' };
   }
   if (action === 'show') {
@@ -74,25 +75,25 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
   try {
     next = withEntry(current, action === 'add' ? entry : undefined);
   } catch (e) {
-    void o.notifier.error(`${config.file} could not be changed: ${errorMessage(e)}. Nothing was written; copy the entry instead.`);
+    void o.notifier.error(l10n.t('{0} could not be changed: {1}. Nothing was written; copy the entry instead.', config.file, errorMessage(e)));
     return { agent: config.kind, action: 'cancelled', file: config.file };
   }
   const yes = given?.confirmed === true || await o.notifier.confirm(
-    action === 'add' ? `Add Code Scanner to ${config.label}'s MCP servers?` : `Remove Code Scanner from ${config.label}'s MCP servers?`,
+    action === 'add' ? l10n.t('Add Code Scanner to {0}\'s MCP servers?', config.label) : l10n.t('Remove Code Scanner from {0}\'s MCP servers?', config.label),
     action === 'add'
-      ? `File: ${config.file}\n\nAdded under "mcpServers":\n"${ENTRY_NAME}": ${JSON.stringify(entry, null, 2)}\n\nEverything else in the file stays as it is. The entry holds no key.`
-      : `File: ${config.file}\n\nThe "${ENTRY_NAME}" entry is removed from "mcpServers"; everything else stays as it is.`,
+      ? l10n.t('File: {0}\n\nAdded under "mcpServers":\n"{1}": {2}\n\nEverything else in the file stays as it is. The entry holds no key.', config.file, ENTRY_NAME, JSON.stringify(entry, null, 2))
+      : l10n.t('File: {0}\n\nThe "{1}" entry is removed from "mcpServers"; everything else stays as it is.', config.file, ENTRY_NAME),
     action === 'add' ? 'Add' : 'Remove',
   );
   if (!yes) return { agent: config.kind, action: 'declined', file: config.file };
   try {
     await writeConfig(config.file, next);
   } catch (e) {
-    void o.notifier.error(`${config.file} could not be written: ${errorMessage(e)}.`);
+    void o.notifier.error(l10n.t('{0} could not be written: {1}.', config.file, errorMessage(e)));
     return { agent: config.kind, action: 'cancelled', file: config.file };
   }
   void o.notifier.info(action === 'add'
-    ? `${config.label} can now reach Code Scanner's tools in this editor (restart it to load the entry). Uploads and fixes are still confirmed here.`
-    : `Removed Code Scanner from ${config.label}'s configuration.`);
+    ? l10n.t('{0} can now reach Code Scanner\'s tools in this editor (restart it to load the entry). Uploads and fixes are still confirmed here.', config.label)
+    : l10n.t('Removed Code Scanner from {0}\'s configuration.', config.label));
   return { agent: config.kind, action: action === 'add' ? 'added' : 'removed', file: config.file };
 }

@@ -12,7 +12,6 @@ import * as vscode from 'vscode';
 import { changeListing, compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
 import { TOOL_NAMES } from '../../core/agent/toolDefinitions';
 import { fingerprint } from '../../core/results';
-import { plural } from '../../core/text/plural';
 import { escapeMarkdown, oneLine } from '../../core/text/untrusted';
 import { skipReasonLabel } from '../../core/workspace/selectFiles';
 import { selectForUpload } from './agentSelection';
@@ -24,6 +23,7 @@ import type { LocatedIssue } from '../results/resultsStore';
 import { folderNameOf } from '../workspaceFiles';
 import { serviceHost } from '../settings';
 import { scannableFolders } from '../scan/uploadPreview';
+import { l10n, plural } from '../../core/text/l10n';
 
 const MAX_LIST = 200;
 const DEFAULT_LIST = 50;
@@ -78,7 +78,7 @@ function foldersNamed(input: Record<string, unknown>): vscode.WorkspaceFolder[] 
     return path.isAbsolute(named) && (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel)));
   };
   const found = all.filter((f) => f.name === named || inside(f));
-  return found.length ? found : `The folder ${oneLine(named, 100)} is not open in this window (open: ${all.map((f) => f.name).join(', ') || 'none'}).`;
+  return found.length ? found : l10n.t('The folder {0} is not open in this window (open: {1}).', oneLine(named, 100), all.map((f) => f.name).join(', ') || 'none');
 }
 
 export class AgentToolHost {
@@ -112,7 +112,7 @@ export class AgentToolHost {
       case TOOL_NAMES.scanFiles: return this.scanPlan(input, call.agent);
       case TOOL_NAMES.applyFix: return this.fixPlan(input);
       case TOOL_NAMES.checkBeforePush: return this.pushPlan(input, call.agent);
-      default: return answer(`There is no tool ${oneLine(call.tool, 80)}.`, true);
+      default: return answer(l10n.t('There is no tool {0}.', oneLine(call.tool, 80)), true);
     }
   }
 
@@ -127,27 +127,27 @@ export class AgentToolHost {
       this.ctx.log.warn(`An agent's confirmation could not be asked: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (typeof yes === 'object') return { text: yes.refused, isError: true };
-    if (!yes) return { text: `The person declined in the editor (${p.confirmation.title.replace(/^Code Scanner: /, '').replace(/\?$/, '')}); nothing was done. Do not ask again for the same thing unless they tell you to.` };
+    if (!yes) return { text: l10n.t('The person declined in the editor ({0}); nothing was done. Do not ask again for the same thing unless they tell you to.', p.confirmation.title.replace(/^Code Scanner: /, '').replace(/\?$/, '')) };
     return p.carryOut();
   }
 
   private list(input: Record<string, unknown>): Plan {
     const folders = foldersNamed(input);
     if (typeof folders === 'string') return answer(folders, true);
-    if (!this.ctx.store.hasResults()) return answer(`There are no scan results in this workspace yet. Scan first (${TOOL_NAMES.scanFiles}, or Code Scanner: Scan Workspace in the editor).`);
+    if (!this.ctx.store.hasResults()) return answer(l10n.t('There are no scan results in this workspace yet. Scan first ({0}, or Code Scanner: Scan Workspace in the editor).', TOOL_NAMES.scanFiles));
     const f = input as FindingFilter & { limit?: unknown };
     const limit = Math.min(Math.max(1, Math.floor(Number(f.limit) || DEFAULT_LIST)), MAX_LIST);
     const matched = this.rows(folders).filter((r) => matchesFilter(r, f));
     const shown = matched.slice(0, limit).map(compactFinding);
-    const summary = `${plural(matched.length, 'finding')} ${matched.length === 1 ? 'matches' : 'match'}${matched.length > shown.length ? `; the first ${shown.length} are listed (raise limit, up to ${MAX_LIST}, or narrow the filter)` : ''}. Read one with ${TOOL_NAMES.getFinding} by its id.`;
+    const summary = l10n.t('{0} {1}{2}. Read one with {3} by its id.', plural(matched.length, l10n.t('{0} finding'), l10n.t('{0} findings')), matched.length === 1 ? 'matches' : 'match', matched.length > shown.length ? l10n.t('; the first {0} are listed (raise limit, up to {1}, or narrow the filter)', shown.length, MAX_LIST) : '', TOOL_NAMES.getFinding);
     return answer(untrustedEnvelope(summary, shown));
   }
 
   private get(input: Record<string, unknown>): Plan {
     const row = this.findRow(input);
-    if (!row) return answer(`No finding with that id is in the results. List findings first (${TOOL_NAMES.listFindings}); ids change when a folder is scanned again.`, true);
+    if (!row) return answer(l10n.t('No finding with that id is in the results. List findings first ({0}); ids change when a folder is scanned again.', TOOL_NAMES.listFindings), true);
     // Only our own words before the envelope: the id and the folder are data.
-    return answer(untrustedEnvelope('The finding asked for:', fullFinding(row)));
+    return answer(untrustedEnvelope(l10n.t('The finding asked for:'), fullFinding(row)));
   }
 
   private timesOf(agent: string): number[] {
@@ -162,38 +162,38 @@ export class AgentToolHost {
     while (times.length && now - times[0]! > 60_000) times.shift();
     if (times.length < AGENT_SCANS_PER_MINUTE) return undefined;
     const wait = Math.ceil((60_000 - (now - times[0]!)) / 1000);
-    return `The limit of ${AGENT_SCANS_PER_MINUTE} agent scans a minute is reached: the next one can start in ${wait} s. Fix what the last scan found first, and scan again when you have changed something.`;
+    return l10n.t('The limit of {0} agent scans a minute is reached: the next one can start in {1} s. Fix what the last scan found first, and scan again when you have changed something.', AGENT_SCANS_PER_MINUTE, wait);
   }
 
   private async scanPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
-    if (!vscode.workspace.isTrusted) return answer('Refused: scanning uploads files, so it needs a trusted workspace. The person can trust it in the editor (Workspaces: Manage Workspace Trust).', true);
-    if (!this.ctx.session.isSignedIn()) return answer('Nothing was scanned: the editor is not signed in to the code scanning service. The person signs in with Code Scanner: Sign In.', true);
+    if (!vscode.workspace.isTrusted) return answer(l10n.t('Refused: scanning uploads files, so it needs a trusted workspace. The person can trust it in the editor (Workspaces: Manage Workspace Trust).'), true);
+    if (!this.ctx.session.isSignedIn()) return answer(l10n.t('Nothing was scanned: the editor is not signed in to the code scanning service. The person signs in with Code Scanner: Sign In.'), true);
     const folders = foldersNamed(input);
     if (typeof folders === 'string') return answer(folders, true);
     const kind = input.wholeFolder === true ? 'workspace' : input.changed === true ? 'changedFiles' : 'givenFiles';
     if (this.ctx.consent.needed()) {
       // The first-scan question is the person's: asked in the editor, never answered by an agent.
       void this.ctx.consent.ask(kind);
-      return answer('Nothing was scanned: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; scan again once they have answered.', true);
+      return answer(l10n.t('Nothing was scanned: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; scan again once they have answered.'), true);
     }
     const budget = this.budgetRefusal(agent);
     if (budget) return answer(budget, true);
     const plan = await selectForUpload(kind, input, folders);
-    if (plan.problem) return answer(`Nothing was scanned: ${plan.problem}`, true);
+    if (plan.problem) return answer(l10n.t('Nothing was scanned: {0}', plan.problem), true);
     const files = plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.name}/${f.path}`));
     const left = plan.selections.flatMap(({ folder, selection }) => selection.skipped.map((s) => `${folder.name}/${s.path} (${skipReasonLabel(s.reason)})`));
-    if (!files.length) return answer(untrustedEnvelope('Nothing was scanned: no file would be uploaded. The files left out, with why:', { leftOut: left.slice(0, MAX_LIST) }));
+    if (!files.length) return answer(untrustedEnvelope(l10n.t('Nothing was scanned: no file would be uploaded. The files left out, with why:'), { leftOut: left.slice(0, MAX_LIST) }));
     const host = serviceHost();
-    const shown = files.slice(0, 20).map((f) => `- ${escapeMarkdown(f)}`).join('\n') + (files.length > 20 ? `\n- …and ${files.length - 20} more` : '');
-    const what = kind === 'workspace' ? `every file of ${folders.map((f) => f.name).join(', ')}` : plural(files.length, 'file');
+    const shown = files.slice(0, 20).map((f) => `- ${escapeMarkdown(f)}`).join('\n') + (files.length > 20 ? l10n.t('\n- …and {0} more', files.length - 20) : '');
+    const what = kind === 'workspace' ? l10n.t('every file of {0}', folders.map((f) => f.name).join(', ')) : plural(files.length, l10n.t('{0} file'), l10n.t('{0} files'));
     return {
-      invocationMessage: `Scanning ${plural(files.length, 'file')}`,
+      invocationMessage: plural(files.length, l10n.t('Scanning {0} file'), l10n.t('Scanning {0} files')),
       confirmation: {
-        title: 'Code Scanner: upload files for scanning?',
-        markdown: new vscode.MarkdownString(`Upload ${plural(files.length, 'file')} of this workspace to ${escapeMarkdown(host)} for scanning:\n\n${shown}` +
-          (left.length ? `\n\nLeft out (not uploaded): ${left.slice(0, 10).map(escapeMarkdown).join(', ')}${left.length > 10 ? ', …' : ''}` : '')),
-        question: `An AI agent (${oneLine(agent, 60)}) asks to upload ${what} to ${host} for a scan: ${files.slice(0, 5).join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''}. Allow it?`,
-        accept: 'Upload and Scan',
+        title: l10n.t('Code Scanner: upload files for scanning?'),
+        markdown: new vscode.MarkdownString(l10n.t('Upload {0} of this workspace to {1} for scanning:\n\n{2}', plural(files.length, l10n.t('{0} file'), l10n.t('{0} files')), escapeMarkdown(host), shown) +
+          (left.length ? l10n.t('\n\nLeft out (not uploaded): {0}{1}', left.slice(0, 10).map(escapeMarkdown).join(', '), left.length > 10 ? ', …' : '') : '')),
+        question: l10n.t('An AI agent ({0}) asks to upload {1} to {2} for a scan: {3}{4}. Allow it?', oneLine(agent, 60), what, host, files.slice(0, 5).join(', '), files.length > 5 ? l10n.t(', and {0} more', files.length - 5) : ''),
+        accept: l10n.t('Upload and Scan'),
         digest: createHash('sha256').update(files.join('\n')).digest('hex'),
       },
       carryOut: () => this.scanNow(kind, plan, agent, files.length),
@@ -206,8 +206,8 @@ export class AgentToolHost {
     this.timesOf(agent).push(Date.now());
     // The first-scan question was answered (checked above); the person confirmed this upload.
     const summary = await this.ctx.scans.scan(kind, { confirmed: true }, plan.uris);
-    if (!summary) return { text: 'Nothing was scanned: another scan is running in the editor, or the editor could not reach the service. Try again in a moment.', isError: true };
-    if (summary.error) return { text: untrustedEnvelope('The scan stopped; what the service or the editor said:', { error: summary.error.message, continuesOnService: summary.continuesOnService }), isError: true };
+    if (!summary) return { text: l10n.t('Nothing was scanned: another scan is running in the editor, or the editor could not reach the service. Try again in a moment.'), isError: true };
+    if (summary.error) return { text: untrustedEnvelope(l10n.t('The scan stopped; what the service or the editor said:'), { error: summary.error.message, continuesOnService: summary.continuesOnService }), isError: true };
     const scanned = new Set(plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.uri.toString()}\n${f.path}`)));
     const found = this.rows().filter((r) => scanned.has(`${r.located.folderUri}\n${r.finding.path}`) && !r.dismissed);
     const key = (r: (typeof found)[number]) => `${r.located.folderUri}\n${fingerprint(r.finding)}`;
@@ -216,35 +216,35 @@ export class AgentToolHost {
     const fresh = before ? found.filter((r) => !before.has(key(r))).length : undefined;
     const listed = found.slice(0, MAX_LIST).map((r) => ({ ...compactFinding(r), ...(before && !before.has(key(r)) ? { newSinceYourLastScan: true } : {}) }));
     const scansDone = summary.folders.map((f) => ({ folder: f.folder, filesScanned: f.files, ...(f.scanId ? { scanId: f.scanId } : {}), ...(f.note ? { note: f.note } : {}) }));
-    const since = fresh === undefined ? 'This is your first scan in this session: nothing is marked new since a previous one.' : `${plural(fresh, 'finding')} ${fresh === 1 ? 'is' : 'are'} new since your previous scan (newSinceYourLastScan).`;
-    return { text: untrustedEnvelope(`Scanned ${plural(files, 'file')}; ${plural(found.length, 'finding')} in them. ${since}`, { scans: scansDone, findings: listed }) };
+    const since = fresh === undefined ? l10n.t('This is your first scan in this session: nothing is marked new since a previous one.') : plural(fresh, l10n.t('{0} finding is new since your previous scan (newSinceYourLastScan).'), l10n.t('{0} findings are new since your previous scan (newSinceYourLastScan).'));
+    return { text: untrustedEnvelope(l10n.t('Scanned {0}; {1} in them. {2}', plural(files, l10n.t('{0} file'), l10n.t('{0} files')), plural(found.length, l10n.t('{0} finding'), l10n.t('{0} findings')), since), { scans: scansDone, findings: listed }) };
   }
 
   private async pushPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
-    if (!this.push) return answer('This editor cannot check before a push.', true);
+    if (!this.push) return answer(l10n.t('This editor cannot check before a push.'), true);
     const what = input.what === 'branch' ? 'branch' : input.what === 'staged' ? 'staged' : undefined;
-    if (!what) return answer('Say what to check: what=staged (the staged changes) or what=branch (the branch before push).', true);
-    if (!vscode.workspace.isTrusted) return answer('Unknown whether CI would block this: the workspace is in Restricted Mode, where nothing is uploaded. The person can trust it in the editor.', true);
+    if (!what) return answer(l10n.t('Say what to check: what=staged (the staged changes) or what=branch (the branch before push).'), true);
+    if (!vscode.workspace.isTrusted) return answer(l10n.t('Unknown whether CI would block this: the workspace is in Restricted Mode, where nothing is uploaded. The person can trust it in the editor.'), true);
     const folders = foldersNamed(input);
     if (typeof folders === 'string') return answer(folders, true);
     if (this.ctx.consent.needed()) {
       void this.ctx.consent.ask('changedFiles');
-      return answer('Unknown whether CI would block this: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; check again once they have answered.', true);
+      return answer(l10n.t('Unknown whether CI would block this: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; check again once they have answered.'), true);
     }
     const budget = this.budgetRefusal(agent);
     if (budget) return answer(budget, true);
     const outgoing = (await Promise.all(folders.map(async (f) => ({ f, o: await (what === 'staged' ? stagedChanges(f.uri.fsPath) : branchChanges(f.uri.fsPath)).catch(() => undefined) }))))
       .filter((x) => x.o?.files.length);
-    if (!outgoing.length) return answer(`Unknown whether CI would block this: ${what === 'staged' ? 'no changes are staged' : 'the branch has no commits its upstream does not have'}, so nothing would leave the machine.`);
+    if (!outgoing.length) return answer(l10n.t('Unknown whether CI would block this: {0}, so nothing would leave the machine.', what === 'staged' ? l10n.t('no changes are staged') : l10n.t('the branch has no commits its upstream does not have')));
     const files = outgoing.flatMap(({ f, o }) => o!.files.map((p) => `${f.name}/${p}`));
     const host = serviceHost();
     return {
-      invocationMessage: what === 'staged' ? 'Checking the staged changes' : 'Checking the branch before push',
+      invocationMessage: what === 'staged' ? l10n.t('Checking the staged changes') : l10n.t('Checking the branch before push'),
       confirmation: {
-        title: 'Code Scanner: upload what would leave the machine, to check it?',
-        markdown: new vscode.MarkdownString(`Upload ${what === 'staged' ? 'the staged version' : 'the committed version'} of ${plural(files.length, 'file')} to ${escapeMarkdown(host)} to check it against your company's policies:\n\n${files.slice(0, 20).map((f) => `- ${escapeMarkdown(f)}`).join('\n')}${files.length > 20 ? `\n- …and ${files.length - 20} more` : ''}`),
-        question: `An AI agent (${oneLine(agent, 60)}) asks to check ${what === 'staged' ? 'the staged changes' : 'the branch before push'}: ${plural(files.length, 'file')} would be uploaded to ${host}. Allow it?`,
-        accept: 'Upload and Check',
+        title: l10n.t('Code Scanner: upload what would leave the machine, to check it?'),
+        markdown: new vscode.MarkdownString(l10n.t('Upload {0} of {1} to {2} to check it against your company\'s policies:\n\n{3}{4}', what === 'staged' ? l10n.t('the staged version') : l10n.t('the committed version'), plural(files.length, l10n.t('{0} file'), l10n.t('{0} files')), escapeMarkdown(host), files.slice(0, 20).map((f) => `- ${escapeMarkdown(f)}`).join('\n'), files.length > 20 ? l10n.t('\n- …and {0} more', files.length - 20) : '')),
+        question: l10n.t('An AI agent ({0}) asks to check {1}: {2} would be uploaded to {3}. Allow it?', oneLine(agent, 60), what === 'staged' ? l10n.t('the staged changes') : l10n.t('the branch before push'), plural(files.length, l10n.t('{0} file'), l10n.t('{0} files')), host),
+        accept: l10n.t('Upload and Check'),
         digest: createHash('sha256').update(outgoing.map(({ o }) => o!.identity).join('\n')).digest('hex'),
       },
       carryOut: async () => {
@@ -262,25 +262,25 @@ export class AgentToolHost {
 
   private async fixPlan(input: Record<string, unknown>): Promise<Plan> {
     const row = this.findRow(input);
-    if (!row) return answer(`No finding with that id is in the results. List findings first (${TOOL_NAMES.listFindings}).`, true);
+    if (!row) return answer(l10n.t('No finding with that id is in the results. List findings first ({0}).', TOOL_NAMES.listFindings), true);
     const check = await checkFix(row.located);
-    if (!check.ok) return answer(`Refused, nothing changed: ${check.message}`, true);
+    if (!check.ok) return answer(l10n.t('Refused, nothing changed: {0}', check.message), true);
     // The change as it will be made to the file as it is now, whole: what is confirmed is what is applied.
     const change = changeListing(check.document.getText(), check.fixed);
-    if (change.tooLarge) return answer(`Refused, nothing changed: ${change.why}`, true);
+    if (change.tooLarge) return answer(l10n.t('Refused, nothing changed: {0}', change.why), true);
     const i = row.finding;
     const where = `${row.folder}/${i.path}, line ${i.range ? i.range.start.line + 1 : i.line}`;
     const ref = { folderUri: row.located.folderUri, issueId: i.id };
     return {
-      invocationMessage: 'Applying the fix',
+      invocationMessage: l10n.t('Applying the fix'),
       confirmation: {
-        title: 'Code Scanner: apply the suggested fix?',
+        title: l10n.t('Code Scanner: apply the suggested fix?'),
         markdown: new vscode.MarkdownString(
           `${escapeMarkdown(where)}: ${escapeMarkdown(oneLine(i.classificationName, 120))}\n\n` +
-          `${escapeMarkdown(oneLine(i.fix!.explanation || 'Suggested fix', 300))}\n\nThe whole change to the file:\n\n${fenced(change.text)}\n\nThe file is edited, not saved; Undo takes the fix back.`,
+          l10n.t('{0}\n\nThe whole change to the file:\n\n{1}\n\nThe file is edited, not saved; Undo takes the fix back.', escapeMarkdown(oneLine(i.fix!.explanation || l10n.t('Suggested fix'), 300)), fenced(change.text)),
         ),
-        question: `An AI agent asks to apply the suggested fix for ${oneLine(i.classificationName, 80)} in ${where}. The change is shown in the editor. Apply it?`,
-        accept: 'Apply Fix',
+        question: l10n.t('An AI agent asks to apply the suggested fix for {0} in {1}. The change is shown in the editor. Apply it?', oneLine(i.classificationName, 80), where),
+        accept: l10n.t('Apply Fix'),
         show: () => this.ctx.fixes.preview(ref),
         digest: change.digest,
       },
@@ -288,12 +288,12 @@ export class AgentToolHost {
         // Exactly what was confirmed, or nothing: the file may have changed since.
         const again = await checkFix(row.located);
         const now = again.ok ? changeListing(again.document.getText(), again.fixed) : undefined;
-        if (!now || now.tooLarge || now.digest !== change.digest) return { text: 'Refused, nothing changed: the file changed since the change was shown for confirmation. Ask again to see the change as it is now.', isError: true };
+        if (!now || now.tooLarge || now.digest !== change.digest) return { text: l10n.t('Refused, nothing changed: the file changed since the change was shown for confirmation. Ask again to see the change as it is now.'), isError: true };
         const applied = await this.ctx.fixes.apply([ref]);
         await this.ctx.fixes.discardPreviewed(ref).catch(() => undefined);
         return applied
-          ? { text: untrustedEnvelope('Applied the fix. The file is edited but not saved; the finding left the results (Undo brings both back). The file:', { folder: row.folder, path: i.path }) }
-          : { text: 'The fix was not applied; the editor refused the change.', isError: true };
+          ? { text: untrustedEnvelope(l10n.t('Applied the fix. The file is edited but not saved; the finding left the results (Undo brings both back). The file:'), { folder: row.folder, path: i.path }) }
+          : { text: l10n.t('The fix was not applied; the editor refused the change.'), isError: true };
       },
     };
   }

@@ -6,13 +6,14 @@ import * as vscode from 'vscode';
 import { TOOL_DEFINITIONS, TOOL_NAMES, type ToolName } from '../../core/agent/toolDefinitions';
 import type { Ctx } from '../context';
 import type { AgentToolHost } from './agentTools';
+import { l10n } from '../../core/text/l10n';
 
 export { TOOL_NAMES };
 
 const text = (t: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(t)]);
 
 /** Who calls these tools, for the answers that mark what is new since that agent's previous scan. */
-const EDITOR_AGENT = 'the editor\'s agent';
+const EDITOR_AGENT = () => l10n.t('the editor\'s agent');
 
 export type AgentTools = Record<ToolName, vscode.LanguageModelTool<object>>;
 
@@ -27,18 +28,18 @@ export function lmToolsFeature({ own, features }: Pick<Ctx, 'own' | 'features'>,
   const tools = Object.fromEntries(TOOL_DEFINITIONS.map((d) => {
     const tool: vscode.LanguageModelTool<object> = {
       async prepareInvocation(options) {
-        const plan = await host.plan({ tool: d.name, input: (options.input ?? {}) as Record<string, unknown>, agent: EDITOR_AGENT });
+        const plan = await host.plan({ tool: d.name, input: (options.input ?? {}) as Record<string, unknown>, agent: EDITOR_AGENT() });
         if (!('confirmation' in plan)) return { invocationMessage: plan.invocationMessage ?? d.title.replace(/^Code Scanner: /, '') };
         shown.set(keyOf(d.name, options.input), plan.confirmation.digest);
         return { invocationMessage: plan.invocationMessage, confirmationMessages: { title: plan.confirmation.title, message: plan.confirmation.markdown } };
       },
       async invoke(options) {
         const key = keyOf(d.name, options.input);
-        const r = await host.run({ tool: d.name, input: (options.input ?? {}) as Record<string, unknown>, agent: EDITOR_AGENT }, async (c) => {
+        const r = await host.run({ tool: d.name, input: (options.input ?? {}) as Record<string, unknown>, agent: EDITOR_AGENT() }, async (c) => {
           // VS Code asked before this call: what is carried out must be what it showed.
           const ok = shown.get(key) === c.digest;
           shown.delete(key);
-          return ok || { refused: 'Refused, nothing done: what would happen changed since it was shown for confirmation. Ask again to see it as it is now.' };
+          return ok || { refused: l10n.t('Refused, nothing done: what would happen changed since it was shown for confirmation. Ask again to see it as it is now.') };
         });
         return text(r.text);
       },

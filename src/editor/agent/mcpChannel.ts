@@ -12,6 +12,7 @@ import { errorMessage } from '../../core/errors';
 import type { Notifier } from '../notifier';
 import { DisposableObject } from '../disposable';
 import type { AgentToolHost, Confirmation } from './agentTools';
+import { l10n } from '../../core/text/l10n';
 
 /** How long the editor waits for the person to answer an agent's question. */
 const ANSWER_WITHIN_MS = 5 * 60 * 1000;
@@ -95,7 +96,7 @@ export class McpChannel extends DisposableObject {
       secret: this.secret,
       pid: process.pid,
       folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-      name: vscode.workspace.name ?? 'a VS Code window',
+      name: vscode.workspace.name ?? l10n.t('a VS Code window'),
     };
     const temp = `${this.entryFile}.tmp`;
     try {
@@ -126,7 +127,7 @@ export class McpChannel extends DisposableObject {
       }
       if (m?.type !== 'call' || typeof m.tool !== 'string' || typeof m.id !== 'number') return;
       const input = m.input && typeof m.input === 'object' && !Array.isArray(m.input) ? (m.input as Record<string, unknown>) : {};
-      const agent = typeof m.agent === 'string' && m.agent.trim() ? m.agent.slice(0, 80) : 'an MCP client';
+      const agent = typeof m.agent === 'string' && m.agent.trim() ? m.agent.slice(0, 80) : l10n.t('an MCP client');
       void this.host.run({ tool: m.tool, input, agent }, (c) => this.askInEditor(c)).then(
         (r) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: r.text, ...(r.isError ? { isError: true } : {}) })); },
         (e: unknown) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: `The editor could not run the tool: ${errorMessage(e)}`, isError: true })); },
@@ -141,7 +142,7 @@ export class McpChannel extends DisposableObject {
     let timer: NodeJS.Timeout | undefined;
     const unanswered = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ANSWER_WITHIN_MS); });
     try {
-      const chosen = await Promise.race([this.notifier.warn(c.question, c.accept, 'Refuse'), unanswered]);
+      const chosen = await Promise.race([this.notifier.warn(c.question, c.accept, l10n.t('Refuse')), unanswered]);
       return chosen === c.accept;
     } finally {
       clearTimeout(timer);

@@ -7,6 +7,7 @@ import type { IssueRef } from '../commands/args';
 import { commandCall } from '../commands/manager';
 import { issueForDiagnostic } from '../results/diagnostics';
 import type { ResultsStore } from '../results/resultsStore';
+import { l10n } from '../../core/text/l10n';
 
 export class FixActions implements vscode.CodeActionProvider {
   constructor(private readonly store: ResultsStore) {}
@@ -23,28 +24,28 @@ export class FixActions implements vscode.CodeActionProvider {
       const ref: IssueRef = { folderUri: l.folderUri, issueId: l.issue.id };
       if (isFixable(l.issue)) {
         const explanation = oneLine(l.issue.fix!.explanation || l.issue.classificationName, 60);
-        const apply = new vscode.CodeAction(`Code Scanner: Apply Fix — ${explanation}`, vscode.CodeActionKind.QuickFix);
+        const apply = new vscode.CodeAction(l10n.t('Code Scanner: Apply Fix — {0}', explanation), vscode.CodeActionKind.QuickFix);
         apply.diagnostics = [d];
         apply.isPreferred = true;
-        apply.command = commandCall('codeScanner.applyFix', 'Apply Fix', ref);
-        const preview = new vscode.CodeAction(`Code Scanner: Preview Fix — ${explanation}`, vscode.CodeActionKind.QuickFix);
+        apply.command = commandCall('codeScanner.applyFix', l10n.t('Apply Fix'), ref);
+        const preview = new vscode.CodeAction(l10n.t('Code Scanner: Preview Fix — {0}', explanation), vscode.CodeActionKind.QuickFix);
         preview.diagnostics = [d];
-        preview.command = commandCall('codeScanner.previewFix', 'Preview Fix', ref);
+        preview.command = commandCall('codeScanner.previewFix', l10n.t('Preview Fix'), ref);
         actions.push(apply, preview);
       }
       // Every finding, fixable or not, can be read in full from the light bulb.
-      const details = new vscode.CodeAction(`Code Scanner: Show Details — ${oneLine(l.issue.classificationName, 60)}`, vscode.CodeActionKind.QuickFix);
+      const details = new vscode.CodeAction(l10n.t('Code Scanner: Show Details — {0}', oneLine(l.issue.classificationName, 60)), vscode.CodeActionKind.QuickFix);
       details.diagnostics = [d];
-      details.command = commandCall('codeScanner.showDetails', 'Show Finding Details', ref);
+      details.command = commandCall('codeScanner.showDetails', l10n.t('Show Finding Details'), ref);
       actions.push(details);
-      const chat = new vscode.CodeAction(`Code Scanner: Fix with Chat — ${oneLine(l.issue.classificationName, 60)}`, vscode.CodeActionKind.QuickFix);
+      const chat = new vscode.CodeAction(l10n.t('Code Scanner: Fix with Chat — {0}', oneLine(l.issue.classificationName, 60)), vscode.CodeActionKind.QuickFix);
       chat.diagnostics = [d];
-      chat.command = commandCall('codeScanner.fixWithChat', 'Fix with Chat', ref);
+      chat.command = commandCall('codeScanner.fixWithChat', l10n.t('Fix with Chat'), ref);
       actions.push(chat);
     }
     if (fixable.length > 1 && actions.some((a) => a.command?.command === 'codeScanner.applyFix')) {
-      const all = new vscode.CodeAction(`Code Scanner: Apply All Fixes in File (${fixable.length})`, vscode.CodeActionKind.QuickFix);
-      all.command = commandCall('codeScanner.applyAllFixesInFile', 'Apply All Fixes in File', document.uri);
+      const all = new vscode.CodeAction(l10n.t('Code Scanner: Apply All Fixes in File ({0})', fixable.length), vscode.CodeActionKind.QuickFix);
+      all.command = commandCall('codeScanner.applyAllFixesInFile', l10n.t('Apply All Fixes in File'), document.uri);
       actions.push(all);
     }
     return actions;

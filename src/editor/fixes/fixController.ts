@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import { appliedFixes, applyFix, type LineEdit } from '../../core/fixes';
 import { fixBlocks } from '../../core/results';
 import { oneLine } from '../../core/text/untrusted';
-import { plural } from '../../core/text/plural';
 import { issueRefArg, type IssueRef } from '../commands/args';
 import { DisposableObject } from '../disposable';
 import type { Notifier } from '../notifier';
@@ -16,6 +15,7 @@ import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 import { addLineEdits, composeByFile, fixTarget, type ComposedFile, type ReviewedFixesResult } from './fixTargets';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext } from '../commands/manager';
+import { l10n, plural } from '../../core/text/l10n';
 
 export const PREVIEW_SCHEME = 'code-scanner-fix';
 
@@ -82,13 +82,13 @@ export class FixController extends DisposableObject {
 
   private resolve(ref: IssueRef | undefined): LocatedIssue | undefined {
     const located = ref ? this.store.get(ref) : undefined;
-    if (!located) void this.notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+    if (!located) void this.notifier.warn(l10n.t('That issue is no longer in the results. Refresh or rescan.'));
     return located;
   }
 
   /** "Fix with Chat" on a refusal: the chat is told why the diff did not apply. */
   private chatAction(ref: IssueRef, refusal: string) {
-    return { title: 'Fix with Chat', run: () => vscode.commands.executeCommand('codeScanner.fixWithChat', { ...ref, refusal }) };
+    return { title: l10n.t('Fix with Chat'), run: () => vscode.commands.executeCommand('codeScanner.fixWithChat', { ...ref, refusal }) };
   }
 
   /** Opens a diff of the file's current text against the fixed text; Apply and Discard are in its title bar. */
@@ -107,7 +107,7 @@ export class FixController extends DisposableObject {
     this.previews.set(uri.toString(), fixed.text);
     this.previewChanged.fire(uri);
     const name = located.uri.path.split('/').pop();
-    const title = `${name} ↔ Fix: ${oneLine(located.issue.fix!.explanation || located.issue.classificationName, 60)}`;
+    const title = l10n.t('{0} ↔ Fix: {1}', name, oneLine(located.issue.fix!.explanation || located.issue.classificationName, 60));
     await vscode.commands.executeCommand('vscode.diff', located.uri, uri, title, { preview: true });
     return true;
   }
@@ -145,7 +145,7 @@ export class FixController extends DisposableObject {
   async apply(refs: IssueRef[], o: { reveal?: boolean } = {}): Promise<number> {
     const located = refs.map((r) => this.store.get(r)).filter((l): l is LocatedIssue => !!l);
     if (!located.length) {
-      void this.notifier.warn('Those issues are no longer in the results. Refresh or rescan.');
+      void this.notifier.warn(l10n.t('Those issues are no longer in the results. Refresh or rescan.'));
       return 0;
     }
     const { files, refused } = await composeByFile(located);
@@ -153,7 +153,7 @@ export class FixController extends DisposableObject {
     if (count < 0) return 0;
     const reasons = refused.map((r) => `${r.finding}: ${r.reason}`);
     if (reasons.length) {
-      const head = count ? `Applied ${count} fix${count === 1 ? '' : 'es'}; ${reasons.length} could not be applied. ` : '';
+      const head = count ? plural(count, l10n.t('Applied {0} fix; {1} could not be applied. '), l10n.t('Applied {0} fixes; {1} could not be applied. '), reasons.length) : '';
       // One finding's fix that no longer applies: the chat can adapt it to the code as it is now.
       const chat = refs.length === 1 && !count ? [this.chatAction(refs[0]!, refused[0]!.reason)] : [];
       void this.notifier.error(`${head}${reasons.join(' ')}`, ...chat);
@@ -163,9 +163,9 @@ export class FixController extends DisposableObject {
       // Where the change is, as Preview Fix shows it: a fix is never made out of sight.
       const line = f.composed.edits[0]?.startLine ?? 0;
       await vscode.window.showTextDocument(f.document, { selection: new vscode.Range(line, 0, line, 0), preview: false, viewColumn: columnOf(f.document.uri) });
-      void this.notifier.info(`Applied the fix for ${oneLine(l.issue.classificationName, 80)} in ${l.issue.path}. The file is edited, not saved; Undo (Ctrl+Z, ⌘Z on macOS) takes it back.`);
+      void this.notifier.info(l10n.t('Applied the fix for {0} in {1}. The file is edited, not saved; Undo (Ctrl+Z, ⌘Z on macOS) takes it back.', oneLine(l.issue.classificationName, 80), l.issue.path));
     } else if (count > 1) {
-      void this.notifier.info(`Applied ${count} fixes in ${plural(files.length, 'file')}. The files are edited, not saved; Undo takes them back.`);
+      void this.notifier.info(l10n.t('Applied {0} fixes in {1}. The files are edited, not saved; Undo takes them back.', count, plural(files.length, l10n.t('{0} file'), l10n.t('{0} files'))));
     }
     return count;
   }
@@ -186,7 +186,7 @@ export class FixController extends DisposableObject {
     const takenOut = made.map((m) => this.store.takeOut(m.refs, (id) => m.blocks.get(id)));
     if (made.length && !(await vscode.workspace.applyEdit(edit))) {
       for (const m of made) this.store.putBack(m.refs);
-      void this.notifier.error('The editor refused the change; nothing was modified.');
+      void this.notifier.error(l10n.t('The editor refused the change; nothing was modified.'));
       return -1;
     }
     let count = 0;
@@ -226,21 +226,21 @@ export class FixController extends DisposableObject {
       const byClass = new Map<string, number>();
       for (const l of f.applied) byClass.set(l.issue.classificationName, (byClass.get(l.issue.classificationName) ?? 0) + 1);
       const what = [...byClass].map(([name, n]) => `${oneLine(name, 60)}${n > 1 ? ` ×${n}` : ''}`).join(', ');
-      return `• ${vscode.workspace.asRelativePath(f.document.uri)}: ${plural(f.applied.length, 'fix')} (${what})`;
+      return `• ${vscode.workspace.asRelativePath(f.document.uri)}: ${plural(f.applied.length, l10n.t('{0} fix'), l10n.t('{0} fixes'))} (${what})`;
     });
     const shownFiles = perFile.slice(0, 15);
-    if (perFile.length > shownFiles.length) shownFiles.push(`• …and ${perFile.length - shownFiles.length} more files`);
+    if (perFile.length > shownFiles.length) shownFiles.push(l10n.t('• …and {0} more files', perFile.length - shownFiles.length));
     const left = refused.slice(0, 8).map((r) => `• ${r.finding}: ${r.reason}`);
-    if (refused.length > left.length) left.push(`• …and ${refused.length - left.length} more`);
-    const APPLY = `Apply ${plural(offered, 'Fix')}`;
-    const REVIEW = 'Review in Preview…';
+    if (refused.length > left.length) left.push(l10n.t('• …and {0} more', refused.length - left.length));
+    const APPLY = plural(offered, l10n.t('Apply {0} Fix'), l10n.t('Apply {0} Fixes'));
+    const REVIEW = l10n.t('Review in Preview…');
     const picked = await this.notifier.choose(
-      `Apply ${plural(offered, 'fix')} in ${plural(files.length, 'file')}?`,
+      l10n.t('Apply {0} in {1}?', plural(offered, l10n.t('{0} fix'), l10n.t('{0} fixes')), plural(files.length, l10n.t('{0} file'), l10n.t('{0} files'))),
       [
         ...shownFiles,
-        ...(left.length ? ['', `Not applicable, left as they are (${refused.length}):`, ...left] : []),
+        ...(left.length ? ['', l10n.t('Not applicable, left as they are ({0}):', refused.length), ...left] : []),
         '',
-        'One edit: the files are changed, not saved, and one Undo takes every fix back. Review in Preview… shows each change to pick from.',
+        l10n.t('One edit: the files are changed, not saved, and one Undo takes every fix back. Review in Preview… shows each change to pick from.'),
       ].join('\n'),
       [APPLY, REVIEW],
     );
@@ -261,14 +261,14 @@ export class FixController extends DisposableObject {
         // Each fix its own entry, named by its classification and line (the preview groups
         // entries of the same label under one heading and one description).
         const at = (l.issue.range?.start.line ?? l.issue.line - 1) + 1;
-        const label = `${oneLine(l.issue.classificationName || l.issue.classificationId, 60)} (${oneLine(l.issue.classificationId, 30)}), ${vscode.workspace.asRelativePath(f.document.uri)} line ${at}`;
-        const description = oneLine(l.issue.fix!.explanation || 'Suggested fix', 80);
+        const label = l10n.t('{0} ({1}), {2} line {3}', oneLine(l.issue.classificationName || l.issue.classificationId, 60), oneLine(l.issue.classificationId, 30), vscode.workspace.asRelativePath(f.document.uri), at);
+        const description = oneLine(l.issue.fix!.explanation || l10n.t('Suggested fix'), 80);
         addLineEdits(edit, f.document, f.composed.editsOf.get(l.issue.id)!, { needsConfirmation: true, label, description });
       }
     }
     const offered = files.reduce((n, f) => n + f.applied.length, 0);
     // VS Code opens this preview with every entry unticked: say so, and how to take a file whole.
-    void this.notifier.info('The preview lists each fix under its name, file and line; nothing is applied until you tick it. Tick the fixes you want, or choose Group Changes By File in its title bar and tick a file to take all of its fixes, then Apply. Discard changes nothing.');
+    void this.notifier.info(l10n.t('The preview lists each fix under its name, file and line; nothing is applied until you tick it. Tick the fixes you want, or choose Group Changes By File in its title bar and tick a file to take all of its fixes, then Apply. Discard changes nothing.'));
     // The findings stay in view while the preview is open: the person decides looking at them.
     const answered = vscode.workspace.applyEdit(edit, { isRefactoring: true });
     void listFixesByName(answered);
@@ -294,13 +294,13 @@ export class FixController extends DisposableObject {
   private reportReviewed(r: ReviewedFixesResult): void {
     const list = r.refused.map((x) => `${x.finding}: ${x.reason}`).join(' ');
     if (!r.offered) {
-      void (r.refused.length ? this.notifier.error(`No fix could be applied. ${list}`) : this.notifier.info('No finding in view has a fix that can be applied.'));
+      void (r.refused.length ? this.notifier.error(l10n.t('No fix could be applied. {0}', list)) : this.notifier.info(l10n.t('No finding in view has a fix that can be applied.')));
       return;
     }
     const head = r.applied
-      ? `Applied ${r.applied} of ${r.offered} fix${r.offered === 1 ? '' : 'es'}. Review and save the files when ready; Undo takes them back.`
-      : 'No fix was applied.';
-    if (r.refused.length) void this.notifier.warn(`${head} ${r.refused.length} could not be offered: ${list}`);
+      ? plural(r.offered, l10n.t('Applied {1} of {0} fix. Review and save the files when ready; Undo takes them back.'), l10n.t('Applied {1} of {0} fixes. Review and save the files when ready; Undo takes them back.'), r.applied)
+      : l10n.t('No fix was applied.');
+    if (r.refused.length) void this.notifier.warn(l10n.t('{0} {1} could not be offered: {2}', head, r.refused.length, list));
     else void this.notifier.info(head);
   }
 

@@ -6,6 +6,7 @@ import { applyFix, checkFixTarget, composeFixes, type ComposedFixes, type LineEd
 import { isFixable } from '../../core/issues';
 import { gitHooksDir } from '../../core/workspace/git';
 import type { LocatedIssue } from '../results/resultsStore';
+import { l10n } from '../../core/text/l10n';
 
 /** Each folder's git hooks folder, read at most every few seconds (Apply All Fixes checks many files). */
 const hooksDirs = new Map<string, { at: number; dir: Promise<string | undefined> }>();
@@ -22,7 +23,7 @@ function hooksDirOf(folderPath: string): Promise<string | undefined> {
 
 /** Checks a finding's fix may write its file, and opens the file. */
 export async function fixTarget(located: LocatedIssue): Promise<{ ok: true; document: vscode.TextDocument } | { ok: false; message: string }> {
-  if (!located.issue.fix) return { ok: false, message: 'This issue has no suggested fix.' };
+  if (!located.issue.fix) return { ok: false, message: l10n.t('This issue has no suggested fix.') };
   const folder = vscode.Uri.parse(located.folderUri);
   const hooksDir = await hooksDirOf(folder.fsPath);
   const target = await checkFixTarget(folder.fsPath, located.issue.path, located.issue.inArchive === true, { hooksDir });
@@ -30,7 +31,7 @@ export async function fixTarget(located: LocatedIssue): Promise<{ ok: true; docu
   try {
     return { ok: true, document: await vscode.workspace.openTextDocument(located.uri) };
   } catch {
-    return { ok: false, message: `Cannot open ${located.issue.path}; it may have been moved or deleted.` };
+    return { ok: false, message: l10n.t('Cannot open {0}; it may have been moved or deleted.', located.issue.path) };
   }
 }
 
@@ -41,7 +42,7 @@ export async function fixTarget(located: LocatedIssue): Promise<{ ok: true; docu
  */
 export async function checkFix(located: LocatedIssue): Promise<{ ok: true; document: vscode.TextDocument; fixed: string } | { ok: false; message: string }> {
   if (!isFixable(located.issue)) {
-    return { ok: false, message: located.issue.fix ? 'Its file was not part of the scan\'s upload, so no fix is offered for it.' : 'This issue has no suggested fix.' };
+    return { ok: false, message: located.issue.fix ? l10n.t('Its file was not part of the scan\'s upload, so no fix is offered for it.') : l10n.t('This issue has no suggested fix.') };
   }
   const target = await fixTarget(located);
   if (!target.ok) return target;
@@ -52,7 +53,7 @@ export async function checkFix(located: LocatedIssue): Promise<{ ok: true; docum
 /** Replaces only the changed lines, so undo is one step and other findings' ranges survive. */
 export function addLineEdits(
   edit: vscode.WorkspaceEdit, document: vscode.TextDocument, edits: readonly LineEdit[],
-  metadata: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label: 'Code Scanner fix' },
+  metadata: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label: l10n.t('Code Scanner fix') },
 ): void {
   for (const e of edits) {
     const start = new vscode.Position(e.startLine, 0);

@@ -8,6 +8,7 @@ import type { FeatureCtx } from '../controllers';
 import type { LocatedIssue } from '../results/resultsStore';
 import { hideFalsePositives } from '../settings';
 import { FixActions } from './fixActions';
+import { l10n } from '../../core/text/l10n';
 
 /** The fix commands and the light bulb's quick fixes. */
 export function fixesFeature({ store, notifier, fixes, own }: FeatureCtx) {
@@ -19,7 +20,7 @@ export function fixesFeature({ store, notifier, fixes, own }: FeatureCtx) {
   'codeScanner.previewFix': (arg) => fixes.preview(arg),
   'codeScanner.applyFix': async (arg) => {
     const ref = issueRefArg(arg);
-    return ref && store.get(ref) ? fixes.apply([ref], { reveal: true }) : (void notifier.warn('That issue is no longer in the results. Refresh or rescan.'), 0);
+    return ref && store.get(ref) ? fixes.apply([ref], { reveal: true }) : (void notifier.warn(l10n.t('That issue is no longer in the results. Refresh or rescan.')), 0);
   },
   'codeScanner.applyPreviewedFix': (arg) => fixes.applyPreviewed(arg),
   'codeScanner.discardPreviewedFix': (arg) => fixes.discardPreviewed(arg),
@@ -29,7 +30,7 @@ export function fixesFeature({ store, notifier, fixes, own }: FeatureCtx) {
     const uri = arg instanceof vscode.Uri ? arg : ref ? store.get(ref)?.uri : vscode.window.activeTextEditor?.document.uri;
     const fixable = uri ? store.forFile(uri).filter((l) => isFixable(l.issue) && !store.dismissalOf(l.issue)) : [];
     if (!fixable.length) {
-      void notifier.info('No suggested fixes for this file.');
+      void notifier.info(l10n.t('No suggested fixes for this file.'));
       return 0;
     }
     return fixes.apply(fixable.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id })));

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { PartialKind } from '../../core/scan/endWords';
 import type { StoredIssue } from '../../core/issues';
 import { digest, place, rangeOfLineText } from '../../core/results';
 import { pushVerdict, verdictText, type PushVerdict, type UnknownReason } from '../../core/results/pushVerdict';
@@ -19,20 +20,21 @@ import type { FeatureCtx } from '../controllers';
 import { DisposableObject } from '../disposable';
 import { scannableFolders } from '../scan/uploadPreview';
 import type { ScanOptions, ScanSummary } from '../scan/scanController';
+import { l10n } from '../../core/text/l10n';
 
 /** What one folder's check ended with, for the caller (commands, the agent tool). */
 export interface CheckedFolder { folder: string; folderUri: string; verdict: PushVerdict; text: string; files: string[]; deleted: string[] }
 
-const TITLES: Record<OutgoingKind, string> = { staged: 'Checking staged changes', branch: 'Checking the branch before push' };
-const PARTIAL_OF: Record<OutgoingKind, string> = { staged: 'staged file', branch: 'changed file' };
+const TITLES: Record<OutgoingKind, string> = { get staged() { return l10n.t('Checking staged changes'); }, get branch() { return l10n.t('Checking the branch before push'); } };
+const PARTIAL_OF: Record<OutgoingKind, PartialKind> = { staged: 'staged', branch: 'changed' };
 
 /** The reason a scan that did not complete gives the verdict. */
 function unknownOf(summary: ScanSummary | undefined): { reason: UnknownReason; detail?: string } {
   const e = summary?.error;
-  if (!summary) return { reason: 'not-checked', detail: 'the scan did not start (another scan is running, or sign-in is needed)' };
-  if (summary.cancelled) return { reason: 'not-checked', detail: 'the check was cancelled' };
-  if (e && ['network', 'timeout', 'proxy-auth', 'server'].includes(e.kind)) return { reason: 'unreachable', detail: `the service could not be reached (${e.message.replace(/[.\s]+$/, '')})` };
-  return { reason: 'scan-failed', detail: `the scan did not complete${e ? ` (${e.message.replace(/[.\s]+$/, '')})` : ''}` };
+  if (!summary) return { reason: 'not-checked', detail: l10n.t('the scan did not start (another scan is running, or sign-in is needed)') };
+  if (summary.cancelled) return { reason: 'not-checked', detail: l10n.t('the check was cancelled') };
+  if (e && ['network', 'timeout', 'proxy-auth', 'server'].includes(e.kind)) return { reason: 'unreachable', detail: l10n.t('the service could not be reached ({0})', e.message.replace(/[.\s]+$/, '')) };
+  return { reason: 'scan-failed', detail: l10n.t('the scan did not complete{0}', e ? ` (${e.message.replace(/[.\s]+$/, '')})` : '') };
 }
 
 export class PushCheck extends DisposableObject {
@@ -56,28 +58,28 @@ export class PushCheck extends DisposableObject {
       const r = await this.checkFolder(folder, what, o);
       if (r) out.push(r);
     }
-    if (!out.length && !o.quiet) void this.ctx.notifier.info('No folder of this workspace is a git repository: there is nothing a push would send.');
+    if (!out.length && !o.quiet) void this.ctx.notifier.info(l10n.t('No folder of this workspace is a git repository: there is nothing a push would send.'));
     return out;
   }
 
   private async checkFolder(folder: vscode.WorkspaceFolder, what: OutgoingKind, o: { quiet?: boolean; options?: ScanOptions }): Promise<CheckedFolder | undefined> {
     const folderUri = folder.uri.toString();
     const unknown = (reason: UnknownReason, detail?: string, outgoing?: Outgoing): CheckedFolder => this.settle(folder, what, { kind: 'unknown', what, reason, ...(detail ? { detail } : {}) }, outgoing, [], o);
-    if (!vscode.workspace.isTrusted) return unknown('not-checked', 'the workspace is in Restricted Mode, where nothing is uploaded');
+    if (!vscode.workspace.isTrusted) return unknown('not-checked', l10n.t('the workspace is in Restricted Mode, where nothing is uploaded'));
     let outgoing: Outgoing;
     try {
       outgoing = what === 'staged' ? await stagedChanges(folder.uri.fsPath) : await branchChanges(folder.uri.fsPath);
     } catch (e) {
       // Not a repository: nothing to say for this folder. Another failure: the check's own.
       if (/not a git repository|no git repository|could not find/i.test(errorMessage(e))) return undefined;
-      return unknown('not-checked', `git could not say what would leave the machine (${errorMessage(e).replace(/[.\s]+$/, '')})`);
+      return unknown('not-checked', l10n.t('git could not say what would leave the machine ({0})', errorMessage(e).replace(/[.\s]+$/, '')));
     }
     if (!outgoing.files.length) {
-      return unknown('nothing-to-check', what === 'staged' ? (outgoing.deleted.length ? 'only deletions are staged' : 'no changes are staged') : 'the branch has no commits its upstream does not have', outgoing);
+      return unknown('nothing-to-check', what === 'staged' ? (outgoing.deleted.length ? l10n.t('only deletions are staged') : l10n.t('no changes are staged')) : l10n.t('the branch has no commits its upstream does not have'), outgoing);
     }
     if (!this.ctx.session.isSignedIn()) return unknown('signed-out', undefined, outgoing);
     if (!o.quiet && !(await this.ctx.consent.ask('changedFiles', o.options?.confirmed))) return undefined;
-    if (o.quiet && this.ctx.consent.needed()) return unknown('not-checked', 'the first scan of this workspace has not been allowed yet', outgoing);
+    if (o.quiet && this.ctx.consent.needed()) return unknown('not-checked', l10n.t('the first scan of this workspace has not been allowed yet'), outgoing);
     const root = path.join((this.ctx.extension.storageUri ?? this.ctx.extension.globalStorageUri).fsPath, 'push-check', randomBytes(6).toString('hex'));
     try {
       await fsp.mkdir(root, { recursive: true, mode: 0o700 });
@@ -125,7 +127,7 @@ export class PushCheck extends DisposableObject {
     this.ctx.store.setPushCheck(folderUri, result);
     this.ctx.log.info(`${folder.name}: ${text}`);
     if (verdict.kind === 'blocked') {
-      void this.ctx.notifier.warn(`${folder.name}: ${text}`, { title: 'Show Blocking Findings', run: () => this.ctx.commands.execute('codeScanner.showPushCheck') });
+      void this.ctx.notifier.warn(`${folder.name}: ${text}`, { title: l10n.t('Show Blocking Findings'), run: () => this.ctx.commands.execute('codeScanner.showPushCheck') });
     } else if (!o.quiet) {
       // Said where the check was asked for; the status bar keeps it until the content changes.
       void this.ctx.notifier.info(`${folder.name}: ${text}`);

@@ -4,19 +4,19 @@
 // the branch after each commit.
 import * as vscode from 'vscode';
 import { verdictText } from '../../core/results/pushVerdict';
-import { plural } from '../../core/text/plural';
 import { escapeMarkdown } from '../../core/text/untrusted';
 import { scanOptionsArg } from '../commands/args';
 import type { CommandHandlers } from '../commands/signatures';
 import type { FeatureCtx } from '../controllers';
 import { folderNameOf } from '../workspaceFiles';
 import { PushCheck } from './pushCheck';
+import { l10n, plural } from '../../core/text/l10n';
 
 export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck'> } {
   const { store, own } = ctx;
   const check = own(new PushCheck(ctx));
   const item = own(vscode.window.createStatusBarItem('codeScanner.pushCheck', vscode.StatusBarAlignment.Left, 49));
-  item.name = 'Code Scanner: Would CI Block This?';
+  item.name = l10n.t('Code Scanner: Would CI Block This?');
   const update = () => {
     const results = store.pushCheckFolders().map((f) => ({ folder: folderNameOf(f), r: store.pushCheckOf(f)! }));
     if (!results.length) {
@@ -26,16 +26,16 @@ export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vsc
     const blocked = results.filter((x) => x.r.verdict.kind === 'blocked' && !x.r.outdated);
     const unknown = results.filter((x) => x.r.verdict.kind === 'unknown' && !x.r.outdated);
     const old = results.every((x) => x.r.outdated);
-    item.text = old ? '$(history) push check: changed since' : blocked.length ? '$(error) CI would block' : unknown.length ? '$(question) CI: unknown' : '$(pass) no policy violations';
-    const lines = results.map((x) => `${results.length > 1 ? `${x.folder}: ` : ''}${x.r.outdated ? 'Changed since the check: check again. Was: ' : ''}${verdictText(x.r.verdict)}`);
-    const tooltip = new vscode.MarkdownString(`**Would CI block this?** (${x(results[0]!.r.what)})\n\n${lines.map(escapeMarkdown).join('\n\n')}\n\nClick to ${blocked.length ? 'show the blocking findings' : 'check again'}.`);
+    item.text = old ? l10n.t('$(history) push check: changed since') : blocked.length ? l10n.t('$(error) CI would block') : unknown.length ? l10n.t('$(question) CI: unknown') : l10n.t('$(pass) no policy violations');
+    const lines = results.map((x) => `${results.length > 1 ? `${x.folder}: ` : ''}${x.r.outdated ? l10n.t('Changed since the check: check again. Was: ') : ''}${verdictText(x.r.verdict)}`);
+    const tooltip = new vscode.MarkdownString(l10n.t('**Would CI block this?** ({0})\n\n{1}\n\nClick to {2}.', x(results[0]!.r.what), lines.map(escapeMarkdown).join('\n\n'), blocked.length ? l10n.t('show the blocking findings') : l10n.t('check again')));
     item.tooltip = tooltip;
-    item.accessibilityInformation = { label: `Code Scanner: ${lines.join(' ')}`, role: 'button' };
+    item.accessibilityInformation = { label: l10n.t('Code Scanner: {0}', lines.join(' ')), role: 'button' };
     item.backgroundColor = blocked.length && !old ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     item.command = blocked.length && !old ? 'codeScanner.showPushCheck' : results[0]!.r.what === 'staged' ? 'codeScanner.checkStagedChanges' : 'codeScanner.checkBranchBeforePush';
     item.show();
   };
-  const x = (what: string) => (what === 'staged' ? 'staged changes' : 'the branch before push');
+  const x = (what: string) => (what === 'staged' ? l10n.t('staged changes') : l10n.t('the branch before push'));
   own(store.onDidChange((e) => { if (!e.moved) update(); }));
   update();
   const follow = () => { if (vscode.workspace.getConfiguration('codeScanner').get('checkBeforePush') === 'afterCommit') void check.followCommits(); };
@@ -51,11 +51,11 @@ export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vsc
         const withFindings = store.pushCheckFolders().filter((f) => store.pushCheckOf(f)?.issues.length);
         await vscode.commands.executeCommand('codeScanner.issues.focus');
         if (!withFindings.length) {
-          void ctx.notifier.info(store.pushCheckFolders().length ? 'The last check found no finding that would block CI.' : 'Nothing was checked yet: run Check Staged Changes or Check Branch Before Push.');
+          void ctx.notifier.info(store.pushCheckFolders().length ? l10n.t('The last check found no finding that would block CI.') : l10n.t('Nothing was checked yet: run Check Staged Changes or Check Branch Before Push.'));
           return;
         }
         const n = withFindings.reduce((k, f) => k + store.pushCheckOf(f)!.issues.length, 0);
-        ctx.log.info(`Showing ${plural(n, 'finding')} that would block CI.`);
+        ctx.log.info(`Showing ${plural(n, l10n.t('{0} finding'), l10n.t('{0} findings'))} that would block CI.`);
       },
     },
   };

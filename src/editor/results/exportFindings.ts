@@ -13,7 +13,7 @@ import type { Ctx } from '../context';
 import type { LocatedIssue, ResultsStore } from './resultsStore';
 import { folderNameOf } from '../workspaceFiles';
 import { errorMessage } from '../../core/errors';
-import { plural } from '../../core/text/plural';
+import { l10n, plural } from '../../core/text/l10n';
 
 export interface ExportResult { uri: string; findings: number; runs: number }
 
@@ -45,7 +45,7 @@ async function exportedFolders(store: ResultsStore): Promise<ExportedFolder[]> {
 export function exportFeature({ extension: context, store, notifier }: Ctx) {
   const exportFindings = async (arg: unknown) => {
     if (!store.hasResults()) {
-      void notifier.info('No findings to export yet: scan first.');
+      void notifier.info(l10n.t('No findings to export yet: scan first.'));
       return undefined;
     }
     // `{ uri }` from automation; people choose where to save. Proposed outside the workspace:
@@ -54,7 +54,7 @@ export function exportFeature({ extension: context, store, notifier }: Ctx) {
     const given = plainObjectArg<{ uri: string }>(arg)?.uri;
     const name = `${(vscode.workspace.name ?? 'workspace').replace(/[^A-Za-z0-9._-]+/g, '-')}-code-scanner-findings.sarif`;
     const target = typeof given === 'string' ? vscode.Uri.parse(given) : await vscode.window.showSaveDialog({
-      title: 'Export Findings as SARIF',
+      title: l10n.t('Export Findings as SARIF'),
       saveLabel: 'Export',
       defaultUri: vscode.Uri.file(path.join(os.homedir(), name)),
       filters: { 'SARIF log': ['sarif', 'json'] },
@@ -62,19 +62,19 @@ export function exportFeature({ extension: context, store, notifier }: Ctx) {
     if (!target) return undefined;
     const folders = await exportedFolders(store);
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-    const log = toSarif(folders, { tool: { name: 'Code Scanner', version } });
+    const log = toSarif(folders, { tool: { name: l10n.t('Code Scanner'), version } });
     const data = Buffer.from(JSON.stringify(log, null, 2) + '\n', 'utf8');
     try {
       // A local file (also on a remote's side): never through a link, never elsewhere than shown.
       if (target.scheme === 'file') await writeExportFile(target.fsPath, data);
       else await vscode.workspace.fs.writeFile(target, data);
     } catch (e) {
-      void notifier.error(`Could not write ${target.fsPath || target.toString()}: ${errorMessage(e)}`);
+      void notifier.error(l10n.t('Could not write {0}: {1}', target.fsPath || target.toString(), errorMessage(e)));
       return undefined;
     }
     const findings = folders.reduce((n, f) => n + f.findings.length, 0);
-    void notifier.info(`Exported ${plural(findings, 'finding')} as SARIF to ${target.fsPath || target.toString()}.`, {
-      title: 'Open', run: () => vscode.window.showTextDocument(target),
+    void notifier.info(l10n.t('Exported {0} as SARIF to {1}.', plural(findings, l10n.t('{0} finding'), l10n.t('{0} findings')), target.fsPath || target.toString()), {
+      title: l10n.t('Open'), run: () => vscode.window.showTextDocument(target),
     });
     return { uri: target.toString(), findings, runs: log.runs.length } satisfies ExportResult;
   };

@@ -3,7 +3,7 @@
 // locally dismissed findings in their own group.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { capitalize, compareIssues, findingRow, groupIssues, sortedIssues, isFixable, matchesView, severityFromUrgency, type GroupBy, type StoredIssue, type ViewFilter } from '../../core/issues';
+import { compareIssues, urgencyLabel, findingRow, groupIssues, sortedIssues, isFixable, matchesView, severityFromUrgency, type GroupBy, type StoredIssue, type ViewFilter } from '../../core/issues';
 import { issueRange } from '../workspaceFiles';
 import { DisposableObject } from '../disposable';
 import { DISMISS_LABELS } from '../../core/results/dismissWords';
@@ -12,8 +12,8 @@ import type { ResultsStore } from './resultsStore';
 import { fileUri, relativeTo } from '../workspaceFiles';
 import type { ProjectNames } from '../scan/projectNames';
 import { describeProject } from '../settings';
-import { plural } from '../../core/text/plural';
 import { verdictText } from '../../core/results/pushVerdict';
+import { l10n, plural } from '../../core/text/l10n';
 
 /** `pushCheck`: the group (and its findings) of the last check before a push that would block CI. */
 export type IssueTreeNode =
@@ -205,11 +205,11 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     // What would block CI, first: the findings of the last check of what a push would send.
     const check = this.store.pushCheckOf(folderUri);
     if (check?.issues.length) {
-      nodes.unshift({ kind: 'group', folderUri, key: PUSH_CHECK_GROUP, label: check.outdated ? 'Would have blocked CI (changed since the check)' : 'Would block CI', count: check.issues.length, issues: check.issues, pushCheck: true });
+      nodes.unshift({ kind: 'group', folderUri, key: PUSH_CHECK_GROUP, label: check.outdated ? l10n.t('Would have blocked CI (changed since the check)') : l10n.t('Would block CI'), count: check.issues.length, issues: check.issues, pushCheck: true });
     }
     const dismissed = this.dismissed(folderUri);
     if (dismissed.length) {
-      nodes.push({ kind: 'group', folderUri, key: DISMISSED_GROUP, label: 'Dismissed', count: dismissed.length, dismissed: true, issues: dismissed.sort(compareIssues) });
+      nodes.push({ kind: 'group', folderUri, key: DISMISSED_GROUP, label: l10n.t('Dismissed'), count: dismissed.length, dismissed: true, issues: dismissed.sort(compareIssues) });
     }
     // Groups start collapsed when there are many findings: the view then asks only for what is opened.
     this.expandGroups = issues.length <= EXPAND_UP_TO;
@@ -222,9 +222,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = vscode.ThemeIcon.Folder;
       const project = this.projects?.of(node.folderUri);
-      item.description = `${plural(this.visibleIssues(node.folderUri).length, 'issue')}${project ? ` · project ${project.name}` : ''}`;
+      item.description = `${plural(this.visibleIssues(node.folderUri).length, l10n.t('{0} issue'), l10n.t('{0} issues'))}${project ? l10n.t(' · project {0}', project.name) : ''}`;
       if (project) item.tooltip = `${node.name}: ${describeProject(project)}`;
-      item.accessibilityInformation = { label: `Folder ${node.name}, ${item.description}` };
+      item.accessibilityInformation = { label: l10n.t('Folder {0}, {1}', node.name, item.description) };
       item.id = `folder:${node.folderUri}`;
       return item;
     }
@@ -238,11 +238,11 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       const check = this.store.pushCheckOf(node.folderUri);
       const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `group:${node.folderUri}:push-check`;
-      item.description = `${node.count} · ${check?.what === 'staged' ? 'staged changes' : 'branch before push'}`;
+      item.description = `${node.count} · ${check?.what === 'staged' ? l10n.t('staged changes') : l10n.t('branch before push')}`;
       item.iconPath = new vscode.ThemeIcon(check?.outdated ? 'history' : 'error');
       item.tooltip = check ? verdictText(check.verdict) : undefined;
       item.contextValue = 'group.pushCheck';
-      item.accessibilityInformation = { label: `${node.label}, ${plural(node.count, 'finding')} in ${item.description.split(' · ')[1]}` };
+      item.accessibilityInformation = { label: `${node.label}, ${plural(node.count, l10n.t('{0} finding'), l10n.t('{0} findings'))} in ${item.description.split(' · ')[1]}` };
       return item;
     }
     if (node.dismissed) {
@@ -250,9 +250,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       item.id = `group:${node.folderUri}:dismissed`;
       item.description = String(node.count);
       item.iconPath = new vscode.ThemeIcon('eye-closed');
-      item.tooltip = `${plural(node.count, 'finding')} dismissed in this workspace only. The service has no operation for this; they stay open there. Restore one from its context menu (Shift+F10) or its details page.`;
+      item.tooltip = l10n.t('{0} dismissed in this workspace only. The service has no operation for this; they stay open there. Restore one from its context menu (Shift+F10) or its details page.', plural(node.count, l10n.t('{0} finding'), l10n.t('{0} findings')));
       item.contextValue = 'group.dismissed';
-      item.accessibilityInformation = { label: `Dismissed, ${plural(node.count, 'finding')} set aside in this workspace only` };
+      item.accessibilityInformation = { label: l10n.t('Dismissed, {0} set aside in this workspace only', plural(node.count, l10n.t('{0} finding'), l10n.t('{0} findings'))) };
       return item;
     }
     const item = new vscode.TreeItem('', this.expandGroups ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
@@ -263,15 +263,15 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       item.label = path.posix.basename(node.key);
       item.resourceUri = fileUri(node.folderUri, node.key);
       item.description = `${node.count}${dir === '.' ? '' : ` · ${dir}`}`;
-      item.tooltip = `${node.key}: ${plural(node.count, 'issue')}`;
+      item.tooltip = `${node.key}: ${plural(node.count, l10n.t('{0} issue'), l10n.t('{0} issues'))}`;
     } else {
-      item.label = by === 'urgency' ? capitalize(node.label) : node.label;
+      item.label = by === 'urgency' ? urgencyLabel(node.label) : node.label;
       item.description = String(node.count);
-      item.tooltip = `${item.label}: ${plural(node.count, 'issue')}`;
+      item.tooltip = `${item.label}: ${plural(node.count, l10n.t('{0} issue'), l10n.t('{0} issues'))}`;
       if (by === 'urgency') item.iconPath = SEVERITY_ICON[severityFromUrgency(node.key)];
     }
     // The group and its count, not its tooltip.
-    item.accessibilityInformation = { label: `${by === 'file' ? node.key : item.label}, ${plural(node.count, 'issue')}` };
+    item.accessibilityInformation = { label: `${by === 'file' ? node.key : item.label}, ${plural(node.count, l10n.t('{0} issue'), l10n.t('{0} issues'))}` };
     return item;
   }
 
@@ -290,10 +290,10 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     item.accessibilityInformation = { label: row.accessibleLabel };
     item.contextValue = dismissal ? 'issue.dismissed' : isFixable(issue) ? 'issue.fixable' : 'issue';
     item.command = issue.stale
-      ? { command: 'codeScanner.showDetails', title: 'Show Details', arguments: [{ folderUri: node.folderUri, issueId: issue.id }] }
+      ? { command: 'codeScanner.showDetails', title: l10n.t('Show Details'), arguments: [{ folderUri: node.folderUri, issueId: issue.id }] }
       : {
         command: 'vscode.open',
-        title: 'Open',
+        title: l10n.t('Open'),
         arguments: [fileUri(node.folderUri, issue.path), { selection: issueRange(issue), preview: true } satisfies vscode.TextDocumentShowOptions],
       };
     return item;

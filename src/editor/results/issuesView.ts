@@ -2,7 +2,7 @@
 // badge, the commands of its title and rows (group, filter, expand, Copy Details), and
 // the keyboard's focused row. The tree's contents are IssuesTreeProvider's (issuesTree.ts).
 import * as vscode from 'vscode';
-import { capitalize, describeViewFilter, isViewFiltered, type GroupBy, type StoredIssue } from '../../core/issues';
+import { capitalize, describeViewFilter, urgencyLabel, isViewFiltered, type GroupBy, type StoredIssue } from '../../core/issues';
 import { groupByArg, issueRefArg, stringArg, stringListArg } from '../commands/args';
 import type { SomeCommandHandlers } from '../commands/signatures';
 import type { FeatureCtx } from '../controllers';
@@ -11,9 +11,9 @@ import type { ResultsStore } from './resultsStore';
 import { describeUser } from '../account/user';
 import { folderSummaries, summaryNotes, waitingUploadsNote } from './resultsSummary';
 import { hideFalsePositives } from '../settings';
-import { plural } from '../../core/text/plural';
 import { SIGNED_OUT_NOTE } from '../../core/results';
 import { IssuesTreeProvider, type IssueTreeNode } from './issuesTree';
+import { l10n, plural } from '../../core/text/l10n';
 
 type ClassificationItem = vscode.QuickPickItem & { value: string };
 
@@ -30,14 +30,14 @@ async function pickClassification(store: ResultsStore): Promise<string | undefin
     else counts.set(l.issue.classificationId, { name: l.issue.classificationName, n: 1 });
   }
   const present: ClassificationItem[] = [...counts].sort((a, b) => b[1].n - a[1].n || a[0].localeCompare(b[0]))
-    .map(([id, c]) => ({ label: id, description: c.name === id ? undefined : c.name, detail: plural(c.n, 'finding'), value: id }));
+    .map(([id, c]) => ({ label: id, description: c.name === id ? undefined : c.name, detail: plural(c.n, l10n.t('{0} finding'), l10n.t('{0} findings')), value: id }));
   const current = store.classificationFilter;
-  const clear: ClassificationItem = { label: 'Every classification', description: current ? `now: ${current}` : 'shown now', value: '' };
+  const clear: ClassificationItem = { label: l10n.t('Every classification'), description: current ? l10n.t('now: {0}', current) : l10n.t('shown now'), value: '' };
   const pick = vscode.window.createQuickPick<ClassificationItem>();
-  pick.title = 'Filter quality issues by classification';
-  pick.placeholder = 'Pick a classification, or type part of an id or a name (Problems keeps every finding)';
+  pick.title = l10n.t('Filter quality issues by classification');
+  pick.placeholder = l10n.t('Pick a classification, or type part of an id or a name (Problems keeps every finding)');
   pick.matchOnDescription = true;
-  const typed = (text: string): ClassificationItem => ({ label: `Filter by "${text}"`, description: 'part of a classification id or name', value: text, alwaysShow: true });
+  const typed = (text: string): ClassificationItem => ({ label: l10n.t('Filter by "{0}"', text), description: l10n.t('part of a classification id or name'), value: text, alwaysShow: true });
   const items = (text: string) => [clear, ...present, ...(text.trim() ? [typed(text.trim())] : [])];
   pick.items = items('');
   pick.onDidChangeValue((text) => { pick.items = items(text); });
@@ -92,30 +92,30 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     // One folder: its project beside who is signed in (several: each folder node names its own).
     const folders = vscode.workspace.workspaceFolders ?? [];
     const project = folders.length === 1 ? projects.of(folders[0].uri.toString()) : undefined;
-    const who = session.tokenRejected ? 'sign-in expired: sign in again' : describeUser(session.user);
+    const who = session.tokenRejected ? l10n.t('sign-in expired: sign in again') : describeUser(session.user);
     // "Filtered" in the title bar too: the filter buttons show no on/off state of their own.
-    view.description = [isViewFiltered(provider.filter) ? 'Filtered' : '', project ? `Project: ${project.name}` : '', who].filter(Boolean).join(' · ');
+    view.description = [isViewFiltered(provider.filter) ? l10n.t('Filtered') : '', project ? l10n.t('Project: {0}', project.name) : '', who].filter(Boolean).join(' · ');
     // The badge shows what Problems and the status bar show; view filters narrow the list only.
     const shown = store.shownCount(hideFalsePositives());
-    view.badge = shown ? { value: shown, tooltip: plural(shown, 'quality issue') } : undefined;
+    view.badge = shown ? { value: shown, tooltip: plural(shown, l10n.t('{0} quality issue'), l10n.t('{0} quality issues')) } : undefined;
     const f = provider.filter;
     const { listed, undismissed, stale } = provider.tally();
     const parts: string[] = [];
     const summaries = folderSummaries(store, hideFalsePositives());
-    if (isViewFiltered(f)) parts.push(`Showing ${listed} of ${undismissed}: ${describeViewFilter(f)}.${listed ? '' : ' No issue matches.'}`);
+    if (isViewFiltered(f)) parts.push(l10n.t('Showing {0} of {1}: {2}.{3}', listed, undismissed, describeViewFilter(f), listed ? '' : l10n.t(' No issue matches.')));
     else if (store.hasResults() && !listed) {
       // Only from completed scans: a cancelled or failed one never empties the view.
       const found = summaries.filter((s) => s.results && !s.notes.length).map((s) => `${summaries.length > 1 ? `${s.name}: ` : ''}${capitalize(s.results!)}.`);
-      parts.push(...(found.length ? found : ['No quality issues found in the last completed scan.']));
+      parts.push(...(found.length ? found : [l10n.t('No quality issues found in the last completed scan.')]));
     }
     // What happened since the findings' scan: said where the findings are (dated), never instead of them.
     parts.push(...summaryNotes(summaries, true));
-    if (store.hasResults() && !session.isSignedIn()) parts.push(SIGNED_OUT_NOTE);
+    if (store.hasResults() && !session.isSignedIn()) parts.push(SIGNED_OUT_NOTE());
     const waiting = scans.state ? undefined : waitingUploadsNote(uploads.waiting());
     if (waiting) parts.push(waiting);
-    if (stale) parts.push(`${plural(stale, 'finding')} could not be placed because the code changed since the scan; rescan to place ${stale === 1 ? 'it' : 'them'}.`);
+    if (stale) parts.push(plural(stale, l10n.t('{0} finding could not be placed because the code changed since the scan; rescan to place it.'), l10n.t('{0} findings could not be placed because the code changed since the scan; rescan to place them.')));
     const unreadable = store.unreadableCount();
-    if (unreadable) parts.push(`${plural(unreadable, 'finding')} the service sent could not be read and ${unreadable === 1 ? 'is' : 'are'} not shown (see Show Log).`);
+    if (unreadable) parts.push(plural(unreadable, l10n.t('{0} finding the service sent could not be read and is not shown (see Show Log).'), l10n.t('{0} findings the service sent could not be read and are not shown (see Show Log).')));
     view.message = parts.join(' ') || undefined;
   };
   describe();
@@ -141,11 +141,11 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
   const handlers = {
     'codeScanner.groupBy': async (arg) => {
       const options: { label: string; by: GroupBy }[] = [
-        { label: 'File', by: 'file' }, { label: 'Urgency', by: 'urgency' }, { label: 'Classification', by: 'classification' },
-        { label: 'Policy', by: 'policy' },
+        { label: l10n.t('File'), by: 'file' }, { label: l10n.t('Urgency'), by: 'urgency' }, { label: l10n.t('Classification'), by: 'classification' },
+        { label: l10n.t('Policy'), by: 'policy' },
       ];
       const by = groupByArg(arg)
-        ?? (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: 'Group quality issues by' }))?.by;
+        ?? (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: l10n.t('Group quality issues by') }))?.by;
       if (!by) return;
       await provider.setGroupBy(by);
       // The view starts at its top again: the most urgent group first, not the old scroll position.
@@ -164,7 +164,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
         const known = new Set([...store.all().map((l) => l.issue.status), ...provider.statusFilter]);
         const picked = await vscode.window.showQuickPick(
           [...known].sort().map((s) => ({ label: s, picked: provider.statusFilter.includes(s) })),
-          { title: 'Show quality issues with status', canPickMany: true, placeHolder: 'Pick none to show every status' },
+          { title: l10n.t('Show quality issues with status'), canPickMany: true, placeHolder: l10n.t('Pick none to show every status') },
         );
         statuses = picked?.map((p) => p.label);
       }
@@ -175,8 +175,8 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
       if (!urgencies) {
         const current = provider.filter.urgencies ?? [];
         const picked = await vscode.window.showQuickPick(
-          URGENCIES.map((u) => ({ label: capitalize(u), value: u, picked: current.includes(u) })),
-          { title: 'Show quality issues of urgency', canPickMany: true, placeHolder: 'Pick none to show every urgency' },
+          URGENCIES.map((u) => ({ label: urgencyLabel(u), value: u, picked: current.includes(u) })),
+          { title: l10n.t('Show quality issues of urgency'), canPickMany: true, placeHolder: l10n.t('Pick none to show every urgency') },
         );
         urgencies = picked?.map((p) => p.value);
       }
@@ -194,7 +194,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     'codeScanner.toggleAssignedToMe': async (arg) => {
       const on = typeof arg === 'boolean' ? arg : !provider.assignedToMe;
       if (on && !session.user?.email && !session.user?.id) {
-        void notifier.warn('Sign in first: "assigned to me" compares with the signed-in user.');
+        void notifier.warn(l10n.t('Sign in first: "assigned to me" compares with the signed-in user.'));
         return;
       }
       await provider.setToggle('mine', on);
@@ -206,7 +206,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
       if (!located) return;
       const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
       await vscode.env.clipboard.writeText(issueDetails(located.issue, folderName));
-      notifier.done('Issue details copied.');
+      notifier.done(l10n.t('Issue details copied.'));
     },
     'codeScanner.showIssues': () => Promise.resolve(vscode.commands.executeCommand('codeScanner.issues.focus')),
     // After Dismiss or Restore from the view, the finding keeps the focus in its new group.

@@ -3,7 +3,7 @@
 // holds the service's words (a failure's reason): each view makes it inert its own way.
 import * as vscode from 'vscode';
 import { capitalize } from '../../core/issues';
-import { listWords } from '../../core/text/plural';
+import { listWords } from '../../core/text/l10n';
 import { folderNotes, resultsText, waitingUploadsText } from '../../core/results';
 import type { WaitingUpload } from '../scan/uploadStorage';
 import type { ResultsStore } from './resultsStore';

@@ -4,8 +4,8 @@
 // Each sends the file to the store, which brings back the findings whose fix or deleted
 // code is no longer gone (src/core/results/leftFindings.ts).
 import * as vscode from 'vscode';
-import { plural } from '../../core/text/plural';
 import { DisposableObject } from '../disposable';
+import { l10n, plural } from '../../core/text/l10n';
 
 /** Typing in a file with findings that left is looked at once it pauses this long. */
 const SETTLE_MS = 150;
@@ -66,9 +66,9 @@ export class ReturningFindings extends DisposableObject {
   private async revisit(folderUri: string, paths?: string[]): Promise<void> {
     try {
       const n = await this.store.revisit(folderUri, paths);
-      if (n) this.log(`Findings came back in ${plural(n, 'file')} whose fix or deleted code is no longer there.`);
+      if (n) this.log(l10n.t('Findings came back in {0} whose fix or deleted code is no longer there.', plural(n, l10n.t('{0} file'), l10n.t('{0} files'))));
     } catch (e) {
-      this.log(`Could not look again at files whose findings left: ${e instanceof Error ? e.message : String(e)}`);
+      this.log(l10n.t('Could not look again at files whose findings left: {0}', e instanceof Error ? e.message : String(e)));
     }
   }
 }

@@ -1,9 +1,10 @@
 // The page of the finding details view, as HTML. No `vscode` import: tested in plain Node.
 // Every piece of server text is escaped; the policy allows no remote content and only the
 // page's own nonce'd style and script.
-import { FINDING_FACTS, capitalize, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
+import { FINDING_FACTS, capitalize, urgencyLabel, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
 import { DISMISS_LABELS } from '../../core/results/dismissWords';
 import type { Dismissal } from '../results/resultsStore';
+import { displayLanguage, l10n } from '../../core/text/l10n';
 
 export function esc(s: string | number | undefined | null): string {
   return String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -19,7 +20,7 @@ function diffHtml(diff: string): string {
   if (lines[lines.length - 1] === '') lines.pop();
   return lines.map((l) => {
     const cls = l.startsWith('+++') || l.startsWith('---') ? 'file' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'ctx';
-    const label = cls === 'add' ? 'added: ' : cls === 'del' ? 'removed: ' : '';
+    const label = cls === 'add' ? l10n.t('added: ') : cls === 'del' ? l10n.t('removed: ') : '';
     return `<div class="${cls}"><span class="sr">${label}</span>${esc(l) || '&nbsp;'}</div>`;
   }).join('');
 }
@@ -27,7 +28,7 @@ function diffHtml(diff: string): string {
 /** A fact's value as the page shows it: escaped; ids as code, times in the reader's locale. */
 function factHtml(fact: FindingFact, words: string): string {
   if (fact.look === 'code') return `<code>${esc(words)}</code>`;
-  if (fact.look === 'time' && !Number.isNaN(Date.parse(words))) return `<time datetime="${esc(words)}">${esc(new Date(words).toLocaleString())}</time>`;
+  if (fact.look === 'time' && !Number.isNaN(Date.parse(words))) return `<time datetime="${esc(words)}">${esc(new Date(words).toLocaleString(displayLanguage()))}</time>`;
   return esc(words);
 }
 
@@ -42,12 +43,12 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
   // One primary action: applying the fix where there is one, else opening the code.
   const primary = fixable ? 'apply' : 'open';
   const noFixWhy = o.fixed ? undefined
-    : !issue.fix ? 'There is no suggested fix to preview or apply.'
-      : !fixable ? 'The fix cannot be applied here: the file was not among the files this scan uploaded.' : undefined;
+    : !issue.fix ? l10n.t('There is no suggested fix to preview or apply.')
+      : !fixable ? l10n.t('The fix cannot be applied here: the file was not among the files this scan uploaded.') : undefined;
   const button = (action: string, label: string, enabled = true) =>
     `<button data-action="${action}"${action === primary ? '' : ' class="secondary"'}${enabled ? '' : ` disabled aria-describedby="why-${action}"`}>${esc(label)}</button>`;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${esc(displayLanguage())}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${o.nonce}'; script-src 'nonce-${o.nonce}'; img-src ${o.cspSource};">
@@ -91,43 +92,41 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
 <main aria-labelledby="title">
 <h1 id="title" tabindex="-1">${esc(issue.classificationName)}</h1>
 <div class="sub">
-  <span class="badge urgency-${esc(String(issue.urgency).toLowerCase())}"><span class="sr">Urgency: </span>${esc(capitalize(issue.urgency))}</span>
-  ${cwe ? `<a href="${cwe}" title="Open the CWE page">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)}
+  <span class="badge urgency-${esc(String(issue.urgency).toLowerCase())}"><span class="sr">${esc(l10n.t('Urgency: '))}</span>${esc(urgencyLabel(issue.urgency))}</span>
+  ${cwe ? `<a href="${cwe}" title="${esc(l10n.t('Open the CWE page'))}">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)}
   · ${esc(issue.path)}:${line}
 </div>
-${issue.stale ? '<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>' : ''}
-${o.dismissal ? `<p class="note" role="note">Dismissed in this workspace as <strong>${esc(DISMISS_LABELS[o.dismissal.reason])}</strong> on ${esc(new Date(o.dismissal.at).toLocaleString())}. The service has no operation for this, so the finding stays open there; Restore brings it back here.</p>` : ''}
-${o.fixed ? '<p class="note" role="status">Fixed: the suggested fix was applied in the editor. If the change is taken back (Undo, closing the file without saving, Revert File), the finding comes back.</p>' : ''}
-<div class="actions" role="group" aria-label="Actions">
-  ${button('open', 'Open in Editor', !issue.stale)}
-  ${o.fixed ? '' : `${button('preview', 'Preview Fix', fixable)}
-  ${button('apply', 'Apply Fix', fixable)}
-  ${o.dismissal ? '' : button('chat', 'Fix with Chat')}`}
-  ${button('copy', 'Copy Details')}
-  ${o.fixed ? '' : o.dismissal ? button('restore', 'Restore') : button('dismiss', 'Dismiss…')}
+${issue.stale ? l10n.t('<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>') : ''}
+${o.dismissal ? l10n.t('<p class="note" role="note">Dismissed in this workspace as <strong>{0}</strong> on {1}. The service has no operation for this, so the finding stays open there; Restore brings it back here.</p>', esc(DISMISS_LABELS[o.dismissal.reason]), esc(new Date(o.dismissal.at).toLocaleString(displayLanguage()))) : ''}
+${o.fixed ? l10n.t('<p class="note" role="status">Fixed: the suggested fix was applied in the editor. If the change is taken back (Undo, closing the file without saving, Revert File), the finding comes back.</p>') : ''}
+<div class="actions" role="group" aria-label="${esc(l10n.t('Actions'))}">
+  ${button('open', l10n.t('Open in Editor'), !issue.stale)}
+  ${o.fixed ? '' : `${button('preview', l10n.t('Preview Fix'), fixable)}
+  ${button('apply', l10n.t('Apply Fix'), fixable)}
+  ${o.dismissal ? '' : button('chat', l10n.t('Fix with Chat'))}`}
+  ${button('copy', l10n.t('Copy Details'))}
+  ${o.fixed ? '' : o.dismissal ? button('restore', l10n.t('Restore')) : button('dismiss', l10n.t('Dismiss…'))}
 </div>
-${issue.stale ? '<p id="why-open" class="sr">The code changed since the scan, so there is no line to open.</p>' : ''}
-${noFixWhy ? `<p id="why-preview" class="sr">${esc(noFixWhy)}</p><p id="why-apply" class="sr">${esc(noFixWhy)}</p>` : ''}
-${issue.classificationDescription ? `<section aria-labelledby="h-desc"><h2 id="h-desc">Why it matters</h2><p>${esc(issue.classificationDescription)}</p></section>` : ''}
-<section aria-labelledby="h-facts"><h2 id="h-facts">Finding</h2>
+${issue.stale ? l10n.t('<p id="why-open" class="sr">The code changed since the scan, so there is no line to open.</p>') : ''}
+${noFixWhy ? l10n.t('<p id="why-preview" class="sr">{0}</p><p id="why-apply" class="sr">{1}</p>', esc(noFixWhy), esc(noFixWhy)) : ''}
+${issue.classificationDescription ? l10n.t('<section aria-labelledby="h-desc"><h2 id="h-desc">Why it matters</h2><p>{0}</p></section>', esc(issue.classificationDescription)) : ''}
+<section aria-labelledby="h-facts"><h2 id="h-facts">${esc(l10n.t('Finding'))}</h2>
 <dl>
-  ${row('Classification', `${esc(issue.classificationName)} (${cwe ? `<a href="${cwe}">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)})`)}
-  ${row('File', `${esc(o.folderName ? `${o.folderName}/` : '')}${esc(issue.path)}${issue.fileName && issue.fileName !== issue.path.split('/').pop() ? ` (${esc(issue.fileName)})` : ''}${issue.language ? ` · ${esc(issue.language)}` : ''}`)}
-  ${row('Line', `${line}${currentLine(issue) !== issue.line ? ` (line ${scannedLine} when scanned)` : ''}`)}
+  ${row(l10n.t('Classification'), `${esc(issue.classificationName)} (${cwe ? `<a href="${cwe}">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)})`)}
+  ${row(l10n.t('File'), `${esc(o.folderName ? `${o.folderName}/` : '')}${esc(issue.path)}${issue.fileName && issue.fileName !== issue.path.split('/').pop() ? ` (${esc(issue.fileName)})` : ''}${issue.language ? ` · ${esc(issue.language)}` : ''}`)}
+  ${row(l10n.t('Line'), `${line}${currentLine(issue) !== issue.line ? l10n.t(' (line {0} when scanned)', scannedLine) : ''}`)}
   ${factRows}
-  ${row('Issue id', `<code>${esc(issue.id)}</code>`)}
+  ${row(l10n.t('Issue id'), `<code>${esc(issue.id)}</code>`)}
 </dl></section>
-<section aria-labelledby="h-triage"><h2 id="h-triage">Auto-triage</h2>
-<p>${issue.triageStatus ? (issue.falsePositive ? '<strong>Likely a false positive.</strong>' : `${esc(capitalize(triageWords(issue.triageStatus)))}.`) : 'No verdict from the service.'}</p>
+<section aria-labelledby="h-triage"><h2 id="h-triage">${esc(l10n.t('Auto-triage'))}</h2>
+<p>${issue.triageStatus ? (issue.falsePositive ? l10n.t('<strong>Likely a false positive.</strong>') : esc(l10n.t('{0}.', capitalize(triageWords(issue.triageStatus))))) : l10n.t('No verdict from the service.')}</p>
 ${issue.triageReasoning ? `<p>${esc(issue.triageReasoning)}</p>` : ''}
 </section>
-<section aria-labelledby="h-fix"><h2 id="h-fix">Auto-fix</h2>
-<p>${esc(capitalize(fixStatusWords(issue.fixStatus ?? (issue.fix ? issue.fix.status || 'fix_available' : 'no_fix'))))}.${issue.fixId ? ` Suggestion <code>${esc(issue.fixId)}</code>.` : ''}</p>
-${issue.fix ? `${issue.fix.explanation ? `<p>${esc(issue.fix.explanation)}</p>` : ''}
-${fixable || o.fixed ? '' : '<p class="note" role="note">Not offered as a fix: the file was not among the files this scan uploaded.</p>'}
-<div class="diff" role="region" aria-label="Suggested change" tabindex="0">${diffHtml(issue.fix.diff)}</div>` : '<p>The service suggests no change for this finding.</p>'}
+<section aria-labelledby="h-fix"><h2 id="h-fix">${esc(l10n.t('Auto-fix'))}</h2>
+<p>${esc(l10n.t('{0}.', capitalize(fixStatusWords(issue.fixStatus ?? (issue.fix ? issue.fix.status || 'fix_available' : 'no_fix')))))}${issue.fixId ? l10n.t(' Suggestion <code>{0}</code>.', esc(issue.fixId)) : ''}</p>
+${issue.fix ? l10n.t('{0}\n{1}\n<div class="diff" role="region" aria-label="{3}" tabindex="0">{2}</div>', issue.fix.explanation ? `<p>${esc(issue.fix.explanation)}</p>` : '', fixable || o.fixed ? '' : l10n.t('<p class="note" role="note">Not offered as a fix: the file was not among the files this scan uploaded.</p>'), diffHtml(issue.fix.diff), esc(l10n.t('Suggested change'))) : l10n.t('<p>The service suggests no change for this finding.</p>')}
 </section>
-${issue.scannerMetadata ? `<section><details><summary>Scanner metadata</summary><pre class="meta">${esc(issue.scannerMetadata)}</pre></details></section>` : ''}
+${issue.scannerMetadata ? l10n.t('<section><details><summary>Scanner metadata</summary><pre class="meta">{0}</pre></details></section>', esc(issue.scannerMetadata)) : ''}
 </main>
 <div id="live" class="sr" role="status" aria-live="polite"></div>
 <script nonce="${o.nonce}">

@@ -7,7 +7,8 @@ import type { IssueRef } from '../commands/args';
 import type { Commands } from '../commands/manager';
 import { DisposableObject } from '../disposable';
 import { detailsHtml } from './detailsHtml';
-import { capitalize } from '../../core/issues';
+import { urgencyLabel } from '../../core/issues';
+import { l10n } from '../../core/text/l10n';
 import { findingText } from './findingText';
 import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 
@@ -72,7 +73,7 @@ export class DetailsView extends DisposableObject {
     if (content === this.content) return;
     this.content = content;
     this.html = page(randomBytes(16).toString('base64'));
-    this.panel.title = `${capitalize(located.issue.urgency)}: ${located.issue.classificationName}`.slice(0, 80);
+    this.panel.title = l10n.t('{0}: {1}', urgencyLabel(located.issue.urgency), located.issue.classificationName).slice(0, 80);
     this.panel.webview.html = this.html;
   }
 

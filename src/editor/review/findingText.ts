@@ -7,6 +7,7 @@ import type { IssueRef } from '../commands/args';
 import type { CommandId } from '../commands/signatures';
 import { DISMISS_LABELS } from '../../core/results/dismissWords';
 import type { Dismissal } from '../results/resultsStore';
+import { l10n } from '../../core/text/l10n';
 
 /** Commands a hover may run: only these, never anything named by the service. */
 export const HOVER_COMMANDS: CommandId[] = ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix', 'codeScanner.fixWithChat'];
@@ -33,18 +34,18 @@ export function findingMarkdown(issue: StoredIssue, o: { ref?: IssueRef; dismiss
   md.appendMarkdown(`${facts.join(' · ')}\n\n`);
   for (const line of own) md.appendMarkdown(`${line}\n\n`);
   if (!o.besideDiagnostic) md.appendMarkdown(`${escape(issue.path)}:${currentLine(issue)}\n\n`);
-  if (issue.stale) md.appendMarkdown('*The code changed since this scan, so this finding could not be placed. Rescan.*\n\n');
+  if (issue.stale) md.appendMarkdown(l10n.t('*The code changed since this scan, so this finding could not be placed. Rescan.*\n\n'));
   if (issue.classificationDescription && !o.besideDiagnostic) md.appendMarkdown(`${escape(issue.classificationDescription)}\n\n`);
-  if (issue.falsePositive) md.appendMarkdown(`*Auto-triage: likely a false positive.* ${escape(issue.triageReasoning ?? '')}\n\n`);
-  else if (issue.triageStatus) md.appendMarkdown(`Auto-triage: ${escape(triageWords(issue.triageStatus))}${issue.triageReasoning ? ` — ${escape(issue.triageReasoning)}` : ''}\n\n`);
-  if (o.dismissal) md.appendMarkdown(`*Dismissed here as ${DISMISS_LABELS[o.dismissal.reason]}* (only in this workspace; the service keeps it open).\n\n`);
-  if (issue.fix && isFixable(issue)) md.appendMarkdown(`$(lightbulb) Fix available: ${escape(issue.fix.explanation)}\n\n`);
-  else if (issue.fix) md.appendMarkdown('Suggested fix not offered: the file was not among the uploaded files.\n\n');
-  else if (issue.fixStatus) md.appendMarkdown(`No suggested fix: ${escape(fixStatusWords(issue.fixStatus))}.\n\n`);
+  if (issue.falsePositive) md.appendMarkdown(l10n.t('*Auto-triage: likely a false positive.* {0}\n\n', escape(issue.triageReasoning ?? '')));
+  else if (issue.triageStatus) md.appendMarkdown(`${l10n.t('Auto-triage: {0}', `${escape(triageWords(issue.triageStatus))}${issue.triageReasoning ? ` — ${escape(issue.triageReasoning)}` : ''}`)}\n\n`);
+  if (o.dismissal) md.appendMarkdown(l10n.t('*Dismissed here as {0}* (only in this workspace; the service keeps it open).\n\n', DISMISS_LABELS[o.dismissal.reason]));
+  if (issue.fix && isFixable(issue)) md.appendMarkdown(l10n.t('$(lightbulb) Fix available: {0}\n\n', escape(issue.fix.explanation)));
+  else if (issue.fix) md.appendMarkdown(l10n.t('Suggested fix not offered: the file was not among the uploaded files.\n\n'));
+  else if (issue.fixStatus) md.appendMarkdown(l10n.t('No suggested fix: {0}.\n\n', escape(fixStatusWords(issue.fixStatus))));
   if (o.ref) {
-    const links = [`[Show Details](${commandLink('codeScanner.showDetails', o.ref)})`];
-    if (isFixable(issue)) links.push(`[Preview Fix](${commandLink('codeScanner.previewFix', o.ref)})`, `[Apply Fix](${commandLink('codeScanner.applyFix', o.ref)})`);
-    if (!o.dismissal) links.push(`[Fix with Chat](${commandLink('codeScanner.fixWithChat', o.ref)})`);
+    const links = [l10n.t('[Show Details]({0})', commandLink('codeScanner.showDetails', o.ref))];
+    if (isFixable(issue)) links.push(l10n.t('[Preview Fix]({0})', commandLink('codeScanner.previewFix', o.ref)), l10n.t('[Apply Fix]({0})', commandLink('codeScanner.applyFix', o.ref)));
+    if (!o.dismissal) links.push(l10n.t('[Fix with Chat]({0})', commandLink('codeScanner.fixWithChat', o.ref)));
     md.appendMarkdown(links.join(' · '));
     md.isTrusted = { enabledCommands: HOVER_COMMANDS };
   }

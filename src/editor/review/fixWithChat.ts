@@ -8,6 +8,7 @@ import type { Notifier } from '../notifier';
 import type { Features } from '../features';
 import type { LocatedIssue } from '../results/resultsStore';
 import { readText } from '../workspaceFiles';
+import { l10n } from '../../core/text/l10n';
 
 /** What Fix with Chat did: the prompt, and whether the chat opened with it (else it was copied). */
 export interface ChatHandOff { prompt: string; opened: boolean }
@@ -36,6 +37,6 @@ export async function fixWithChat(l: LocatedIssue, notifier: Notifier, features:
     }
   }
   await vscode.env.clipboard.writeText(prompt);
-  void notifier.info('No AI chat is available in this editor, so the prompt to fix this finding was copied. Paste it into your AI assistant.');
+  void notifier.info(l10n.t('No AI chat is available in this editor, so the prompt to fix this finding was copied. Paste it into your AI assistant.'));
   return { prompt, opened: false };
 }

@@ -11,8 +11,9 @@ import { findingMarkdown } from './findingText';
 import { fixWithChat } from './fixWithChat';
 import type { DismissReason } from '../results/resultsStore';
 import { hideFalsePositives } from '../settings';
-import { capitalize, compareIssues, currentLine, normalizeUrgency } from '../../core/issues';
+import { compareIssues, currentLine, urgencyLabel } from '../../core/issues';
 import { oneLine } from '../../core/text/untrusted';
+import { l10n } from '../../core/text/l10n';
 
 /** A row of the Quality Issues view (its context menu passes the row). */
 function fromTree(arg: unknown): boolean {
@@ -20,9 +21,9 @@ function fromTree(arg: unknown): boolean {
 }
 
 const REASONS: { reason: DismissReason; detail: string }[] = [
-  { reason: 'false-positive', detail: 'The finding is wrong: the code is not vulnerable.' },
-  { reason: 'accepted-risk', detail: 'The risk is known and accepted for this code.' },
-  { reason: 'wont-fix', detail: 'It will not be changed (legacy, test code, out of scope).' },
+  { reason: 'false-positive', get detail() { return l10n.t('The finding is wrong: the code is not vulnerable.'); } },
+  { reason: 'accepted-risk', get detail() { return l10n.t('The risk is known and accepted for this code.'); } },
+  { reason: 'wont-fix', get detail() { return l10n.t('It will not be changed (legacy, test code, out of scope).'); } },
 ];
 
 function isReason(v: unknown): v is DismissReason {
@@ -33,15 +34,15 @@ function isReason(v: unknown): v is DismissReason {
 async function pickDismissed({ store, notifier }: Pick<Ctx, 'store' | 'notifier'>): Promise<IssueRef | undefined> {
   const dismissed = store.all().filter((l) => store.dismissalOf(l.issue)).sort((a, b) => compareIssues(a.issue, b.issue));
   if (!dismissed.length) {
-    void notifier.info('No finding is dismissed in this workspace.');
+    void notifier.info(l10n.t('No finding is dismissed in this workspace.'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(dismissed.map((l) => ({
     label: oneLine(l.issue.classificationName, 80),
-    description: `${capitalize(normalizeUrgency(l.issue.urgency))} · ${oneLine(l.issue.path, 80)} line ${currentLine(l.issue)}`,
-    detail: `Dismissed as ${DISMISS_LABELS[store.dismissalOf(l.issue)!.reason]}`,
+    description: l10n.t('{0} · {1} line {2}', urgencyLabel(l.issue.urgency), oneLine(l.issue.path, 80), currentLine(l.issue)),
+    detail: l10n.t('Dismissed as {0}', DISMISS_LABELS[store.dismissalOf(l.issue)!.reason]),
     ref: { folderUri: l.folderUri, issueId: l.issue.id },
-  })), { title: 'Restore a dismissed finding', placeHolder: 'It comes back into Problems and the counts', matchOnDescription: true });
+  })), { title: l10n.t('Restore a dismissed finding'), placeHolder: l10n.t('It comes back into Problems and the counts'), matchOnDescription: true });
   return picked?.ref;
 }
 
@@ -75,13 +76,13 @@ export function reviewFeature({ store, commands, notifier, own, features }: Ctx)
       ? store.forFile(editor.document.uri).filter((l) => !l.issue.stale && issueRange(l.issue).contains(editor.selection.active))
       : [];
     if (!here.length) {
-      void notifier.info('No Code Scanner finding at the cursor. Put the cursor on an underlined finding, or pick one in the Quality Issues view.');
+      void notifier.info(l10n.t('No Code Scanner finding at the cursor. Put the cursor on an underlined finding, or pick one in the Quality Issues view.'));
       return null;
     }
     if (here.length === 1) return { folderUri: here[0].folderUri, issueId: here[0].issue.id };
     const picked = await vscode.window.showQuickPick(
-      here.map((l) => ({ label: l.issue.classificationName, description: `${l.issue.urgency} · line ${l.issue.line}`, ref: { folderUri: l.folderUri, issueId: l.issue.id } })),
-      { title: 'Findings at the cursor', placeHolder: 'Which finding?' },
+      here.map((l) => ({ label: l.issue.classificationName, description: l10n.t('{0} · line {1}', l.issue.urgency, l.issue.line), ref: { folderUri: l.folderUri, issueId: l.issue.id } })),
+      { title: l10n.t('Findings at the cursor'), placeHolder: l10n.t('Which finding?') },
     );
     return picked ? picked.ref : null;
   }
@@ -90,7 +91,7 @@ export function reviewFeature({ store, commands, notifier, own, features }: Ctx)
     const ref = await findingFor(arg);
     if (ref === null) return false;
     if (ref && details.show(ref)) return true;
-    void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+    void notifier.warn(l10n.t('That issue is no longer in the results. Refresh or rescan.'));
     return false;
   };
 
@@ -98,14 +99,14 @@ export function reviewFeature({ store, commands, notifier, own, features }: Ctx)
     const ref = await findingFor(arg);
     if (ref === null) return false;
     if (!ref || !store.get(ref)) {
-      void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+      void notifier.warn(l10n.t('That issue is no longer in the results. Refresh or rescan.'));
       return false;
     }
     let reason = plainObjectArg<{ reason: unknown }>(arg)?.reason;
     if (!isReason(reason)) {
       const picked = await vscode.window.showQuickPick(
         REASONS.map((r) => ({ label: DISMISS_LABELS[r.reason], detail: r.detail, reason: r.reason })),
-        { title: 'Dismiss in this workspace', placeHolder: 'Why? The service has no way to record this: it stays open there and for your team.' },
+        { title: l10n.t('Dismiss in this workspace'), placeHolder: l10n.t('Why? The service has no way to record this: it stays open there and for your team.') },
       );
       reason = picked?.reason;
     }
@@ -113,7 +114,7 @@ export function reviewFeature({ store, commands, notifier, own, features }: Ctx)
     await store.dismiss([ref], reason);
     // From a row of the view: the focus follows the finding into the Dismissed group.
     if (fromTree(arg)) void commands.execute('codeScanner.revealInTree', ref);
-    notifier.done(`Finding dismissed here as ${DISMISS_LABELS[reason]}; the service still lists it.`);
+    notifier.done(l10n.t('Finding dismissed here as {0}; the service still lists it.', DISMISS_LABELS[reason]));
     return true;
   };
 
@@ -127,7 +128,7 @@ export function reviewFeature({ store, commands, notifier, own, features }: Ctx)
         if (ref === null) return undefined;
         const located = ref && store.get(ref);
         if (!located) {
-          void notifier.warn('That issue is no longer in the results. Refresh or rescan.');
+          void notifier.warn(l10n.t('That issue is no longer in the results. Refresh or rescan.'));
           return undefined;
         }
         const refusal = plainObjectArg<{ refusal: unknown }>(arg)?.refusal;
@@ -138,7 +139,7 @@ export function reviewFeature({ store, commands, notifier, own, features }: Ctx)
         const ref: IssueRef | undefined = issueRefArg(arg) ?? (arg === undefined ? await pickDismissed({ store, notifier }) : undefined);
         if (!ref) return false;
         const restored = (await store.restoreDismissed([ref])) > 0;
-        if (restored) notifier.done('Finding restored: it is back in Problems and the counts.');
+        if (restored) notifier.done(l10n.t('Finding restored: it is back in Problems and the counts.'));
         if (restored && fromTree(arg)) void commands.execute('codeScanner.revealInTree', ref);
         return restored;
       },

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ChangeJournal, patternsHidingFiles } from '../../core/workspace/changeJournal';
 import { DisposableObject } from '../disposable';
+import { l10n } from '../../core/text/l10n';
 
 export class FolderWatch extends DisposableObject {
   private readonly journals = new Map<string, ChangeJournal>();
@@ -44,7 +45,7 @@ export class FolderWatch extends DisposableObject {
   private judge(folder: vscode.WorkspaceFolder, journal: ChangeJournal | undefined): void {
     if (!journal) return;
     const hidden = patternsHidingFiles(vscode.workspace.getConfiguration('files', folder.uri).get('watcherExclude'));
-    if (hidden.length) journal.disable(`files.watcherExclude hides ${hidden.slice(0, 3).join(', ')}${hidden.length > 3 ? ' and more' : ''} from VS Code's file watcher`);
+    if (hidden.length) journal.disable(l10n.t('files.watcherExclude hides {0}{1} from VS Code\'s file watcher', hidden.slice(0, 3).join(', '), hidden.length > 3 ? l10n.t(' and more') : ''));
     else journal.enable();
   }
 

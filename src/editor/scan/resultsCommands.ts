@@ -7,12 +7,12 @@ import { errorMessage } from '../../core/errors';
 import { clockTime, type PendingScan } from '../../core/results';
 import { ScanFailedError } from '../../core/scan/awaitScan';
 import { fetchFindings, waitForScan, type PipelineContext } from '../../core/scan/pipeline';
-import { plural } from '../../core/text/plural';
 import type { Session } from '../account/session';
 import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
 import type { ResultsStore } from '../results/resultsStore';
 import type { UploadStorage } from './uploadStorage';
+import { l10n, plural } from '../../core/text/l10n';
 
 /** What the results commands need to know of the scans running now (ScanController). */
 export interface ScanActivity {
@@ -46,7 +46,7 @@ export class ResultsCommands {
     const pending = this.store.pendingScans().filter((p) => !this.scans.isWatching(p.scan.scanId));
     const folders = [...new Set([...this.store.foldersWithResults(), ...pending.map((p) => p.folderUri)])];
     if (!folders.length) {
-      void this.notifier.info('No scan results yet.', { title: 'Scan Workspace', run: () => this.commands.execute('codeScanner.scanWorkspace') });
+      void this.notifier.info(l10n.t('No scan results yet.'), { title: l10n.t('Scan Workspace'), run: () => this.commands.execute('codeScanner.scanWorkspace') });
       return false;
     }
     const client = await this.session.getClient({ ask: true });
@@ -54,7 +54,7 @@ export class ResultsCommands {
     const archivedFiles = this.uploads.archivedFiles();
     const notes: string[] = [];
     try {
-      await vscode.window.withProgress({ location: { viewId: 'codeScanner.issues' }, title: 'Refreshing results' }, async () => {
+      await vscode.window.withProgress({ location: { viewId: 'codeScanner.issues' }, title: l10n.t('Refreshing results') }, async () => {
         for (const folderUri of folders) {
           for (const p of pending.filter((x) => x.folderUri === folderUri)) {
             const note = await this.checkPending(client, folderUri, p.scan);
@@ -91,10 +91,10 @@ export class ResultsCommands {
     };
     try {
       const r = await this.scans.watch(scan.scanId, () => waitForScan(scan, ctx, { wait: false }));
-      return r.kind === 'running' ? `The scan of ${name} from ${when} is still running on the service (${r.status}); refresh again later.` : undefined;
+      return r.kind === 'running' ? l10n.t('The scan of {0} from {1} is still running on the service ({2}); refresh again later.', name, when, r.status) : undefined;
     } catch (err) {
-      if (err instanceof ScanFailedError) return `The scan of ${name} from ${when} failed on the service${err.reason ? `: ${err.reason}` : ''}.`;
-      return `The scan of ${name} from ${when}: ${errorMessage(err)}`;
+      if (err instanceof ScanFailedError) return l10n.t('The scan of {0} from {1} failed on the service{2}.', name, when, err.reason ? `: ${err.reason}` : '');
+      return l10n.t('The scan of {0} from {1}: {2}', name, when, errorMessage(err));
     }
   }
 
@@ -107,18 +107,18 @@ export class ResultsCommands {
     let id = typeof scanId === 'string' ? scanId : undefined;
     if (!id) {
       if (!pending.length) {
-        void this.notifier.info('No scan is waiting on the service.');
+        void this.notifier.info(l10n.t('No scan is waiting on the service.'));
         return false;
       }
       const now = new Date();
       const picked = pending.length === 1 ? { id: pending[0].scan.scanId } : await vscode.window.showQuickPick(
         pending.map((p) => ({
-          label: `${vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(p.folderUri))?.name ?? p.folderUri}: the scan of ${clockTime(p.scan.scannedAt, now)}`,
-          description: p.scan.partialFiles ? plural(p.scan.partialFiles.length, 'file') : 'whole folder',
-          detail: p.scan.waiting ? 'waited for now' : 'not waited for',
+          label: l10n.t('{0}: the scan of {1}', vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(p.folderUri))?.name ?? p.folderUri, clockTime(p.scan.scannedAt, now)),
+          description: p.scan.partialFiles ? plural(p.scan.partialFiles.length, l10n.t('{0} file'), l10n.t('{0} files')) : l10n.t('whole folder'),
+          detail: p.scan.waiting ? l10n.t('waited for now') : l10n.t('not waited for'),
           id: p.scan.scanId,
         })),
-        { title: 'Ignore a scan still on the service', placeHolder: 'Its findings will not be read; the findings shown stay' },
+        { title: l10n.t('Ignore a scan still on the service'), placeHolder: l10n.t('Its findings will not be read; the findings shown stay') },
       );
       id = picked?.id;
     }
@@ -135,9 +135,9 @@ export class ResultsCommands {
     if (this.scans.busy) return false;
     if (!confirmed) {
       const sure = await this.notifier.confirm(
-        'Clear the scan results of this workspace?',
-        'Findings, fixes and local dismissals are forgotten here. The scans stay on the service; scan again to see findings.',
-        'Clear Results',
+        l10n.t('Clear the scan results of this workspace?'),
+        l10n.t('Findings, fixes and local dismissals are forgotten here. The scans stay on the service; scan again to see findings.'),
+        l10n.t('Clear Results'),
       );
       if (!sure) return false;
     }

@@ -8,7 +8,7 @@ import type { ServiceClient } from '../../core/api';
 import { isCancellation, settleBounded } from '../../core/async';
 import { errorMessage } from '../../core/errors';
 import type { ScanFindings } from '../../core/results';
-import { scanEventLine, type FolderOutcome, type ScanSummary } from '../../core/scan/endWords';
+import { scanEventLine, type FolderOutcome, type PartialKind, type ScanSummary } from '../../core/scan/endWords';
 import { resumeFolder, scanFolder, waitForScan, type FolderScanResult, type PipelineContext } from '../../core/scan/pipeline';
 import type { SaveScanResult } from '../../core/scan/saveQueue';
 import type { ScanProgress } from '../../core/scan/stages';
@@ -34,6 +34,7 @@ import { FoldersEnded, Run, recordedByPipeline, type ScanState } from './scanRun
 import type { UploadConsent } from './uploadConsent';
 import { selectOptions } from './uploadPreview';
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
+import { l10n } from '../../core/text/l10n';
 
 export type { ScanOptions } from '../commands/args';
 export type { FolderOutcome, ScanSummary } from '../../core/scan/endWords';
@@ -96,10 +97,10 @@ export class ScanController extends DisposableObject implements ScanActivity {
 
   async showProgress(): Promise<void> {
     if (!this.current) {
-      void this.notifier.info(this.isBusy ? 'A scan is starting.' : 'No scan is running.');
+      void this.notifier.info(this.isBusy ? l10n.t('A scan is starting.') : l10n.t('No scan is running.'));
       return;
     }
-    await this.notifier.info(this.current.state.message, { title: 'Cancel Scan', run: () => this.cancel() });
+    await this.notifier.info(this.current.state.message, { title: l10n.t('Cancel Scan'), run: () => this.cancel() });
   }
 
   /** `given`: the files of a `givenFiles` scan. */
@@ -125,16 +126,16 @@ export class ScanController extends DisposableObject implements ScanActivity {
    */
   async scanSaved(files: ReadonlyMap<string, ReadonlySet<string>>): Promise<SaveScanResult> {
     if (this.isBusy) return { kind: 'busy' };
-    if (!vscode.workspace.isTrusted) return { kind: 'failed', message: 'the workspace is not trusted' };
-    if (this.consent.needed()) return { kind: 'failed', message: 'the first-scan question has not been answered' };
-    if (!this.session.isSignedIn()) return { kind: 'failed', message: 'not signed in' };
+    if (!vscode.workspace.isTrusted) return { kind: 'failed', message: l10n.t('the workspace is not trusted') };
+    if (this.consent.needed()) return { kind: 'failed', message: l10n.t('the first-scan question has not been answered') };
+    if (!this.session.isSignedIn()) return { kind: 'failed', message: l10n.t('not signed in') };
     const uris = [...files].flatMap(([folderUri, paths]) => [...paths].map((p) => vscode.Uri.joinPath(vscode.Uri.parse(folderUri), ...p.split('/'))));
     const summary = await this.exclusive(async () => {
       const steps = scanSteps('givenFiles', uris);
       if (typeof steps === 'string') return undefined;
       const client = await this.session.getClient();
       if (!client) return undefined;
-      return this.withRun('Scanning saved files', (run) => this.scanSteps(steps, client, run, {}), { quiet: true });
+      return this.withRun(l10n.t('Scanning saved files'), (run) => this.scanSteps(steps, client, run, {}), { quiet: true });
     });
     if (!summary) return this.isBusy ? { kind: 'busy' } : { kind: 'done' };
     const e = summary.error;
@@ -180,7 +181,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
    * kept to resume, and the folder's own interrupted upload is left alone.
    */
   scanContent(folder: vscode.WorkspaceFolder, o: {
-    root: string; paths: string[]; title: string; partialOf: string; quiet?: boolean; options?: ScanOptions;
+    root: string; paths: string[]; title: string; partialOf: PartialKind; quiet?: boolean; options?: ScanOptions;
     onFindings: (f: ScanFindings) => void;
   }): Promise<ScanSummary | undefined> {
     return this.exclusive(async () => {
@@ -220,18 +221,18 @@ export class ScanController extends DisposableObject implements ScanActivity {
       const rank = (uri: string) => vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri))?.index ?? Number.MAX_SAFE_INTEGER;
       const pending = (await this.uploads.pending()).sort((a, b) => rank(a.store.folderUri) - rank(b.store.folderUri));
       if (!pending.length) {
-        void this.notifier.info('There is no interrupted upload to resume.');
+        void this.notifier.info(l10n.t('There is no interrupted upload to resume.'));
         return undefined;
       }
       const client = await this.session.getClient({ ask: true });
       if (!client) return undefined;
-      return this.withRun('Resuming the upload', async (run) => {
+      return this.withRun(l10n.t('Resuming the upload'), async (run) => {
         const outcomes: FolderOutcome[] = [];
         for (const [i, { store, transfer }] of pending.entries()) {
           const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(store.folderUri));
           if (!folder) {
             await this.uploads.discard(store);
-            outcomes.push({ folder: store.folderUri, files: 0, note: 'the folder is no longer in the workspace; the upload was discarded' });
+            outcomes.push({ folder: store.folderUri, files: 0, note: l10n.t('the folder is no longer in the workspace; the upload was discarded') });
             continue;
           }
           const ctx = await this.pipelineContext(client, folder, store, run, run.folderProgress(i, pending.length, this.label(folder)), options);
@@ -253,7 +254,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
     return this.exclusive(async () => {
       const client = await this.session.getClient();
       if (!client) return undefined;
-      return this.withRun('Waiting for the service', async (run) => {
+      return this.withRun(l10n.t('Waiting for the service'), async (run) => {
         const outcomes: FolderOutcome[] = [];
         for (const [i, { folderUri, scan }] of waiting.entries()) {
           const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(folderUri));
@@ -338,7 +339,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
     for (const s of r.skipped) this.session.log.info(`${folder}: left out ${s.path} (${skipReasonLabel(s.reason)})`);
     if (r.kind === 'nothing') return { folder, files: 0, note: r.note, leftOut };
     if (r.kind === 'in-progress') {
-      return { folder, files: r.files, note: `the service reports a scan of this upload is already in progress (${r.message})`, leftOut };
+      return { folder, files: r.files, note: l10n.t('the service reports a scan of this upload is already in progress ({0})', r.message), leftOut };
     }
     const fresh = this.newFoundBy(workspaceFolder.uri.toString(), r.scanId);
     return {
@@ -349,8 +350,8 @@ export class ScanController extends DisposableObject implements ScanActivity {
 
   private async exclusive<T>(fn: () => Promise<T>): Promise<T | undefined> {
     if (!vscode.workspace.isTrusted) {
-      void this.notifier.warn('Scanning uploads workspace files, so it needs a trusted workspace.',
-        { title: 'Manage Workspace Trust', run: () => vscode.commands.executeCommand('workbench.trust.manage') });
+      void this.notifier.warn(l10n.t('Scanning uploads workspace files, so it needs a trusted workspace.'),
+        { title: l10n.t('Manage Workspace Trust'), run: () => vscode.commands.executeCommand('workbench.trust.manage') });
       return undefined;
     }
     if (this.isBusy) {

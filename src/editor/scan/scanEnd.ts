@@ -11,6 +11,7 @@ import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
 import type { ResultsStore } from '../results/resultsStore';
 import type { FolderFailure, Run } from './scanRun';
+import { l10n } from '../../core/text/l10n';
 
 export class ScanEnd {
   constructor(private readonly deps: { store: ResultsStore; notifier: Notifier; commands: Commands; session: Session }) {}
@@ -30,14 +31,14 @@ export class ScanEnd {
   async reportEnded(failures: FolderFailure[], run: Run): Promise<EndSummary> {
     const { notifier, commands, store, session } = this.deps;
     const summary: EndSummary = { cancelled: false };
-    const refresh = { title: 'Refresh Results', run: () => commands.execute('codeScanner.refreshResults') };
+    const refresh = { title: l10n.t('Refresh Results'), run: () => commands.execute('codeScanner.refreshResults') };
     const ends = failures.map((f) => ({ folder: f.folder, error: f.error, end: failureOf(f.error, run.abort.signal) }));
     const continuing = ends.flatMap((e) => (e.end.kind === 'continues' ? [{ folder: e.folder, scanId: e.end.scanId }] : []));
     if (continuing.length) {
       // The service has the archives and scans them whatever we do now; nothing they found is shown yet.
       const ids = continuing.map((c) => c.scanId);
-      const shown = continuing.length === 1 ? this.shownText(continuing[0]!.folder) : 'The findings shown are still those of each folder\'s last completed scan.';
-      const words = continuingWords(continuing.map((c) => c.folder ?? 'the workspace'), shown);
+      const shown = continuing.length === 1 ? this.shownText(continuing[0]!.folder) : l10n.t('The findings shown are still those of each folder\'s last completed scan.');
+      const words = continuingWords(continuing.map((c) => c.folder ?? l10n.t('the workspace')), shown);
       void notifier.info(words.text, refresh, { title: words.ignoreTitle, run: () => { for (const id of ids) store.forgetScan(id); } });
       summary.cancelled = true;
       summary.continuesOnService = ids[0];
@@ -68,7 +69,7 @@ export class ScanEnd {
       } else if (end.kind === 'last-chunk') {
         void notifier.info(text);
         summary.cancelled = true;
-      } else void notifier.warn(text, { title: 'Resume Upload', run: () => commands.execute('codeScanner.resumeUpload') });
+      } else void notifier.warn(text, { title: l10n.t('Resume Upload'), run: () => commands.execute('codeScanner.resumeUpload') });
     }
     return summary;
   }
@@ -93,8 +94,8 @@ export class ScanEnd {
     const { text, anyIssues, leftOut } = finishedWords(folders);
     if (!text) return;
     const actions = [
-      ...(anyIssues ? [{ title: 'Show Issues', run: () => this.deps.commands.execute('codeScanner.showIssues') }] : []),
-      ...(leftOut.length ? [{ title: 'Show Skipped Files', run: () => showSkipped(leftOut) }] : []),
+      ...(anyIssues ? [{ title: l10n.t('Show Issues'), run: () => this.deps.commands.execute('codeScanner.showIssues') }] : []),
+      ...(leftOut.length ? [{ title: l10n.t('Show Skipped Files'), run: () => showSkipped(leftOut) }] : []),
     ];
     void this.deps.notifier.info(text, ...actions);
   }
@@ -105,7 +106,7 @@ async function showSkipped(files: (SkippedFile & { folder: string })[]): Promise
   const folders = vscode.workspace.workspaceFolders ?? [];
   const picked = await vscode.window.showQuickPick(
     files.map((f) => ({ label: f.path, description: skipReasonLabel(f.reason), detail: folders.length > 1 ? f.folder : undefined, file: f })),
-    { title: 'Files left out of the scan', placeHolder: 'Choose a file to open it', matchOnDescription: true },
+    { title: l10n.t('Files left out of the scan'), placeHolder: l10n.t('Choose a file to open it'), matchOnDescription: true },
   );
   const folder = picked && folders.find((w) => w.name === picked.file.folder);
   if (folder && !picked.file.path.endsWith('/')) await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, ...picked.file.path.split('/')));

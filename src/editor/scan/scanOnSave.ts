@@ -13,7 +13,7 @@ import { DisposableObject } from '../disposable';
 import { relativeTo } from '../workspaceFiles';
 import { clampSetting } from '../settingBounds';
 import { serviceHost } from '../settings';
-import { plural } from '../../core/text/plural';
+import { displayLanguage, l10n, plural } from '../../core/text/l10n';
 
 /** After the last save, the scan waits this long for more. */
 const QUIET_MS = 1500;
@@ -30,8 +30,8 @@ function minIntervalMs(): number {
 
 /** The person's answer for a repository whose own settings turn scan on save on. */
 const REPOSITORY_ON_KEY = 'codeScanner.repositoryScanOnSave';
-const ALLOW = 'Allow Scan on Save';
-const DECLINE = 'Not in This Workspace';
+const ALLOW = () => l10n.t('Allow Scan on Save');
+const DECLINE = () => l10n.t('Not in This Workspace');
 
 /** Whether scan on save is on only because the repository's (or workspace file's) settings say so. */
 export function onByRepository(folder: vscode.WorkspaceFolder): boolean {
@@ -127,9 +127,9 @@ export class ScanOnSave extends DisposableObject {
     if (autoSaving(doc.uri) && reason !== undefined && reason !== vscode.TextDocumentSaveReason.Manual) return;
     // Nothing is queued that could not be sent: no trust, no sign-in, or no answer yet to
     // the first-scan question (a save never asks it). The status bar says why.
-    if (!vscode.workspace.isTrusted) return this.hold('the workspace is in Restricted Mode, and scanning uploads files');
-    if (!this.ctx.session.isSignedIn()) return this.hold('you are not signed in');
-    if (this.ctx.consent.needed()) return this.hold('the first scan of this workspace has not been allowed yet (run Scan Workspace once)');
+    if (!vscode.workspace.isTrusted) return this.hold(l10n.t('the workspace is in Restricted Mode, and scanning uploads files'));
+    if (!this.ctx.session.isSignedIn()) return this.hold(l10n.t('you are not signed in'));
+    if (this.ctx.consent.needed()) return this.hold(l10n.t('the first scan of this workspace has not been allowed yet (run Scan Workspace once)'));
     if (onByRepository(folder) && !(await this.repositoryAllowed(folder))) return;
     this.hold(undefined);
     this.queue.add(folder.uri.toString(), relativeTo(folder.uri, doc.uri));
@@ -148,16 +148,16 @@ export class ScanOnSave extends DisposableObject {
     const kept = this.ctx.state.get<string>(REPOSITORY_ON_KEY);
     if (kept === 'allowed') return true;
     if (kept === 'declined') return false;
-    this.hold('waiting for your answer: this repository\'s settings turn scan on save on');
+    this.hold(l10n.t('waiting for your answer: this repository\'s settings turn scan on save on'));
     // A notification, not a dialog: a save is no moment to block the editor. The status bar
     // says a save waits for it until it is answered.
     this.asking ??= this.ctx.notifier.warn(
-      `This repository's settings (its .vscode/settings.json, not yours) turn on scan on save: every file you save in ${folder.name} would be uploaded to ${serviceHost()} for a scan. Allow it for this workspace?`,
-      ALLOW, DECLINE,
+      l10n.t('This repository\'s settings (its .vscode/settings.json, not yours) turn on scan on save: every file you save in {0} would be uploaded to {1} for a scan. Allow it for this workspace?', folder.name, serviceHost()),
+      ALLOW(), DECLINE(),
     ).then(async (answer) => {
-      if (answer === ALLOW || answer === DECLINE) await this.ctx.state.update(REPOSITORY_ON_KEY, answer === ALLOW ? 'allowed' : 'declined');
-      this.hold(answer === ALLOW ? undefined : answer === DECLINE ? undefined : 'this repository\'s scan on save was not allowed yet (save again to be asked)');
-      return answer === ALLOW;
+      if (answer === ALLOW() || answer === DECLINE()) await this.ctx.state.update(REPOSITORY_ON_KEY, answer === ALLOW() ? 'allowed' : 'declined');
+      this.hold(answer === ALLOW() ? undefined : answer === DECLINE() ? undefined : l10n.t('this repository\'s scan on save was not allowed yet (save again to be asked)'));
+      return answer === ALLOW();
     }).finally(() => { this.asking = undefined; });
     return this.asking;
   }
@@ -165,12 +165,12 @@ export class ScanOnSave extends DisposableObject {
 
 /** The status bar's words for scan on save (undefined: nothing to say). */
 export function scanOnSaveText(s: SaveQueueState, now = Date.now()): { short: string; long: string } | undefined {
-  const files = (n: number) => plural(n, 'saved file');
+  const files = (n: number) => plural(n, l10n.t('{0} saved file'), l10n.t('{0} saved files'));
   switch (s.kind) {
     case 'idle': return undefined;
-    case 'waiting': return { short: `$(clock) ${files(s.files)}`, long: `Scan on save: ${files(s.files)} will be scanned${s.at - now > 2000 ? ` in ${Math.round((s.at - now) / 1000)} s` : ' shortly'}.` };
-    case 'scanning': return { short: '', long: `Scan on save: scanning ${files(s.files)}.` };
-    case 'paused': return { short: '$(debug-pause) paused: request limit', long: `Scan on save is paused: the service's request limit was reached. ${files(s.files)} will be scanned at ${new Date(s.until).toLocaleTimeString()}.` };
-    case 'failed': return { short: '$(error) scan on save failed', long: `Scan on save failed: ${s.message}. The findings shown are unchanged; the next save tries again${s.files ? ` with ${files(s.files)}` : ''}.` };
+    case 'waiting': return { short: `$(clock) ${files(s.files)}`, long: l10n.t('Scan on save: {0} will be scanned{1}.', files(s.files), s.at - now > 2000 ? l10n.t(' in {0} s', Math.round((s.at - now) / 1000)) : l10n.t(' shortly')) };
+    case 'scanning': return { short: '', long: l10n.t('Scan on save: scanning {0}.', files(s.files)) };
+    case 'paused': return { short: l10n.t('$(debug-pause) paused: request limit'), long: l10n.t('Scan on save is paused: the service\'s request limit was reached. {0} will be scanned at {1}.', files(s.files), new Date(s.until).toLocaleTimeString(displayLanguage())) };
+    case 'failed': return { short: l10n.t('$(error) scan on save failed'), long: l10n.t('Scan on save failed: {0}. The findings shown are unchanged; the next save tries again{1}.', s.message, s.files ? ` with ${files(s.files)}` : '') };
   }
 }

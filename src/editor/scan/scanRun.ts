@@ -5,6 +5,7 @@ import { CancelledAfterUploadError } from '../../core/async';
 import { ScanFailedError, ScanStoppedError } from '../../core/scan/awaitScan';
 import type { FolderOutcome } from '../../core/scan/endWords';
 import { overallFraction, type ScanProgress, type ScanStage } from '../../core/scan/stages';
+import { l10n, plural } from '../../core/text/l10n';
 
 /** What the status bar shows of a running scan; `stage` results: the service has it (no percentage then). */
 export interface ScanState { message: string; percent?: number; stage?: ScanStage }
@@ -50,7 +51,7 @@ export interface FolderFailure { folder: string | undefined; error: unknown }
 /** A run some of whose folders did not finish; `done` holds those that did. */
 export class FoldersEnded extends Error {
   constructor(readonly done: FolderOutcome[], readonly failures: FolderFailure[]) {
-    super(`${failures.length} folder(s) did not finish`);
+    super(plural(failures.length, l10n.t('{0} folder did not finish'), l10n.t('{0} folders did not finish')));
   }
 }
 

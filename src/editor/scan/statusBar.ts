@@ -9,22 +9,22 @@ import { folderSummaries, summaryNotes, waitingUploadsNote } from '../results/re
 import { SIGNED_OUT_NOTE } from '../../core/results';
 import { describeUser } from '../account/user';
 import { scanOnSaveText } from './scanOnSave';
-import { plural } from '../../core/text/plural';
+import { l10n, plural } from '../../core/text/l10n';
 
 /** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
 export function statusBarFeature({ extension: context, session, store, scans, saves, uploads }: FeatureCtx): vscode.StatusBarItem {
   const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
-  item.name = 'Code Scanner';
+  item.name = l10n.t('Code Scanner');
 
   let ticking: NodeJS.Timeout | undefined;
   const update = () => {
     const state: ScanState | undefined = scans.state;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown('**Code Scanner**\n\n');
+    tooltip.appendMarkdown(l10n.t('**Code Scanner**\n\n'));
     const user = session.user;
     tooltip.appendMarkdown(session.tokenRejected
-      ? 'The service rejected the API key (expired or revoked): sign in again.\n\n'
-      : session.isSignedIn() ? `Signed in as ${escape(describeUser(user) || 'unknown user')}\n\n` : 'Not signed in\n\n');
+      ? l10n.t('The service rejected the API key (expired or revoked): sign in again.\n\n')
+      : session.isSignedIn() ? l10n.t('Signed in as {0}\n\n', escape(describeUser(user) || l10n.t('unknown user'))) : l10n.t('Not signed in\n\n'));
     // Screen readers get plain words, never `$(icon)` syntax.
     let spoken: string;
     const summaries = folderSummaries(store, hideFalsePositives());
@@ -34,9 +34,9 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       // Once the service has the scan a percentage means little: its state and the time say more.
       const waiting = state.stage === 'results';
       const short = state.message.length > 48 ? `${state.message.slice(0, 47)}…` : state.message;
-      item.text = waiting ? `$(sync~spin) ${short}` : state.percent === undefined ? '$(sync~spin) Scanning…' : `$(sync~spin) Scanning ${state.percent}%`;
-      spoken = waiting ? `Code Scanner: ${state.message}` : state.percent === undefined ? 'Code Scanner: scanning' : `Code Scanner: scanning, ${state.percent} percent`;
-      tooltip.appendMarkdown(`${escape(state.message)}\n\nClick to see progress or cancel.`);
+      item.text = waiting ? `$(sync~spin) ${short}` : state.percent === undefined ? l10n.t('$(sync~spin) Scanning…') : l10n.t('$(sync~spin) Scanning {0}%', state.percent);
+      spoken = waiting ? l10n.t('Code Scanner: {0}', state.message) : state.percent === undefined ? l10n.t('Code Scanner: scanning') : l10n.t('Code Scanner: scanning, {0} percent', state.percent);
+      tooltip.appendMarkdown(l10n.t('{0}\n\nClick to see progress or cancel.', escape(state.message)));
       item.command = 'codeScanner.showScanProgress' satisfies CommandId;
       item.backgroundColor = undefined;
     } else if (store.hasResults()) {
@@ -45,36 +45,36 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       const count = store.shownCount(hideFalsePositives());
       // Signed out, the findings stay (they are the last scans'), and the bar says what changed.
       const signedOut = !session.isSignedIn();
-      item.text = `${count ? `$(warning) ${plural(count, 'issue')}` : '$(check) No issues'}${signedOut ? ' · $(sign-in) signed out' : ''}`;
-      spoken = `Code Scanner: ${count ? `${plural(count, 'quality issue')}` : 'no quality issues'}${signedOut ? ', signed out' : ''}${notes.length ? `. ${notes.join(' ')}` : ''}`;
+      item.text = `${count ? `$(warning) ${plural(count, l10n.t('{0} issue'), l10n.t('{0} issues'))}` : l10n.t('$(check) No issues')}${signedOut ? l10n.t(' · $(sign-in) signed out') : ''}`;
+      spoken = l10n.t('Code Scanner: {0}{1}{2}', count ? `${plural(count, l10n.t('{0} quality issue'), l10n.t('{0} quality issues'))}` : l10n.t('no quality issues'), signedOut ? l10n.t(', signed out') : '', notes.length ? `. ${notes.join(' ')}` : '');
       for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? `${f.name}: ${f.results}.` : `${capitalize(f.results)}.`)}\n\n`);
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
-      if (signedOut) tooltip.appendMarkdown(`${SIGNED_OUT_NOTE} Click to sign in.`);
-      else tooltip.appendMarkdown('Click to show them.');
+      if (signedOut) tooltip.appendMarkdown(l10n.t('{0} Click to sign in.', SIGNED_OUT_NOTE()));
+      else tooltip.appendMarkdown(l10n.t('Click to show them.'));
       item.command = (signedOut ? 'codeScanner.signIn' : 'codeScanner.showIssues') satisfies CommandId;
     } else if (pending && session.isSignedIn()) {
       // Uploaded, not read yet: never "no issues", and one click asks the service again.
-      item.text = '$(cloud) Scan on the service';
-      spoken = `Code Scanner: a scan is on the service. ${notes.join(' ')}`;
+      item.text = l10n.t('$(cloud) Scan on the service');
+      spoken = l10n.t('Code Scanner: a scan is on the service. {0}', notes.join(' '));
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
-      tooltip.appendMarkdown('Click to refresh the results.');
+      tooltip.appendMarkdown(l10n.t('Click to refresh the results.'));
       item.command = 'codeScanner.refreshResults' satisfies CommandId;
     } else if (!vscode.workspace.isTrusted) {
       // Why there is no Scan button: said in the bar itself, not only when clicked.
-      item.text = '$(workspace-untrusted) Scan needs trust';
-      spoken = 'Code Scanner: scanning needs a trusted workspace';
-      tooltip.appendMarkdown('Scanning uploads workspace files, so it needs a trusted workspace (this one is in Restricted Mode). Click to manage workspace trust.');
+      item.text = l10n.t('$(workspace-untrusted) Scan needs trust');
+      spoken = l10n.t('Code Scanner: scanning needs a trusted workspace');
+      tooltip.appendMarkdown(l10n.t('Scanning uploads workspace files, so it needs a trusted workspace (this one is in Restricted Mode). Click to manage workspace trust.'));
       item.command = 'workbench.trust.manage';
     } else if (!session.isSignedIn()) {
-      item.text = '$(sign-in) Sign in to scan';
-      spoken = 'Code Scanner: sign in to scan';
-      tooltip.appendMarkdown('Sign in with an API key of the code scanning service to scan this workspace.');
+      item.text = l10n.t('$(sign-in) Sign in to scan');
+      spoken = l10n.t('Code Scanner: sign in to scan');
+      tooltip.appendMarkdown(l10n.t('Sign in with an API key of the code scanning service to scan this workspace.'));
       item.command = 'codeScanner.signIn' satisfies CommandId;
     } else {
-      item.text = '$(shield) Scan';
-      spoken = 'Code Scanner: scan the workspace';
+      item.text = l10n.t('$(shield) Scan');
+      spoken = l10n.t('Code Scanner: scan the workspace');
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
-      tooltip.appendMarkdown('Click to scan the workspace.');
+      tooltip.appendMarkdown(l10n.t('Click to scan the workspace.'));
       item.command = 'codeScanner.scanWorkspace' satisfies CommandId;
     }
     // Scan on save, discreetly: what waits, a pause for the request limit, a failure, a save
@@ -88,23 +88,23 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
     // The service address changed and the key is not sent there yet: scans wait on that answer.
     const moved = state ? undefined : session.addressChange();
     if (moved) {
-      item.text += ' · $(key) new service address';
-      const words = `The service address changed to ${moved.to} since you signed in at ${moved.from}: your API key is not sent there until you allow it, so scans wait.`;
+      item.text += l10n.t(' · $(key) new service address');
+      const words = l10n.t('The service address changed to {0} since you signed in at {1}: your API key is not sent there until you allow it, so scans wait.', moved.to, moved.from);
       spoken += `. ${words}`;
-      tooltip.appendMarkdown(`\n\n${escape(words)} Click to answer.`);
+      tooltip.appendMarkdown(l10n.t('\n\n{0} Click to answer.', escape(words)));
       item.command = 'codeScanner.allowServiceAddress' satisfies CommandId;
     }
     // An upload a reload or a failure interrupted stays in view until it is resumed or replaced.
     const waiting = state ? undefined : waitingUploadsNote(uploads.waiting());
     if (waiting) {
-      item.text += ' · $(cloud-upload) upload to resume';
+      item.text += l10n.t(' · $(cloud-upload) upload to resume');
       spoken += `. ${waiting}`;
-      tooltip.appendMarkdown(`\n\n${escape(waiting)} Click to resume it.`);
+      tooltip.appendMarkdown(l10n.t('\n\n{0} Click to resume it.', escape(waiting)));
       item.command = 'codeScanner.resumeUpload' satisfies CommandId;
     }
     if (saves.held && !state) {
-      item.text += ' · $(circle-slash) save not scanned';
-      const why = `Scan on save did not scan your last save: ${saves.held}.`;
+      item.text += l10n.t(' · $(circle-slash) save not scanned');
+      const why = l10n.t('Scan on save did not scan your last save: {0}.', saves.held);
       spoken += `. ${why}`;
       tooltip.appendMarkdown(`\n\n${escape(why)}`);
     }

@@ -9,11 +9,11 @@ import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
 import { folderProject, repositorySettingNotes, serviceHost } from '../settings';
 import { scannableFolders, selectForScan } from './uploadPreview';
-import { plural } from '../../core/text/plural';
+import { l10n, plural } from '../../core/text/l10n';
 
 const CONSENT_KEY = 'codeScanner.uploadConsent';
-const UPLOAD = 'Upload and Scan';
-const PREVIEW = 'Preview Upload';
+const UPLOAD = () => l10n.t('Upload and Scan');
+const PREVIEW = () => l10n.t('Preview Upload');
 
 export type ConsentScope = 'workspace' | 'openFiles' | 'changedFiles' | 'givenFiles';
 
@@ -44,24 +44,24 @@ export class UploadConsent {
       const selections = await Promise.all(scannableFolders().map(async (f) => leaveOutBinaryContent(await selectForScan(f)))).catch(() => undefined);
       const files = selections?.reduce((n, s) => n + s.files.length, 0) ?? 0;
       const bytes = selections?.reduce((n, s) => n + s.totalBytes, 0) ?? 0;
-      what = selections ? `${plural(files, 'file')} (${formatBytes(bytes)})` : 'the files';
+      what = selections ? `${plural(files, l10n.t('{0} file'), l10n.t('{0} files'))} (${formatBytes(bytes)})` : l10n.t('the files');
     } else {
-      what = scope === 'openFiles' ? 'the files open in editors' : scope === 'givenFiles' ? 'the chosen files' : 'the files git reports as changed';
+      what = scope === 'openFiles' ? l10n.t('the files open in editors') : scope === 'givenFiles' ? l10n.t('the chosen files') : l10n.t('the files git reports as changed');
     }
     const projects = await Promise.all(scannableFolders().map((f) => folderProject(f))).catch(() => []);
-    const into = projects.length ? ` ${projects.length === 1 ? `Scans go to the project ${projects[0].name}` : `Scans go to the projects ${projects.map((p) => p.name).join(', ')}`} on the service${projects.some((p) => p.from === 'setting') ? ' (named by the codeScanner.projectName setting)' : ''}.` : '';
+    const into = projects.length ? l10n.t(' {0} on the service{1}.', projects.length === 1 ? l10n.t('Scans go to the project {0}', projects[0].name) : l10n.t('Scans go to the projects {0}', projects.map((p) => p.name).join(', ')), projects.some((p) => p.from === 'setting') ? l10n.t(' (named by the codeScanner.projectName setting)') : '') : '';
     const narrowed = scannableFolders().flatMap((f) => repositorySettingNotes(f));
-    const settingsNote = narrowed.length ? ` Note: ${narrowed.join('; ')}.` : '';
+    const settingsNote = narrowed.length ? l10n.t(' Note: {0}.', narrowed.join('; ')) : '';
     const choice = await this.notifier.choose(
-      `Upload ${what} of this workspace to ${serviceHost()} for scanning?`,
-      `This is the first scan of this workspace.${into}${settingsNote} Files ignored by git, dependency and build folders, credential files, binary files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.`,
-      [UPLOAD, PREVIEW],
+      l10n.t('Upload {0} of this workspace to {1} for scanning?', what, serviceHost()),
+      l10n.t('This is the first scan of this workspace.{0}{1} Files ignored by git, dependency and build folders, credential files, binary files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.', into, settingsNote),
+      [UPLOAD(), PREVIEW()],
     );
-    if (choice === UPLOAD) {
+    if (choice === UPLOAD()) {
       await this.remember();
       return true;
     }
-    if (choice === PREVIEW) void this.commands.execute('codeScanner.previewUpload');
+    if (choice === PREVIEW()) void this.commands.execute('codeScanner.previewUpload');
     return false;
   }
 

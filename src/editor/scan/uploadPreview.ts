@@ -12,8 +12,8 @@ import type { Ctx } from '../context';
 import { DisposableObject } from '../disposable';
 import type { ProjectName } from '../../core/workspace/projectName';
 import { describeProject, folderProject, repositorySettingNotes, scanSettings } from '../settings';
-import { plural } from '../../core/text/plural';
 import { leaveOutBinaryContent, type ContentChecked } from '../../core/workspace/binaryContent';
+import { l10n, plural } from '../../core/text/l10n';
 
 export const UPLOAD_PREVIEW_VIEW_ID = 'codeScanner.uploadPreview';
 
@@ -73,7 +73,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
   /** Chooses the files of every folder again and shows them; the view is revealed. */
   async show(): Promise<UploadPreviewSummary> {
     const folders = scannableFolders();
-    this.previews = await vscode.window.withProgress({ location: { viewId: UPLOAD_PREVIEW_VIEW_ID }, title: 'Choosing files' }, async () => {
+    this.previews = await vscode.window.withProgress({ location: { viewId: UPLOAD_PREVIEW_VIEW_ID }, title: l10n.t('Choosing files') }, async () => {
       const out: FolderPreview[] = [];
       for (const folder of folders) {
         const [selection, project] = await Promise.all([selectForScan(folder, true), folderProject(folder)]);
@@ -84,14 +84,14 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     });
     const files = this.previews.reduce((n, p) => n + p.chosen.files.length, 0);
     const bytes = this.previews.reduce((n, p) => n + p.chosen.totalBytes, 0);
-    const to = this.previews.length === 1 ? ` to project ${this.previews[0].project.name}` : '';
+    const to = this.previews.length === 1 ? l10n.t(' to project {0}', this.previews[0].project.name) : '';
     const restricted = vscode.workspace.isTrusted ? ''
-      : ' Restricted Mode: files were chosen without running git (by the .gitignore files), and nothing the repository names was run; a scan needs a trusted workspace and may choose differently.';
+      : l10n.t(' Restricted Mode: files were chosen without running git (by the .gitignore files), and nothing the repository names was run; a scan needs a trusted workspace and may choose differently.');
     const narrowed = folders.flatMap((f) => repositorySettingNotes(f).map((n) => `${folders.length > 1 ? `${f.name}: ` : ''}${n}`));
-    const settingsNote = narrowed.length ? ` Note: ${narrowed.join('; ')}.` : '';
+    const settingsNote = narrowed.length ? l10n.t(' Note: {0}.', narrowed.join('; ')) : '';
     this.view.message = folders.length
-      ? `A scan would upload ${plural(files, 'file')} (${formatBytes(bytes)})${to}; files left out are listed with why.${settingsNote}${restricted}`
-      : 'Open a folder to see what a scan would upload.';
+      ? l10n.t('A scan would upload {0} ({1}){2}; files left out are listed with why.{3}{4}', plural(files, l10n.t('{0} file'), l10n.t('{0} files')), formatBytes(bytes), to, settingsNote, restricted)
+      : l10n.t('Open a folder to see what a scan would upload.');
     await setContext(CONTEXT_KEYS.uploadPreviewShown, true);
     this.changed.fire(undefined);
     await vscode.commands.executeCommand(`${UPLOAD_PREVIEW_VIEW_ID}.focus`);
@@ -151,50 +151,50 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     switch (node.kind) {
       case 'folder': {
         const item = new vscode.TreeItem(node.preview.folder.name, Expanded);
-        item.description = `project ${node.preview.project.name} · ${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}; ${s.skipped.length.toLocaleString('en-US')} left out`;
+        item.description = l10n.t('project {0} · {1}, {2}; {3} left out', node.preview.project.name, plural(s.files.length, l10n.t('{0} file'), l10n.t('{0} files')), formatBytes(s.totalBytes), s.skipped.length.toLocaleString('en-US'));
         item.tooltip = describeProject(node.preview.project);
         item.iconPath = vscode.ThemeIcon.Folder;
-        return spoken(item, `Folder ${node.preview.folder.name}, ${item.description}`);
+        return spoken(item, l10n.t('Folder {0}, {1}', node.preview.folder.name, item.description));
       }
       case 'uploaded': {
         const item = new vscode.TreeItem('Uploaded', s.files.length ? Expanded : None);
-        item.description = `${plural(s.files.length, 'file')}, ${formatBytes(s.totalBytes)}`;
+        item.description = `${plural(s.files.length, l10n.t('{0} file'), l10n.t('{0} files'))}, ${formatBytes(s.totalBytes)}`;
         item.iconPath = new vscode.ThemeIcon('cloud-upload');
-        item.tooltip = `What a full scan of this folder sends to the service, chosen exactly as the scan chooses. ${describeProject(node.preview.project)}.`;
-        return spoken(item, `Uploaded, ${item.description}`);
+        item.tooltip = l10n.t('What a full scan of this folder sends to the service, chosen exactly as the scan chooses. {0}.', describeProject(node.preview.project));
+        return spoken(item, l10n.t('Uploaded, {0}', item.description));
       }
       case 'dir': {
         const item = new vscode.TreeItem(node.dir.name, Collapsed);
-        item.description = `${plural(node.dir.count, 'file')}, ${formatBytes(node.dir.bytes)}`;
+        item.description = `${plural(node.dir.count, l10n.t('{0} file'), l10n.t('{0} files'))}, ${formatBytes(node.dir.bytes)}`;
         item.resourceUri = vscode.Uri.joinPath(node.preview.folder.uri, ...node.dir.path.split('/'));
         item.iconPath = vscode.ThemeIcon.Folder;
-        return spoken(item, `Folder ${node.dir.path}, uploaded: ${item.description}`);
+        return spoken(item, l10n.t('Folder {0}, uploaded: {1}', node.dir.path, item.description));
       }
       case 'file': {
         const uri = vscode.Uri.joinPath(node.preview.folder.uri, ...node.path.split('/'));
         const item = new vscode.TreeItem(uri, None);
         item.description = formatBytes(node.size);
         item.iconPath = vscode.ThemeIcon.File;
-        item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+        item.command = { command: 'vscode.open', title: l10n.t('Open'), arguments: [uri] };
         item.contextValue = 'uploadPreview.file';
-        return spoken(item, `${node.path}, uploaded, ${item.description}`);
+        return spoken(item, l10n.t('{0}, uploaded, {1}', node.path, item.description));
       }
       case 'leftOut': {
-        const item = new vscode.TreeItem('Left out', Collapsed);
-        item.description = plural(s.skipped.length, 'file');
+        const item = new vscode.TreeItem(l10n.t('Left out'), Collapsed);
+        item.description = plural(s.skipped.length, l10n.t('{0} file'), l10n.t('{0} files'));
         item.iconPath = new vscode.ThemeIcon('eye-closed');
-        item.tooltip = 'Not uploaded: ignored by git, dependency and build folders, credential files, files over the size limit, links leaving the folder…';
-        return spoken(item, `Left out, ${item.description}`);
+        item.tooltip = l10n.t('Not uploaded: ignored by git, dependency and build folders, credential files, files over the size limit, links leaving the folder…');
+        return spoken(item, l10n.t('Left out, {0}', item.description));
       }
       case 'reason': {
         const item = new vscode.TreeItem(node.group.label, Collapsed);
         item.description = String(node.group.items.length);
-        return spoken(item, `${node.group.label}, ${plural(node.group.items.length, 'file')} left out`);
+        return spoken(item, l10n.t('{0}, {1} left out', node.group.label, plural(node.group.items.length, l10n.t('{0} file'), l10n.t('{0} files'))));
       }
       case 'skipped': {
         const item = new vscode.TreeItem(node.path, None);
         item.iconPath = new vscode.ThemeIcon(node.path.endsWith('/') ? 'folder' : 'file');
-        return spoken(item, `${node.path}, left out: ${node.reason}`);
+        return spoken(item, l10n.t('{0}, left out: {1}', node.path, node.reason));
       }
     }
   }
@@ -213,7 +213,7 @@ export function uploadPreviewFeature({ notifier, own }: Ctx) {
     commands: {
       'codeScanner.previewUpload': async () => {
         if (!scannableFolders().length) {
-          void notifier.info('Open a folder to see what a scan would upload.');
+          void notifier.info(l10n.t('Open a folder to see what a scan would upload.'));
           return { folders: [] };
         }
         return view.show();

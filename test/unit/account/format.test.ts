@@ -32,7 +32,7 @@ test('role lines and summary count users', () => {
   assert.equal(roleLine({ name: 'Viewer', user_count: 12 }), 'Viewer — 12 users');
   assert.equal(rolesSummary([{ user_count: 2 }, { user_count: 3 }]), '2 roles, 5 users in all');
   assert.equal(rolesSummary([]), '0 roles, 0 users in all');
-  assert.equal(plural(1, 'policy', 'policies'), '1 policy');
+  assert.equal(plural(1, '{0} policy', '{0} policies'), '1 policy');
 });
 
 test('member names fall back to the email', () => {

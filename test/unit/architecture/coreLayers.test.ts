@@ -11,7 +11,8 @@ const CORE = path.resolve(__dirname, '..', '..', '..', 'src', 'core');
 
 /** Lowest first. Each folder (or top-level file) of src/core is in exactly one layer. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['text', 'async', 'persist', 'errors', 'scratch', 'load'],
+  ['text'],
+  ['async', 'persist', 'errors', 'scratch', 'load'],
   ['network'],
   ['api'],
   ['workspace'],

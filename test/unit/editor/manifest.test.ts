@@ -24,7 +24,9 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+// The manifest as VS Code shows it in English: its %key% words from package.nls.json.
+const words = JSON.parse(readFileSync(path.join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'), (_k, v: unknown) => (typeof v === 'string' && /^%[^%]+%$/.test(v) ? words[v.slice(1, -1)] ?? v : v)) as Manifest;
 const c = manifest.contributes;
 
 test('the contributed commands are exactly the typed command map', () => {

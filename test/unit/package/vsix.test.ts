@@ -99,10 +99,10 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the package holds the bundle, the manifest, the docs and media, nothing else', () => {
-  const allowed = [/^dist\/extension\.js$/, /^dist\/main\.js$/, /^dist\/mcp-server\.js$/, /^dist\/undici\.js$/, /^dist\/zod\.js$/, /^package\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE(\.txt)?$/, /^SECURITY\.md$/, /^CONTRIBUTING\.md$/, /^media\//];
+  const allowed = [/^dist\/extension\.js$/, /^dist\/main\.js$/, /^dist\/mcp-server\.js$/, /^dist\/undici\.js$/, /^dist\/zod\.js$/, /^package\.json$/, /^package\.nls(\.[a-z-]+)?\.json$/, /^l10n\/bundle\.l10n\.[a-z-]+\.json$/, /^readme\.md$/, /^changelog\.md$/, /^LICENSE(\.txt)?$/, /^SECURITY\.md$/, /^CONTRIBUTING\.md$/, /^media\//];
   const stray = entries.filter((e) => !allowed.some((re) => re.test(e)));
   assert.deepEqual(stray, [], 'nothing outside the allow-list');
-  for (const needed of ['dist/extension.js', 'dist/main.js', 'dist/mcp-server.js', 'dist/undici.js', 'dist/zod.js', 'package.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
+  for (const needed of ['dist/extension.js', 'dist/main.js', 'dist/mcp-server.js', 'dist/undici.js', 'dist/zod.js', 'package.json', 'package.nls.json', 'package.nls.ja.json', 'package.nls.de.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.ja.json', 'l10n/bundle.l10n.de.json', 'l10n/bundle.l10n.zh-cn.json', 'readme.md', 'SECURITY.md', 'media/icon.png']) assert.ok(entries.includes(needed), needed);
   assert.ok(entries.some((e) => /^LICENSE(\.txt)?$/.test(e)), 'the licence (Open VSX shows it)');
   assert.ok(!entries.some((e) => e.endsWith('.map')), 'no source maps');
 });

@@ -16,8 +16,8 @@ const aborted = () => { const c = new AbortController(); c.abort(); return c.sig
 test('a finished scan: each folder\'s count, a partial scan\'s of its files, notes and files left out by reason', () => {
   const w = finishedWords([
     { folder: 'order-service', scanId: 's1', files: 120, issues: 9, fresh: 1 },
-    { folder: 'ops-tools', scanId: 's2', files: 1, issues: 0, partialOf: 'changed file' },
-    { folder: 'docs', scanId: 's3', files: 2500, issues: 1, partialOf: 'open file', note: 'the service says: slow today.', gitIgnoredNotListed: true,
+    { folder: 'ops-tools', scanId: 's2', files: 1, issues: 0, partialOf: 'changed' },
+    { folder: 'docs', scanId: 's3', files: 2500, issues: 1, partialOf: 'open', note: 'the service says: slow today.', gitIgnoredNotListed: true,
       leftOut: [{ path: 'big.bin', reason: 'too-large' }, { path: '.env', reason: 'credentials' }, { path: 'b.bin', reason: 'too-large' }] },
   ]);
   assert.equal(w.text, [
