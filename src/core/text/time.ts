@@ -1,13 +1,13 @@
-import { l10n } from './l10n';
+import { displayLanguage, l10n } from './l10n';
 // Times and durations in the words a person reads them in.
 
-/** "14:02" for today, "24 Nov 14:02" before (the user's locale decides the form). */
+/** "14:02" for today, "24 Nov 14:02" before (the display language decides the form). */
 export function clockTime(iso: string, now: Date): string {
   const t = new Date(iso);
   if (Number.isNaN(t.getTime())) return l10n.t('an unknown time');
-  const time = t.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = t.toLocaleTimeString(displayLanguage(), { hour: '2-digit', minute: '2-digit' });
   const sameDay = t.toDateString() === now.toDateString();
-  return sameDay ? time : `${t.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
+  return sameDay ? time : `${t.toLocaleDateString(displayLanguage(), { day: 'numeric', month: 'short' })} ${time}`;
 }
 
 /** "40 s", "2 min", "1 h 5 min": how long something has run. */

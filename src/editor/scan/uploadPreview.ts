@@ -13,7 +13,7 @@ import { DisposableObject } from '../disposable';
 import type { ProjectName } from '../../core/workspace/projectName';
 import { describeProject, folderProject, repositorySettingNotes, scanSettings } from '../settings';
 import { leaveOutBinaryContent, type ContentChecked } from '../../core/workspace/binaryContent';
-import { l10n, plural } from '../../core/text/l10n';
+import { formatNumber, l10n, plural } from '../../core/text/l10n';
 
 export const UPLOAD_PREVIEW_VIEW_ID = 'codeScanner.uploadPreview';
 
@@ -151,7 +151,7 @@ export class UploadPreviewView extends DisposableObject implements vscode.TreeDa
     switch (node.kind) {
       case 'folder': {
         const item = new vscode.TreeItem(node.preview.folder.name, Expanded);
-        item.description = l10n.t('project {0} · {1}, {2}; {3} left out', node.preview.project.name, plural(s.files.length, l10n.t('{0} file'), l10n.t('{0} files')), formatBytes(s.totalBytes), s.skipped.length.toLocaleString('en-US'));
+        item.description = l10n.t('project {0} · {1}, {2}; {3} left out', node.preview.project.name, plural(s.files.length, l10n.t('{0} file'), l10n.t('{0} files')), formatBytes(s.totalBytes), formatNumber(s.skipped.length));
         item.tooltip = describeProject(node.preview.project);
         item.iconPath = vscode.ThemeIcon.Folder;
         return spoken(item, l10n.t('Folder {0}, {1}', node.preview.folder.name, item.description));
