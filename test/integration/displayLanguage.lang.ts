@@ -62,7 +62,8 @@ let serviceWords = new Set<string>();
 /**
  * What of ours is English in `texts`, once the service's words are taken out: in Japanese
  * our English phrases; in the pseudo-locale any word outside the ⟦…⟧ marks (names of
- * files, folders and the product, CWE ids and HTTP aside).
+ * files, folders and the product, CWE ids, HTTP, and the AM/PM of Intl's fallback for a
+ * locale it does not know aside).
  */
 function englishIn(texts: readonly (string | undefined)[]): string[] {
   const found = new Set<string>();
@@ -74,8 +75,8 @@ function englishIn(texts: readonly (string | undefined)[]): string[] {
       continue;
     }
     while (/⟦[^⟦⟧]*⟧/.test(text)) text = text.replace(/⟦[^⟦⟧]*⟧/g, ' ');
-    const words = (text.replace(/\$\([\w~-]+\)/g, ' ').replace(/\b[0-9a-f-]*\d[0-9a-f-]*\b/gi, ' ').replace(/[\w.-]+\.(js|ts|py|json|java|go|rb)\b/g, ' ').match(/[A-Za-z]{3,}/g) ?? [])
-      .filter((w) => !serviceWords.has(w.toLowerCase()) && !/^(CWE|HTTP|Code|Scanner|order|service|main|src|scripts|ops|tools)$/i.test(w));
+    const words = (text.replace(/\$\([\w~-]+\)/g, ' ').replace(/\b[0-9a-f-]*\d[0-9a-f-]*\b/gi, ' ').replace(/[\w.-]+\.(js|ts|py|json|java|go|rb)\b/g, ' ').match(/[A-Za-z]{2,}/g) ?? [])
+      .filter((w) => !serviceWords.has(w.toLowerCase()) && !/^(AM|PM|CWE|HTTP|ID|Code|Scanner|order|service|main|src|scripts|ops|tools|js|ts|py|ms)$/i.test(w));
     for (const w of words) found.add(`${w}  ⟵  ${(raw ?? '').slice(0, 160)}`);
   }
   return [...found];
@@ -125,7 +126,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     assert.ok(summary?.folders[0]?.scanId, JSON.stringify(summary));
     assert.ok(a.issues().length > 0, 'the scan found issues');
     service = serviceTexts(a.issues());
-    serviceWords = new Set(service.flatMap((s) => s.toLowerCase().match(/[a-z]{3,}/g) ?? []));
+    serviceWords = new Set(service.flatMap((s) => s.toLowerCase().match(/[a-z]{2,}/g) ?? []));
     const shown = a.notifications().filter((n) => n.seq > before);
     const finished = ours('Scan finished: {0}.').split('{0}')[0]!;
     assert.ok(shown.some((n) => n.text.includes(finished)), JSON.stringify(shown));

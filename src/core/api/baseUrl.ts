@@ -35,7 +35,7 @@ export function normalizeBaseUrl(url: string): string {
   } catch {
     // Named by its host only: what does not parse may still carry `user:password@`.
     const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/:?#@\s]{1,100})/i.exec(raw)?.[1];
-    throw new ClientValidationError(op, l10n.t('The service URL{0} is not a valid address. Enter a full address such as https://example.com/api/v1{1}.', host ? ` for ${host}` : '', raw.includes('@') ? l10n.t(', without a user name or password') : ''));
+    throw new ClientValidationError(op, l10n.t('The service URL{0} is not a valid address. Enter a full address such as https://example.com/api/v1{1}.', host ? l10n.t(' for {0}', host) : '', raw.includes('@') ? l10n.t(', without a user name or password') : ''));
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') {
     throw new ClientValidationError(op, l10n.t('The service URL must start with https:// (got {0}//).', u.protocol));

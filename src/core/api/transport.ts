@@ -167,11 +167,11 @@ function networkDetail(err: unknown, host: string, route: Route | undefined): st
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'EPIPE':
-      return l10n.t('the connection {0}was closed unexpectedly', via ? `through ${via} ` : '');
+      return l10n.t('the connection {0}was closed unexpectedly', via ? l10n.t('through {0} ', via) : '');
     case 'UND_ERR_CONNECT_TIMEOUT':
       return l10n.t('connecting to {0} took too long', where);
     default:
-      return code ? l10n.t('network error {0}{1}', code, via ? ` through ${via}` : '') : l10n.t('network error{0}', via ? ` through ${via}` : '');
+      return code ? l10n.t('network error {0}{1}', code, via ? l10n.t(' through {0}', via) : '') : l10n.t('network error{0}', via ? l10n.t(' through {0}', via) : '');
   }
 }
 

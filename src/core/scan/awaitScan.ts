@@ -214,7 +214,7 @@ export async function fetchFindings(
   const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue, onRetry: ctx.onRetry, retries: WAIT_RETRIES });
   if (res.unchanged && previous) return previous;
   for (const u of res.unreadable) {
-    ctx.log(l10n.t('Scan {0}: a finding{1} could not be read and is left out: {2}', scanId, u.id ? ` (id ${u.id})` : '', u.reason));
+    ctx.log(l10n.t('Scan {0}: a finding{1} could not be read and is left out: {2}', scanId, u.id ? l10n.t(' (id {0})', u.id) : '', u.reason));
   }
   if (res.notRead) {
     ctx.log(l10n.t('Scan {0}: {1} more findings were not read: one scan is read up to {2} findings or {3} MB of answers.', scanId, res.notRead, MAX_FINDINGS_PER_SCAN.toLocaleString('en-US'), MAX_SCAN_BYTES / (1024 * 1024)));

@@ -131,7 +131,7 @@ export function failureSentence(f: Exclude<Failure, { kind: 'continues' | 'error
   switch (f.kind) {
     case 'scan-failed': return l10n.t('The scan of {0} failed on the service{1}. {2}', folder ?? l10n.t('the workspace'), f.reason ? `: ${f.reason}` : l10n.t(' (it gave no reason)'), shown);
     case 'stopped': return `${folder ? `${folder}: ` : ''}${f.message} ${shown}`;
-    case 'last-chunk': return l10n.t('Cancelled while the last part of the upload{0} was being sent: the service may have received it all and scan it. Scan again later to see current results.', folder ? ` of ${folder}` : '');
+    case 'last-chunk': return l10n.t('Cancelled while the last part of the upload{0} was being sent: the service may have received it all and scan it. Scan again later to see current results.', folder ? l10n.t(' of {0}', folder) : '');
     case 'cancelled': return l10n.t('Scan cancelled. {0}', shown);
     case 'interrupted': return f.message;
   }

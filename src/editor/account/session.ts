@@ -261,7 +261,7 @@ export class Session extends DisposableObject {
     await this.refreshState({ quiet: true });
     this.changed.fire();
     this.signedInAs.fire(this.account);
-    void this.notifier.info(l10n.t('Signed in{0}.', user ? ` as ${user.name}${user.company ? ` (${user.company})` : ''}` : ''));
+    void this.notifier.info(!user ? l10n.t('Signed in.') : user.company ? l10n.t('Signed in as {0} ({1}).', user.name, user.company) : l10n.t('Signed in as {0}.', user.name));
     return user ?? { name: 'unknown', email: '' };
   }
 

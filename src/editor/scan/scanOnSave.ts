@@ -171,6 +171,6 @@ export function scanOnSaveText(s: SaveQueueState, now = Date.now()): { short: st
     case 'waiting': return { short: `$(clock) ${files(s.files)}`, long: l10n.t('Scan on save: {0} will be scanned{1}.', files(s.files), s.at - now > 2000 ? l10n.t(' in {0} s', Math.round((s.at - now) / 1000)) : l10n.t(' shortly')) };
     case 'scanning': return { short: '', long: l10n.t('Scan on save: scanning {0}.', files(s.files)) };
     case 'paused': return { short: l10n.t('$(debug-pause) paused: request limit'), long: l10n.t('Scan on save is paused: the service\'s request limit was reached. {0} will be scanned at {1}.', files(s.files), new Date(s.until).toLocaleTimeString(displayLanguage())) };
-    case 'failed': return { short: l10n.t('$(error) scan on save failed'), long: l10n.t('Scan on save failed: {0}. The findings shown are unchanged; the next save tries again{1}.', s.message, s.files ? ` with ${files(s.files)}` : '') };
+    case 'failed': return { short: l10n.t('$(error) scan on save failed'), long: l10n.t('Scan on save failed: {0}. The findings shown are unchanged; the next save tries again{1}.', s.message, s.files ? l10n.t(' with {0}', files(s.files)) : '') };
   }
 }
