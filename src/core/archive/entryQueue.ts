@@ -171,17 +171,18 @@ export class EntryQueue {
     const base = this.zip.offset;
     await this.zip.copyRaw(fd, start, c.endAt[last] - start);
     this.reused += job.count;
+    const m = job.member;
     // Unchanged files: the same paths and numbers as before, only where they are moved.
-    if (!job.member) {
+    if (!m) {
       this.index.addRun(p, first, job.count, base - start, job.file);
       return;
     }
+    // A file read again (same content, other times): the numbers it has now.
     for (let k = 0; k < job.count; k++) {
       const j = first + k;
       const i = job.file + k;
-      const m = job.member;
       this.index.add(files, i, {
-        size: c.size[j], mtimeMs: m ? m.mtimeMs : files.mtimeMs(i), ctimeMs: m ? m.ctimeMs : files.ctimeMs(i), ino: m ? m.ino : files.ino(i), mode: m ? m.mode : c.mode[j],
+        size: c.size[j], mtimeMs: m.mtimeMs, ctimeMs: m.ctimeMs, ino: m.ino, mode: m.mode,
         crc: c.crc[j], method: c.method[j], compressedSize: c.compressedSize[j], flags: c.flags[j],
         headerAt: base + (c.headerAt[j] - start), dataAt: base + (c.dataAt[j] - start), endAt: base + (c.endAt[j] - start),
       });

@@ -54,10 +54,7 @@ export class FilePacker {
     const signal = this.opts.signal;
     for (let n = 0; n < files.length; this.bytesSeen += files.size(n++)) {
       if (signal?.aborted) throw signal.reason ?? new Error(l10n.t('Packaging was cancelled.'));
-      if ((n & 63) === 0 && performance.now() - this.lastYield > YIELD_MS) {
-        await nextTurn();
-        this.lastYield = performance.now();
-      }
+      if ((n & 63) === 0) await this.pause();
       const before = this.previousEntry(n);
       if (before >= 0 && mayReuse(this.opts.previous!, before, files, n)) {
         this.deflater.dispatch();
