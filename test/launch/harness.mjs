@@ -649,6 +649,24 @@ export async function startWorkbenchProbe(getPage) {
         await page.screenshot({ path: to });
         return send(200, { path: to });
       }
+      if (url.pathname === '/type') {
+        // Text typed where the focus is, as a person types it (?text=).
+        await page.keyboard.type(url.searchParams.get('text') ?? '', { delay: 20 });
+        await new Promise((r) => setTimeout(r, 300));
+        return send(200, { typed: true });
+      }
+      if (url.pathname === '/chat') {
+        // The chat view: the text of its input (what a person would send) and whether it has focus.
+        return send(200, await page.evaluate(() => {
+          const input = document.querySelector('.interactive-input-part .interactive-input-editor');
+          const lines = [...(input?.querySelectorAll('.view-line') ?? [])].map((l) => l.textContent ?? '');
+          return {
+            visible: !!input && input.offsetParent !== null,
+            input: lines.join('\n'),
+            focused: !!input?.contains(document.activeElement),
+          };
+        }));
+      }
       if (url.pathname === '/notifications' && url.searchParams.has('click')) {
         // Presses a notification's button (in the notification center, opened by the caller).
         const label = url.searchParams.get('click') ?? '';

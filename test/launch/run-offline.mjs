@@ -4,10 +4,11 @@
 // suite's exit code. Everything it starts is stopped on success, failure, timeout and
 // Ctrl+C.
 //
-// Five windows: the suite in a trusted multi-root workspace, the Restricted Mode tests
+// Six windows: the suite in a trusted multi-root workspace, the Restricted Mode tests
 // (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted, the
-// smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96), and the
-// language suite (`*.lang.js`) in a VS Code started in Japanese and in the pseudo-locale.
+// smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96), the
+// language suite (`*.lang.js`) in a VS Code started in Japanese and in the pseudo-locale,
+// and Fix with Chat (`*.chat.js`) in one whose chat has a recording language model.
 //
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 15 min), CODE_SCANNER_VERBOSE=1
@@ -35,6 +36,7 @@ import {
 import { formatAutomationLog, isWorkbenchNoise, parseMochaResult } from './automation-log.mjs';
 import { languagePackVsix } from './languagePack.mjs';
 import { pseudoLocaleExtension } from './pseudoLocale.mjs';
+import { chatRecorderVsix } from './chatRecorder.mjs';
 
 const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 15 * 60_000;
 const verbose = !!process.env.CODE_SCANNER_VERBOSE;
@@ -149,7 +151,7 @@ async function main() {
   const grep = process.env.CODE_SCANNER_TEST_GREP;
   let code = 0;
   let note;
-  if (!grep || !/^\s*(restricted|smoke|oldest|japanese|pseudo|language)(\s*\|\s*(restricted|smoke|oldest|japanese|pseudo|language))*\s*$/i.test(grep)) {
+  if (!grep || !/^\s*(restricted|smoke|oldest|japanese|pseudo|language|chat)(\s*\|\s*(restricted|smoke|oldest|japanese|pseudo|language|chat))*\s*$/i.test(grep)) {
     const server = await startCodeServer(tools, {
       // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
       settings,
@@ -228,6 +230,22 @@ async function main() {
       code = code || r.code || (r.code === undefined ? 1 : 0);
       note = r.note ?? note;
     }
+  }
+  if (!grep || /\bchat\b/i.test(grep)) {
+    // Fix with Chat in a chat that has a language model: the recorder (test/launch/chatRecorder.mjs)
+    // stands in for an AI account, and records what each request carried (`*.chat.js`).
+    const workspace = makeGitWorkspace(undefined, 'code-scanner-chat-');
+    const server = await startCodeServer(tools, { settings: { ...settings, 'chat.disableAIFeatures': false }, env: systemStoreEnv, installVsix: await chatRecorderVsix() });
+    log(`code-server with a recording chat model ${server.url}; the chat suite in ${workspace}`);
+    const r = await runWindow(tools, server, workspace, {
+      ...extensionEnvironment,
+      CODE_SCANNER_TEST_SUFFIX: '.chat.js',
+      CODE_SCANNER_TEST_WORKSPACE: workspace,
+      CODE_SCANNER_TEST_RELOAD_FILE: '',
+      CODE_SCANNER_TEST_ARTEFACTS: join(repoRoot, 'out', 'test-artefacts', 'chat'),
+    }, testsPath);
+    code = code || r.code || (r.code === undefined ? 1 : 0);
+    note = r.note ?? note;
   }
   return finish(code, note);
 }

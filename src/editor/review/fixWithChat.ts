@@ -15,9 +15,14 @@ export interface ChatHandOff { prompt: string; opened: boolean }
 
 const CHAT_OPEN = 'workbench.action.chat.open';
 
-/** Whether a chat that can answer is in this editor: some language model is offered, and the chat command exists. */
+/**
+ * Whether a chat that can answer is in this editor: some language model is offered, and the
+ * chat command exists. Not where the person turned AI features off (`chat.disableAIFeatures`):
+ * VS Code then has no chat view to open, and its open command returns without a word, though
+ * an extension may still offer a model.
+ */
 async function chatAvailable(features: Features): Promise<boolean> {
-  if (!features.chatModels) return false;
+  if (!features.chatModels || vscode.workspace.getConfiguration('chat').get<boolean>('disableAIFeatures') === true) return false;
   try {
     const [models, commands] = await Promise.all([features.chatModels.selectChatModels(), vscode.commands.getCommands(true)]);
     return models.length > 0 && commands.includes(CHAT_OPEN);
