@@ -14,20 +14,6 @@ export function useBundle(contents: base.l10nJsonFormat | undefined, displayLang
   numbers = undefined;
   pluralRules = undefined;
   lists = undefined;
-  for (const forget of made) forget();
-}
-
-const made: (() => void)[] = [];
-
-/**
- * Words a module keeps in a table (labels by kind, reasons by code): made at first use, in
- * the language of the bundle then loaded, and made again after useBundle. A module's own
- * top-level constant would be made when the bundle is loaded, before activation.
- */
-export function lazyWords<T>(make: () => T): () => T {
-  let words: T | undefined;
-  made.push(() => { words = undefined; });
-  return () => (words ??= make());
 }
 
 /** The display language (BCP 47), for numbers, plurals, lists and dates. */

@@ -120,5 +120,5 @@ test('no word is made at a module\'s top level, before the bundle is loaded', ()
     };
     visit(sf);
   }
-  assert.deepEqual(early, [], 'make these words in a function, a getter or lazyWords');
+  assert.deepEqual(early, [], 'make these words in a function or a getter');
 });
