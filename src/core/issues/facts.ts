@@ -129,7 +129,7 @@ export function problemsMessage(issue: StoredIssue, facts: readonly FindingFact[
   const prefix = issue.falsePositive ? l10n.t('Likely false positive: ') : '';
   const detail = issue.classificationDescription ? ` — ${issue.classificationDescription}` : '';
   const more = factsFor(issue, 'problems', facts).map(({ fact, words }) => ` · ${fact.label}: ${words}`).join('');
-  return `${prefix}${issue.classificationName} (${issue.urgency})${detail}${more}`;
+  return `${prefix}${issue.classificationName} (${urgencyLabel(issue.urgency)})${detail}${more}`;
 }
 
 /** "CWE-798" read as "CWE 798" rather than "CWE minus 798". */

@@ -37,7 +37,7 @@ test('a fact added to the table appears in every rendering, escaped where markup
   const r = renderings([...FINDING_FACTS, ticket(['row', 'problems', 'details', 'hover', 'clipboard', 'agent', 'sarif'])]);
   assert.equal(r.row, 'SQL Injection · CWE-89 · reachable · JIRA-7 <b>');
   assert.equal(r.spoken, 'High SQL Injection, CWE 89, src/find.js line 3, reachable, JIRA-7 <b>');
-  assert.equal(r.problems, 'SQL Injection (high) — User input reaches a query. · Ticket: JIRA-7 <b>');
+  assert.equal(r.problems, 'SQL Injection (High) — User input reaches a query. · Ticket: JIRA-7 <b>');
   assert.match(r.details, /<dt>Ticket<\/dt><dd>JIRA-7 &lt;b&gt;<\/dd>/);
   assert.ok(r.hover.endsWith('Ticket: JIRA\\-7 \\<b\\>'), r.hover);
   assert.match(r.clipboard, /^Ticket: JIRA-7 <b>$/m);
@@ -68,5 +68,5 @@ test('a row\'s marks are the table\'s, in its order; among what would block CI t
   assert.equal(findingRow(marked, { groupBy: 'classification', pushCheck: true }).description, 'SQL Injection · CWE-89 · new · blocks CI: No SQL · reachable · code changed since the scan · likely false positive');
   assert.equal(findingRow(marked, { groupBy: 'urgency' }).label, 'find.js:3');
   assert.equal(findingRow(marked, { groupBy: 'file' }).label, 'High · line 3');
-  assert.equal(problemsMessage(marked), 'Likely false positive: SQL Injection (high) — User input reaches a query.');
+  assert.equal(problemsMessage(marked), 'Likely false positive: SQL Injection (High) — User input reaches a query.');
 });
