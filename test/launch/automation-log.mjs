@@ -26,6 +26,12 @@ const NOISE = [
   /^\[AgentHost:/,
   /^\[AccountPolicyGate\]/,
   /^Timed out waiting for authentication provider 'github'/,
+  // The built-in chat, signed in to nothing, in the window whose chat has a test model.
+  /^\[AgentHost\]/,
+  /^\[ChatModelSelection\]/,
+  /^Migrat(ing|ed) (global|workspace) extension storage from github\.copilot-chat/,
+  /^Error while migrating workspace file storage from 'github\.copilot-chat'/,
+  /^Unable to create file 'vscode-log:[^']*agentSessionsOutput\.log'/,
 ];
 
 export function isWorkbenchNoise(text) {

@@ -69,6 +69,7 @@ export async function chatRecorderVsix() {
     repository: { type: 'git', url: 'https://example.invalid/none.git' },
     engines: { vscode: '^1.104.0' },
     main: './extension.js',
+    files: ['extension.js'],
     activationEvents: ['onStartupFinished'],
     contributes: {
       languageModelChatProviders: [{ vendor: 'code-scanner-tests', displayName: 'Recorder' }],

@@ -25,6 +25,7 @@ export async function languagePackVsix(languageId, languageName) {
     repository: { type: 'git', url: 'https://example.invalid/none.git' },
     engines: { vscode: '^1.96.0' },
     categories: ['Language Packs'],
+    files: ['translations'],
     contributes: {
       localizations: [{ languageId, languageName, localizedLanguageName: languageName, translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }],
     },
