@@ -13,7 +13,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, FAST, api, env, quickInput, screenshot, viewRows, waitFor } from './helpers';
+import { EXTENSION_ID, FAST, api, env, keepArtefact, quickInput, viewRows, waitFor } from './helpers';
 import type { LocatedIssue } from '../../src/editor/results/resultsStore';
 
 const LANGUAGE = process.env.CODE_SCANNER_TEST_LANGUAGE ?? 'ja';
@@ -82,14 +82,6 @@ function englishIn(texts: readonly (string | undefined)[]): string[] {
   return [...found];
 }
 
-async function keep(name: string): Promise<void> {
-  const dir = process.env.CODE_SCANNER_TEST_ARTEFACTS;
-  if (!dir) return;
-  fs.mkdirSync(dir, { recursive: true });
-  await new Promise((r) => setTimeout(r, 600));
-  assert.ok(await screenshot(path.join(dir, `${name}.png`)), `screenshot ${name}`);
-}
-
 suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): no English of ours`, () => {
   suiteSetup(async () => {
     assert.strictEqual(vscode.env.language, LANGUAGE, `this window runs VS Code in ${LANGUAGE}`);
@@ -105,7 +97,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const before = a.notifications().at(-1)?.seq ?? 0;
     const signing = vscode.commands.executeCommand('codeScanner.signIn');
     const box = await waitFor('the sign-in input box', async () => ((await quickInput())?.visible ? quickInput() : undefined), 15_000);
-    await keep('1-sign-in');
+    await keepArtefact('1-sign-in');
     await quickInput({ type: env('CODE_SCANNER_TEST_TOKEN'), enter: true });
     assert.ok(await signing, 'signed in');
     // Its title from our bundle: VS Code loaded the bundle of this language.
@@ -131,7 +123,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const finished = ours('Scan finished: {0}.').split('{0}')[0]!;
     assert.ok(shown.some((n) => n.text.includes(finished)), JSON.stringify(shown));
     await vscode.commands.executeCommand('notifications.showList');
-    await keep('2-scan');
+    await keepArtefact('2-scan');
     await vscode.commands.executeCommand('notifications.hideList');
     assert.deepStrictEqual(englishIn(shown.flatMap((n) => [n.text, ...n.actions])), []);
     const tip = a.statusBar.tooltip;
@@ -156,7 +148,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const title = manifest['view.codeScanner.issues.name']!;
     const rows = await viewRows(title, { alone: true });
     assert.ok(rows?.length, `the Quality Issues view (${title}) shows rows: ${JSON.stringify(rows)}`);
-    await keep('3-tree');
+    await keepArtefact('3-tree');
     assert.deepStrictEqual(englishIn([...texts, ...rows!]), []);
     // Urgencies are one word: not one of the English ones on a row.
     assert.deepStrictEqual(rows!.filter((r) => /\b(Critical|High|Medium|Low)\b/.test(r)), []);
@@ -169,7 +161,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const before = a.notifications().at(-1)?.seq ?? 0;
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.previewFix', { folderUri: l.folderUri, issueId: l.issue.id }), true);
     const tab = await waitFor('the fix preview', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('↔') && vscode.window.tabGroups.activeTabGroup.activeTab);
-    await keep('4-fix-preview');
+    await keepArtefact('4-fix-preview');
     assert.deepStrictEqual(englishIn([tab.label, ...a.notifications().filter((n) => n.seq > before).map((n) => n.text)]), []);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -179,7 +171,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const l = a.issues().find((x) => x.issue.fix && x.issue.inArchive)!;
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: l.folderUri, issueId: l.issue.id }), true);
     const page = await waitFor('the details page', () => a.details());
-    await keep('5-details');
+    await keepArtefact('5-details');
     const title = vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? '';
     assert.doesNotMatch(title, /\b(Critical|High|Medium|Low)\b/, title);
     const html = page.html.replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/g, ' ');

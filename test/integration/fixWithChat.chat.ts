@@ -6,9 +6,8 @@
 // With AI features turned off in the editor, the prompt is copied instead.
 import * as assert from 'assert';
 import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, fileUri, injectIssues, pressKeys, scan, screenshot, signIn, waitFor } from './helpers';
+import { api, chatInput, closeAllEditors, fileUri, injectIssues, keepArtefact, pressKeys, scan, signIn, typeText, waitFor } from './helpers';
 
 const RECORDER_ID = 'code-scanner-tests.chat-recorder';
 
@@ -25,27 +24,6 @@ const CHAT_SYNTAX = [
   '@workspace',
   '/explain',
 ];
-
-/** Types `text` where the focus is, as a person does (the workbench probe). */
-async function type(text: string): Promise<void> {
-  const res = await fetch(`${process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE}/type?text=${encodeURIComponent(text)}`);
-  assert.strictEqual(res.status, 200, await res.text());
-}
-
-/** The chat view's input as the workbench shows it. */
-async function chatInput(): Promise<{ visible: boolean; input: string; focused: boolean }> {
-  const res = await fetch(`${process.env.CODE_SCANNER_TEST_WORKBENCH_PROBE}/chat`);
-  assert.strictEqual(res.status, 200);
-  return await res.json() as { visible: boolean; input: string; focused: boolean };
-}
-
-async function keep(name: string): Promise<void> {
-  const dir = process.env.CODE_SCANNER_TEST_ARTEFACTS;
-  if (!dir) return;
-  fs.mkdirSync(dir, { recursive: true });
-  await new Promise((r) => setTimeout(r, 500));
-  await screenshot(path.join(dir, `${name}.png`));
-}
 
 suite('Fix with Chat in a chat with a language model', () => {
   let recorded: Recorded;
@@ -71,11 +49,11 @@ suite('Fix with Chat in a chat with a language model', () => {
     const before = recorded.requests.length;
     const shown = await waitFor('the chat input, focused, with text', async () => {
       const c = await chatInput();
-      return c.visible && c.focused && c.input.trim() ? c : undefined;
+      return c?.visible && c.focused && c.input.trim() ? c : undefined;
     }, 15_000);
     assert.ok(shown.input.length > 0);
     await pressKeys('Control+Home');
-    await type('@recorder ');
+    assert.ok(await typeText('@recorder '));
     await pressKeys('Escape'); // a completion list the typing opened, not the chat
     await pressKeys('Enter');
     return waitFor('the request @recorder received', () => recorded.requests[before], 20_000);
@@ -85,7 +63,7 @@ suite('Fix with Chat in a chat with a language model', () => {
     this.timeout(60_000);
     await vscode.commands.executeCommand('workbench.action.chat.open', { query: `Look at ${CHAT_SYNTAX.slice(1, 5).join(' and ')}`, isPartialQuery: true });
     const request = await sendToRecorder();
-    await keep('1-chat-syntax-as-typed');
+    await keepArtefact('1-chat-syntax-as-typed');
     console.log(`  as typed, the request carried: ${JSON.stringify({ references: request.references, tools: request.toolReferences })}`);
     assert.ok(request.references.length + request.toolReferences.length > 0, `the chat took no file or tool from ${JSON.stringify(request.prompt)}`);
     const call = await waitFor('the model\'s request', () => recorded.modelCalls.at(-1), 10_000);
@@ -112,9 +90,9 @@ suite('Fix with Chat in a chat with a language model', () => {
 
     const handOff = await vscode.commands.executeCommand<{ prompt: string; opened: boolean }>('codeScanner.fixWithChat', { folderUri: l.folderUri, issueId: l.issue.id });
     assert.strictEqual(handOff?.opened, true, 'the chat opened with the prompt');
-    await keep('2-fix-with-chat-filled');
+    await keepArtefact('2-fix-with-chat-filled');
     const request = await sendToRecorder();
-    await keep('3-fix-with-chat-sent');
+    await keepArtefact('3-fix-with-chat-sent');
 
     assert.deepStrictEqual(request.references, [], 'no file or symbol went with the request');
     assert.deepStrictEqual(request.toolReferences, [], 'no tool went with the request');

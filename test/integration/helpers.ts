@@ -352,6 +352,16 @@ export async function pressKeys(key: string): Promise<boolean> {
   return true;
 }
 
+/** Types `text` where the focus is, a key at a time, as a person does; false without a probe. */
+export async function typeText(text: string): Promise<boolean> {
+  return (await probe<{ typed: boolean }>(`/type?text=${encodeURIComponent(text)}`))?.typed ?? false;
+}
+
+/** The chat view's input as the workbench shows it: its text, and whether it has the focus. Undefined without a probe. */
+export async function chatInput(): Promise<{ visible: boolean; input: string; focused: boolean } | undefined> {
+  return probe<{ visible: boolean; input: string; focused: boolean }>('/chat');
+}
+
 /** Saves what the workbench shows now as a PNG at `file`; false without a probe (the desktop launcher). */
 export async function screenshot(file: string): Promise<boolean> {
   return (await probe<{ path: string }>(`/screenshot?path=${encodeURIComponent(file)}`)) !== undefined;
@@ -370,6 +380,15 @@ export async function clickNotification(label: string): Promise<boolean | undefi
   } finally {
     await vscode.commands.executeCommand('notifications.hideList');
   }
+}
+
+/** Keeps what a person sees now as `name`.png in CODE_SCANNER_TEST_ARTEFACTS, when the launcher names that folder. */
+export async function keepArtefact(name: string): Promise<void> {
+  const dir = process.env.CODE_SCANNER_TEST_ARTEFACTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  await new Promise((r) => setTimeout(r, 600));
+  assert.ok(await screenshot(path.join(dir, `${name}.png`)), `screenshot ${name}`);
 }
 
 /**
