@@ -1,6 +1,6 @@
 // The extension in the user's language, in a real VS Code started in it (run-offline's
-// language windows: `--locale` and a display-language pack): sign-in, a scan, the tree, a
-// fix preview and the details page show no English of ours. Run twice:
+// language windows: `--locale` and a display-language pack): sign-in, a scan, the tree,
+// Problems and the hover, a fix preview and the details page show no English of ours. Run twice:
 // - in Japanese: no phrase of two words or more of our English messages
 //   (l10n/bundle.l10n.json, package.nls.json) shows that the Japanese bundle does not keep
 //   as it is (product names, setting keys);
@@ -154,6 +154,23 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     assert.deepStrictEqual(rows!.filter((r) => /\b(Critical|High|Medium|Low)\b/.test(r)), []);
   });
 
+  test('Problems and the hover: each finding\'s message, its urgency in this language', async () => {
+    const a = await api();
+    const messages = vscode.languages.getDiagnostics().flatMap(([, ds]) => ds).filter((d) => d.source === 'Code Scanner').map((d) => d.message);
+    assert.strictEqual(messages.length, a.issues().length, 'a diagnostic per finding');
+    const urgencies = ['Critical', 'High', 'Medium', 'Low'];
+    for (const m of messages) assert.ok(urgencies.some((u) => m.includes(`(${ours(u)})`)), `the urgency in ${LANGUAGE}: ${m}`);
+    const l = a.issues()[0]!;
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', l.uri, l.issue.range!.start);
+    const hover = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')).join('\n')
+      .replace(/\]\([^)]*\)/g, ']').replace(/\\(.)/g, '$1');
+    assert.ok(hover.length > 0, 'the finding\'s hover');
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+    await keepArtefact('4-problems');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    assert.deepStrictEqual(englishIn([...messages, hover]), []);
+  });
+
   test('a fix preview: its title and what it says', async () => {
     const a = await api();
     const l = a.issues().find((x) => x.issue.fix && x.issue.inArchive);
@@ -161,7 +178,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const before = a.notifications().at(-1)?.seq ?? 0;
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.previewFix', { folderUri: l.folderUri, issueId: l.issue.id }), true);
     const tab = await waitFor('the fix preview', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('↔') && vscode.window.tabGroups.activeTabGroup.activeTab);
-    await keepArtefact('4-fix-preview');
+    await keepArtefact('5-fix-preview');
     assert.deepStrictEqual(englishIn([tab.label, ...a.notifications().filter((n) => n.seq > before).map((n) => n.text)]), []);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -171,7 +188,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const l = a.issues().find((x) => x.issue.fix && x.issue.inArchive)!;
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: l.folderUri, issueId: l.issue.id }), true);
     const page = await waitFor('the details page', () => a.details());
-    await keepArtefact('5-details');
+    await keepArtefact('6-details');
     const title = vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? '';
     assert.doesNotMatch(title, /\b(Critical|High|Medium|Low)\b/, title);
     const html = page.html.replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/g, ' ');

@@ -26,6 +26,8 @@ const NOISE = [
   /^\[AgentHost:/,
   /^\[AccountPolicyGate\]/,
   /^Timed out waiting for authentication provider 'github'/,
+  // A language pack's translations of built-in extensions, looked up in a gallery there is none of offline.
+  /^No extension gallery service configured\./,
   // The built-in chat, signed in to nothing, in the window whose chat has a test model.
   /^\[AgentHost\]/,
   /^\[ChatModelSelection\]/,
