@@ -9,8 +9,6 @@ import { join } from 'node:path';
 import { createVSIX } from '@vscode/vsce';
 import { tempDir } from './harness.mjs';
 
-export const CHAT_RECORDER_ID = 'code-scanner-tests.chat-recorder';
-
 const extensionJs = `
 const vscode = require('vscode');
 const VENDOR = 'code-scanner-tests';
