@@ -167,6 +167,26 @@ async function openFirstFinding(page) {
 }
 
 /** Toasts cover the panel; what they said is already shown in the views and status bar. */
+/** Groups the issues tree (Group Issues By…), once its question is up: a webview may hold the focus a moment. */
+async function groupBy(page, label) {
+  await runCommand(page, 'Code Scanner: Group Issues By…');
+  const input = page.locator(QUICK_INPUT_BOX);
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(label);
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
+/** Opens a file of the workspace by name (Go to File), its editor focused. */
+async function openFile(page, name) {
+  await runCommand(page, 'Go to File...');
+  await page.locator(QUICK_INPUT_BOX).fill(name);
+  await page.waitForTimeout(800);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(1500);
+  await runCommand(page, 'View: Focus Active Editor Group');
+}
+
 async function settle(page) {
   await runCommand(page, 'Notifications: Clear All Notifications').catch(() => {});
   await closeQuickInput(page);
@@ -200,10 +220,11 @@ async function chooseTheme(page, label) {
 }
 
 /**
- * The screenshots of what is new, policies, scan on save and Fix with Chat (dark theme):
- * an eval added on disk and the workspace scanned again with "new only" on; the tree grouped
- * by policy with a violating finding's details; a save waiting in the status bar; the light
- * bulb's Fix with Chat. The workspace is put back as it was.
+ * The screenshots of what is new, policies, the three kinds, scan on save and Fix with Chat
+ * (dark theme): an eval added on disk and the workspace scanned again with "new only" on;
+ * the tree grouped by policy with a violating finding's details; the tree grouped by kind
+ * beside package.json with the hover on a dependency finding; a save waiting in the status
+ * bar; the light bulb's Fix with Chat. The workspace is put back as it was.
  */
 async function takeFeatureShots(page, { adminUrl, dir, workspace, log }) {
   const files = [];
@@ -232,11 +253,7 @@ async function takeFeatureShots(page, { adminUrl, dir, workspace, log }) {
     await settle(page);
 
     log('the company\'s policies: the tree grouped by policy, a violation\'s details');
-    await runCommand(page, 'Code Scanner: Group Issues By…');
-    const input = page.locator(QUICK_INPUT_BOX);
-    await input.fill('Policy');
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
+    await groupBy(page, 'Policy');
     await runCommand(page, 'View: Close All Editors');
     if (!(await openFirstFinding(page))) throw new Error('no finding in the policy groups');
     await runCommand(page, 'View: Focus Active Editor Group');
@@ -244,23 +261,38 @@ async function takeFeatureShots(page, { adminUrl, dir, workspace, log }) {
     await page.locator('.editor-instance iframe.webview, .webview.ready').first().waitFor({ state: 'attached', timeout: 15_000 });
     await page.waitForTimeout(2000);
     await shot('policies');
-    await runCommand(page, 'Code Scanner: Group Issues By…');
-    await page.locator(QUICK_INPUT_BOX).fill('File');
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
+    await groupBy(page, 'File');
+    await runCommand(page, 'View: Close All Editors');
+
+    log('the three kinds: the tree grouped by kind beside the manifest, its dependency findings on their lines');
+    await groupBy(page, 'Kind');
+    await openFile(page, 'package.json');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Control+F');
+    await page.keyboard.type('"lodash"');
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'Show or Focus Hover');
+    await page.waitForTimeout(1500);
+    await shot('kinds');
+    await page.keyboard.press('Escape');
+    await groupBy(page, 'File');
     await runCommand(page, 'View: Close All Editors');
 
     log('scan on save: a save waits in the status bar for a quiet moment');
     mkdirSync(settingsDir, { recursive: true });
     writeFileSync(join(settingsDir, 'settings.json'), '{ "codeScanner.scanOnSave": "savedFiles" }\n');
     await page.waitForTimeout(1500);
-    if (!(await openFirstFinding(page))) throw new Error('no finding to open');
-    await runCommand(page, 'View: Focus Active Editor Group');
+    // A source file (the first finding may be in package.json, a dependency's).
+    await openFile(page, 'pricing.js');
     await page.keyboard.press('End');
     await page.keyboard.type(' ');
     await page.keyboard.press('Control+S');
+    // A repository's own settings turn scan on save on: the person is asked first.
+    const allow = page.getByRole('button', { name: 'Allow Scan on Save' });
+    await allow.waitFor({ state: 'visible', timeout: 10_000 }).then(() => allow.click(), () => undefined);
     const bar = page.locator('.part.statusbar');
-    await waitFor('the saved file in the status bar', async () => /saved file|Scanning/.test((await bar.textContent()) ?? ''), { timeoutMs: 10_000 });
+    await waitFor('the saved file in the status bar', async () => /saved file|Scanning/.test((await bar.textContent()) ?? ''), { timeoutMs: 10_000 })
+      .catch(async (e) => { await page.screenshot({ path: join(dir, 'failed-scan-on-save.png') }); throw e; });
     const box = await bar.boundingBox();
     await shot('scan-on-save', box ? { x: 0, y: Math.max(0, box.y - 260), width: 1600, height: 260 + box.height } : undefined);
     await page.waitForTimeout(8000);

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { LocatedIssue } from '../../src/editor/results/resultsStore';
-import { api, closeAllEditors, dialog, fileUri, fixtureIssues, ourDiagnostics, revert, scan, signIn, waitFor } from './helpers';
+import { api, closeAllEditors, dialog, fileUri, fixtureIssues, ourDiagnostics, revert, scan, signIn, waitFor , codeOf } from './helpers';
 
 /** The files these tests edit, as the fixture has them. */
 const FILES = ['src/pricing.js', 'src/server.js', 'src/db.ts', 'src/format.ts', 'scripts/report.py'];
@@ -29,7 +29,7 @@ async function applyOne(l: LocatedIssue): Promise<vscode.TextDocument> {
   assert.strictEqual(await vscode.commands.executeCommand('codeScanner.applyFix', refOf(l)), 1);
   assert.ok(doc.isDirty);
   await waitFor('the fixed finding to leave the view', async () => !(await present(l)));
-  await waitFor('its diagnostic to leave Problems', () => !ourDiagnostics(l.uri).some((d) => d.code === l.issue.classificationId && d.range.start.line === line));
+  await waitFor('its diagnostic to leave Problems', () => !ourDiagnostics(l.uri).some((d) => d.code === codeOf(l.issue) && d.range.start.line === line));
   return doc;
 }
 
@@ -39,7 +39,7 @@ async function cameBack(l: LocatedIssue, why: string): Promise<void> {
   const text = fs.readFileSync(l.uri.fsPath, 'utf8').split(/\r?\n/);
   const line = text.findIndex((t) => t.trim() === l.issue.lineText?.trim());
   assert.ok(line >= 0, 'its code is in the file');
-  await waitFor(`its diagnostic back in Problems after ${why}`, () => ourDiagnostics(l.uri).some((d) => d.code === l.issue.classificationId && d.range.start.line === line));
+  await waitFor(`its diagnostic back in Problems after ${why}`, () => ourDiagnostics(l.uri).some((d) => d.code === codeOf(l.issue) && d.range.start.line === line));
 }
 
 suite('editor: a fix thrown away brings its finding back', () => {

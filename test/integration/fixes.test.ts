@@ -4,7 +4,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { api, closeAllEditors, fileUri, ourDiagnostics, revert, scan, signIn, waitFor } from './helpers';
+import { api, closeAllEditors, fileUri, ourDiagnostics, revert, scan, signIn, waitFor , codeOf } from './helpers';
 
 async function fixableIn(rel: string) {
   const a = await api();
@@ -70,7 +70,7 @@ suite('editor: fixes and range tracking', () => {
     const rel = 'scripts/report.py';
     const [l] = await fixableIn(rel);
     assert.ok(l);
-    const cls = l.issue.classificationId;
+    const cls = codeOf(l.issue);
     const before = ourDiagnostics(l.uri).filter((d) => d.code === cls).length;
     const doc = await vscode.workspace.openTextDocument(l.uri);
     const original = doc.getText();
@@ -83,7 +83,7 @@ suite('editor: fixes and range tracking', () => {
     await doc.save();
     await scan('codeScanner.scanWorkspace');
     const a = await api();
-    assert.ok(!a.issues().some((x) => x.issue.path === rel && x.issue.classificationId === cls && x.issue.line === l.issue.line),
+    assert.ok(!a.issues().some((x) => x.issue.path === rel && codeOf(x.issue) === cls && x.issue.line === l.issue.line),
       'the service no longer reports the fixed finding');
     assert.strictEqual(ourDiagnostics(l.uri).filter((d) => d.code === cls).length, before - 1);
   });
@@ -127,7 +127,7 @@ suite('editor: fixes and range tracking', () => {
     const [dismissed, shown] = fixable;
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.dismissFinding', { folderUri: dismissed.folderUri, issueId: dismissed.issue.id, reason: 'wont-fix' }), true);
     try {
-      const d = ourDiagnostics(shown.uri).find((x) => x.range.start.line === shown.issue.range!.start.line && x.code === shown.issue.classificationId);
+      const d = ourDiagnostics(shown.uri).find((x) => x.range.start.line === shown.issue.range!.start.line && x.code === codeOf(shown.issue));
       assert.ok(d);
       const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', shown.uri, d.range, vscode.CodeActionKind.QuickFix.value);
       const all = actions.find((x) => x.title.startsWith('Code Scanner: Apply All Fixes in File'));
@@ -162,7 +162,7 @@ suite('editor: fixes and range tracking', () => {
     const doc = await vscode.workspace.openTextDocument(fileUri(rel));
     const applied = await vscode.commands.executeCommand('codeScanner.applyAllFixesInFile', doc.uri);
     assert.strictEqual(applied, fixable.length);
-    assert.strictEqual(ourDiagnostics(doc.uri).filter((d) => fixable.some((f) => f.issue.classificationId === d.code)).length, 0);
+    assert.strictEqual(ourDiagnostics(doc.uri).filter((d) => fixable.some((f) => codeOf(f.issue) === d.code)).length, 0);
     await vscode.commands.executeCommand('undo');
     await revert(doc.uri);
   });
@@ -234,7 +234,7 @@ suite('editor: fixes and range tracking', () => {
     const doc = await vscode.workspace.openTextDocument(l.uri);
     const editor = await vscode.window.showTextDocument(doc);
     const line0 = l.issue.line - 1;
-    const find = () => ourDiagnostics(l.uri).find((d) => d.code === l.issue.classificationId && d.message.includes(l.issue.classificationName));
+    const find = () => ourDiagnostics(l.uri).find((d) => d.code === codeOf(l.issue) && d.message.includes(l.issue.classificationName));
     const startChar = find()!.range.start.character;
 
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// one\n// two\n'));
@@ -244,7 +244,7 @@ suite('editor: fixes and range tracking', () => {
     await waitFor('the diagnostic to move right on its line', () => find()?.range.start.character === startChar + 4 && find()?.range.start.line === line0 + 2);
 
     await editor.edit((b) => b.delete(new vscode.Range(line0 + 2, 0, line0 + 3, 0)));
-    await waitFor('the diagnostic to go with its line', () => !ourDiagnostics(l.uri).some((d) => d.range.start.line === line0 + 2 && d.code === l.issue.classificationId));
+    await waitFor('the diagnostic to go with its line', () => !ourDiagnostics(l.uri).some((d) => d.range.start.line === line0 + 2 && d.code === codeOf(l.issue)));
     assert.ok(!a.issues().some((x) => x.issue.id === l.issue.id), 'the finding left the store');
     await revert(l.uri);
   });

@@ -97,31 +97,71 @@ export async function scan(command: 'codeScanner.scanWorkspace' | 'codeScanner.s
   return scanId;
 }
 
-/** What the service itself reports for a scan, fetched directly (every page). */
+/**
+ * What the service itself reports for a scan, fetched directly (every page of its three
+ * lists), each finding in the code quality shape under the key the editor gives it: a
+ * dependency finding named as the editor names it, on the line of its manifest in the
+ * workspace that names its package (decisions.md, "A dependency finding").
+ */
 export interface WireIssue {
-  /** Text in the spec's examples; a number in real shapes (decisions.md: ids need not be UUIDs). */
-  id: string | number;
+  /** The editor's key (the service's id of a code quality finding; prefixed by its list otherwise). */
+  id: string;
+  kind: 'security' | 'quality' | 'dependency';
+  /** The code of its diagnostic in Problems: `list/classification`. */
+  code: string;
   classification: { id: string; name: string };
   urgency: string;
   location: { file: { path: string }; line_number: number };
   auto_triage?: { false_positive_detection?: { status: string } };
   auto_fix_suggestion?: { patch?: { diff: string; explanation: string } } | null;
+  package?: { name: string; version: string; ecosystem: string; fix_version?: string | null };
 }
 
-export async function serviceIssues(scanId: string, classification?: string): Promise<WireIssue[]> {
-  const out: WireIssue[] = [];
+interface RawDependency { id: string | number; description?: string | null; severity?: string | null; classification?: string | null; cve?: string | null; package: { name: string; version: string; ecosystem: string; fix_version?: string | null }; location: { path: string } }
+
+async function listOf<T>(scanId: string, route: string, classification?: string): Promise<T[]> {
+  const out: T[] = [];
   for (let page = 1; ; page++) {
     const q = new URLSearchParams({ page: String(page), page_size: '50' });
     if (classification) q.set('classification', classification);
-    const res = await fetch(`${env('CODE_SCANNER_TEST_BASE_URL')}/scan/${encodeURIComponent(scanId)}/issues/quality?${q}`, {
+    const res = await fetch(`${env('CODE_SCANNER_TEST_BASE_URL')}/scan/${encodeURIComponent(scanId)}/${route}?${q}`, {
       // Both key headers, as the extension sends them: real answers read only CORGEA-TOKEN.
       headers: { 'SERVICE-TOKEN': env('CODE_SCANNER_TEST_TOKEN'), 'CORGEA-TOKEN': env('CODE_SCANNER_TEST_TOKEN') },
     });
-    assert.strictEqual(res.status, 200, `GET issues of ${scanId}: HTTP ${res.status}`);
-    const body = await res.json() as { issues: WireIssue[]; total_pages: number };
+    assert.strictEqual(res.status, 200, `GET ${route} of ${scanId}: HTTP ${res.status}`);
+    const body = await res.json() as { issues: T[]; total_pages: number };
     out.push(...body.issues);
     if (page >= body.total_pages) return out;
   }
+}
+
+/** `lists`: which of the scan's lists (all three by default); `root`: where its manifests are read. */
+export async function serviceIssues(scanId: string, classification?: string, o: { lists?: WireIssue['kind'][]; root?: string } = {}): Promise<WireIssue[]> {
+  const lists = o.lists ?? ['security', 'quality', 'dependency'];
+  const out: WireIssue[] = [];
+  type Code = Omit<WireIssue, 'id' | 'kind' | 'code'> & { id: string | number };
+  for (const kind of ['security', 'quality'] as const) {
+    if (!lists.includes(kind)) continue;
+    for (const i of await listOf<Code>(scanId, kind === 'security' ? 'issues' : 'issues/quality', classification)) {
+      out.push({ ...i, id: kind === 'quality' ? String(i.id) : `security:${i.id}`, kind, code: `${kind}/${i.classification.id}` });
+    }
+  }
+  if (lists.includes('dependency') && !classification) {
+    for (const d of await listOf<RawDependency>(scanId, 'issues/sca')) {
+      const malicious = d.classification?.toLowerCase() === 'malicious';
+      const id = d.cve ?? (malicious ? 'malicious' : d.classification ?? 'vulnerable-dependency');
+      const text = fs.readFileSync(path.join(o.root ?? workspaceRoot(), ...d.location.path.split('/')), 'utf8').split(/\r?\n/);
+      const at = text.findIndex((l) => l.includes(`"${d.package.name}"`));
+      out.push({
+        id: `dependency:${d.id}`, kind: 'dependency', code: `dependency/${id}`,
+        classification: { id, name: malicious ? `Malicious package ${d.package.name}` : d.description ?? `Vulnerable package ${d.package.name}` },
+        urgency: malicious ? 'critical' : d.severity ?? 'unknown',
+        location: { file: { path: d.location.path }, line_number: at + 1 || 1 },
+        package: d.package,
+      });
+    }
+  }
+  return out;
 }
 
 export interface AdminScan { id: string; archiveName: string; archivePath: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
@@ -183,6 +223,11 @@ export function gitHelperOfHost(): number | undefined {
   return undefined;
 }
 
+/** A finding's code in Problems, as the editor gives it: its list and classification. */
+export function codeOf(issue: { kind?: string; classificationId: string }): string {
+  return `${issue.kind ?? 'quality'}/${issue.classificationId}`;
+}
+
 export function ourDiagnostics(uri: vscode.Uri): TestDiagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Code Scanner').map(withTextCode);
 }
@@ -198,9 +243,10 @@ export async function revert(uri: vscode.Uri): Promise<void> {
 }
 
 /** Adds raw issues (any shape) to a scan on the reference service. */
-export async function injectIssues(scanId: string, issues: unknown[]): Promise<void> {
+/** Adds findings of any shape to a scan's list (the code quality list unless told). */
+export async function injectIssues(scanId: string, issues: unknown[], list: WireIssue['kind'] = 'quality'): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/scans/${encodeURIComponent(scanId)}/issues`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ issues }),
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ issues, list }),
   });
   const text = await res.text();
   assert.strictEqual(res.status, 200, `inject issues: HTTP ${res.status} ${text}`);
@@ -233,7 +279,7 @@ export async function visibleToasts(): Promise<ProbedToast[] | undefined> {
  * Switches how the reference service shapes its answers (decisions.md; `gone` answers 410);
  * `processingMs` sets how long its scans run (null: its default).
  */
-export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boolean; processingMs?: number | null }): Promise<void> {
+export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boolean; processingMs?: number | null; lists?: WireIssue['kind'][] | null }): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/mode`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mode),
   });

@@ -50,7 +50,7 @@ suite('editor: multi-root workspace', () => {
     const bare = expectedSecond.find((i) => i.location.file.path === 'tools/cleanup.py');
     assert.ok(bare, JSON.stringify(expectedSecond));
     const diags = ourDiagnostics(vscode.Uri.file(path.join(second, 'tools', 'cleanup.py')));
-    assert.ok(diags.some((d) => d.code === bare.classification.id && d.range.start.line === bare.location.line_number - 1),
+    assert.ok(diags.some((d) => d.code === bare.code && d.range.start.line === bare.location.line_number - 1),
       `diagnostics: ${diags.map((d) => `${d.code}@${d.range.start.line}`).join(', ')}`);
 
     // The tree has a folder level, named after the folders, each holding its own findings.

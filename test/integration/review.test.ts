@@ -302,7 +302,7 @@ suite('review and fix', () => {
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', l.uri, l.issue.range!.start);
     const md = hovers.flatMap((h) => h.contents).map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')).join('\n');
     // The editor's own diagnostic hover shows the title; ours adds what it lacks, not the title again.
-    const diagnostic = ourDiagnostics(l.uri).find((d) => d.code === 'CWE-95')!;
+    const diagnostic = ourDiagnostics(l.uri).find((d) => d.code === 'security/CWE-95')!;
     assert.ok(diagnostic.message.includes(l.issue.classificationName), diagnostic.message);
     assert.ok(!md.replace(/\\(.)/g, '$1').includes(l.issue.classificationName), md);
     assert.match(md, /Urgency/);
@@ -310,7 +310,7 @@ suite('review and fix', () => {
     const commands = [...md.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]);
     assert.ok(commands.includes('codeScanner.showDetails'), md);
     assert.ok(commands.every((c) => ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix', 'codeScanner.fixWithChat'].includes(c)), commands.join(', '));
-    const diag = ourDiagnostics(l.uri).find((d) => d.code === 'CWE-95')!;
+    const diag = ourDiagnostics(l.uri).find((d) => d.code === 'security/CWE-95')!;
     const code = diag.original.code as { value: string; target: vscode.Uri };
     assert.strictEqual(code.target.toString(), 'https://cwe.mitre.org/data/definitions/95.html');
 
@@ -328,7 +328,7 @@ suite('review and fix', () => {
     const l = a.issues().find((x) => x.issue.path === 'src/server.js' && x.issue.classificationId === 'CWE-95');
     assert.ok(l && l.issue.range, 'the eval finding');
     const editor = await vscode.window.showTextDocument(l.uri);
-    const diag = await waitFor('the finding in Problems', () => ourDiagnostics(l.uri).find((d) => d.code === 'CWE-95'));
+    const diag = await waitFor('the finding in Problems', () => ourDiagnostics(l.uri).find((d) => d.code === 'security/CWE-95'));
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', l.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
     const show = actions.find((x) => x.command?.command === 'codeScanner.showDetails');
     assert.ok(show, actions.map((x) => x.title).join(' | '));

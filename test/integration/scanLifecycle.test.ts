@@ -118,7 +118,8 @@ suite('editor: findings change only when a scan has completed', () => {
     assert.strictEqual(await vscode.commands.executeCommand('codeScanner.dismissFinding', { folderUri: inFile[0].folderUri, issueId: inFile[0].issue.id, reason: 'accepted-risk' }), true);
     await closeAllEditors();
     await vscode.window.showTextDocument(fileUri(rel), { preview: false });
-    await fault({ action: 'failNext', route: 'qualityIssues', count: 1000, status: 503 });
+    // Every list of the scan fails (one list failing alone is the kinds suite's).
+    for (const route of ['securityIssues', 'qualityIssues', 'dependencyIssues']) await fault({ action: 'failNext', route, count: 1000, status: 503 });
     const earlier = a.notifications().at(-1)?.seq ?? 0;
     const { result, seen } = await statusBarTexts(Promise.resolve(vscode.commands.executeCommand<ScanSummary>('codeScanner.scanOpenFiles', { ...FAST, retryBaseDelayMs: 50 })));
     neverNoIssues(seen);

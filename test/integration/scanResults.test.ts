@@ -99,7 +99,7 @@ for (const shapes of ['seed', 'real'] as const) suite(`editor: scanning and resu
   test('every finding is a diagnostic at its line with severity from urgency, classification as code', () => {
     for (const issue of expected) {
       const diags = ourDiagnostics(fileUri(issue.location.file.path));
-      const d = diags.find((x) => x.code === issue.classification.id && x.range.start.line === issue.location.line_number - 1);
+      const d = diags.find((x) => x.code === issue.code && x.range.start.line === issue.location.line_number - 1);
       assert.ok(d, `no diagnostic for ${issue.classification.id} at ${issue.location.file.path}:${issue.location.line_number}`);
       assert.ok(d.message.includes(issue.classification.name), d.message);
       const fp = issue.auto_triage?.false_positive_detection?.status === 'false_positive';

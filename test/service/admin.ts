@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceCore } from './core';
-import type { PlannedOutcome, QualityIssue, SeedPolicy } from './types';
+import { LIST_IDS, type ListId, type PlannedOutcome, type SeedPolicy, type ServiceFinding } from './types';
 import { HttpError, drain, readJson, sendError, sendJson } from './http';
 
 export function scanList(core: ServiceCore) {
@@ -77,18 +77,22 @@ export function adminRefusal(req: IncomingMessage, secret: string, givenSecret: 
 async function injectIssues(core: ServiceCore, scanId: string, body: unknown): Promise<number> {
   const scan = core.store.scan(scanId);
   if (!scan) throw new HttpError(404, `scan ${scanId} not found`);
-  const issues = (body as { issues?: unknown } | undefined)?.issues;
-  if (!Array.isArray(issues) || !issues.every((i) => i && typeof i === 'object')) throw new HttpError(400, 'body must be {issues: [objects]}');
+  const { issues, list = 'quality' } = (body ?? {}) as { issues?: unknown; list?: unknown };
+  if (!Array.isArray(issues) || !issues.every((i) => i && typeof i === 'object')) throw new HttpError(400, 'body must be {issues: [objects], list?}');
+  if (!(LIST_IDS as readonly unknown[]).includes(list)) throw new HttpError(400, `list must be one of ${LIST_IDS.join(', ')}`);
   const now = new Date().toISOString();
-  const raw = issues.map((i) => ({ created_at: now, ...(i as object) }) as unknown as QualityIssue);
-  await core.store.addIssues(scanId, raw);
-  scan.issueCount = core.store.issuesOf(scanId).length;
+  const raw = issues.map((i) => ({ created_at: now, ...(i as object) }) as unknown as ServiceFinding);
+  await core.store.addIssues(scanId, raw, list as ListId);
+  scan.issueCount = core.store.countOf(scanId);
   await core.store.persist();
   return raw.length;
 }
 
 function setMode(core: ServiceCore, body: unknown): void {
-  const b = (body ?? {}) as { shapes?: unknown; gone?: unknown; processingMs?: unknown };
+  const b = (body ?? {}) as { shapes?: unknown; gone?: unknown; processingMs?: unknown; lists?: unknown };
+  if (b.lists !== undefined && b.lists !== null && !(Array.isArray(b.lists) && b.lists.every((l) => (LIST_IDS as readonly unknown[]).includes(l)))) {
+    throw new HttpError(400, `lists must be an array of ${LIST_IDS.join(', ')}, or null for all of them`);
+  }
   if (b.shapes !== undefined && b.shapes !== 'seed' && b.shapes !== 'real') throw new HttpError(400, 'shapes must be "seed" or "real"');
   if (b.gone !== undefined && typeof b.gone !== 'boolean') throw new HttpError(400, 'gone must be true or false');
   const ms = b.processingMs;
@@ -98,6 +102,7 @@ function setMode(core: ServiceCore, body: unknown): void {
   if (b.shapes !== undefined) core.mode.shapes = b.shapes;
   if (b.gone !== undefined) core.mode.gone = b.gone;
   if (ms !== undefined) core.mode.processingMs = ms ?? undefined;
+  if (b.lists !== undefined) core.mode.lists = (b.lists as ListId[] | null) ?? undefined;
 }
 
 /** `{failedReason?, scanErrors?, count?, project?}`: how the next `count` scans (of `project`, when given) end. */
@@ -167,7 +172,7 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
       const id = decodeURIComponent(path.slice('/__admin/scans/'.length));
       const scan = core.store.scan(id);
       if (!scan) throw new HttpError(404, `scan ${id} not found`);
-      sendJson(res, 200, { ...scan, issues: core.store.issuesOf(id) });
+      sendJson(res, 200, { ...scan, issues: core.store.issuesOf(id), securityIssues: core.store.issuesOf(id, 'security'), dependencyIssues: core.store.issuesOf(id, 'dependency') });
     } else if (method === 'GET' && path === '/__admin/transfers') {
       sendJson(res, 200, Object.values(core.store.state.transfers));
     } else if (method === 'GET' && path === '/__admin/requests') {

@@ -1,9 +1,10 @@
-// `npm run service [-- --port N --data-dir D --scan-duration-ms N --processing-ms N --shapes seed|real --gone --tls-dir D]`: runs the reference
+// `npm run service [-- --port N --data-dir D --scan-duration-ms N --processing-ms N --shapes seed|real --lists security,quality,dependency --gone --tls-dir D]`: runs the reference
 // service until SIGINT/SIGTERM and prints where it listens and a demo token.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { makeTestCa } from '../network/testCa';
 import { startReferenceService } from './index';
+import { LIST_IDS, type ListId } from './types';
 
 function intOption(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
@@ -20,6 +21,15 @@ function shapesOption(v: string | undefined): 'seed' | 'real' | undefined {
   process.exit(2);
 }
 
+function listsOption(v: string | undefined): ListId[] | undefined {
+  if (v === undefined) return undefined;
+  const lists = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = lists.filter((l) => !(LIST_IDS as readonly string[]).includes(l));
+  if (!bad.length) return lists as ListId[];
+  console.error(`--lists takes ${LIST_IDS.join(', ')} (comma-separated), got "${bad.join(', ')}"`);
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -29,6 +39,7 @@ async function main(): Promise<void> {
       'scan-duration-ms': { type: 'string' },
       'processing-ms': { type: 'string' },
       shapes: { type: 'string' },
+      lists: { type: 'string' },
       gone: { type: 'boolean' },
       'tls-dir': { type: 'string' },
     },
@@ -42,6 +53,7 @@ async function main(): Promise<void> {
     scanDurationMs: intOption(values['scan-duration-ms'], 'scan-duration-ms'),
     processingMs: intOption(values['processing-ms'], 'processing-ms'),
     shapes: shapesOption(values.shapes),
+    lists: listsOption(values.lists),
     gone: values.gone,
     tls: ca ? { cert: ca.cert, key: ca.key } : undefined,
   });

@@ -45,7 +45,7 @@ export class ServiceCore {
   readonly plannedOutcomes: PlannedOutcome[] = [];
 
   constructor(readonly seed: Seed, readonly opts: CoreOptions, mode: Partial<AnswerMode> = {}) {
-    this.mode = { shapes: mode.shapes ?? 'seed', gone: mode.gone ?? false, processingMs: mode.processingMs };
+    this.mode = { shapes: mode.shapes ?? 'seed', gone: mode.gone ?? false, processingMs: mode.processingMs, ...(mode.lists ? { lists: mode.lists } : {}) };
     this.dir = new Directory(seed);
     this.store = Store.open(opts.dataDir);
   }

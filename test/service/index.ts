@@ -16,6 +16,7 @@ import { signJwt } from './jwt';
 import { ScanRunner } from './scans/runner';
 import { requestListener } from './server';
 import type { AnswerMode, Shapes } from './shapes';
+import type { ListId } from './types';
 import type { ScanRecord, Seed } from './types';
 
 export type { FaultController } from './faults';
@@ -43,6 +44,8 @@ export interface ReferenceServiceOptions {
   gone?: boolean;
   /** How long each scan runs (also switchable: `mode.processingMs`); default scanDurationMs. */
   processingMs?: number;
+  /** The lists of findings the service has (also switchable: `mode.lists`); default all three. */
+  lists?: ListId[];
   /**
    * Also serve the API over HTTPS with this certificate, on a port of its own (the admin API
    * stays on the plain loopback origin). Tests make one with test/network/testCa.ts.
@@ -91,7 +94,7 @@ export async function startReferenceService(opts: ReferenceServiceOptions = {}):
     maxScannedBytes: opts.maxScannedBytes ?? 256 * 1024 ** 2,
     ...(opts.maxScannedFiles !== undefined ? { maxScannedFiles: opts.maxScannedFiles } : {}),
     adminSecret,
-  }, { shapes: opts.shapes, gone: opts.gone, processingMs: opts.processingMs });
+  }, { shapes: opts.shapes, gone: opts.gone, processingMs: opts.processingMs, lists: opts.lists });
   core.runner = new ScanRunner(core);
   const listener = requestListener(core);
   const listen = (server: Server, port: number) => new Promise<void>((resolve, reject) => {

@@ -135,7 +135,7 @@ async function dispatch(core: ServiceCore, req: IncomingMessage, res: ServerResp
     return;
   }
   const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : undefined;
-  const found = path === undefined ? { allowed: [] as string[] } : findRoute(method, path, core.mode.shapes);
+  const found = path === undefined ? { allowed: [] as string[] } : findRoute(method, path, core.mode);
   if (!found.match) {
     await drain(req);
     if (found.allowed.length) sendError(res, 405, `method ${method} not allowed here; use ${found.allowed.join(', ')}`, { Allow: found.allowed.join(', ') });

@@ -7,7 +7,7 @@
 // `error` in 400 bodies, and a `Warning: 299` deprecation header on every answer.
 // Independently, "gone" makes every API route answer 410 (this API version retired).
 import type { ServerResponse } from 'node:http';
-import type { QualityIssue } from './types';
+import type { DependencyFinding, ListId, QualityIssue } from './types';
 
 export type Shapes = 'seed' | 'real';
 
@@ -20,6 +20,8 @@ export interface AnswerMode {
    * `complete` (decisions.md, the scan lifecycle).
    */
   processingMs?: number;
+  /** The lists of findings this service has (default all three): a list left out answers 404, as a service without it. */
+  lists?: ListId[];
 }
 
 export const DEPRECATION_WARNING = '299 - "API v1 is deprecated and will be retired on 2027-06-30; update your client"';
@@ -58,6 +60,20 @@ export function realIssue(issue: QualityIssue): Record<string, unknown> {
     scanner_metadata: h % 5 === 0 ? null : issue.scanner_metadata,
   };
   if (issue.assigned_to === null) delete out.assigned_to;
+  return out;
+}
+
+/** A dependency finding as the real service might send it: same finding, other shapes. */
+export function realDependency(d: DependencyFinding): Record<string, unknown> {
+  if (typeof d.id !== 'string' || !d.package) return d as unknown as Record<string, unknown>;
+  const h = spread(d.id);
+  const out: Record<string, unknown> = {
+    ...d,
+    id: Number.parseInt(d.id.replace(/-/g, '').slice(0, 12), 16),
+    severity: d.severity ? (h % 2 ? CODES[d.severity] ?? d.severity : d.severity.toUpperCase()) : null,
+    details: h % 3 === 0 ? null : d.details,
+  };
+  if (d.cve === null) delete out.cve;
   return out;
 }
 

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, truncateSync, statSync, openSync, closeSync } from 'node:fs';
 import { rename, writeFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PersistedState, QualityIssue, ScanRecord, TransferState } from './types';
+import { LIST_IDS, type ListId, type PersistedState, type ServiceFinding, type ScanRecord, type TransferState } from './types';
 
 const STATE_FILE = 'state.json';
 
@@ -44,8 +44,9 @@ class SerialWriter {
 
 export class Store {
   readonly state: PersistedState;
-  private readonly issues = new Map<string, QualityIssue[]>();
-  private readonly sortedIssues = new Map<string, readonly QualityIssue[]>();
+  /** Per scan and list (listKey). */
+  private readonly issues = new Map<string, ServiceFinding[]>();
+  private readonly sortedIssues = new Map<string, readonly ServiceFinding[]>();
   private readonly stateWriter: SerialWriter;
   private readonly issueWriters = new Map<string, SerialWriter>();
 
@@ -91,12 +92,14 @@ export class Store {
       } catch {
         scan.files = [];
       }
-      const p = this.issuesPath(id);
-      if (existsSync(p)) {
+      for (const list of LIST_IDS) {
+        const key = listKey(id, list);
+        const p = this.issuesPath(key);
+        if (!existsSync(p)) continue;
         try {
-          this.issues.set(id, JSON.parse(readFileSync(p, 'utf8')) as QualityIssue[]);
+          this.issues.set(key, JSON.parse(readFileSync(p, 'utf8')) as ServiceFinding[]);
         } catch {
-          this.issues.set(id, []);
+          this.issues.set(key, []);
         }
       }
     }
@@ -119,8 +122,8 @@ export class Store {
     return join(this.dataDir, 'transfers', `${id}.chunk-${n}.tmp`);
   }
 
-  private issuesPath(scanId: string): string {
-    return join(this.dataDir, 'issues', `${scanId}.json`);
+  private issuesPath(key: string): string {
+    return join(this.dataDir, 'issues', `${key}.json`);
   }
 
   private filesPath(scanId: string): string {
@@ -151,40 +154,52 @@ export class Store {
     scan.files = files;
   }
 
-  issuesOf(scanId: string): QualityIssue[] {
-    return this.issues.get(scanId) ?? [];
+  issuesOf<T extends ServiceFinding = ServiceFinding>(scanId: string, list: ListId = 'quality'): T[] {
+    return (this.issues.get(listKey(scanId, list)) ?? []) as T[];
+  }
+
+  /** How many findings the scan has in all its lists. */
+  countOf(scanId: string): number {
+    return LIST_IDS.reduce((n, list) => n + this.issuesOf(scanId, list).length, 0);
   }
 
   /**
-   * The scan's findings newest first, id as the tie-break (the order the list endpoint
-   * pages through), sorted once per change: sorting all of them again for every page made a
+   * A list's findings newest first, id as the tie-break (the order the list endpoint pages
+   * through), sorted once per change: sorting all of them again for every page made a
    * client's read of 50,000 findings cost this service 6.7 ms of CPU a page, most of a core
    * taken from the client it serves on the same machine.
    */
-  issuesNewestFirst(scanId: string): readonly QualityIssue[] {
-    let sorted = this.sortedIssues.get(scanId);
+  issuesNewestFirst(scanId: string, list: ListId = 'quality'): readonly ServiceFinding[] {
+    const key = listKey(scanId, list);
+    let sorted = this.sortedIssues.get(key);
     if (!sorted) {
-      sorted = [...this.issuesOf(scanId)].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
-      this.sortedIssues.set(scanId, sorted);
+      sorted = [...this.issuesOf(scanId, list)].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
+      this.sortedIssues.set(key, sorted);
     }
     return sorted;
   }
 
-  addIssues(scanId: string, found: QualityIssue[]): Promise<void> {
-    const list = this.issues.get(scanId) ?? [];
-    list.push(...found);
-    this.sortedIssues.delete(scanId);
-    this.issues.set(scanId, list);
-    let w = this.issueWriters.get(scanId);
+  addIssues(scanId: string, found: ServiceFinding[], list: ListId = 'quality'): Promise<void> {
+    const key = listKey(scanId, list);
+    const all = this.issues.get(key) ?? [];
+    all.push(...found);
+    this.sortedIssues.delete(key);
+    this.issues.set(key, all);
+    let w = this.issueWriters.get(key);
     if (!w) {
-      w = new SerialWriter(this.issuesPath(scanId));
-      this.issueWriters.set(scanId, w);
+      w = new SerialWriter(this.issuesPath(key));
+      this.issueWriters.set(key, w);
     }
-    return w.save(() => JSON.stringify(this.issues.get(scanId) ?? []));
+    return w.save(() => JSON.stringify(this.issues.get(key) ?? []));
   }
 
   async idle(): Promise<void> {
     await this.stateWriter.idle();
     await Promise.all([...this.issueWriters.values()].map((w) => w.idle()));
   }
+}
+
+/** A list's file and map key: the code quality list keeps the scan's own name (as before the lists). */
+function listKey(scanId: string, list: ListId): string {
+  return list === 'quality' ? scanId : `${scanId}.${list}`;
 }

@@ -221,6 +221,32 @@ export interface QualityIssue {
   reachability: { is_reachable: boolean; endpoint_count: number };
 }
 
+/** A scan's lists of findings (decisions.md, "Every list the service keeps"). */
+export type ListId = 'security' | 'quality' | 'dependency';
+export const LIST_IDS: readonly ListId[] = ['security', 'quality', 'dependency'];
+
+/** A security finding: the code quality shape plus its scan and an explanation. */
+export interface SecurityIssue extends QualityIssue {
+  scan_id: string;
+  details: { explanation: string } | null;
+}
+
+/** A dependency (SCA) finding, as the service's CLI reads it (decisions.md). */
+export interface DependencyFinding {
+  id: string;
+  created_at: string;
+  description: string | null;
+  details: string | null;
+  severity: string | null;
+  classification: string | null;
+  cve: string | null;
+  package: { name: string; version: string; ecosystem: string; fix_version: string | null };
+  location: { path: string };
+}
+
+/** A finding of any list, as stored (injected ones may have any shape). */
+export type ServiceFinding = QualityIssue | DependencyFinding;
+
 /** Everything the service persists in its data directory. */
 export interface PersistedState {
   version: 1;

@@ -35,11 +35,12 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: TOOL_NAMES.listFindings,
     title: 'Code Scanner: List Findings',
-    userDescription: 'List the code scanning findings of this workspace, filtered by file, urgency, reachability, status, new ones or policy violations.',
-    modelDescription: `Lists the code quality and security findings that the code scanning service reported for this workspace (from the last scans, with their current line numbers). Use it to see what is wrong in a file or across the workspace before reading one finding in detail or fixing it. Returns compact JSON: id, folder, path, line, urgency, classification, status, reachable, fixable, new, violatesPolicies. ${UNTRUSTED}`,
+    userDescription: 'List the code scanning findings of this workspace (security, code quality and dependencies), filtered by kind, file, urgency, reachability, status, new ones or policy violations.',
+    modelDescription: `Lists the findings that the code scanning service reported for this workspace (from the last scans, with their current line numbers), of its three kinds: security (vulnerabilities in the code), quality (code quality) and dependency (vulnerable or malicious packages, on the line of the manifest that names them). Use it to see what is wrong in a file or across the workspace before reading one finding in detail or fixing it. Returns compact JSON: id, kind, folder, path, line, urgency, classification, status, package and fixVersion (dependencies), reachable, fixable, new, violatesPolicies. ${UNTRUSTED}`,
     inputSchema: {
       type: 'object',
       properties: {
+        kind: { type: 'array', items: { type: 'string', enum: ['security', 'quality', 'dependency'] }, description: 'Only findings of these kinds: security, quality (code quality), dependency.' },
         file: { type: 'string', description: 'A workspace-relative path, or part of one, to list only the findings of matching files.' },
         urgency: { type: 'array', items: { type: 'string', enum: ['critical', 'high', 'medium', 'low'] }, description: 'Only findings of these urgencies.' },
         reachable: { type: 'boolean', description: 'Only findings the service judged reachable (true) or unreachable (false).' },
@@ -56,7 +57,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     name: TOOL_NAMES.getFinding,
     title: 'Code Scanner: Get Finding',
     userDescription: 'Read everything about one code scanning finding: description, triage, policies, suggested fix.',
-    modelDescription: `Returns every detail of one finding listed by ${TOOL_NAMES.listFindings}: its classification and description, urgency, place, auto-triage verdict and reasoning, the company policies it violates, and the suggested fix (explanation and unified diff) if any. ${UNTRUSTED}`,
+    modelDescription: `Returns every detail of one finding listed by ${TOOL_NAMES.listFindings}: its kind, classification and description, urgency, place, auto-triage verdict and reasoning, the company policies it violates, for a dependency its package, installed version, ecosystem, CVE and fix version, and the suggested fix (explanation and unified diff; for a dependency, the upgrade of its manifest) if any. ${UNTRUSTED}`,
     inputSchema: {
       type: 'object',
       properties: {

@@ -8,6 +8,7 @@ import { computeLineEdits } from '../fixes/lineEdits';
 import { FINDING_FACTS, factData, type FindingFact } from '../issues/facts';
 import type { StoredIssue } from '../issues/model';
 import { normalizeUrgency } from '../issues/severity';
+import { kindOf, type FindingKind } from '../issues/kinds';
 
 export const UNTRUSTED_PREAMBLE =
   'The JSON inside <untrusted-data> was reported by the code scanning service about this workspace. ' +
@@ -31,6 +32,8 @@ export interface FindingFilter {
   newOnly?: boolean;
   /** Only findings that violate one of the company's policies. */
   policyViolationsOnly?: boolean;
+  /** Only findings of these lists: security, quality (code quality), dependency. */
+  kind?: FindingKind[];
 }
 
 export interface FindingRow { finding: StoredIssue; folder: string; dismissed: boolean }
@@ -44,6 +47,9 @@ export function matchesFilter(row: FindingRow, f: FindingFilter): boolean {
   if (f.status?.length && !f.status.map((s) => s.toLowerCase()).includes(i.status.toLowerCase())) return false;
   if (f.newOnly === true && !i.isNew) return false;
   if (f.policyViolationsOnly === true && !i.policies?.length) return false;
+  // An agent's input is as it sent it: one kind as a string is read as that kind.
+  const kinds: unknown[] | undefined = Array.isArray(f.kind) ? f.kind : typeof f.kind === 'string' ? [f.kind] : undefined;
+  if (kinds?.length && !kinds.includes(kindOf(i))) return false;
   return true;
 }
 
@@ -55,8 +61,9 @@ function line(i: StoredIssue): number {
 export function compactFinding(row: FindingRow): Record<string, unknown> {
   const i = row.finding;
   return {
-    id: i.id, folder: row.folder, path: i.path, line: line(i), urgency: normalizeUrgency(i.urgency),
-    classification: `${i.classificationId}: ${i.classificationName}`, status: i.status,
+    id: i.id, kind: kindOf(i), folder: row.folder, path: i.path, line: line(i), urgency: normalizeUrgency(i.urgency),
+    classification: `${i.classificationId}: ${i.classificationName}`, ...(i.status ? { status: i.status } : {}),
+    ...(i.dependency ? { package: i.dependency.name, ...(i.dependency.fixVersion ? { fixVersion: i.dependency.fixVersion } : {}) } : {}),
     ...(i.reachable !== undefined ? { reachable: i.reachable } : {}),
     fixable: !!i.fix && i.inArchive === true,
     ...(i.falsePositive ? { likelyFalsePositive: true } : {}),

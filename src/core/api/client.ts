@@ -2,7 +2,6 @@
 // auth header chosen from the token's shape and `CORGEA-SOURCE: vscode`; every answer is
 // checked against the zod schemas, and every failure is a ServiceError.
 
-import { mapInSlices } from '../async';
 import type { Network } from '../network';
 import type { KeyHeaders } from './auth';
 import type { CookieJar } from './cookies';
@@ -15,8 +14,6 @@ import {
   IntegrationUpdateResponseSchema,
   PoliciesPageSchema,
   PolicySchema,
-  QualityIssueSchema,
-  QualityIssuesPageSchema,
   RoleSchema,
   RolesPageSchema,
   TeamResponseSchema,
@@ -34,7 +31,9 @@ import {
 import { Transport, type Answer, type Call, type RequestLogEntry, type RetryNotice } from './transport';
 import type { ChunkRequest, ChunkResult } from './chunk';
 import { checkPageLength, collectPages } from './paging';
-import { checkScanId, readScanStatus, type ScanStatusResult } from './scanStatus';
+import { listAll, listPage, type AllOfList, type ListAllQuery, type ListPage, type ListQuery, type ListRecord } from './findingLists';
+import type { FindingList as FindingKind } from './findingLists';
+import { readScanStatus, type ScanStatusResult } from './scanStatus';
 import { readOffset, sendChunk, startTransfer } from './transfers';
 import { l10n } from '../text/l10n';
 
@@ -94,35 +93,16 @@ const enc = encodeURIComponent;
 /** Pages as read: the readable records under their usual names, and the others described. */
 export interface RolesResult { roles: Role[]; unreadable: Unreadable[]; page?: number; total_pages?: number; total_roles?: number }
 export interface PoliciesResult { policies: Policy[]; unreadable: Unreadable[]; pagination?: Pagination }
-export interface ListAllOptions { classification?: string; pageSize?: number; signal?: AbortSignal; unchangedIfTotal?: number; onRetry?: (r: RetryNotice) => void; retries?: number }
+export type ListAllOptions = ListAllQuery;
 
-export interface AllQualityIssues<T> {
-  issues: T[];
-  totalIssues: number;
-  unreadable: Unreadable[];
-  /** Issues `convert` left out. */
-  dropped: number;
-  /** Findings not read because the scan's answers passed MAX_FINDINGS_PER_SCAN or MAX_SCAN_BYTES. */
-  notRead?: number;
-  unchanged?: boolean;
-}
+export type AllQualityIssues<T> = AllOfList<T>;
 
-/** Most findings read of one scan: a repository with more is not one person's review. */
+/** Most findings read of one of a scan's lists: a repository with more is not one person's review. */
 export const MAX_FINDINGS_PER_SCAN = 100_000;
-/** Most bytes of answers read for one scan's findings. */
+/** Most bytes of answers read for one of a scan's lists. */
 export const MAX_SCAN_BYTES = 256 * 1024 * 1024;
 
-export interface QualityIssuesResult {
-  issues: QualityIssue[];
-  unreadable: Unreadable[];
-  /** Records on the page as sent, before a classification filter left some out (paging counts these). */
-  received: number;
-  /** The answer's size in bytes. */
-  bytes: number;
-  page?: number;
-  total_pages?: number;
-  total_issues?: number;
-}
+export type QualityIssuesResult = ListPage<QualityIssue>;
 
 /** The one way a Transport is made from the client's options (the defaults filled in). */
 function transportFor(opts: ClientOptions): Transport {
@@ -301,94 +281,28 @@ export class ServiceClient {
     return items;
   }
 
-  // ---- quality issues
+  // ---- a scan's findings (findingLists.ts)
 
-  async listQualityIssues(
-    scanId: string,
-    q: { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {},
-  ): Promise<QualityIssuesResult> {
-    const op = 'listQualityIssues';
-    checkScanId(op, scanId);
-    checkPage(op, q.page);
-    checkPageSize(op, q.pageSize, LIMITS.qualityPageSize);
-    const call: Call = {
-      operation: op,
-      method: 'GET',
-      path: `/scan/${enc(scanId)}/issues/quality`,
-      endpoint: 'GET /scan/{scan_id}/issues/quality',
-      query: { classification: q.classification || undefined, page: str(q.page), page_size: str(q.pageSize) },
-      signal: q.signal,
-      idempotent: true,
-      onRetry: q.onRetry,
-      retries: q.retries,
-    };
-    return await this.transport.send(call, (a) => {
-      const page = parse(call, a, QualityIssuesPageSchema);
-      checkPageLength(call, page.issues.length, q.pageSize ?? LIMITS.qualityPageSize.max);
-      const { items, unreadable } = readEach(QualityIssueSchema, page.issues);
-      // No public client confirms the filter's name and the service ignores unknown
-      // parameters (decisions.md): the answer is filtered here too.
-      const issues = q.classification ? items.filter((i) => matchesClassification(i, q.classification!)) : items;
-      return { issues, unreadable, received: page.issues.length, bytes: a.bytes ?? 0, page: page.page, total_pages: page.total_pages, total_issues: page.total_issues };
-    });
+  /** One page of one of a scan's lists. */
+  listIssues<K extends FindingKind>(list: K, scanId: string, q: ListQuery = {}): Promise<ListPage<ListRecord[K]>> {
+    return listPage(this.transport, list, scanId, q);
   }
 
-  /**
-   * Every page of a scan's issues. While a scan still runs, new issues are inserted at the
-   * top (newest first) and push older ones onto the next page, so ids are de-duplicated.
-   * An issue that cannot be read is left out and described in `unreadable`; the rest are
-   * returned (decisions.md: one odd record never fails the page).
-   */
+  /** Every page of one of a scan's lists, each record converted as its page arrives (undefined: left out). */
+  listAllIssues<K extends FindingKind, T extends { id: string }>(list: K, scanId: string, q: ListAllQuery & { convert: (issue: ListRecord[K]) => T | undefined }): Promise<AllOfList<T>> {
+    return listAll(this.transport, list, scanId, { maxPages: this.maxPages, maxFindings: this.maxScanFindings, maxBytes: this.maxScanBytes }, q);
+  }
+
+  /** The spec's operation: one page of the code quality list. */
+  listQualityIssues(scanId: string, q: ListQuery = {}): Promise<QualityIssuesResult> {
+    return this.listIssues('quality', scanId, q);
+  }
+
+  /** Every page of the code quality list (listAllIssues). */
   listAllQualityIssues(scanId: string, q?: ListAllOptions): Promise<AllQualityIssues<QualityIssue>>;
-  /**
-   * With `convert`, each page's issues are converted as the page arrives (undefined: left
-   * out, counted in `dropped`): tens of thousands of parsed records then die young instead
-   * of living until the last page, each one copied by every garbage collection meanwhile.
-   */
   listAllQualityIssues<T extends { id: string }>(scanId: string, q: ListAllOptions & { convert: (issue: QualityIssue) => T | undefined }): Promise<AllQualityIssues<T>>;
-  async listAllQualityIssues(
-    scanId: string,
-    q: ListAllOptions & { convert?: (issue: QualityIssue) => { id: string } | undefined } = {},
-  ): Promise<AllQualityIssues<{ id: string }>> {
-    const pageSize = q.pageSize ?? LIMITS.qualityPageSize.max;
-    checkPageSize('listQualityIssues', pageSize, LIMITS.qualityPageSize);
-    let totalIssues: number | undefined;
-    let dropped = 0;
-    const unreadable: Unreadable[] = [];
-    const { convert, ...query } = q;
-    let read = 0;
-    let bytes = 0;
-    const full = () => read >= this.maxScanFindings || bytes >= this.maxScanBytes;
-    const { items, stoppedEarly } = await collectPages('GET /scan/{scan_id}/issues/quality', 'listQualityIssues', pageSize, this.maxPages, async (page) => {
-      // Past the bounds of one scan no further page is asked for; what was not read is counted.
-      if (page > 1 && full()) return { items: [], read: 0, totalPages: undefined };
-      const r = await this.listQualityIssues(scanId, { ...query, page, pageSize });
-      read += r.received;
-      bytes += r.bytes;
-      if (page === 1 || r.total_issues !== undefined) totalIssues = r.total_issues ?? totalIssues;
-      unreadable.push(...r.unreadable);
-      let pageItems: { id: string }[] = r.issues;
-      if (convert) {
-        pageItems = [];
-        for (const issue of r.issues) {
-          const converted = convert(issue);
-          if (converted) pageItems.push(converted);
-          else dropped++;
-        }
-      }
-      return { items: pageItems, read: r.received, totalPages: r.total_pages };
-    }, q.unchangedIfTotal === undefined ? undefined : () => totalIssues === q.unchangedIfTotal);
-    // The same total as the caller's last complete read: the caller keeps what it has.
-    if (stoppedEarly) return { issues: [], totalIssues: totalIssues!, unreadable: [], dropped: 0, unchanged: true };
-    // In slices: at 50,000 findings one pass held the extension host ~20 ms.
-    const seen = new Set<string>();
-    const firsts = await mapInSlices(items, (i) => (seen.has(i.id) ? undefined : (seen.add(i.id), i)));
-    const issues = firsts.filter((i) => i !== undefined);
-    const unreadableIds = new Set<string>();
-    const distinct = unreadable.filter((u) => u.id === undefined || (unreadableIds.has(u.id) ? false : (unreadableIds.add(u.id), true)));
-    const total = totalIssues ?? issues.length + distinct.length + dropped;
-    const notRead = full() ? Math.max(0, total - issues.length - distinct.length - dropped) : 0;
-    return { issues, totalIssues: total, unreadable: distinct, dropped, ...(notRead ? { notRead } : {}) };
+  listAllQualityIssues(scanId: string, q: ListAllOptions & { convert?: (issue: QualityIssue) => { id: string } | undefined } = {}): Promise<AllQualityIssues<{ id: string }>> {
+    return this.listAllIssues('quality', scanId, { ...q, convert: q.convert ?? ((i) => i) });
   }
 
   // ---- the web app
@@ -454,13 +368,6 @@ export async function rawServiceRequest(
   return t.send({ ...call, endpoint: call.endpoint ?? `${call.method} ${call.path}` });
 }
 
-/** decisions.md: a case-insensitive partial match on the classification's id or name. */
-export function matchesClassification(issue: Pick<QualityIssue, 'classification'>, needle: string): boolean {
-  const n = needle.trim().toLowerCase();
-  if (!n) return true;
-  const c = issue.classification;
-  return !!c && [c.id, c.name].some((v) => typeof v === 'string' && v.toLowerCase().includes(n));
-}
 
 
 function str(n: number | undefined): string | undefined {

@@ -138,7 +138,7 @@ export const PoliciesPageSchema = z.lazy(() => z.looseObject({
   pagination: present(PaginationSchema),
 }));
 
-// ---- Code quality issue
+// ---- A scan's findings: the security, code quality and dependency lists
 export const ClassificationSchema = z.lazy(() => z.looseObject({
   id: present(str),
   name: present(str),
@@ -186,25 +186,59 @@ export const ReachabilitySchema = z.lazy(() => z.looseObject({
   endpoint_count: present(wholeNumber),
 }));
 
-export const QualityIssueSchema = z.lazy(() => z.looseObject({
-  id: anyId,
-  location: IssueLocationSchema,
-  classification: present(ClassificationSchema),
-  urgency: present(str),
-  created_at: present(str),
-  status: present(str),
-  sla_status: present(str),
-  auto_triage: present(AutoTriageSchema),
-  auto_fix_suggestion: present(AutoFixSuggestionSchema),
-  assigned_to: present(AssigneeSchema),
-  scanner_metadata: present(z.record(z.string(), z.unknown())),
-  reachability: present(ReachabilitySchema),
-})).superRefine((issue, ctx) => {
+/** The spec's "Code quality issue" fields; the security list adds its own (decisions.md). */
+function codeIssueFields() {
+  return {
+    id: anyId,
+    location: IssueLocationSchema,
+    classification: present(ClassificationSchema),
+    urgency: present(str),
+    created_at: present(str),
+    status: present(str),
+    sla_status: present(str),
+    auto_triage: present(AutoTriageSchema),
+    auto_fix_suggestion: present(AutoFixSuggestionSchema),
+    assigned_to: present(AssigneeSchema),
+    scanner_metadata: present(z.record(z.string(), z.unknown())),
+    reachability: present(ReachabilitySchema),
+  };
+}
+
+/** Needed to show a finding: its file, by path or at least by name. */
+function needsFile(issue: { location: { file: { path?: string; name?: string } } }, ctx: z.RefinementCtx): void {
   const f = issue.location.file;
   if (!f.path?.trim() && !f.name?.trim()) {
     ctx.addIssue({ code: 'custom', path: ['location', 'file', 'path'], message: 'expected string (missing, and no location.file.name either)' });
   }
-});
+}
+
+export const QualityIssueSchema = z.lazy(() => z.looseObject(codeIssueFields()).superRefine(needsFile));
+
+/** A security (SAST) finding: the code quality shape, plus `scan_id` and `details: {explanation}`. */
+export const SecurityIssueSchema = z.lazy(() => z.looseObject({
+  ...codeIssueFields(),
+  scan_id: present(anyId),
+  details: present(z.looseObject({ explanation: present(str) })),
+}).superRefine(needsFile));
+
+/** A dependency (SCA) finding (decisions.md): a package in a manifest or lock file, no line. */
+export const DependencyIssueSchema = z.lazy(() => z.looseObject({
+  id: anyId,
+  location: z.looseObject({ path: str }),
+  created_at: present(str),
+  description: present(str),
+  // A string in the service's CLI; an object with an explanation read too.
+  details: present(z.union([str, z.looseObject({ explanation: present(str) })])),
+  severity: present(str),
+  classification: present(str),
+  cve: present(str),
+  package: present(z.looseObject({
+    name: present(str),
+    version: present(str),
+    ecosystem: present(str),
+    fix_version: present(str),
+  })),
+}));
 
 export const QualityIssuesPageSchema = z.lazy(() => z.looseObject({
   issues: z.array(z.unknown()),
@@ -267,6 +301,8 @@ export type Policy = z.infer<typeof PolicySchema>;
 export type Pagination = z.infer<typeof PaginationSchema>;
 export type PoliciesPage = z.infer<typeof PoliciesPageSchema>;
 export type QualityIssue = z.infer<typeof QualityIssueSchema>;
+export type SecurityIssue = z.infer<typeof SecurityIssueSchema>;
+export type DependencyIssue = z.infer<typeof DependencyIssueSchema>;
 export type QualityIssuesPage = z.infer<typeof QualityIssuesPageSchema>;
 export type VerifiedUser = z.infer<typeof VerifiedUserSchema>;
 export type ScanStatusAnswer = z.infer<typeof ScanStatusSchema>;

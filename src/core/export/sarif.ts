@@ -7,7 +7,8 @@ import type * as Sarif from 'sarif';
 import { applyFix } from '../fixes/applyFix';
 import { isInsideFolder } from '../workspace/insideFolder';
 import { computeLineEdits } from '../fixes/lineEdits';
-import { cweUrl } from '../issues/cwe';
+import { classificationUrl } from '../issues/cwe';
+import { kindOf, serviceIdOf } from '../issues/kinds';
 import { factData, type FindingFact } from '../issues/facts';
 import type { StoredIssue } from '../issues/model';
 import { normalizeUrgency, severityFromUrgency } from '../issues/severity';
@@ -132,7 +133,7 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
     let rIndex = ruleIndex.get(issue.classificationId);
     if (rIndex === undefined) {
       const cwe = cweNumber(issue.classificationId);
-      const help = cweUrl(issue.classificationId);
+      const help = classificationUrl(issue.classificationId);
       if (cwe && !taxa.has(cwe)) taxa.set(cwe, { id: cwe, name: sarifText(issue.classificationName || `CWE-${cwe}`), helpUri: help });
       rIndex = rules.length;
       ruleIndex.set(issue.classificationId, rIndex);
@@ -143,8 +144,12 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
         ...(issue.classificationDescription ? { fullDescription: { text: sarifText(issue.classificationDescription) } } : {}),
         ...(help ? { helpUri: help } : {}),
         ...(cwe ? { relationships: [{ target: { id: cwe, toolComponent: { name: 'CWE' } }, kinds: ['relevant'] }] } : {}),
+        properties: { tags: [] },
       });
     }
+    // Viewers (GitHub code scanning among them) sort rules by their tags: the lists the rule's findings came from.
+    const tags = rules[rIndex]!.properties!.tags!;
+    if (!tags.includes(kindOf(issue))) tags.push(kindOf(issue));
     let aIndex = artifactIndex.get(issue.path);
     if (aIndex === undefined) {
       aIndex = artifacts.length;
@@ -163,7 +168,8 @@ function run(folder: ExportedFolder, o: ExportOptions): Sarif.Run {
       level: issue.falsePositive ? 'note' : LEVEL[severityFromUrgency(issue.urgency)],
       message: { text: sarifText(`${issue.classificationName || issue.classificationId} (${urgency})${description}`) },
       locations: [{ physicalLocation: { artifactLocation, region: region(issue) } }],
-      partialFingerprints: { 'codeScannerFinding/v1': issue.id },
+      // The finding's id in its list; a code quality finding's as before the lists were told apart.
+      partialFingerprints: { 'codeScannerFinding/v1': kindOf(issue) === 'quality' ? serviceIdOf(issue) : issue.id },
       ...(fix ? { fixes: [fix] } : {}),
       ...(suppressions(f) ? { suppressions: suppressions(f) } : {}),
       properties: {

@@ -7,13 +7,14 @@
 import type { StoredIssue } from './model';
 import { normalizeUrgency } from './severity';
 import { slaWords, statusWords, urgencyLabel } from './words';
+import { kindLabel, kindOf } from './kinds';
 import { l10n, plural } from '../text/l10n';
 
 /** The places a finding is rendered. */
 export type Rendering = 'row' | 'problems' | 'details' | 'hover' | 'clipboard' | 'agent' | 'sarif';
 
-/** Where a tree row shows the finding: among the findings that would block CI, or as itself. */
-export interface RowContext { pushCheck?: boolean }
+/** Where a tree row shows the finding: among the findings that would block CI, or as itself; in which grouping. */
+export interface RowContext { pushCheck?: boolean; groupBy?: string }
 
 export interface FindingFact {
   /** Its name for machines: the agent tools' field and the SARIF property. */
@@ -32,11 +33,16 @@ export interface FindingFact {
   readonly ownLine?: boolean;
   /** Its mark in a tree row, where a word or two must do (else its words). */
   mark?(issue: StoredIssue, on: RowContext): string | undefined;
+  /** In Problems, before the finding's name rather than after it (its list: "Security · SQL Injection…"). */
+  readonly lead?: boolean;
 }
 
 const EVERYWHERE: readonly Rendering[] = ['details', 'hover', 'clipboard', 'agent', 'sarif'];
 const MARKED: readonly Rendering[] = ['row', ...EVERYWHERE];
 const NOT_HOVER: readonly Rendering[] = ['details', 'clipboard', 'agent', 'sarif'];
+const WITH_PROBLEMS: readonly Rendering[] = ['problems', ...EVERYWHERE];
+const MARKED_WITH_PROBLEMS: readonly Rendering[] = ['row', ...WITH_PROBLEMS];
+const FOR_MACHINES: readonly Rendering[] = ['agent', 'sarif'];
 
 export function capitalize(s: string): string {
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
@@ -57,6 +63,12 @@ export function reachabilityText(issue: StoredIssue): string | undefined {
 const blank = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);
 
 export const FINDING_FACTS: readonly FindingFact[] = [
+  // Which of the service's lists: security, code quality or dependencies.
+  {
+    key: 'kind', get label() { return l10n.t('Kind'); }, words: (i) => kindLabel(kindOf(i)), data: (i) => kindOf(i), in: MARKED_WITH_PROBLEMS, lead: true,
+    // Grouped by kind, the group says it.
+    mark: (i, on) => (on.groupBy === 'kind' ? undefined : kindLabel(kindOf(i))),
+  },
   { key: 'urgency', get label() { return l10n.t('Urgency'); }, words: (i) => urgencyLabel(i.urgency), data: (i) => normalizeUrgency(i.urgency), in: EVERYWHERE, look: 'strong' },
   { key: 'new', get label() { return l10n.t('New'); }, words: (i) => (i.isNew ? l10n.t('not found before the latest full scan') : undefined), data: (i) => (i.isNew ? true : undefined), in: MARKED, mark: () => l10n.t('new') },
   {
@@ -70,7 +82,26 @@ export const FINDING_FACTS: readonly FindingFact[] = [
       ? l10n.t('blocks CI: {0}', (i.policies ?? []).filter((p) => !p.unapproved).map((p) => p.name).join(', '))
       : plural(i.policies!.length, l10n.t('violates a policy'), l10n.t('violates {0} policies'))),
   },
-  { key: 'status', get label() { return l10n.t('Status'); }, words: (i) => statusWords(i.status), data: (i) => i.status, in: EVERYWHERE },
+  // A dependency finding: its package, what fixes it, whether it is malicious.
+  {
+    key: 'malicious', get label() { return l10n.t('Malicious'); },
+    words: (i) => (i.dependency?.malicious ? l10n.t('a malicious package: remove it and check what it ran') : undefined),
+    data: (i) => (i.dependency?.malicious ? true : undefined), in: MARKED_WITH_PROBLEMS, mark: () => l10n.t('malicious'),
+  },
+  {
+    key: 'package', get label() { return l10n.t('Package'); },
+    words: (i) => (i.dependency ? [i.dependency.name, i.dependency.version].filter(Boolean).join(' ') : undefined),
+    data: (i) => i.dependency?.name, in: WITH_PROBLEMS,
+  },
+  { key: 'installedVersion', get label() { return l10n.t('Installed version'); }, words: (i) => i.dependency?.version, data: (i) => i.dependency?.version, in: FOR_MACHINES },
+  { key: 'ecosystem', get label() { return l10n.t('Ecosystem'); }, words: (i) => blank(i.dependency?.ecosystem), data: (i) => blank(i.dependency?.ecosystem), in: EVERYWHERE },
+  { key: 'cve', get label() { return l10n.t('CVE'); }, words: (i) => blank(i.dependency?.cve), data: (i) => blank(i.dependency?.cve), in: EVERYWHERE, look: 'code' },
+  {
+    key: 'fixVersion', get label() { return l10n.t('Fixed in'); },
+    words: (i) => (blank(i.dependency?.fixVersion) ? l10n.t('upgrade to {0}', i.dependency!.fixVersion!) : undefined),
+    data: (i) => blank(i.dependency?.fixVersion), in: MARKED_WITH_PROBLEMS,
+  },
+  { key: 'status', get label() { return l10n.t('Status'); }, words: (i) => (blank(i.status) ? statusWords(i.status) : undefined), data: (i) => blank(i.status), in: EVERYWHERE },
   { key: 'slaStatus', get label() { return l10n.t('SLA status'); }, words: (i) => (blank(i.slaStatus) ? slaWords(i.slaStatus!) : undefined), data: (i) => blank(i.slaStatus), in: EVERYWHERE },
   { key: 'reachable', get label() { return l10n.t('Reachability'); }, words: reachabilityText, data: (i) => i.reachable, in: MARKED, mark: (i) => (i.reachable ? l10n.t('reachable') : undefined) },
   {
@@ -83,6 +114,7 @@ export const FINDING_FACTS: readonly FindingFact[] = [
   { key: 'project', get label() { return l10n.t('Project'); }, words: (i) => blank(i.projectName), data: (i) => blank(i.projectName), in: NOT_HOVER },
   { key: 'branch', get label() { return l10n.t('Branch'); }, words: (i) => blank(i.branch), data: (i) => blank(i.branch), in: NOT_HOVER },
   { key: 'commit', get label() { return l10n.t('Commit'); }, words: (i) => blank(i.gitSha), data: (i) => blank(i.gitSha), in: NOT_HOVER, look: 'code' },
+  { key: 'explanation', get label() { return l10n.t('Explanation'); }, words: (i) => blank(i.explanation), data: (i) => blank(i.explanation), in: EVERYWHERE, ownLine: true },
   // The rest of the row's marks: the details page, the hover and the others tell these their own way.
   { key: 'stale', get label() { return l10n.t('Code changed'); }, words: (i) => (i.stale ? l10n.t('code changed since the scan') : undefined), data: (i) => (i.stale ? true : undefined), in: ['row'] },
   { key: 'falsePositive', label: 'Auto-triage', words: (i) => (i.falsePositive ? l10n.t('likely false positive') : undefined), data: (i) => (i.falsePositive ? true : undefined), in: ['row'] },
@@ -128,8 +160,10 @@ export function rowMarks(issue: StoredIssue, on: RowContext = {}, facts: readonl
 export function problemsMessage(issue: StoredIssue, facts: readonly FindingFact[] = FINDING_FACTS): string {
   const prefix = issue.falsePositive ? l10n.t('Likely false positive: ') : '';
   const detail = issue.classificationDescription ? ` — ${issue.classificationDescription}` : '';
-  const more = factsFor(issue, 'problems', facts).map(({ fact, words }) => ` · ${fact.label}: ${words}`).join('');
-  return `${prefix}${issue.classificationName} (${urgencyLabel(issue.urgency)})${detail}${more}`;
+  const shown = factsFor(issue, 'problems', facts);
+  const lead = shown.filter(({ fact }) => fact.lead).map(({ words }) => `${words} · `).join('');
+  const more = shown.filter(({ fact }) => !fact.lead).map(({ fact, words }) => ` · ${fact.label}: ${words}`).join('');
+  return `${prefix}${lead}${issue.classificationName} (${urgencyLabel(issue.urgency)})${detail}${more}`;
 }
 
 /** "CWE-798" read as "CWE 798" rather than "CWE minus 798". */
@@ -146,7 +180,7 @@ export function findingRow(issue: StoredIssue, o: { groupBy: string; pushCheck?:
   const line = currentLine(issue);
   const where = o.groupBy === 'file' ? l10n.t('line {0}', line) : `${issue.path.slice(issue.path.lastIndexOf('/') + 1)}:${line}`;
   const label = o.groupBy === 'urgency' ? where : `${urgencyLabel(issue.urgency)} · ${where}`;
-  const marks = [...rowMarks(issue, { pushCheck: o.pushCheck }, o.facts), ...(o.dismissed ? [l10n.t('dismissed: {0}', o.dismissed)] : [])];
+  const marks = [...rowMarks(issue, { pushCheck: o.pushCheck, groupBy: o.groupBy }, o.facts), ...(o.dismissed ? [l10n.t('dismissed: {0}', o.dismissed)] : [])];
   return {
     label,
     description: [issue.classificationName, issue.classificationId, ...marks].join(' · '),

@@ -2,9 +2,10 @@ import type { StoredIssue } from './model';
 import { urgencyRank } from './severity';
 import { currentLine } from './facts';
 import { compareNames } from '../text/compare';
+import { FINDING_KINDS, kindLabel, kindOf, type FindingKind } from './kinds';
 import { l10n } from '../text/l10n';
 
-export type GroupBy = 'file' | 'urgency' | 'classification' | 'policy';
+export type GroupBy = 'file' | 'urgency' | 'classification' | 'policy' | 'kind';
 
 /** The key of the policy group for findings that violate none. */
 export const NO_POLICY_GROUP = '';
@@ -23,6 +24,7 @@ function groupsOf(issue: StoredIssue, by: GroupBy): { key: string; label: string
   if (by === 'file') return [{ key: issue.path, label: issue.path }];
   if (by === 'urgency') return [{ key: issue.urgency, label: issue.urgency }];
   if (by === 'classification') return [{ key: issue.classificationId, label: `${issue.classificationId}: ${issue.classificationName}` }];
+  if (by === 'kind') return [{ key: kindOf(issue), label: kindLabel(kindOf(issue)) }];
   return issue.policies?.length ? issue.policies.map((p) => ({ key: `policy:${p.id}`, label: p.name })) : [{ key: NO_POLICY_GROUP, label: l10n.t('No policy violated') }];
 }
 
@@ -33,6 +35,8 @@ function compareGroups(by: GroupBy) {
   return (a: IssueGroup, b: IssueGroup): number => {
     if (by === 'urgency') return urgencyRank(a.key) - urgencyRank(b.key) || text(a.key, b.key);
     if (by === 'classification') return b.count - a.count || text(a.key, b.key);
+    // Kinds: security, code quality, dependencies, always in that order.
+    if (by === 'kind') return FINDING_KINDS.indexOf(a.key as FindingKind) - FINDING_KINDS.indexOf(b.key as FindingKind);
     // Policies: the group holding the most urgent finding first, as files are (a Critical that
     // violates no policy is not put last); at equal urgency a policy before "none violated".
     if (by === 'policy') return a.mostUrgent - b.mostUrgent || Number(a.key === NO_POLICY_GROUP) - Number(b.key === NO_POLICY_GROUP) || text(a.label, b.label);

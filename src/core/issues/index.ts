@@ -9,3 +9,6 @@ export * from './words';
 export * from './facts';
 export * from './findingText';
 export * from './policyMatch';
+export * from './kinds';
+export * from './manifests';
+export * from './upgrade';

@@ -1,5 +1,6 @@
-import type { QualityIssue } from '../api/schemas';
+import type { DependencyIssue, SecurityIssue } from '../api/schemas';
 import { MAX_FIX_DIFF_CHARS } from '../fixes/applyFix';
+import { findingKey, type FindingKind } from './kinds';
 import { normalizeUrgency } from './severity';
 import { l10n } from '../text/l10n';
 
@@ -11,7 +12,10 @@ export interface Position { line: number; character: number }
 export interface Range { start: Position; end: Position }
 
 export interface StoredIssue {
+  /** The finding's key in the editor: its service id, told apart by its list (kinds.ts). */
   id: string;
+  /** The service's list it came from; absent: code quality (a finding kept from before the lists were told apart). */
+  kind?: FindingKind;
   classificationId: string;
   classificationName: string;
   classificationDescription: string;
@@ -57,6 +61,24 @@ export interface StoredIssue {
   isNew?: boolean;
   /** The company's active policies this finding violates (policyMatch.ts), as last matched. */
   policies?: PolicyViolation[];
+  /** A security finding's explanation (`details.explanation`), the service's text. */
+  explanation?: string;
+  /** A dependency finding's package (the service's words, untrusted). */
+  dependency?: DependencyFacts;
+}
+
+/** What a dependency finding says about its package. */
+export interface DependencyFacts {
+  name: string;
+  /** The version installed, as the service read it. */
+  version?: string;
+  /** npm, PyPI, Maven, Go… as the service names it. */
+  ecosystem?: string;
+  /** The version that fixes it ("upgrade to X"); the service sends no diff for it. */
+  fixVersion?: string;
+  cve?: string;
+  /** The service classifies the package as malicious: said as such, at critical. */
+  malicious?: true;
 }
 
 /** A policy a finding violates: its id, name and guidance (the service's text, untrusted). */
@@ -84,10 +106,11 @@ type Loose<T> = T extends readonly unknown[] ? T
   : T extends object ? { [K in keyof T as string extends K ? never : K]?: Loose<T[K]> | null } : T;
 
 /**
- * A service quality issue as this module reads it: the schema's type (QualityIssueSchema),
- * with only `id` required. A field added to the schema is seen here at once.
+ * A service finding of the security or code quality list as this module reads it: the
+ * schema's type (SecurityIssueSchema, the quality shape and more), with only `id` required.
+ * A field added to the schema is seen here at once.
  */
-export type QualityIssueLike = Loose<QualityIssue> & { id: string };
+export type QualityIssueLike = Loose<SecurityIssue> & { id: string };
 
 /** A copy without the keys whose value is undefined (keeps the persisted state small). */
 function compact<T extends object>(o: T): T {
@@ -146,9 +169,14 @@ function capped<T extends string | undefined | null>(s: T, max = MAX_FIELD_CHARS
   return (typeof s === 'string' && s.length > max ? `${s.slice(0, max - 1)}…` : s) as T;
 }
 
-export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
+/**
+ * A finding of the security or the code quality list (both in the spec's "Code quality
+ * issue" shape; a security finding may add `details.explanation`).
+ */
+export function toStoredIssue(q: QualityIssueLike, kind: Exclude<FindingKind, 'dependency'> = 'quality'): StoredIssue | undefined {
   const rawPath = q.location?.file?.path ?? q.location?.file?.name;
   if (!q.id || !rawPath || rawPath.length > MAX_PATH_CHARS) return undefined;
+  const explanation = q.details?.explanation;
   const fp = q.auto_triage?.false_positive_detection;
   const patch = q.auto_fix_suggestion?.patch;
   const line = q.location?.line_number;
@@ -156,7 +184,8 @@ export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
   // apply (applyFix.ts) is no fix.
   const tooBig = !!patch?.diff && patch.diff.length > MAX_FIX_DIFF_CHARS;
   return {
-    id: capped(q.id, 500),
+    id: findingKey(kind, capped(q.id, 500)),
+    kind,
     classificationId: share(capped(q.classification?.id ?? 'unclassified', 500)),
     classificationName: share(capped(q.classification?.name ?? q.classification?.id ?? l10n.t('Unclassified issue'), 2000)),
     classificationDescription: share(capped(q.classification?.description ?? '')),
@@ -184,6 +213,57 @@ export function toStoredIssue(q: QualityIssueLike): StoredIssue | undefined {
       branch: share(capped(q.location?.project?.branch ?? undefined, 500)),
       gitSha: share(capped(q.location?.project?.git_sha ?? undefined, 200)),
       scannerMetadata: metadataText(q.scanner_metadata),
+      explanation: typeof explanation === 'string' && explanation.trim() ? capped(explanation) : undefined,
     }),
+  };
+}
+
+/** A service dependency finding as this module reads it: the schema's type, only `id` required. */
+export type DependencyIssueLike = Loose<DependencyIssue> & { id: string };
+
+/** First line of a text, when it is short enough to name a finding. */
+function titleOf(text: string | null | undefined): string | undefined {
+  const first = text?.trim().split(/\r?\n/, 1)[0]?.trim();
+  return first && first.length <= 200 ? first : undefined;
+}
+
+/**
+ * A finding of the dependency list (decisions.md, "A dependency finding"). It names a
+ * manifest or lock file and no line: placement puts it on the line naming the package
+ * (manifests.ts). A malicious package is critical whatever its severity says.
+ */
+export function toStoredDependency(d: DependencyIssueLike): StoredIssue | undefined {
+  const rawPath = d.location?.path;
+  if (!d.id || !rawPath || rawPath.length > MAX_PATH_CHARS) return undefined;
+  const pkg = d.package;
+  const name = capped(pkg?.name?.trim() || l10n.t('an unnamed package'), 500);
+  const classification = capped(d.classification?.trim() || undefined, 200);
+  const malicious = classification?.toLowerCase() === 'malicious';
+  const cve = capped(d.cve?.trim() || undefined, 200);
+  const details = typeof d.details === 'string' ? d.details : d.details?.explanation ?? undefined;
+  const title = titleOf(d.description);
+  return {
+    id: findingKey('dependency', capped(d.id, 500)),
+    kind: 'dependency',
+    classificationId: share(cve ?? (malicious ? 'malicious' : classification ?? 'vulnerable-dependency')),
+    classificationName: share(malicious
+      ? l10n.t('Malicious package {0}', name)
+      : title ? capped(title, 2000) : l10n.t('Vulnerable package {0}', name)),
+    classificationDescription: capped(details?.trim() || (title ? '' : d.description?.trim()) || ''),
+    urgency: malicious ? 'critical' : normalizeUrgency(capped(d.severity, 100)),
+    // The dependency list has no status.
+    status: '',
+    path: share(normalizeIssuePath(rawPath)),
+    line: 1,
+    falsePositive: false,
+    dependency: compact({
+      name,
+      version: capped(pkg?.version?.trim() || undefined, 200),
+      ecosystem: share(capped(pkg?.ecosystem?.trim() || undefined, 100)),
+      fixVersion: capped(pkg?.fix_version?.trim() || undefined, 200),
+      cve,
+      malicious: malicious ? true as const : undefined,
+    }),
+    ...compact({ createdAt: capped(d.created_at ?? undefined, 100) }),
   };
 }

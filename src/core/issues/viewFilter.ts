@@ -2,7 +2,8 @@
 // only: Problems, squiggles and every count keep all findings.
 import type { StoredIssue } from './model';
 import { normalizeUrgency } from './severity';
-import { l10n } from '../text/l10n';
+import { kindOf, listName, type FindingKind } from './kinds';
+import { l10n, listWords } from '../text/l10n';
 
 export interface ViewFilter {
   /** Part of a classification id or name, case-insensitive (as the service matches it). */
@@ -18,10 +19,12 @@ export interface ViewFilter {
   policyOnly?: boolean;
   /** Only findings assigned to this person (matched by id or e-mail). */
   assignedTo?: { id?: string; email?: string };
+  /** The lists to show (security, code quality, dependencies); empty or undefined shows every list. */
+  kinds?: readonly FindingKind[];
 }
 
 export function isViewFiltered(f: ViewFilter): boolean {
-  return !!(f.classification || f.statuses?.length || f.urgencies?.length || f.reachableOnly || f.newOnly || f.policyOnly || f.assignedTo);
+  return !!(f.classification || f.statuses?.length || f.urgencies?.length || f.reachableOnly || f.newOnly || f.policyOnly || f.assignedTo || f.kinds?.length);
 }
 
 function isAssignedTo(issue: StoredIssue, who: { id?: string; email?: string }): boolean {
@@ -42,6 +45,7 @@ export function matchesView(issue: StoredIssue, f: ViewFilter): boolean {
   if (f.newOnly && !issue.isNew) return false;
   if (f.policyOnly && !issue.policies?.length) return false;
   if (f.assignedTo && !isAssignedTo(issue, f.assignedTo)) return false;
+  if (f.kinds?.length && !f.kinds.includes(kindOf(issue))) return false;
   return true;
 }
 
@@ -55,5 +59,6 @@ export function describeViewFilter(f: ViewFilter): string {
   if (f.newOnly) parts.push(l10n.t('new only'));
   if (f.policyOnly) parts.push(l10n.t('policy violations only'));
   if (f.assignedTo) parts.push(l10n.t('assigned to me'));
+  if (f.kinds?.length) parts.push(l10n.t('only {0}', listWords(f.kinds.map(listName))));
   return parts.join('; ');
 }

@@ -24,6 +24,8 @@ export interface ConnectionFacts {
   webApp?: string;
   /** Whether the service accepted the API key in each header alone (header name -> accepted). */
   keyHeaders?: Record<string, boolean>;
+  /** Which lists of findings the service has, as the newest scan read them, in words. */
+  lists?: string;
 }
 
 const DIRECT_WHY: Record<NonNullable<Route['why']>, string> = {
@@ -69,6 +71,7 @@ export function connectionReport(f: ConnectionFacts): ConnectionReport {
       : l10n.t('the service accepted the key only with both headers (both are sent)'));
   }
   if (f.webApp) row(l10n.t('Web app'), f.webApp);
+  if (f.lists) row(l10n.t('Findings'), f.lists);
   for (const w of f.warnings) row(l10n.t('Service says'), w);
   row(l10n.t('Client'), f.client);
   const reached = !!f.verify && f.verify.status !== undefined;

@@ -5,8 +5,9 @@
 import { formatBytes } from '../text/bytes';
 import { clockTime } from '../text/time';
 import { oneLine } from '../text/untrusted';
-import type { Attempt, FolderFindings, PendingScan } from './types';
-import { l10n, listWords, plural } from '../text/l10n';
+import type { Attempt, FolderFindings, PendingScan, ScanRef } from './types';
+import { formatNumber, l10n, listWords, plural } from '../text/l10n';
+import { FINDING_KINDS, listName, type FindingKind } from '../issues/kinds';
 
 const REASON_CHARS = 300;
 
@@ -53,10 +54,29 @@ export function scansPhrase(f: FolderFindings, now: Date): string {
   return f.scans.length > 1 && first !== last ? l10n.t('the scans of {0} to {1}', first, last) : l10n.t('the scan of {0}', first);
 }
 
-/** "6 issues, from the scan of 14:02"; "no issues found in the scan of 14:02". */
-export function resultsText(f: FolderFindings, count: number, now: Date): string {
-  if (!f.scans.length) return plural(count, l10n.t('{0} issue'), l10n.t('{0} issues'));
-  return count ? plural(count, l10n.t('{0} issue, from {1}'), l10n.t('{0} issues, from {1}'), scansPhrase(f, now)) : l10n.t('no issues found in {0}', scansPhrase(f, now));
+/** "2 security, 1 dependency": the count of each list that has findings, in the lists' order. */
+export function kindCounts(byKind: Partial<Record<FindingKind, number>>): string {
+  const words: Record<FindingKind, (n: number) => string> = {
+    security: (n) => l10n.t('{0} security', formatNumber(n)),
+    quality: (n) => l10n.t('{0} code quality', formatNumber(n)),
+    dependency: (n) => plural(n, l10n.t('{0} dependency'), l10n.t('{0} dependencies')),
+  };
+  return listWords(FINDING_KINDS.filter((k) => byKind[k]).map((k) => words[k](byKind[k]!)));
+}
+
+/**
+ * "6 issues, from the scan of 14:02"; with findings of more than one list, "6 issues (2
+ * security, 4 code quality), from the scan of 14:02"; "no issues found in the scan of 14:02".
+ */
+export function resultsText(f: FolderFindings, count: number, now: Date, byKind: Partial<Record<FindingKind, number>> = {}): string {
+  const lists = FINDING_KINDS.filter((k) => byKind[k]).length > 1 ? kindCounts(byKind) : undefined;
+  if (!f.scans.length) {
+    return lists ? plural(count, l10n.t('{0} issue ({1})'), l10n.t('{0} issues ({1})'), lists) : plural(count, l10n.t('{0} issue'), l10n.t('{0} issues'));
+  }
+  if (!count) return l10n.t('no issues found in {0}', scansPhrase(f, now));
+  return lists
+    ? plural(count, l10n.t('{0} issue ({1}), from {2}'), l10n.t('{0} issues ({1}), from {2}'), lists, scansPhrase(f, now))
+    : plural(count, l10n.t('{0} issue, from {1}'), l10n.t('{0} issues, from {1}'), scansPhrase(f, now));
 }
 
 /** What the service reported going wrong in the scans whose findings are shown. */
@@ -66,6 +86,29 @@ export function warningsText(f: FolderFindings, now: Date): string | undefined {
   const s = warned[warned.length - 1];
   const more = s.warnings!.length - 1;
   return l10n.t('the scan of {0} reported problems, so its results may be incomplete: {1}{2}', clockTime(s.scannedAt, now), said(s.warnings![0]), more > 0 ? l10n.t(' (and {0} more, see Show Log)', more) : '');
+}
+
+/** Lists of the newest scan that could not be read: their earlier findings are what is shown. */
+export function unreadListsText(f: FolderFindings, now: Date): string | undefined {
+  const s = [...f.scans].reverse().find((x) => x.unreadLists?.length);
+  if (!s) return undefined;
+  const lists = listWords(s.unreadLists!.map((l) => listName(l.kind)));
+  return l10n.t('the {0} of the scan of {1} could not be read ({2}), so those shown are from earlier scans; Refresh Results tries again', lists, clockTime(s.scannedAt, now), said(s.unreadLists![0]!.reason));
+}
+
+/**
+ * Which lists the service has, as the newest of `scans` read them: "security, code quality
+ * and dependency findings (the scan of 14:02)", or which list it lacks. Undefined before a scan.
+ */
+export function serviceListsText(scans: readonly ScanRef[], now: Date): string | undefined {
+  const newest = [...scans].sort((a, b) => a.scannedAt.localeCompare(b.scannedAt)).at(-1);
+  if (!newest) return undefined;
+  const absent = new Set(newest.absentLists);
+  const has = listWords(FINDING_KINDS.filter((k) => !absent.has(k)).map(listName));
+  const when = clockTime(newest.scannedAt, now);
+  return absent.size
+    ? l10n.t('{0}; the service has no list of {1} (404 in the scan of {2})', has, listWords([...absent].map(listName)), when)
+    : l10n.t('{0} (all three lists, in the scan of {1})', has, when);
 }
 
 /**
@@ -81,6 +124,8 @@ export function folderNotes(f: FolderFindings, now: Date): string[] {
   }
   const w = warningsText(f, now);
   if (w) notes.push(w);
+  const u = unreadListsText(f, now);
+  if (u) notes.push(u);
   // A service's or the network's own words may end with their own period.
   return notes.map((n) => `${n.charAt(0).toUpperCase()}${n.slice(1).replace(/[.\s]+$/, '')}.`);
 }

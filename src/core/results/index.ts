@@ -6,5 +6,5 @@ export { fixBlocks, holdsFix, rangeOfLineText, returnOf, type LeftFinding, type 
 export { existsNow, missingNow } from './deletions';
 export { ResultsStorage, readRecords, readRecordsInSlices, STATE_KEY, type KeyValueState, type Snapshot } from './storage';
 export { clockTime, elapsedText } from '../text/time';
-export { folderNotes, resultsText, scansPhrase, attemptText, pendingText, warningsText, waitingUploadsText, SIGNED_OUT_NOTE } from './describe';
+export { folderNotes, serviceListsText, resultsText, scansPhrase, attemptText, pendingText, warningsText, waitingUploadsText, SIGNED_OUT_NOTE } from './describe';
 export { MAX_PENDING_PER_FOLDER, MAX_SCANS_PER_FOLDER } from './transitions';

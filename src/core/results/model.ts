@@ -5,6 +5,7 @@
 // it (the rules are in transitions.ts and leftFindings.ts).
 import { forEachInSlices } from '../async';
 import { trackRangeThrough, type StoredIssue, type TextChange } from '../issues';
+import { kindOf } from '../issues/kinds';
 import type { ScanEvent, ScanRef } from '../scan/events';
 import { sawUploadTime } from '../scan/uploadTime';
 import { baselineOf, markNew } from './baseline';
@@ -15,7 +16,10 @@ import type { Attempt, DismissReason, Dismissal, FindingsChange, FolderFindings,
 
 export interface Located { folderUri: string; issue: StoredIssue }
 
-/** What a refresh read again of one of the folder's scans. */
+/**
+ * What a refresh read again of one of the folder's scans. A list named in the scan's
+ * `unreadLists` could not be read: the findings of that list the folder shows stay.
+ */
 export interface RefreshedScan { scan: ScanRef; issues: StoredIssue[]; archived: ReadonlySet<string> | undefined; unreadable?: number }
 
 export interface FindingsModelOptions {
@@ -227,13 +231,18 @@ export class FindingsModel {
       await forEachInSlices(prev?.issues ?? [], (i) => { tracked.set(i.id, i); });
       let issues: StoredIssue[] = [];
       for (const { scan, issues: found, archived } of perScan) {
-        if (scan.partialFiles) {
-          const covered = new Set(scan.partialFiles);
-          const earlier = issues;
-          issues = [];
-          await forEachInSlices(earlier, (i) => { if (!covered.has(i.path)) issues.push(i); });
-        } else {
-          issues = [];
+        // A list that could not be read keeps what the folder showed of it.
+        const unread = new Set(scan.unreadLists?.map((l) => l.kind));
+        const covered = scan.partialFiles && new Set(scan.partialFiles);
+        const earlier = issues;
+        issues = [];
+        if (covered) await forEachInSlices(earlier, (i) => { if (!covered.has(i.path) || unread.has(kindOf(i))) issues.push(i); });
+        else if (unread.size) await forEachInSlices(earlier, (i) => { if (unread.has(kindOf(i))) issues.push(i); });
+        if (unread.size) {
+          const have = new Set(issues.map((i) => i.id));
+          await forEachInSlices(prev?.issues ?? [], (i) => {
+            if (unread.has(kindOf(i)) && !have.has(i.id) && (!covered || covered.has(i.path))) issues.push(i);
+          });
         }
         // In place: these are the fetch's own objects, and every copy of 50,000 findings is
         // garbage the young generation copies before it dies (the extension host's longest stalls).

@@ -8,7 +8,7 @@ import type { OutgoingKind } from '../workspace/outgoing';
 import { l10n, listWords, plural } from '../text/l10n';
 
 /** Why the verdict is unknown. */
-export type UnknownReason = 'signed-out' | 'no-policies' | 'policies-unreadable' | 'scan-failed' | 'unreachable' | 'not-checked' | 'nothing-to-check';
+export type UnknownReason = 'signed-out' | 'no-policies' | 'policies-unreadable' | 'scan-failed' | 'incomplete' | 'unreachable' | 'not-checked' | 'nothing-to-check';
 
 export type PushVerdict =
   | { kind: 'blocked'; what: OutgoingKind; blocking: { issue: StoredIssue; policies: PolicyViolation[] }[]; files: number }
@@ -28,13 +28,17 @@ export interface VerdictFacts {
   findings: readonly StoredIssue[];
   /** How many active policies the findings were matched against: undefined when not readable. */
   policies: number | undefined;
+  /** What of the scan's findings was not read (a list that failed), in words: nothing unread may pass. */
+  notRead?: string;
 }
 
 export function pushVerdict(f: VerdictFacts): PushVerdict {
   if (f.policies === undefined) return { kind: 'unknown', what: f.what, reason: 'policies-unreadable' };
   if (f.policies === 0) return { kind: 'unknown', what: f.what, reason: 'no-policies' };
   const blocking = f.findings.map((issue) => ({ issue, policies: blockingPolicies(issue) })).filter((b) => b.policies.length);
-  return blocking.length ? { kind: 'blocked', what: f.what, blocking, files: f.files } : { kind: 'clear', what: f.what, files: f.files };
+  if (blocking.length) return { kind: 'blocked', what: f.what, blocking, files: f.files };
+  // What was read blocks nothing; what was not read might.
+  return f.notRead ? { kind: 'unknown', what: f.what, reason: 'incomplete', detail: f.notRead } : { kind: 'clear', what: f.what, files: f.files };
 }
 
 /** How to act on an unknown verdict, in words. */
@@ -43,6 +47,7 @@ const HELP: Record<UnknownReason, string> = {
   get 'no-policies'() { return l10n.t('your company has no active policies on the service, so nothing tells what CI blocks; ask whoever manages them'); },
   get 'policies-unreadable'() { return l10n.t('the service does not let this account read the company\'s policies, so nothing tells what CI blocks; ask for the permission or check in CI'); },
   get 'scan-failed'() { return l10n.t('check again; if it keeps failing, see Show Log'); },
+  get incomplete() { return l10n.t('check again; if it keeps failing, see Show Log'); },
   get unreachable() { return l10n.t('check your connection (Code Scanner: Check Connection) and check again'); },
   get 'not-checked'() { return l10n.t('check again'); },
   get 'nothing-to-check'() { return l10n.t('stage or commit a change, then check'); },
@@ -71,6 +76,7 @@ const UNKNOWN_WORDS: Record<UnknownReason, string> = {
   get 'no-policies'() { return l10n.t('there are no policies to check against'); },
   get 'policies-unreadable'() { return l10n.t('the company\'s policies could not be read'); },
   get 'scan-failed'() { return l10n.t('the scan did not complete'); },
+  get incomplete() { return l10n.t('some of the scan\'s findings could not be read'); },
   get unreachable() { return l10n.t('the service could not be reached'); },
   get 'not-checked'() { return l10n.t('the check did not run'); },
   get 'nothing-to-check'() { return l10n.t('nothing would leave the machine'); },

@@ -8,12 +8,23 @@ import { z } from 'zod';
 import { isInsideFolder } from '../workspace/insideFolder';
 import { readJsonLines, writeJsonLines, writeJsonLinesSync } from '../persist';
 import type { StoredIssue } from '../issues';
+import { findingKey } from '../issues/kinds';
 import type { Dismissal, FolderFindings } from './types';
 import type { LeftFinding } from './leftFindings';
 import { runAtOnce, runInSlices } from '../async';
 import { errorMessage } from '../errors';
 import { isRecord } from '../text/isRecord';
 import { l10n } from '../text/l10n';
+
+/**
+ * A finding stored before the lists were told apart is a code quality finding under its
+ * service id: it keeps that key, unless the id looks like another list's key (kinds.ts).
+ */
+function keyedByList<T extends { id: string; kind?: string }>(issue: T): T {
+  // In place (the record is the check's own copy); marked, so a later read keeps the new key.
+  if (issue.kind === undefined && findingKey('quality', issue.id) !== issue.id) Object.assign(issue, { id: findingKey('quality', issue.id), kind: 'quality' });
+  return issue;
+}
 
 function once<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
@@ -64,8 +75,11 @@ const recordSchemas = once(() => {
   const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
   const range = z.object({ start: position, end: position });
 
+  const kind = z.enum(['security', 'quality', 'dependency']);
   const StoredIssueSchema = z.looseObject({
-    id: z.string().min(1).max(500),
+    // A list's prefix (kinds.ts) adds to the service's id of at most 500 characters.
+    id: z.string().min(1).max(520),
+    kind: kind.optional(),
     classificationId: text,
     classificationName: text,
     classificationDescription: text,
@@ -96,7 +110,11 @@ const recordSchemas = once(() => {
     scannerMetadata: text.optional(),
     isNew: z.boolean().optional(),
     policies: z.array(z.looseObject({ id: z.number(), name: text, guidance: text.optional() })).max(1000).optional(),
-  });
+    explanation: text.optional(),
+    dependency: z.looseObject({
+      name: text, version: text.optional(), ecosystem: text.optional(), fixVersion: text.optional(), cve: text.optional(), malicious: z.literal(true).optional(),
+    }).optional(),
+  }).transform(keyedByList);
 
   const ScanRefSchema = z.looseObject({
     scanId: z.string().min(1).max(500),
@@ -105,6 +123,8 @@ const recordSchemas = once(() => {
     partialFiles: z.array(z.string().max(4096)).optional(),
     archiveSha256: z.string().max(200).optional(),
     warnings: z.array(text).max(100).optional(),
+    unreadLists: z.array(z.looseObject({ kind, reason: text })).max(3).optional(),
+    absentLists: z.array(kind).max(3).optional(),
   });
 
   const stopReason = z.enum(['cancelled', 'unreadable', 'unknown', 'still-running']);

@@ -4,6 +4,7 @@
 // order they complete in; anything else (cancel, failure, unreadable results) keeps the
 // findings and dismissals as they are and records what happened.
 import type { StoredIssue } from '../issues';
+import { kindOf } from '../issues/kinds';
 import type { ScanFindings, ScanRef, StopReason } from '../scan/events';
 import type { Attempt, FolderFindings, PendingScan } from './types';
 
@@ -55,10 +56,13 @@ export function mergeCompleted(base: FolderFindings, f: ScanFindings, account?: 
   const laterFiles = new Set(later.flatMap((s) => s.partialFiles ?? []));
   const mine = scan.partialFiles ? new Set(scan.partialFiles) : undefined;
   const covers = (p: string) => !laterFiles.has(p) && (!mine || mine.has(p));
-  const kept = base.issues.filter((i) => !covers(i.path));
+  // A list of this scan that could not be read does not speak for its files: its earlier findings stay.
+  const unread = new Set(scan.unreadLists?.map((l) => l.kind));
+  const replaces = (i: StoredIssue) => covers(i.path) && !unread.has(kindOf(i));
+  const kept = base.issues.filter((i) => !replaces(i));
   const incoming = f.issues.filter((i) => covers(i.path));
   // The scan speaks for its files: findings that left them (a fix, deleted lines) are forgotten.
-  const left = (base.left ?? []).filter((l) => !covers(l.issue.path));
+  const left = (base.left ?? []).filter((l) => !replaces(l.issue));
   const fileDigests = Object.fromEntries(Object.entries(base.fileDigests ?? {}).filter(([p]) => !covers(p)));
   const scans = scan.partialFiles
     ? [...others, scan].sort(byUpload).slice(-MAX_SCANS_PER_FOLDER)

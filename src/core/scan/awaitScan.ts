@@ -6,7 +6,9 @@
 // the status route (404) is watched the older way: its findings' total, until it settles.
 import { MAX_FINDINGS_PER_SCAN, MAX_SCAN_BYTES, isRetryable, retryReason, ServiceError, type RetryNotice, type ScanStatusResult, type ServiceClient } from '../api';
 import { CancelledAfterUploadError, backoffDelay, isCancellation, sleep as realSleep } from '../async';
-import { DEFAULT_MAX_POLLS, pollUntilSettled, toStoredIssue, type StoredIssue } from '../issues';
+import { DEFAULT_MAX_POLLS, pollUntilSettled, toStoredDependency, toStoredIssue, type StoredIssue } from '../issues';
+import { isAbsentList } from '../api/findingLists';
+import { FINDING_KINDS, kindOf, listName, type FindingKind } from '../issues/kinds';
 import { elapsedText } from '../text/time';
 import type { ScanRef, StopReason } from './events';
 import { errorMessage } from '../errors';
@@ -51,7 +53,32 @@ export interface AwaitContext {
   now?(): number;
 }
 
-export interface FoundFindings { issues: StoredIssue[]; totalIssues: number; unreadable: number }
+/** How one of a scan's lists was read. */
+export type ListOutcome =
+  | { state: 'read'; total: number }
+  | { state: 'absent' }
+  | { state: 'failed'; reason: string };
+
+/** A scan's findings as read: those of the lists read whole, and how each list went. */
+export interface FoundFindings {
+  issues: StoredIssue[];
+  /** The totals of the lists read. */
+  totalIssues: number;
+  unreadable: number;
+  lists: Record<FindingKind, ListOutcome>;
+}
+
+/** The lists whose reading failed (a list the service does not have is not among them). */
+export function failedLists(found: Pick<FoundFindings, 'lists'>): { kind: FindingKind; reason: string }[] {
+  return FINDING_KINDS.flatMap((kind) => {
+    const l = found.lists[kind];
+    return l.state === 'failed' ? [{ kind, reason: l.reason }] : [];
+  });
+}
+
+export function absentLists(found: Pick<FoundFindings, 'lists'>): FindingKind[] {
+  return FINDING_KINDS.filter((kind) => found.lists[kind].state === 'absent');
+}
 
 /** A scan done on the service, its findings read whole. */
 export interface CompletedScan {
@@ -151,11 +178,10 @@ export function pollDelay(poll: number, wait: { intervalMs: number; maxIntervalM
   return Math.min(wait.maxIntervalMs, wait.intervalMs * 2 ** Math.min(poll - PROMPT_POLLS, 20));
 }
 
-/** The findings, every page, once; tried again a few times before they count as unreadable. */
+/** The findings of every list, every page, once (fetchFindings). */
 async function readWhole(ctx: AwaitContext, scan: ScanRef, previous?: FoundFindings): Promise<FoundFindings> {
   ctx.onWait?.({ phase: 'reading' });
-  return retried(ctx, 'findings', (onRetry) => fetchFindings({ ...ctx, onRetry }, scan.scanId, ctx.signal, previous),
-    (e) => new ScanStoppedError(scan.scanId, 'unreadable', l10n.t('The findings could not be read: {0}', errorMessage(e)), { cause: e }));
+  return fetchFindings(ctx, scan.scanId, ctx.signal, previous);
 }
 
 /** No status route: the findings' total until two polls agree (decisions.md, the first table). */
@@ -174,7 +200,7 @@ async function settle(ctx: AwaitContext, scan: ScanRef, wait: boolean, elapsed: 
   if (!res.settled) {
     throw new ScanStoppedError(scan.scanId, 'still-running', l10n.t('The service was still producing findings after {0} polls ({1} so far).', res.polls, res.totalIssues));
   }
-  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable };
+  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable, lists: res.lists };
 }
 
 /**
@@ -203,23 +229,68 @@ async function retried<T>(
   }
 }
 
+/** Failures of the session rather than of a list: they end the whole read, as they always did. */
+const SESSION_ERRORS: ReadonlySet<string> = new Set(['unauthorized', 'proxy-auth', 'unsupported', 'aborted']);
+
+type ReadContext = Pick<AwaitContext, 'client' | 'log' | 'classification'> & { onRetry?: (r: RetryNotice) => void; onWait?: AwaitContext['onWait']; retryBaseMs?: number; sleep?: AwaitContext['sleep'] };
+
 /**
- * A scan's readable findings; each unreadable one is logged with why, and counted. With
- * `previous` (the last complete read), a first page reporting the same total returns it.
+ * A scan's readable findings, of its three lists read at once, each whole; each unreadable
+ * finding is logged with why, and counted. A list the service does not have (404) is
+ * absent; a list that cannot be read after the retries is failed, and its earlier findings
+ * are the caller's to keep: only when no list could be read at all does this throw
+ * (ScanStoppedError, unreadable). With `previous` (the last complete read), a list whose
+ * first page reports the same total is not read again.
  */
-export async function fetchFindings(
-  ctx: Pick<AwaitContext, 'client' | 'log' | 'classification'> & { onRetry?: (r: RetryNotice) => void },
-  scanId: string, signal?: AbortSignal, previous?: FoundFindings,
-): Promise<FoundFindings> {
-  const res = await ctx.client.listAllQualityIssues(scanId, { classification: ctx.classification, signal, unchangedIfTotal: previous?.totalIssues, convert: toStoredIssue, onRetry: ctx.onRetry, retries: WAIT_RETRIES });
-  if (res.unchanged && previous) return previous;
-  for (const u of res.unreadable) {
-    ctx.log(l10n.t('Scan {0}: a finding{1} could not be read and is left out: {2}', scanId, u.id ? l10n.t(' (id {0})', u.id) : '', u.reason));
+export async function fetchFindings(ctx: ReadContext, scanId: string, signal?: AbortSignal, previous?: FoundFindings): Promise<FoundFindings> {
+  const read = await Promise.all(FINDING_KINDS.map((kind) => readList(ctx, kind, scanId, signal, previous)));
+  const lists = Object.fromEntries(FINDING_KINDS.map((kind, n) => [kind, read[n]!.outcome])) as Record<FindingKind, ListOutcome>;
+  const failed = failedLists({ lists });
+  if (!FINDING_KINDS.some((kind) => lists[kind].state === 'read')) {
+    // Not one list: what stopped them all is said as itself (signed out, this API retired…),
+    // unless the service or the network failed, as it may again in a moment.
+    const cause = read.find((r) => r.error !== undefined && !isRetryable(r.error) && !(r.error instanceof ServiceError && r.error.kind === 'bad-response'))?.error;
+    if (cause) throw cause;
+    const why = failed.length ? failed.map((f) => f.reason).join('; ') : l10n.t('the service has none of the lists of findings (every list answered 404)');
+    throw new ScanStoppedError(scanId, 'unreadable', l10n.t('The findings could not be read: {0}', why), { cause: read.find((r) => r.error !== undefined)?.error });
   }
-  if (res.notRead) {
-    ctx.log(l10n.t('Scan {0}: {1} more findings were not read: one scan is read up to {2} findings or {3} MB of answers.', scanId, res.notRead, MAX_FINDINGS_PER_SCAN.toLocaleString('en-US'), MAX_SCAN_BYTES / (1024 * 1024)));
+  for (const f of failed) ctx.log(l10n.t('Scan {0}: the {1} could not be read ({2}); the earlier ones are kept.', scanId, listName(f.kind), f.reason));
+  const issues = read.flatMap((r) => r.issues);
+  return {
+    issues,
+    totalIssues: read.reduce((n, r) => n + (r.outcome.state === 'read' ? r.outcome.total : 0), 0),
+    unreadable: read.reduce((n, r) => n + r.unreadable, 0),
+    lists,
+  };
+}
+
+/** One list, whole, tried again a few times before it counts as failed. */
+async function readList(
+  ctx: ReadContext, kind: FindingKind, scanId: string, signal: AbortSignal | undefined, previous: FoundFindings | undefined,
+): Promise<{ outcome: ListOutcome; issues: StoredIssue[]; unreadable: number; error?: unknown }> {
+  const before = previous?.lists[kind];
+  const q = { classification: ctx.classification, signal, unchangedIfTotal: before?.state === 'read' ? before.total : undefined, retries: WAIT_RETRIES };
+  try {
+    const res = await retried({ ...ctx, signal: signal ?? new AbortController().signal }, 'findings', (onRetry) => (kind === 'dependency'
+      ? ctx.client.listAllIssues('dependency', scanId, { ...q, onRetry: (r) => { ctx.onRetry?.(r); onRetry(r); }, convert: toStoredDependency })
+      : ctx.client.listAllIssues(kind, scanId, { ...q, onRetry: (r) => { ctx.onRetry?.(r); onRetry(r); }, convert: (i) => toStoredIssue(i, kind) })), (e) => e as Error);
+    if (res.unchanged && previous && before?.state === 'read') {
+      return { outcome: before, issues: previous.issues.filter((i) => kindOf(i) === kind), unreadable: 0 };
+    }
+    for (const u of res.unreadable) {
+      ctx.log(l10n.t('Scan {0}: a finding{1} could not be read and is left out: {2}', scanId, u.id ? l10n.t(' (id {0})', u.id) : '', u.reason));
+    }
+    if (res.notRead) {
+      ctx.log(l10n.t('Scan {0}: {1} more findings were not read: one scan is read up to {2} findings or {3} MB of answers.', scanId, res.notRead, MAX_FINDINGS_PER_SCAN.toLocaleString('en-US'), MAX_SCAN_BYTES / (1024 * 1024)));
+    }
+    return { outcome: { state: 'read', total: res.totalIssues }, issues: res.issues, unreadable: res.unreadable.length + res.dropped + (res.notRead ?? 0) };
+  } catch (e) {
+    if (isCancellation(e, signal)) throw e;
+    // Not this list's: the key, the proxy's credentials, this API version. Every request fails alike.
+    if (e instanceof ServiceError && SESSION_ERRORS.has(e.kind)) throw e;
+    if (isAbsentList(e)) return { outcome: { state: 'absent' }, issues: [], unreadable: 0 };
+    return { outcome: { state: 'failed', reason: errorMessage(e) }, issues: [], unreadable: 0, error: e };
   }
-  return { issues: res.issues, totalIssues: res.totalIssues, unreadable: res.unreadable.length + res.dropped + (res.notRead ?? 0) };
 }
 
 /** A progress line for the wait: "the service is scanning · 2 min", "connection lost, retrying in 4 s (attempt 3 of 6)". */

@@ -9,6 +9,9 @@ import { UploadInterruptedError } from '../upload/engine';
 import { skipReasonLabel, type SkippedFile } from '../workspace/selectFiles';
 import { ScanFailedError, ScanStoppedError } from './awaitScan';
 import type { ScanEvent } from './events';
+import { LIST_ROUTES } from '../api/findingLists';
+import { listName, type FindingKind } from '../issues/kinds';
+import { oneLine } from '../text/untrusted';
 import { formatNumber, l10n, listWords, plural } from '../text/l10n';
 
 export interface FolderOutcome {
@@ -29,6 +32,8 @@ export interface FolderOutcome {
   warnings?: string[];
   /** The service project the scan went to. */
   project?: string;
+  /** Lists of the scan that could not be read: their earlier findings are kept. */
+  unreadLists?: { kind: FindingKind; reason: string }[];
 }
 
 /**
@@ -68,6 +73,11 @@ export function finishedWords(folders: readonly FolderOutcome[]): { text: string
   if (scanned.length) {
     // A partial scan's count is of its files, said so: "2 issues in the 1 changed file of order-service".
     sentences.push(l10n.t('Scan finished: {0}.', scanned.map(countInFolder).join(', ')));
+  }
+  // Never "no issues" for a list that was not read: which one, and that its earlier findings stay.
+  for (const f of scanned.filter((x) => x.unreadLists?.length)) {
+    sentences.push(l10n.t('{0}: the {1} could not be read ({2}); the earlier ones are kept, and Refresh Results tries again.',
+      f.folder, listWords(f.unreadLists!.map((l) => listName(l.kind))), oneLine(f.unreadLists![0]!.reason, 200).replace(/[.\s]+$/, '')));
   }
   // Notes are clauses; a service's or git's text may end in its own period.
   for (const f of folders.filter((x) => x.note)) sentences.push(l10n.t('{0}: {1}.', f.folder, f.note!.replace(/[.\s]+$/, '')));
@@ -166,6 +176,11 @@ export function backgroundEnd(failures: readonly unknown[], signal: AbortSignal)
     };
   }
   return summary;
+}
+
+/** A list the service does not have, for the log (once a session; decisions.md). */
+export function absentListLine(kind: FindingKind, baseUrl: string): string {
+  return l10n.t('The service at {0} has no list of {1} (404 on {2} for a scan it reported done): none are shown, and none are counted as 0.', baseUrl, listName(kind), LIST_ROUTES[kind].endpoint);
 }
 
 /** A scan event, for the log. */

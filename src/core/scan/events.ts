@@ -1,6 +1,7 @@
 // What a scan tells the findings it feeds, from its upload to its end on the service. The
 // pipeline sends these; the folder's findings (src/core/results) change only on `completed`.
 import type { StoredIssue } from '../issues';
+import type { FindingKind } from '../issues/kinds';
 
 /** A scan of a folder, as the findings it brought (or will bring) are kept. */
 export interface ScanRef {
@@ -14,6 +15,10 @@ export interface ScanRef {
   archiveSha256?: string;
   /** What the service reported going wrong in a completed scan (`scan_errors` not at `info`): its results may be incomplete. */
   warnings?: string[];
+  /** Lists of the scan that could not be read: the folder keeps its earlier findings of these (decisions.md). */
+  unreadLists?: { kind: FindingKind; reason: string }[];
+  /** Lists the service does not have (404 for a scan it reported done): absent, never "0 findings". */
+  absentLists?: FindingKind[];
 }
 
 /** What a completed scan found, read whole, as it is to be stored. */

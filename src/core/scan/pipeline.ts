@@ -19,14 +19,15 @@ import type { ChangeJournal, JournalSnapshot, WatchedChanges } from '../workspac
 import { reportedLate } from './lateReports';
 import { uploadTime } from './uploadTime';
 import type { ArchivedFiles } from './archivedFiles';
-import { ScanFailedError, ScanStoppedError, awaitScan, waitMessage, type WaitSettings, type WaitState } from './awaitScan';
+import { ScanFailedError, ScanStoppedError, absentLists, awaitScan, failedLists, waitMessage, type FoundFindings, type WaitSettings, type WaitState } from './awaitScan';
+import type { FindingKind } from '../issues/kinds';
 import type { ScanEvent, ScanRef } from './events';
 import { monotonicProgress, type ScanProgress, type ScanStage } from './stages';
 import { errorMessage } from '../errors';
 import { l10n, plural } from '../text/l10n';
 
 export type { ScanEvent, ScanFindings, ScanRef } from './events';
-export { fetchFindings, type FoundFindings } from './awaitScan';
+export { fetchFindings, failedLists, absentLists, type FoundFindings, type ListOutcome } from './awaitScan';
 
 /**
  * Below this many files a re-scan looks at every file rather than trust the file watcher:
@@ -153,7 +154,7 @@ const MAX_KEPT_LEFT_OUT = 1000;
 
 /** How an upload ended: a completed scan with its findings stored, or a scan the service already runs. */
 type Uploaded =
-  | { kind: 'scanned'; scanId: string; files: number; issues: number; totalIssues: number; warnings: string[] }
+  | { kind: 'scanned'; scanId: string; files: number; issues: number; totalIssues: number; warnings: string[]; unreadLists?: { kind: FindingKind; reason: string }[] }
   | { kind: 'in-progress'; files: number; message: string };
 
 export type FolderScanResult = (Uploaded | { kind: 'nothing'; note: string }) & {
@@ -452,7 +453,15 @@ async function afterUpload(
   void prepareGitHelperFor(root);
   const done = await waitForScan(scan, ctx);
   if (done.kind === 'running') throw new Error(l10n.t('unreachable: a wait ends only when the scan does'));
-  return { kind: 'scanned', scanId: scan.scanId, files, issues: done.issues, totalIssues: done.totalIssues, warnings: done.warnings };
+  return { kind: 'scanned', scanId: scan.scanId, files, issues: done.issues, totalIssues: done.totalIssues, warnings: done.warnings, ...(done.unreadLists ? { unreadLists: done.unreadLists } : {}) };
+}
+
+/** The scan as its lists were read this time: which could not be read, which the service does not have. */
+export function withLists(scan: ScanRef, found: Pick<FoundFindings, 'lists'>): ScanRef {
+  const { unreadLists: _u, absentLists: _a, ...rest } = scan;
+  const unreadLists = failedLists(found);
+  const absent = absentLists(found);
+  return { ...rest, ...(unreadLists.length ? { unreadLists } : {}), ...(absent.length ? { absentLists: absent } : {}) };
 }
 
 /** The results stage's bar while waiting: it fills towards 90 % over the first minutes (a real scan takes minutes). */
@@ -470,7 +479,7 @@ function waitFraction(s: WaitState): number | undefined {
  */
 export async function waitForScan(
   scan: ScanRef, given: PipelineContext, o: { wait: boolean } = { wait: true },
-): Promise<{ kind: 'complete'; issues: number; totalIssues: number; warnings: string[] } | { kind: 'running'; status: string }> {
+): Promise<{ kind: 'complete'; issues: number; totalIssues: number; warnings: string[]; unreadLists?: { kind: FindingKind; reason: string }[] } | { kind: 'running'; status: string }> {
   const ctx = gated(given);
   progress(ctx, 'results', 0, l10n.t('waiting for the service…'));
   try {
@@ -480,10 +489,11 @@ export async function waitForScan(
     }, scan, o);
     if (r.kind === 'running') return r;
     const archived = await ctx.uploads.archivedFiles.load(scan.archiveSha256);
-    const completed: ScanRef = r.warnings.length ? { ...scan, warnings: r.warnings } : scan;
+    const completed = withLists(r.warnings.length ? { ...scan, warnings: r.warnings } : scan, r.found);
+    const unreadLists = completed.unreadLists ?? [];
     await ctx.onScan({ kind: 'completed', findings: { scan: completed, issues: r.found.issues, archived, unreadable: r.found.unreadable } });
     progress(ctx, 'results', 1, 'done');
-    return { kind: 'complete', issues: r.found.issues.length, totalIssues: r.found.totalIssues, warnings: r.warnings };
+    return { kind: 'complete', issues: r.found.issues.length, totalIssues: r.found.totalIssues, warnings: r.warnings, ...(unreadLists.length ? { unreadLists } : {}) };
   } catch (err) {
     // Whatever ended the wait, the findings stay as they were; the scan is remembered with why.
     const detail = errorMessage(err);

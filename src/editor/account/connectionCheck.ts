@@ -9,6 +9,7 @@ import type { Ctx } from '../context';
 import { progressTitle } from '../notifier';
 import type { Session } from './session';
 import { errorMessage } from '../../core/errors';
+import { serviceListsText, type ScanRef } from '../../core/results';
 import { l10n } from '../../core/text/l10n';
 
 function addressSource(): string {
@@ -17,7 +18,7 @@ function addressSource(): string {
   return custom ? l10n.t('from "codeScanner.customBaseUrl"') : l10n.t('the {0} region ("codeScanner.region")', c.get<string>('region', 'production'));
 }
 
-export async function checkConnection(session: Session, context: vscode.ExtensionContext): Promise<ConnectionReport> {
+export async function checkConnection(session: Session, context: vscode.ExtensionContext, scans: readonly ScanRef[] = []): Promise<ConnectionReport> {
   const probe = await session.probe();
   const network = probe.network;
   const trust = await network.trust();
@@ -46,6 +47,7 @@ export async function checkConnection(session: Session, context: vscode.Extensio
     warnings: probe.warnings,
     webApp: probe.webApp,
     keyHeaders: probe.keyHeaders,
+    lists: serviceListsText(scans, new Date()),
     client: [
       `${context.extension.packageJSON.name as string} ${context.extension.packageJSON.version as string}`,
       `${vscode.env.appName} ${vscode.version}`,
@@ -56,13 +58,13 @@ export async function checkConnection(session: Session, context: vscode.Extensio
 }
 
 /** Check Connection: the report in the log and a notification, with Copy Report. */
-export function connectionFeature({ session, notifier, extension }: Ctx) {
+export function connectionFeature({ session, notifier, extension, store }: Ctx) {
   return {
     commands: {
       'codeScanner.checkConnection': async () => {
         const report = await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: progressTitle(l10n.t('Checking the connection…')) },
-          () => checkConnection(session, extension),
+          () => checkConnection(session, extension, store.folderUris().flatMap((f) => store.scansOf(f))),
         );
         session.log.info(report.text);
         const copy = { title: l10n.t('Copy Report'), run: () => vscode.env.clipboard.writeText(report.text) };

@@ -44,7 +44,7 @@ export function tokenArg(v: unknown): string | undefined {
 }
 
 export function groupByArg(v: unknown): GroupBy | undefined {
-  return v === 'file' || v === 'urgency' || v === 'classification' || v === 'policy' ? v : undefined;
+  return v === 'file' || v === 'urgency' || v === 'classification' || v === 'policy' || v === 'kind' ? v : undefined;
 }
 
 export function stringArg(v: unknown): string | undefined {

@@ -56,6 +56,7 @@ export interface CommandSignatures {
   'codeScanner.dismissFinding': (arg?: Arg) => Promise<boolean>;
   'codeScanner.restoreFinding': (arg?: Arg) => Promise<boolean>;
   'codeScanner.filterByUrgency': (arg?: Arg) => Promise<void>;
+  'codeScanner.filterByKind': (arg?: Arg) => Promise<void>;
   'codeScanner.toggleReachableOnly': (arg?: Arg) => Promise<void>;
   'codeScanner.toggleAssignedToMe': (arg?: Arg) => Promise<void>;
   'codeScanner.toggleNewOnly': (arg?: Arg) => Promise<void>;
@@ -63,6 +64,8 @@ export interface CommandSignatures {
   // Fixes
   'codeScanner.previewFix': (arg?: Arg) => Promise<boolean>;
   'codeScanner.applyFix': (arg?: Arg) => Promise<number>;
+  'codeScanner.upgradeDependency': (arg?: Arg) => Promise<number>;
+  'codeScanner.copyFixVersion': (arg?: Arg) => Promise<string | undefined>;
   'codeScanner.applyAllFixesInFile': (arg?: Arg) => Promise<number>;
   'codeScanner.applyAllFixes': (arg?: Arg) => Promise<ReviewedFixesResult>;
   'codeScanner.exportFindings': (arg?: Arg) => Promise<ExportResult | undefined>;

@@ -1,7 +1,8 @@
-// The light bulb on a finding: Apply Fix and Preview Fix (when the service suggests one),
+// The light bulb on a finding: Apply Fix and Preview Fix (when the service suggests one; for a
+// dependency, Upgrade to its fixed version, or the version to copy where the edit is not clear),
 // Show Details, and Apply All Fixes in File with the count it will apply.
 import * as vscode from 'vscode';
-import { isFixable } from '../../core/issues';
+import { isFixable, isUpgrade } from '../../core/issues';
 import { oneLine } from '../../core/text/untrusted';
 import type { IssueRef } from '../commands/args';
 import { commandCall } from '../commands/manager';
@@ -22,7 +23,23 @@ export class FixActions implements vscode.CodeActionProvider {
       const l = issueForDiagnostic(here, d);
       if (!l) continue;
       const ref: IssueRef = { folderUri: l.folderUri, issueId: l.issue.id };
-      if (isFixable(l.issue)) {
+      const dep = l.issue.dependency;
+      if (dep && isUpgrade(l.issue) && isFixable(l.issue)) {
+        // A dependency's fix is its upgrade: named for what it does.
+        const upgrade = new vscode.CodeAction(l10n.t('Code Scanner: Upgrade {0} to {1}', oneLine(dep.name, 60), oneLine(dep.fixVersion ?? '', 40)), vscode.CodeActionKind.QuickFix);
+        upgrade.diagnostics = [d];
+        upgrade.isPreferred = true;
+        upgrade.command = commandCall('codeScanner.upgradeDependency', l10n.t('Upgrade to the Fixed Version'), ref);
+        const preview = new vscode.CodeAction(l10n.t('Code Scanner: Preview the Upgrade of {0}', oneLine(dep.name, 60)), vscode.CodeActionKind.QuickFix);
+        preview.diagnostics = [d];
+        preview.command = commandCall('codeScanner.previewFix', l10n.t('Preview Fix'), ref);
+        actions.push(upgrade, preview);
+      } else if (dep?.fixVersion) {
+        const copy = new vscode.CodeAction(l10n.t('Code Scanner: Copy the Fixed Version of {0} ({1})', oneLine(dep.name, 60), oneLine(dep.fixVersion, 40)), vscode.CodeActionKind.QuickFix);
+        copy.diagnostics = [d];
+        copy.command = commandCall('codeScanner.copyFixVersion', l10n.t('Copy the Fixed Version'), ref);
+        actions.push(copy);
+      } else if (isFixable(l.issue)) {
         const explanation = oneLine(l.issue.fix!.explanation || l.issue.classificationName, 60);
         const apply = new vscode.CodeAction(l10n.t('Code Scanner: Apply Fix — {0}', explanation), vscode.CodeActionKind.QuickFix);
         apply.diagnostics = [d];

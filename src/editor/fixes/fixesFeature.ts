@@ -1,7 +1,7 @@
 // The fix commands (Preview Fix, Apply Fix, Apply All Fixes in File, Apply All Fixes…) and
 // the light bulb, over the one FixController of the context.
 import * as vscode from 'vscode';
-import { isFixable } from '../../core/issues';
+import { isFixable, isUpgrade } from '../../core/issues';
 import { issueRefArg, plainObjectArg } from '../commands/args';
 import type { SomeCommandHandlers } from '../commands/signatures';
 import type { FeatureCtx } from '../controllers';
@@ -21,6 +21,25 @@ export function fixesFeature({ store, notifier, fixes, own }: FeatureCtx) {
   'codeScanner.applyFix': async (arg) => {
     const ref = issueRefArg(arg);
     return ref && store.get(ref) ? fixes.apply([ref], { reveal: true }) : (void notifier.warn(l10n.t('That issue is no longer in the results. Refresh or rescan.')), 0);
+  },
+  // A dependency's upgrade is its fix, reviewed and applied as any other (core/issues/upgrade.ts).
+  'codeScanner.upgradeDependency': async (arg) => {
+    const ref = issueRefArg(arg);
+    const located = ref && store.get(ref);
+    if (!ref || !located?.issue.dependency) return (void notifier.warn(l10n.t('That finding is no longer in the results. Refresh or rescan.')), 0);
+    if (!isUpgrade(located.issue)) {
+      void notifier.info(l10n.t('The exact edit to {0} is not clear, so none is made: copy the fixed version and change it where the project sets it.', located.issue.path));
+      return 0;
+    }
+    return fixes.apply([ref], { reveal: true });
+  },
+  'codeScanner.copyFixVersion': async (arg) => {
+    const ref = issueRefArg(arg);
+    const dep = ref && store.get(ref)?.issue.dependency;
+    if (!dep?.fixVersion) return (void notifier.warn(l10n.t('That finding names no fixed version.')), undefined);
+    await vscode.env.clipboard.writeText(dep.fixVersion);
+    notifier.done(l10n.t('Copied {0}: the first version of {1} without this finding.', dep.fixVersion, dep.name));
+    return dep.fixVersion;
   },
   'codeScanner.applyPreviewedFix': (arg) => fixes.applyPreviewed(arg),
   'codeScanner.discardPreviewedFix': (arg) => fixes.discardPreviewed(arg),

@@ -9,7 +9,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PartialKind } from '../../core/scan/endWords';
-import type { StoredIssue } from '../../core/issues';
+import { listName, type StoredIssue } from '../../core/issues';
+import { oneLine } from '../../core/text/untrusted';
 import { digest, place, rangeOfLineText } from '../../core/results';
 import { pushVerdict, verdictText, type PushVerdict, type UnknownReason } from '../../core/results/pushVerdict';
 import { errorMessage } from '../../core/errors';
@@ -20,7 +21,7 @@ import type { FeatureCtx } from '../controllers';
 import { DisposableObject } from '../disposable';
 import { scannableFolders } from '../scan/uploadPreview';
 import type { ScanOptions, ScanSummary } from '../scan/scanController';
-import { l10n } from '../../core/text/l10n';
+import { l10n, listWords } from '../../core/text/l10n';
 
 /** What one folder's check ended with, for the caller (commands, the agent tool). */
 export interface CheckedFolder { folder: string; folderUri: string; verdict: PushVerdict; text: string; files: string[]; deleted: string[] }
@@ -85,10 +86,16 @@ export class PushCheck extends DisposableObject {
       await fsp.mkdir(root, { recursive: true, mode: 0o700 });
       const written = await writeOutgoing(folder.uri.fsPath, outgoing, root);
       let found: StoredIssue[] | undefined;
+      let notRead: string | undefined;
       let sent = 0;
       const summary = await this.ctx.scans.scanContent(folder, {
         root, paths: [...written.keys()], title: TITLES[what], partialOf: PARTIAL_OF[what], quiet: o.quiet, options: o.options,
-        onFindings: (f) => { found = f.issues; sent = f.scan.partialFiles?.length ?? written.size; },
+        onFindings: (f) => {
+          found = f.issues;
+          sent = f.scan.partialFiles?.length ?? written.size;
+          const unread = f.scan.unreadLists ?? [];
+          notRead = unread.length ? l10n.t('the {0} could not be read ({1})', listWords(unread.map((l) => listName(l.kind))), oneLine(unread[0]!.reason, 200).replace(/[.\s]+$/, '')) : undefined;
+        },
       });
       if (!found || summary?.error) {
         const u = unknownOf(summary);
@@ -96,7 +103,7 @@ export class PushCheck extends DisposableObject {
       }
       // The verdict is of every finding of what was sent, whatever the working tree holds now.
       this.ctx.store.matchPoliciesFor(folderUri, found);
-      const verdict = pushVerdict({ what, files: sent, findings: found, policies: this.ctx.policies.count });
+      const verdict = pushVerdict({ what, files: sent, findings: found, policies: this.ctx.policies.count, notRead });
       // Shown in the files as they are now: at the service's line where the file is the content
       // checked, else listed as changed since (a file gone from the working tree is not shown).
       const texts = new Map([...written].map(([p, bytes]) => [p, bytes.toString('utf8')]));

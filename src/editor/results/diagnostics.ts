@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { cweUrl, problemsMessage, severityFromUrgency, type IssueSeverity, type StoredIssue } from '../../core/issues';
+import { classificationUrl, kindOf, problemsMessage, severityFromUrgency, type IssueSeverity, type StoredIssue } from '../../core/issues';
 import type { Ctx } from '../context';
 import type { LocatedIssue } from './resultsStore';
 import { issueRange } from '../workspaceFiles';
@@ -15,7 +15,15 @@ const SEVERITY: Record<IssueSeverity, vscode.DiagnosticSeverity> = {
 };
 
 /**
- * One code (with its CWE page's URI) per classification, and one copy of each message:
+ * A finding's code in Problems: its list and its classification (`security/CWE-89`,
+ * `dependency/CVE-2021-23337`), so the three lists stay apart wherever codes are compared.
+ */
+export function diagnosticCode(issue: StoredIssue): string {
+  return `${kindOf(issue)}/${issue.classificationId}`;
+}
+
+/**
+ * One code (with its CWE page's or CVE record's URI) per classification, and one copy of each message:
  * tens of thousands of diagnostics share a few dozen of each. Every diagnostic is kept by
  * its collection, so a copy each was heap the young generation copied while a full render
  * ran (its collections are the longest stalls of a refresh of 50,000 findings).
@@ -24,13 +32,14 @@ const codes = new Map<string, vscode.Diagnostic['code']>();
 const messages = new Map<string, string>();
 const SHARED_MAX = 5000;
 
-function codeFor(classificationId: string): vscode.Diagnostic['code'] {
-  let code = codes.get(classificationId);
+function codeFor(issue: StoredIssue): vscode.Diagnostic['code'] {
+  const value = diagnosticCode(issue);
+  let code = codes.get(value);
   if (code === undefined) {
-    const url = cweUrl(classificationId);
+    const url = classificationUrl(issue.classificationId);
     if (codes.size >= SHARED_MAX) codes.clear();
-    code = url ? { value: classificationId, target: vscode.Uri.parse(url) } : classificationId;
-    codes.set(classificationId, code);
+    code = url ? { value, target: vscode.Uri.parse(url) } : value;
+    codes.set(value, code);
   }
   return code;
 }
@@ -53,7 +62,7 @@ export function toDiagnostic(issue: StoredIssue): vscode.Diagnostic {
     shared(problemsMessage(issue)),
     issue.falsePositive ? vscode.DiagnosticSeverity.Information : SEVERITY[severityFromUrgency(issue.urgency)],
   );
-  d.code = codeFor(issue.classificationId);
+  d.code = codeFor(issue);
   d.source = DIAGNOSTIC_SOURCE;
   return d;
 }
@@ -67,7 +76,7 @@ export function codeOf(d: vscode.Diagnostic): string {
 export function issueForDiagnostic(candidates: LocatedIssue[], d: vscode.Diagnostic): LocatedIssue | undefined {
   if (d.source !== DIAGNOSTIC_SOURCE) return undefined;
   const code = codeOf(d);
-  return candidates.find((c) => c.issue.classificationId === code && issueRange(c.issue).isEqual(d.range));
+  return candidates.find((c) => diagnosticCode(c.issue) === code && issueRange(c.issue).isEqual(d.range));
 }
 
 /**

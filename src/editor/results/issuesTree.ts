@@ -3,6 +3,7 @@
 // locally dismissed findings in their own group.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isFindingKind, isUpgrade, type FindingKind } from '../../core/issues';
 import { compareIssues, urgencyLabel, findingRow, groupIssues, sortedIssues, isFixable, matchesView, severityFromUrgency, type GroupBy, type StoredIssue, type ViewFilter } from '../../core/issues';
 import { issueRange } from '../workspaceFiles';
 import { DisposableObject } from '../disposable';
@@ -30,6 +31,7 @@ const REACHABLE_KEY = 'codeScanner.issues.reachableOnly';
 const MINE_KEY = 'codeScanner.issues.assignedToMe';
 const NEW_KEY = 'codeScanner.issues.newOnly';
 const POLICY_KEY = 'codeScanner.issues.policyOnly';
+const KIND_FILTER_KEY = 'codeScanner.issues.kindFilter';
 /** The view's on/off filters and where each is remembered. */
 const TOGGLE_KEYS = { reachable: REACHABLE_KEY, new: NEW_KEY, policy: POLICY_KEY, mine: MINE_KEY } as const;
 type ViewToggle = keyof typeof TOGGLE_KEYS;
@@ -93,6 +95,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       newOnly: this.state.get<boolean>(NEW_KEY, false),
       policyOnly: this.state.get<boolean>(POLICY_KEY, false),
       assignedTo: me && (me.id || me.email) ? me : undefined,
+      kinds: this.state.get<FindingKind[]>(KIND_FILTER_KEY, []).filter(isFindingKind),
     };
   }
 
@@ -110,6 +113,11 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     this.refresh();
   }
 
+  async setKindFilter(kinds: FindingKind[]): Promise<void> {
+    await this.state.update(KIND_FILTER_KEY, kinds.length ? kinds : undefined);
+    this.refresh();
+  }
+
   async setUrgencyFilter(urgencies: string[]): Promise<void> {
     await this.state.update(URGENCY_FILTER_KEY, urgencies);
     this.refresh();
@@ -122,7 +130,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   }
 
   async clearFilters(): Promise<void> {
-    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, ...Object.values(TOGGLE_KEYS)]) await this.state.update(k, undefined);
+    for (const k of [STATUS_FILTER_KEY, URGENCY_FILTER_KEY, KIND_FILTER_KEY, ...Object.values(TOGGLE_KEYS)]) await this.state.update(k, undefined);
     await this.store.setClassificationFilter(undefined);
     this.refresh();
   }
@@ -288,7 +296,7 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     // The tooltip (a rendered summary) is made when the item is hovered: resolveTreeItem.
     // What the row shows, in words: a screen reader hears the marks a sighted user sees.
     item.accessibilityInformation = { label: row.accessibleLabel };
-    item.contextValue = dismissal ? 'issue.dismissed' : isFixable(issue) ? 'issue.fixable' : 'issue';
+    item.contextValue = dismissal ? 'issue.dismissed' : rowContext(issue);
     item.command = issue.stale
       ? { command: 'codeScanner.showDetails', title: l10n.t('Show Details'), arguments: [{ folderUri: node.folderUri, issueId: issue.id }] }
       : {
@@ -311,4 +319,10 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     if (node.kind === 'group') return folderNode;
     return this.getChildren(folderNode).find((g) => g.kind === 'group' && !!g.pushCheck === !!node.pushCheck && g.issues.some((i) => i.id === node.issueId));
   }
+}
+
+/** What a finding row's menu offers: the service's fix, a dependency's upgrade, its fixed version to copy, or neither. */
+function rowContext(issue: StoredIssue): string {
+  if (isFixable(issue)) return isUpgrade(issue) ? 'issue.upgrade' : 'issue.fixable';
+  return issue.dependency?.fixVersion ? 'issue.fixVersion' : 'issue';
 }

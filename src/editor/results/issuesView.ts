@@ -2,7 +2,7 @@
 // badge, the commands of its title and rows (group, filter, expand, Copy Details), and
 // the keyboard's focused row. The tree's contents are IssuesTreeProvider's (issuesTree.ts).
 import * as vscode from 'vscode';
-import { capitalize, describeViewFilter, urgencyLabel, isViewFiltered, type GroupBy, type StoredIssue } from '../../core/issues';
+import { FINDING_KINDS, capitalize, describeViewFilter, isFindingKind, kindLabel, urgencyLabel, isViewFiltered, type GroupBy, type StoredIssue } from '../../core/issues';
 import { groupByArg, issueRefArg, stringArg, stringListArg } from '../commands/args';
 import type { SomeCommandHandlers } from '../commands/signatures';
 import type { FeatureCtx } from '../controllers';
@@ -142,7 +142,7 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
     'codeScanner.groupBy': async (arg) => {
       const options: { label: string; by: GroupBy }[] = [
         { label: l10n.t('File'), by: 'file' }, { label: l10n.t('Urgency'), by: 'urgency' }, { label: l10n.t('Classification'), by: 'classification' },
-        { label: l10n.t('Policy'), by: 'policy' },
+        { label: l10n.t('Policy'), by: 'policy' }, { label: l10n.t('Kind'), by: 'kind' },
       ];
       const by = groupByArg(arg)
         ?? (await vscode.window.showQuickPick(options.map((o) => ({ ...o, picked: o.by === provider.groupBy, description: o.by === provider.groupBy ? 'current' : undefined })), { title: l10n.t('Group quality issues by') }))?.by;
@@ -181,6 +181,18 @@ export function issuesTreeFeature({ extension: context, store, session, notifier
         urgencies = picked?.map((p) => p.value);
       }
       if (urgencies) await provider.setUrgencyFilter(urgencies);
+    },
+    'codeScanner.filterByKind': async (arg) => {
+      let kinds = stringListArg(arg)?.filter(isFindingKind);
+      if (!kinds) {
+        const current = provider.filter.kinds ?? [];
+        const picked = await vscode.window.showQuickPick(
+          FINDING_KINDS.map((k) => ({ label: kindLabel(k), value: k, picked: current.includes(k) })),
+          { title: l10n.t('Show findings of kind'), canPickMany: true, placeHolder: l10n.t('Pick none to show every kind') },
+        );
+        kinds = picked?.map((p) => p.value);
+      }
+      if (kinds) await provider.setKindFilter(kinds);
     },
     'codeScanner.toggleReachableOnly': async (arg) => {
       await provider.setToggle('reachable', typeof arg === 'boolean' ? arg : !provider.filter.reachableOnly);

@@ -2,7 +2,7 @@
 // happened since (a cancelled or failed scan, one still on the service, warnings). The text
 // holds the service's words (a failure's reason): each view makes it inert its own way.
 import * as vscode from 'vscode';
-import { capitalize } from '../../core/issues';
+import { capitalize, kindOf, type FindingKind } from '../../core/issues';
 import { listWords } from '../../core/text/l10n';
 import { folderNotes, resultsText, waitingUploadsText } from '../../core/results';
 import type { WaitingUpload } from '../scan/uploadStorage';
@@ -28,8 +28,13 @@ export function folderSummaries(store: ResultsStore, hideFalsePositives: boolean
   return store.folderUris().sort((a, b) => folderRank(a) - folderRank(b)).map((folderUri) => {
     const f = store.folder(folderUri)!;
     let count = 0;
-    for (const issue of f.issues) if (store.isShown(issue, hideFalsePositives)) count++;
-    return { folderUri, name: folderNameOf(folderUri), results: f.scans.length ? resultsText(f, count, now) : undefined, notes: folderNotes(f, now) };
+    const byKind: Partial<Record<FindingKind, number>> = {};
+    for (const issue of f.issues) {
+      if (!store.isShown(issue, hideFalsePositives)) continue;
+      count++;
+      byKind[kindOf(issue)] = (byKind[kindOf(issue)] ?? 0) + 1;
+    }
+    return { folderUri, name: folderNameOf(folderUri), results: f.scans.length ? resultsText(f, count, now, byKind) : undefined, notes: folderNotes(f, now) };
   });
 }
 

@@ -1,7 +1,7 @@
 // The page of the finding details view, as HTML. No `vscode` import: tested in plain Node.
 // Every piece of server text is escaped; the policy allows no remote content and only the
 // page's own nonce'd style and script.
-import { FINDING_FACTS, capitalize, urgencyLabel, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
+import { FINDING_FACTS, capitalize, classificationUrl, urgencyLabel, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
 import { DISMISS_LABELS } from '../../core/results/dismissWords';
 import type { Dismissal } from '../results/resultsStore';
 import { displayLanguage, l10n } from '../../core/text/l10n';
@@ -34,7 +34,9 @@ function factHtml(fact: FindingFact, words: string): string {
 
 /** The page for one finding. Exported for tests; `facts` is the table of a finding's facts. */
 export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: string; folderName?: string; dismissal?: Dismissal; fixed?: boolean; facts?: readonly FindingFact[] }): string {
-  const cwe = cweUrl(issue.classificationId);
+  // Its CWE page, or its CVE record for a dependency finding.
+  const cwe = classificationUrl(issue.classificationId);
+  const linkTitle = cweUrl(issue.classificationId) ? l10n.t('Open the CWE page') : l10n.t('Open the CVE record');
   const fixable = isFixable(issue) && !o.fixed;
   const factRows = factsFor(issue, 'details', o.facts ?? FINDING_FACTS).map(({ fact, words }) => row(fact.label, factHtml(fact, words))).join('\n  ');
   // Numbers too: what a results file read back holds may have been edited by hand.
@@ -93,7 +95,7 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
 <h1 id="title" tabindex="-1">${esc(issue.classificationName)}</h1>
 <div class="sub">
   <span class="badge urgency-${esc(String(issue.urgency).toLowerCase())}"><span class="sr">${esc(l10n.t('Urgency: '))}</span>${esc(urgencyLabel(issue.urgency))}</span>
-  ${cwe ? `<a href="${cwe}" title="${esc(l10n.t('Open the CWE page'))}">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)}
+  ${cwe ? `<a href="${cwe}" title="${esc(linkTitle)}">${esc(issue.classificationId)}</a>` : esc(issue.classificationId)}
   · ${esc(issue.path)}:${line}
 </div>
 ${issue.stale ? l10n.t('<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>') : ''}

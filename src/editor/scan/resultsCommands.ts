@@ -6,7 +6,7 @@ import type { ServiceClient } from '../../core/api';
 import { errorMessage } from '../../core/errors';
 import { clockTime, type PendingScan } from '../../core/results';
 import { ScanFailedError } from '../../core/scan/awaitScan';
-import { fetchFindings, waitForScan, type PipelineContext } from '../../core/scan/pipeline';
+import { fetchFindings, waitForScan, withLists, type PipelineContext } from '../../core/scan/pipeline';
 import type { Session } from '../account/session';
 import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
@@ -64,7 +64,7 @@ export class ResultsCommands {
           for (const scan of this.store.scansOf(folderUri)) {
             const archived = await archivedFiles.load(scan.archiveSha256);
             const found = await fetchFindings({ client, log: (l) => this.session.log.warn(l) }, scan.scanId);
-            perScan.push({ scan, issues: found.issues, archived, unreadable: found.unreadable });
+            perScan.push({ scan: withLists(scan, found), issues: found.issues, archived, unreadable: found.unreadable });
           }
           if (perScan.length) await this.store.replaceFolder(folderUri, perScan);
         }

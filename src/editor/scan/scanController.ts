@@ -196,6 +196,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
           uploads: { ...base.uploads, store: memory, discard: () => memory.clear(), reuse: undefined, changes: undefined },
           onScan: async (e) => {
             this.session.log.info(`${folder.name}: ${o.title}: ${scanEventLine(e)}`);
+            this.end.sayAbsentLists(e, client.baseUrl);
             if (e.kind === 'completed') o.onFindings(e.findings);
           },
         };
@@ -261,7 +262,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
           if (!folder) continue;
           const ctx = await this.pipelineContext(client, folder, this.uploads.forFolder(folderUri), run, run.folderProgress(i, waiting.length, this.label(folder)), options);
           const done = await this.watch(scan.scanId, () => waitForScan(scan, ctx));
-          if (done.kind === 'complete') outcomes.push({ folder: folder.name, scanId: scan.scanId, files: scan.partialFiles?.length ?? 0, issues: done.issues, warnings: done.warnings });
+          if (done.kind === 'complete') outcomes.push({ folder: folder.name, scanId: scan.scanId, files: scan.partialFiles?.length ?? 0, issues: done.issues, warnings: done.warnings, ...(done.unreadLists ? { unreadLists: done.unreadLists } : {}) });
         }
         return outcomes;
       });
@@ -315,6 +316,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
         if (e.kind === 'uploaded') this.watching.add(e.scan.scanId);
         else this.watching.delete(e.kind === 'completed' ? e.findings.scan.scanId : e.scan.scanId);
         this.session.log.info(`${folder.name}: ${scanEventLine(e)}`);
+        this.end.sayAbsentLists(e, client.baseUrl);
         await this.store.apply(folderUri, e, this.session.account);
       },
       wait: { intervalMs: options.pollIntervalMs, maxPolls: options.maxPolls },
@@ -344,6 +346,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
     const fresh = this.newFoundBy(workspaceFolder.uri.toString(), r.scanId);
     return {
       folder, scanId: r.scanId, files: r.files, issues: r.issues, ...(fresh ? { fresh } : {}), leftOut, warnings: r.warnings.length ? r.warnings : undefined,
+      ...(r.unreadLists ? { unreadLists: r.unreadLists } : {}),
       ...(r.gitIgnoredNotListed ? { gitIgnoredNotListed: true } : {}),
     };
   }

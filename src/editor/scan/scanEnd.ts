@@ -3,8 +3,9 @@
 // they ended once, with the action that helps. The words are the core's (core/scan/endWords.ts);
 // a scan on save tells the log only. The findings shown stay in every case.
 import * as vscode from 'vscode';
-import { backgroundEnd, continuingWords, failureOf, failureSentence, failureSummaryError, finishedWords, savedScanLine, shownSentence, type EndSummary, type FolderOutcome } from '../../core/scan/endWords';
+import { absentListLine, backgroundEnd, continuingWords, failureOf, failureSentence, failureSummaryError, finishedWords, savedScanLine, shownSentence, type EndSummary, type FolderOutcome } from '../../core/scan/endWords';
 import { errorMessage } from '../../core/errors';
+import type { ScanEvent } from '../../core/scan/events';
 import { skipReasonLabel, type SkippedFile } from '../../core/workspace/selectFiles';
 import type { Session } from '../account/session';
 import type { Commands } from '../commands/manager';
@@ -14,7 +15,23 @@ import type { FolderFailure, Run } from './scanRun';
 import { l10n } from '../../core/text/l10n';
 
 export class ScanEnd {
+  /** Lists a service was found not to have, said once a session (`address kind`). */
+  private readonly absentSaid = new Set<string>();
+
   constructor(private readonly deps: { store: ResultsStore; notifier: Notifier; commands: Commands; session: Session }) {}
+
+  /**
+   * A list the service does not have is said once a session in the log (decisions.md),
+   * never as "0 findings"; Check Connection says it too.
+   */
+  sayAbsentLists(e: ScanEvent, baseUrl: string): void {
+    if (e.kind !== 'completed') return;
+    for (const kind of e.findings.scan.absentLists ?? []) {
+      if (this.absentSaid.has(`${baseUrl} ${kind}`)) continue;
+      this.absentSaid.add(`${baseUrl} ${kind}`);
+      this.deps.session.log.info(absentListLine(kind, baseUrl));
+    }
+  }
 
   /** Which findings are shown for a folder now, in a sentence. */
   shownText(folderName: string | undefined): string {

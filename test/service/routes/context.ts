@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Principal } from '../auth';
 import type { ServiceCore } from '../core';
 import type { RouteId } from '../faults';
-import type { Permission } from '../types';
+import type { ListId, Permission } from '../types';
 
 export interface Ctx {
   req: IncomingMessage;
@@ -32,5 +32,7 @@ export interface Route {
    * mode answers 404 as for any path that is not an endpoint).
    */
   realShapesOnly?: boolean;
+  /** One of a scan's lists: served only while the mode keeps it (`mode.lists`). */
+  list?: ListId;
   handler(ctx: Ctx): Promise<void>;
 }

@@ -1,10 +1,11 @@
 // The route table: every operation of the spec, below /api/v1.
 import { headTransfer, patchChunk } from './chunks';
-import type { Shapes } from '../shapes';
+import type { AnswerMode } from '../shapes';
+import { LIST_IDS } from '../types';
 import type { Route } from './context';
 import { updateIntegration } from './integrations';
 import { listPolicies } from './policies';
-import { listQualityIssues } from './qualityIssues';
+import { listIssues } from './issueLists';
 import { listRoles } from './roles';
 import { scanStatus } from './scanStatus';
 import { startScan } from './startScan';
@@ -18,7 +19,9 @@ export const ROUTES: Route[] = [
   { id: 'teamMembers', method: 'POST', path: '/teams/:team_id/members', permission: 'teams.manage_team', handler: addTeamMembers },
   { id: 'integrationUpdate', method: 'PATCH', path: '/integrations/pipelineprovider/:integration_uuid', permission: 'integrations.manage_integration', handler: updateIntegration },
   { id: 'policies', method: 'GET', path: '/policies', permission: 'policies.view_policy', handler: listPolicies },
-  { id: 'qualityIssues', method: 'GET', path: '/scan/:scan_id/issues/quality', permission: 'scans.view_scan', handler: listQualityIssues },
+  { id: 'securityIssues', method: 'GET', path: '/scan/:scan_id/issues', permission: 'scans.view_scan', list: 'security', handler: listIssues('security') },
+  { id: 'qualityIssues', method: 'GET', path: '/scan/:scan_id/issues/quality', permission: 'scans.view_scan', list: 'quality', handler: listIssues('quality') },
+  { id: 'dependencyIssues', method: 'GET', path: '/scan/:scan_id/issues/sca', permission: 'scans.view_scan', list: 'dependency', handler: listIssues('dependency') },
   { id: 'scanStatus', method: 'GET', path: '/scan/:scan_id', permission: 'scans.view_scan', realShapesOnly: true, handler: scanStatus },
   { id: 'startScan', method: 'POST', path: '/start-scan', permission: 'scans.create_scan', handler: startScan },
   // The trailing slash is part of these paths (spec); without it the route does not exist.
@@ -49,11 +52,16 @@ function matchPath(pattern: string, path: string): Record<string, string> | unde
   return params;
 }
 
-/** The route for method+path; `allowed` lists the methods of a path that exists with another method. */
-export function findRoute(method: string, path: string, shapes: Shapes = 'seed'): { match?: RouteMatch; allowed: string[] } {
+/**
+ * The route for method+path; `allowed` lists the methods of a path that exists with another
+ * method. A list the mode leaves out is no route at all, as on a service that lacks it.
+ */
+export function findRoute(method: string, path: string, mode: Pick<AnswerMode, 'shapes' | 'lists'> = { shapes: 'seed' }): { match?: RouteMatch; allowed: string[] } {
   const allowed: string[] = [];
+  const lists = mode.lists ?? LIST_IDS;
   for (const route of ROUTES) {
-    if (route.realShapesOnly && shapes !== 'real') continue;
+    if (route.realShapesOnly && mode.shapes !== 'real') continue;
+    if (route.list && !lists.includes(route.list)) continue;
     const params = matchPath(route.path, path);
     if (!params) continue;
     if (route.method === method) return { match: { route, params }, allowed };

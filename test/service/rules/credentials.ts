@@ -38,6 +38,7 @@ export const hardcodedCredentials: Rule = {
   id: 'hardcoded-credentials',
   languages: ['JavaScript', 'TypeScript', 'Python'],
   classification: CWE_798,
+  list: 'security',
   urgency: 'high',
   check(file) {
     const out: RawFinding[] = [];

@@ -64,6 +64,7 @@ export function scanSource(path: string, content: Buffer | string): Finding[] {
         ?? (test ? `Found in test code (${path}); the pattern is still worth fixing but does not ship.` : `The ${rule.classification.name.toLowerCase()} pattern is in code that ships (${path}).`);
       findings.push({
         ruleId: rule.id,
+        list: rule.list,
         classification: rule.classification,
         urgency: rule.urgency,
         path,

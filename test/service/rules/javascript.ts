@@ -10,6 +10,7 @@ export const jsEval: Rule = {
   id: 'js-eval',
   languages: JS,
   classification: CWE_95,
+  list: 'security',
   urgency: 'critical',
   check(file) {
     const out: RawFinding[] = [];
@@ -39,6 +40,7 @@ export const jsConsole: Rule = {
   id: 'js-console-debug',
   languages: JS,
   classification: CWE_489,
+  list: 'quality',
   urgency: 'low',
   check(file) {
     const out: RawFinding[] = [];
@@ -60,6 +62,7 @@ export const jsDebugger: Rule = {
   id: 'js-debugger',
   languages: JS,
   classification: CWE_489,
+  list: 'quality',
   urgency: 'medium',
   check(file) {
     const out: RawFinding[] = [];
@@ -79,6 +82,7 @@ export const jsLooseEquality: Rule = {
   id: 'js-loose-equality',
   languages: JS,
   classification: CWE_480,
+  list: 'quality',
   urgency: 'low',
   check(file) {
     const out: RawFinding[] = [];
@@ -111,6 +115,7 @@ export const jsCommandInjection: Rule = {
   id: 'js-command-injection',
   languages: JS,
   classification: CWE_78,
+  list: 'security',
   urgency: 'high',
   check(file) {
     if (!file.text.includes('child_process')) return [];

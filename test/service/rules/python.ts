@@ -8,6 +8,7 @@ export const pyEval: Rule = {
   id: 'py-eval',
   languages: ['Python'],
   classification: CWE_95,
+  list: 'security',
   urgency: 'critical',
   check(file) {
     const out: RawFinding[] = [];
@@ -36,6 +37,7 @@ export const pyPrint: Rule = {
   id: 'py-print-debug',
   languages: ['Python'],
   classification: CWE_489,
+  list: 'quality',
   urgency: 'low',
   check(file) {
     const out: RawFinding[] = [];
@@ -60,6 +62,7 @@ export const pyBareExcept: Rule = {
   id: 'py-bare-except',
   languages: ['Python'],
   classification: CWE_396,
+  list: 'quality',
   urgency: 'medium',
   check(file) {
     const out: RawFinding[] = [];
@@ -84,6 +87,7 @@ export const pyShellInjection: Rule = {
   id: 'py-shell-injection',
   languages: ['Python'],
   classification: CWE_78,
+  list: 'security',
   urgency: 'high',
   check(file) {
     const out: RawFinding[] = [];

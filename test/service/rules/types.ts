@@ -42,12 +42,15 @@ export interface Rule {
   id: string;
   languages: Language[];
   classification: Classification;
+  /** The service's list it reports to: vulnerabilities go to security, the rest to code quality. */
+  list: 'security' | 'quality';
   urgency: Urgency;
   check(file: SourceFile): RawFinding[];
 }
 
 export interface Finding {
   ruleId: string;
+  list: 'security' | 'quality';
   classification: Classification;
   urgency: Urgency;
   path: string;

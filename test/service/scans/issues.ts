@@ -1,11 +1,38 @@
 // Finding of the rule engine -> code quality issue with every field of the spec's table.
 import { randomUUID } from 'node:crypto';
+import type { DependencyMatch } from '../rules/dependencies';
 import type { Finding } from '../rules/types';
-import type { QualityIssue, ScanRecord, SeedUser } from '../types';
+import type { DependencyFinding, QualityIssue, ScanRecord, SecurityIssue, SeedUser } from '../types';
 
 /** Same finding in the same scan gets the same key, so a resumed scan does not duplicate it. */
 export function findingKey(f: Finding): string {
   return `${f.path}:${f.line}:${f.ruleId}`;
+}
+
+/** A security finding: the code quality shape, its scan and an explanation (decisions.md). */
+export function toSecurityIssue(f: Finding, scan: ScanRecord, uploader: SeedUser | undefined, createdAt: string): SecurityIssue {
+  return { ...toIssue(f, scan, uploader, createdAt), scan_id: scan.id, details: { explanation: `${f.classification.description} Found at ${f.path}:${f.line}.` } };
+}
+
+/** A package a manifest asks for that an advisory names, as the dependency list answers it. */
+export function toDependencyFinding(m: DependencyMatch, createdAt: string): DependencyFinding {
+  const a = m.advisory;
+  return {
+    id: randomUUID(),
+    created_at: createdAt,
+    description: a.description,
+    details: a.details,
+    severity: a.severity,
+    classification: a.malicious ? 'malicious' : 'vulnerable',
+    cve: a.cve ?? null,
+    package: { name: m.requirement.name, version: m.requirement.version, ecosystem: a.ecosystem, fix_version: a.fixedIn ?? null },
+    location: { path: m.path },
+  };
+}
+
+/** The same dependency finding in the same scan gets the same key, so a resumed scan does not duplicate it. */
+export function dependencyKey(path: string, name: string, cve: string | null | undefined): string {
+  return `${path}:${name}:${cve ?? 'malicious'}`;
 }
 
 export function toIssue(f: Finding, scan: ScanRecord, uploader: SeedUser | undefined, createdAt: string): QualityIssue {

@@ -3,11 +3,12 @@
 // run sees fewer. An archive that cannot be read fails the scan.
 import type { ServiceCore } from '../core';
 import { scanSource, wantsFile } from '../rules';
+import { isManifest, scanManifest, type DependencyMatch } from '../rules/dependencies';
 import type { Finding } from '../rules/types';
-import type { ScanRecord } from '../types';
+import type { DependencyFinding, ListId, QualityIssue, ScanRecord, ServiceFinding } from '../types';
 import { normalizeArchivePath } from '../uploads/validate';
 import { archiveKind, walkArchive } from './archive';
-import { findingKey, toIssue } from './issues';
+import { dependencyKey, findingKey, toDependencyFinding, toIssue, toSecurityIssue } from './issues';
 
 const MAX_ISSUES = 10000;
 const STEPS = 5;
@@ -46,9 +47,11 @@ export class ScanRunner {
     });
   }
 
-  private async findings(scan: ScanRecord): Promise<Finding[]> {
+  /** What the rules and the dependency engine report of the archive's files. */
+  private async findings(scan: ScanRecord): Promise<{ code: Finding[]; dependencies: DependencyMatch[] }> {
     const only = scan.partial ? new Set(scan.filesToScan) : undefined;
     const out: Finding[] = [];
+    const dependencies: DependencyMatch[] = [];
     const files: string[] = [];
     let scanned = 0;
     let inflated = 0;
@@ -59,7 +62,7 @@ export class ScanRunner {
     await walkArchive(scan.archivePath, archiveKind(scan.archiveName), (f) => {
       files.push(f.path);
       const p = safeArchivePath(f.path);
-      const candidate = !this.closed && !!p && (!only || only.has(p)) && wantsFile(p, f.size);
+      const candidate = !this.closed && !!p && (!only || only.has(p)) && (wantsFile(p, f.size) || (isManifest(p) && f.size <= 1024 * 1024));
       // Sizes are checked by the readers (yauzl validates them), so this bounds what is inflated.
       const want = candidate && scanned < maxFiles && inflated + f.size <= this.core.opts.maxScannedBytes;
       if (want) { scanned++; inflated += f.size; }
@@ -70,18 +73,19 @@ export class ScanRunner {
       if (this.closed) return Promise.reject(new Error('the service is closing'));
       const p = safeArchivePath(f.path);
       if (!content || !p || out.length >= MAX_ISSUES) return undefined;
-      out.push(...scanSource(p, content));
+      if (isManifest(p)) dependencies.push(...scanManifest(p, content.toString('utf8')));
+      else out.push(...scanSource(p, content));
       // Let requests in between files: scanning must not stall uploads.
       return new Promise<void>((resolve) => setImmediate(resolve));
     }).catch((e: unknown) => {
       throw new ArchiveUnreadableError(`archive could not be read: ${(e as Error).message}`);
     });
-    if (this.closed) return [];
+    if (this.closed) return { code: [], dependencies: [] };
     await this.core.store.setFiles(scan, files);
     if (beyond) {
       scan.limitErrors = [{ scan_type: 'blast', level: 'warning', location: null, message: `${beyond} source files were not scanned: the scan reached its limit of ${scanned} files or ${Math.round(this.core.opts.maxScannedBytes / 1024 ** 2)} MB` }];
     }
-    return out.slice(0, MAX_ISSUES);
+    return { code: out.slice(0, MAX_ISSUES), dependencies };
   }
 
   private async run(scanId: string): Promise<void> {
@@ -89,25 +93,37 @@ export class ScanRunner {
     const scan = store.scan(scanId);
     if (!scan) return;
     const durationMs = scan.processingMs ?? this.core.opts.scanDurationMs;
+    const uploader = this.core.dir.user(scan.user);
     try {
-      const known = new Set(store.issuesOf(scanId).map((i) => String(i.scanner_metadata.finding_key)));
-      const todo = (await this.findings(scan)).filter((f) => !known.has(findingKey(f)));
+      const metaKey = (i: ServiceFinding) => String((i as QualityIssue).scanner_metadata?.finding_key);
+      const known = new Set([...store.issuesOf(scanId, 'security'), ...store.issuesOf(scanId, 'quality')].map(metaKey));
+      const knownDeps = new Set(store.issuesOf<DependencyFinding>(scanId, 'dependency').map((d) => dependencyKey(d.location?.path, d.package?.name, d.cve)));
+      const found = await this.findings(scan);
+      // Code findings first, then the dependencies, in the same steps: a poll during the run sees fewer.
+      const todo: ({ list: ListId; make: (now: string) => ServiceFinding })[] = [
+        ...found.code.filter((f) => !known.has(findingKey(f))).map((f) => ({
+          list: f.list as ListId,
+          make: (now: string) => (f.list === 'security' ? toSecurityIssue(f, scan, uploader, now) : toIssue(f, scan, uploader, now)),
+        })),
+        ...found.dependencies.filter((m) => !knownDeps.has(dependencyKey(m.path, m.requirement.name, m.advisory.cve))).map((m) => ({ list: 'dependency' as ListId, make: (now: string) => toDependencyFinding(m, now) })),
+      ];
       if (scan.planned?.failedReason) {
         // A scan armed to fail runs its time, then fails with that reason and no findings.
         await this.sleep(durationMs);
         if (this.closed) return;
         throw new PlannedFailure(scan.planned.failedReason);
       }
-      const uploader = this.core.dir.user(scan.user);
       const per = Math.max(1, Math.ceil(todo.length / STEPS));
       const steps = Math.max(1, Math.ceil(todo.length / per));
       for (let k = 0; k < steps; k++) {
         await this.sleep(durationMs / steps);
         if (this.closed) return;
         const now = new Date().toISOString();
-        const batch = todo.slice(k * per, (k + 1) * per).map((f) => toIssue(f, scan, uploader, now));
-        if (batch.length) await store.addIssues(scanId, batch);
-        scan.issueCount = store.issuesOf(scanId).length;
+        const batch = todo.slice(k * per, (k + 1) * per);
+        for (const list of new Set(batch.map((b) => b.list))) {
+          await store.addIssues(scanId, batch.filter((b) => b.list === list).map((b) => b.make(now)), list);
+        }
+        scan.issueCount = store.countOf(scanId);
       }
       scan.status = 'completed';
     } catch (e) {
@@ -116,7 +132,7 @@ export class ScanRunner {
       scan.error = e instanceof ArchiveUnreadableError || e instanceof PlannedFailure ? e.message : `scan failed: ${(e as Error).message}`;
     }
     scan.completedAt = new Date().toISOString();
-    scan.issueCount = store.issuesOf(scanId).length;
+    scan.issueCount = store.countOf(scanId);
     await store.persist();
   }
 

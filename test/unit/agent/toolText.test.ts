@@ -39,8 +39,26 @@ test('filters: file part, urgency in any spelling, reachability, status, dismiss
 
 test('compact and full rows: the current line, fixable only for uploaded files, the fix in full', () => {
   assert.deepEqual(compactFinding(row({ range: { start: { line: 9, character: 0 }, end: { line: 9, character: 3 } } })), {
-    id: 'f1', folder: 'app', path: 'src/db.ts', line: 10, urgency: 'high', classification: 'CWE-89: SQL Injection', status: 'open', fixable: true,
+    id: 'f1', kind: 'quality', folder: 'app', path: 'src/db.ts', line: 10, urgency: 'high', classification: 'CWE-89: SQL Injection', status: 'open', fixable: true,
   });
   assert.equal(compactFinding(row({ inArchive: false })).fixable, false);
   assert.deepEqual((fullFinding(row()) as { fix: unknown }).fix, { explanation: 'x', diff: '--- a\n+++ b\n', status: 'ok' });
+});
+
+test('List Findings by kind: an array, or one kind as a string; each finding says its kind', async () => {
+  const { toStoredDependency, toStoredIssue } = await import('../../../src/core/issues');
+  const rows = [
+    toStoredIssue({ id: '1', location: { file: { path: 'a.js' } } }, 'security')!,
+    toStoredIssue({ id: '1', location: { file: { path: 'a.js' } } }, 'quality')!,
+    toStoredDependency({ id: '1', location: { path: 'package.json' }, package: { name: 'lodash', fix_version: '4.17.21' } })!,
+  ].map((finding) => ({ finding, folder: 'app', dismissed: false }));
+  const ids = (f: Parameters<typeof matchesFilter>[1]) => rows.filter((r) => matchesFilter(r, f)).map((r) => r.finding.id);
+  assert.deepEqual(ids({ kind: ['security', 'dependency'] }), ['security:1', 'dependency:1']);
+  assert.deepEqual(ids({ kind: 'quality' as unknown as ['quality'] }), ['1']);
+  assert.deepEqual(ids({ kind: 7 as unknown as [] }), ['security:1', '1', 'dependency:1'], 'an odd value filters nothing');
+  const dep = compactFinding(rows[2]!);
+  assert.equal(dep.kind, 'dependency');
+  assert.equal(dep.package, 'lodash');
+  assert.equal(dep.fixVersion, '4.17.21');
+  assert.equal(dep.status, undefined, 'the dependency list has no status');
 });

@@ -35,9 +35,9 @@ function renderings(facts: readonly FindingFact[]) {
 
 test('a fact added to the table appears in every rendering, escaped where markup could be made of it', () => {
   const r = renderings([...FINDING_FACTS, ticket(['row', 'problems', 'details', 'hover', 'clipboard', 'agent', 'sarif'])]);
-  assert.equal(r.row, 'SQL Injection · CWE-89 · reachable · JIRA-7 <b>');
-  assert.equal(r.spoken, 'High SQL Injection, CWE 89, src/find.js line 3, reachable, JIRA-7 <b>');
-  assert.equal(r.problems, 'SQL Injection (High) — User input reaches a query. · Ticket: JIRA-7 <b>');
+  assert.equal(r.row, 'SQL Injection · CWE-89 · Code quality · reachable · JIRA-7 <b>');
+  assert.equal(r.spoken, 'High SQL Injection, CWE 89, src/find.js line 3, Code quality, reachable, JIRA-7 <b>');
+  assert.equal(r.problems, 'Code quality · SQL Injection (High) — User input reaches a query. · Ticket: JIRA-7 <b>');
   assert.match(r.details, /<dt>Ticket<\/dt><dd>JIRA-7 &lt;b&gt;<\/dd>/);
   assert.ok(r.hover.endsWith('Ticket: JIRA\\-7 \\<b\\>'), r.hover);
   assert.match(r.clipboard, /^Ticket: JIRA-7 <b>$/m);
@@ -58,15 +58,16 @@ test('the table\'s words are the same everywhere people read them; machines get 
     assert.ok(r.hover.includes(words), `hover: ${words}`);
     assert.ok(r.clipboard.includes(words), `clipboard: ${words}`);
   }
-  assert.deepEqual(factData(issue, 'sarif'), { urgency: 'high', status: 'on_hold', slaStatus: 'at_risk', reachable: true, createdAt: '2026-11-21T10:00:00Z', project: 'shop', branch: 'main', commit: 'abc123' });
+  assert.deepEqual(factData(issue, 'sarif'), { kind: 'quality', urgency: 'high', status: 'on_hold', slaStatus: 'at_risk', reachable: true, createdAt: '2026-11-21T10:00:00Z', project: 'shop', branch: 'main', commit: 'abc123' });
   assert.equal(factsFor({ ...issue, slaStatus: ' ' }, 'hover').some((f) => f.fact.key === 'slaStatus'), false, 'a blank value is no fact');
 });
 
 test('a row\'s marks are the table\'s, in its order; among what would block CI the policies it breaks; a local dismissal last', () => {
   const marked: StoredIssue = { ...issue, isNew: true, stale: true, falsePositive: true, policies: [{ id: 1, name: 'No SQL' }, { id: 2, name: 'Draft', unapproved: true }] };
-  assert.equal(findingRow(marked, { groupBy: 'urgency', dismissed: 'accepted risk' }).description, 'SQL Injection · CWE-89 · new · violates 2 policies · reachable · code changed since the scan · likely false positive · dismissed: accepted risk');
-  assert.equal(findingRow(marked, { groupBy: 'classification', pushCheck: true }).description, 'SQL Injection · CWE-89 · new · blocks CI: No SQL · reachable · code changed since the scan · likely false positive');
+  assert.equal(findingRow(marked, { groupBy: 'urgency', dismissed: 'accepted risk' }).description, 'SQL Injection · CWE-89 · Code quality · new · violates 2 policies · reachable · code changed since the scan · likely false positive · dismissed: accepted risk');
+  assert.equal(findingRow(marked, { groupBy: 'classification', pushCheck: true }).description, 'SQL Injection · CWE-89 · Code quality · new · blocks CI: No SQL · reachable · code changed since the scan · likely false positive');
   assert.equal(findingRow(marked, { groupBy: 'urgency' }).label, 'find.js:3');
   assert.equal(findingRow(marked, { groupBy: 'file' }).label, 'High · line 3');
-  assert.equal(problemsMessage(marked), 'Likely false positive: SQL Injection (High) — User input reaches a query.');
+  assert.equal(problemsMessage(marked), 'Likely false positive: Code quality · SQL Injection (High) — User input reaches a query.');
+  assert.equal(findingRow(marked, { groupBy: 'kind' }).description, 'SQL Injection · CWE-89 · new · violates 2 policies · reachable · code changed since the scan · likely false positive', 'grouped by kind, the group says it');
 });

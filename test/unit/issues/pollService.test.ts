@@ -35,9 +35,15 @@ test('polling a running scan settles on the complete set of findings', async (t)
 
   const seen: number[] = [];
   const res = await pollUntilSettled({
+    // Every list of the scan, page size 1: every page is fetched.
     fetch: async (signal) => {
-      const r = await client.listAllQualityIssues(scanId, { pageSize: 1, signal }); // page size 1: every page is fetched
-      return { issues: r.issues, totalIssues: r.totalIssues };
+      const lists = await Promise.all([
+        client.listAllIssues('security', scanId, { pageSize: 1, signal, convert: (i) => i }),
+        client.listAllIssues('quality', scanId, { pageSize: 1, signal, convert: (i) => i }),
+        client.listAllIssues('dependency', scanId, { pageSize: 1, signal, convert: (i) => i }),
+      ]);
+      const [security, quality, dependency] = lists;
+      return { issues: [...security.issues, ...quality.issues, ...dependency.issues.map((d) => d.id)], totalIssues: lists.reduce((n, r) => n + r.totalIssues, 0), code: [...security.issues, ...quality.issues] };
     },
     // The wait between polls lasts until the service made progress (its next batch, or the
     // end of the scan), as a real interval is longer than the gaps between a busy scan's
@@ -59,7 +65,7 @@ test('polling a running scan settles on the complete set of findings', async (t)
   assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'totals only grow while the scan runs');
   assert.ok(seen.length >= 3 && seen[0] < res.totalIssues, `the first polls saw a partial result (${seen.join(' → ')})`);
 
-  const stored = res.issues.map(toStoredIssue);
+  const stored = res.code.map((i) => toStoredIssue(i));
   assert.ok(stored.every((s) => s && s.path && s.line >= 1 && s.classificationId.startsWith('CWE-')));
   assert.deepEqual(new Set(stored.map((s) => s!.path)), new Set(['src/a.js', 'report.py']));
 });

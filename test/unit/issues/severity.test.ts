@@ -30,7 +30,7 @@ test('a service issue is normalised for storage', () => {
     auto_fix_suggestion: { status: 'fix_available', patch: { diff: '--- a/x\n+++ b/x\n', explanation: 'Use parameters' } },
   });
   assert.deepEqual(stored, {
-    id: 'a1', classificationId: 'CWE-89', classificationName: 'SQL Injection',
+    id: 'a1', kind: 'quality', classificationId: 'CWE-89', classificationName: 'SQL Injection',
     classificationDescription: 'Untrusted input in SQL', urgency: 'high', status: 'open',
     path: 'src/db.py', line: 12, falsePositive: true, triageReasoning: 'constant input', triageStatus: 'false_positive',
     fileName: 'db.py',

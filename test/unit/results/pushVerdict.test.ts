@@ -39,3 +39,12 @@ test('without policies the verdict is unknown, never "would pass", with what hel
   assert.match(verdictText({ kind: 'unknown', what: 'staged', reason: 'signed-out' }), /you are not signed in\. To know, sign in/);
   assert.match(verdictText({ kind: 'unknown', what: 'staged', reason: 'scan-failed', detail: 'the scan did not complete (it ran out of time)' }), /the scan did not complete \(it ran out of time\)\. To know, check again/);
 });
+
+test('a list of the scan that could not be read: what was read may still block; it never passes', () => {
+  const ok = { id: '1', classificationId: 'CWE-1', classificationName: 'x', classificationDescription: '', urgency: 'low', status: 'open', path: 'a.js', line: 1, falsePositive: false };
+  const clear = pushVerdict({ what: 'staged', files: 1, findings: [ok], policies: 2, notRead: 'the dependency findings could not be read (HTTP 503)' });
+  assert.deepEqual(clear, { kind: 'unknown', what: 'staged', reason: 'incomplete', detail: 'the dependency findings could not be read (HTTP 503)' });
+  assert.match(verdictText(clear), /^Unknown whether CI would block this: the dependency findings could not be read \(HTTP 503\)\. To know, check again/);
+  const blocked = pushVerdict({ what: 'staged', files: 1, findings: [{ ...ok, policies: [{ id: 1, name: 'P' }] }], policies: 2, notRead: 'x' });
+  assert.equal(blocked.kind, 'blocked');
+});

@@ -142,10 +142,50 @@ describe('waiting for a scan', () => {
   test('findings that cannot be read after retries: unreadable, the scan stays for later', () => inRealShapes(async () => {
     const scan = await uploaded();
     await new Promise((r) => setTimeout(r, 300));
-    svc.faults.failNext('qualityIssues', 100, { status: 503 });
-    const { ctx } = context({ sleep: async () => undefined });
-    const err = await awaitScan(ctx, scan).catch((e: unknown) => e);
-    assert.ok(err instanceof ScanStoppedError && err.why === 'unreadable', String(err));
+    for (const route of ['securityIssues', 'qualityIssues', 'dependencyIssues']) svc.faults.failNext(route, 100, { status: 503 });
+    try {
+      const { ctx } = context({ sleep: async () => undefined });
+      const err = await awaitScan(ctx, scan).catch((e: unknown) => e);
+      assert.ok(err instanceof ScanStoppedError && err.why === 'unreadable', String(err));
+    } finally {
+      svc.faults.clear();
+    }
+  }));
+
+  test('one list that cannot be read: the others are read, and that list is said to have failed, never empty', () => inRealShapes(async () => {
+    const scan = await uploaded();
+    await new Promise((r) => setTimeout(r, 300));
+    svc.faults.failNext('dependencyIssues', 100, { status: 503 });
+    try {
+      const { ctx, logged: logs } = context({ sleep: async () => undefined });
+      const r = await awaitScan(ctx, scan);
+      assert.equal(r.kind, 'complete');
+      if (r.kind !== 'complete') return;
+      assert.equal(r.found.lists.dependency.state, 'failed');
+      assert.match((r.found.lists.dependency as { reason: string }).reason, /503/);
+      assert.equal(r.found.lists.security.state, 'read');
+      assert.equal(r.found.lists.quality.state, 'read');
+      assert.ok(r.found.issues.some((i) => i.kind === 'security') && r.found.issues.some((i) => i.kind === 'quality'));
+      assert.ok(!r.found.issues.some((i) => i.kind === 'dependency'));
+      assert.ok(logs.some((l) => /dependency findings could not be read/.test(l)), logs.join('\n'));
+    } finally {
+      svc.faults.clear();
+    }
+  }));
+
+  test('a list the service does not have (404) is absent, not failed and not empty', () => inRealShapes(async () => {
+    svc.mode.lists = ['security', 'quality'];
+    try {
+      const scan = await uploaded();
+      const { ctx } = context();
+      const r = await awaitScan(ctx, scan);
+      assert.ok(r.kind === 'complete');
+      if (r.kind !== 'complete') return;
+      assert.deepEqual(r.found.lists.dependency, { state: 'absent' });
+      assert.equal(r.found.lists.quality.state, 'read');
+    } finally {
+      svc.mode.lists = undefined;
+    }
   }));
 
   test('no status route (seed shapes, 404): the findings\' total is watched until two polls agree', async () => {

@@ -52,7 +52,7 @@ describe('reference service: admin guard and limits', () => {
     const archive = await buildArchive('zip', files);
     const { last } = await uploadOverWire(svc, archive);
     await waitForScan(svc, last.json.scan_id);
-    const r = await call(svc, 'GET', `/scan/${last.json.scan_id}/issues/quality?page_size=50`);
+    const r = await call(svc, 'GET', `/scan/${last.json.scan_id}/issues?page_size=50`);
     const scannedFiles = new Set((r.json.issues as { location: { file: { path: string } } }[]).map((i) => i.location.file.path));
     assert.ok(scannedFiles.size > 0 && scannedFiles.size <= 4, `${scannedFiles.size} files scanned`);
   });

@@ -161,7 +161,7 @@ describe('reference service: HEAD and PATCH /start-scan/{id}/', () => {
   });
 });
 
-describe('reference service: scans and quality issues', () => {
+describe('reference service: scans and their three lists of findings', () => {
   it('issues appear progressively; every field is there; fixes apply to the uploaded files', async () => {
     const slow = await startReferenceService({ scanDurationMs: 1500 });
     try {
@@ -172,9 +172,15 @@ describe('reference service: scans and quality issues', () => {
       await waitForScan(slow, scanId);
       const done = await call(slow, 'GET', `/scan/${scanId}/issues/quality?page_size=50`);
       assert.ok(early.json.total_issues < done.json.total_issues, `${early.json.total_issues} then ${done.json.total_issues}`);
-      const issues = done.json.issues as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
-      const rules = new Set(issues.map((i) => i.scanner_metadata.rule_id));
-      for (const r of ['js-eval', 'hardcoded-credentials', 'js-console-debug', 'py-bare-except', 'py-print-debug']) assert.ok(rules.has(r), r);
+      const security = (await call(slow, 'GET', `/scan/${scanId}/issues?page_size=50`)).json.issues as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const issues = [...security, ...done.json.issues as any[]]; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const rulesOf = (list: any[]) => new Set(list.map((i) => i.scanner_metadata.rule_id)); // eslint-disable-line @typescript-eslint/no-explicit-any
+      for (const r of ['js-eval', 'hardcoded-credentials']) assert.ok(rulesOf(security).has(r), `${r} is a security finding`);
+      for (const r of ['js-console-debug', 'py-bare-except', 'py-print-debug']) assert.ok(rulesOf(done.json.issues).has(r), `${r} is a code quality finding`);
+      for (const i of security) {
+        assert.equal(i.scan_id, scanId);
+        assert.equal(typeof i.details.explanation, 'string');
+      }
       for (const i of issues) {
         assert.match(i.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
         assert.match(i.classification.id, /^CWE-\d+$/);
@@ -201,6 +207,16 @@ describe('reference service: scans and quality issues', () => {
       const fp = issues.filter((i) => i.location.file.path.startsWith('tests/'));
       assert.ok(fp.length > 0 && fp.every((i) => i.auto_triage.false_positive_detection.status === 'false_positive'));
       assert.equal(issues.filter((i) => i.location.file.path === 'docs/readme.md').length, 0);
+      // The dependency list: the manifest's packages that advisories name, nothing else.
+      const deps = (await call(slow, 'GET', `/scan/${scanId}/issues/sca?page_size=50`)).json;
+      assert.equal(deps.status, 'ok');
+      const byName = Object.fromEntries((deps.issues as any[]).map((d) => [d.package.name, d])); // eslint-disable-line @typescript-eslint/no-explicit-any
+      assert.deepEqual(Object.keys(byName).sort(), ['event-stream', 'lodash']);
+      assert.deepEqual(byName.lodash.package, { name: 'lodash', version: '4.17.15', ecosystem: 'npm', fix_version: '4.17.21' });
+      assert.equal(byName.lodash.cve, 'CVE-2021-23337');
+      assert.equal(byName.lodash.location.path, 'package.json');
+      assert.equal(byName['event-stream'].classification, 'malicious');
+      assert.equal(byName['event-stream'].cve, null);
     } finally {
       await slow.close();
     }
@@ -233,10 +249,10 @@ describe('reference service: scans and quality issues', () => {
     assert.deepEqual(ids, all.issues.slice(0, 8).map((i: { id: string }) => i.id));
     assert.equal((await call(svc, 'GET', `/scan/${scanId}/issues/quality?page_size=999`)).json.issues.length, Math.min(50, all.total_issues));
     assert.equal((await call(svc, 'GET', `/scan/${scanId}/issues/quality`)).json.issues.length, Math.min(20, all.total_issues));
-    for (const q of ['cwe-798', 'Hard-Coded', '798']) {
+    for (const q of ['cwe-489', 'Debug Code', '489']) {
       const f = (await call(svc, 'GET', `/scan/${scanId}/issues/quality?classification=${encodeURIComponent(q)}`)).json;
       assert.ok(f.total_issues >= 1);
-      assert.ok(f.issues.every((i: { classification: { id: string } }) => i.classification.id === 'CWE-798'), q);
+      assert.ok(f.issues.every((i: { classification: { id: string } }) => i.classification.id === 'CWE-489'), q);
     }
     assert.equal((await call(svc, 'GET', `/scan/${scanId}/issues/quality?classification=nomatch`)).json.total_issues, 0);
     // The order is kept between requests; findings added later still take their place in it.
@@ -248,11 +264,13 @@ describe('reference service: scans and quality issues', () => {
     assert.deepEqual(after.issues.map((i: { id: string }) => i.id).slice(0, 3), ['zz-late', ...all.issues.slice(0, 2).map((i: { id: string }) => i.id)]);
   });
 
-  it('unknown scan and another company\'s scan are 404', async () => {
-    assert.equal((await call(svc, 'GET', '/scan/nope/issues/quality')).status, 404);
+  it('unknown scan and another company\'s scan are 404, in every list', async () => {
     const { last } = await uploadOverWire(svc, archive);
-    const r = await call(svc, 'GET', `/scan/${last.json.scan_id}/issues/quality`, { token: svc.seed.tokens.otherCompany });
-    assert.equal(r.status, 404);
+    for (const list of ['issues', 'issues/quality', 'issues/sca']) {
+      assert.equal((await call(svc, 'GET', `/scan/nope/${list}`)).status, 404, list);
+      const r = await call(svc, 'GET', `/scan/${last.json.scan_id}/${list}`, { token: svc.seed.tokens.otherCompany });
+      assert.equal(r.status, 404, list);
+    }
     assert.equal((await call(svc, 'HEAD', `/start-scan/${svc.scans().at(-1)!.transferId}/`, { token: svc.seed.tokens.otherCompany })).headers.get('upload-offset'), '0');
   });
 
@@ -276,5 +294,38 @@ describe('reference service: scans and quality issues', () => {
     assert.match(scan.error ?? '', /archive could not be read/);
     const r = await call(svc, 'GET', `/scan/${scan.id}/issues/quality`);
     assert.equal(r.json.total_issues, 0);
+  });
+
+  it('pages the security and dependency lists as the quality list, newest first', async () => {
+    const { last } = await uploadOverWire(svc, archive);
+    const scanId = last.json.scan_id as string;
+    await waitForScan(svc, scanId);
+    for (const list of ['issues', 'issues/sca']) {
+      const all = (await call(svc, 'GET', `/scan/${scanId}/${list}?page_size=50`)).json;
+      assert.ok(all.total_issues >= 2, `${list}: ${all.total_issues}`);
+      const ids: string[] = [];
+      for (let page = 1; page <= all.total_issues; page++) {
+        const p = (await call(svc, 'GET', `/scan/${scanId}/${list}?page_size=1&page=${page}`)).json;
+        assert.equal(p.total_pages, all.total_issues, list);
+        assert.equal(p.page, page);
+        ids.push(...p.issues.map((i: { id: string }) => i.id));
+      }
+      assert.deepEqual(ids, all.issues.map((i: { id: string }) => i.id), list);
+      const past = (await call(svc, 'GET', `/scan/${scanId}/${list}?page_size=1&page=${all.total_issues + 1}`)).json;
+      assert.deepEqual(past.issues, [], 'a page past the end is empty');
+    }
+  });
+
+  it('a service without the dependency list answers 404 on its route, and serves the other two', async () => {
+    const lacking = await startReferenceService({ lists: ['security', 'quality'] });
+    try {
+      const { last } = await uploadOverWire(lacking, archive);
+      await waitForScan(lacking, last.json.scan_id);
+      assert.equal((await call(lacking, 'GET', `/scan/${last.json.scan_id}/issues/sca`)).status, 404);
+      assert.equal((await call(lacking, 'GET', `/scan/${last.json.scan_id}/issues`)).status, 200);
+      assert.equal((await call(lacking, 'GET', `/scan/${last.json.scan_id}/issues/quality`)).status, 200);
+    } finally {
+      await lacking.close();
+    }
   });
 });

@@ -124,4 +124,5 @@ export const SAMPLE_FILES: Record<string, string> = {
   'src/util.py': 'import json\n\n\ndef load(text):\n    try:\n        return json.loads(text)\n    except:\n        print("bad input")\n',
   'tests/test_app.py': 'password = "fixture-pass"\n',
   'docs/readme.md': '# eval(x) here is prose\n',
+  'package.json': '{\n  "name": "sample",\n  "dependencies": {\n    "lodash": "^4.17.15",\n    "event-stream": "3.3.6",\n    "express": "^4.21.2"\n  }\n}\n',
 };
