@@ -79,3 +79,11 @@ test('redact replaces every occurrence of each secret', () => {
   assert.equal(redact('a tok123 b tok123', ['tok123']), 'a *** b ***');
   assert.equal(redact('abc', ['']), 'abc');
 });
+
+test('every list of a scan and the CI gate have words in messages, not their operation\'s name', async () => {
+  const { LIST_ROUTES } = await import('../../../src/core/api/findingLists');
+  const { operationLabel } = await import('../../../src/core/api/errors');
+  for (const op of [...Object.values(LIST_ROUTES).map((r) => r.operation), 'checkBlockingRules']) {
+    assert.notEqual(operationLabel(op), op, op);
+  }
+});
