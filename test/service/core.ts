@@ -41,6 +41,8 @@ export class ServiceCore {
   /** How answers are shaped (seed or real shapes; gone = 410 everywhere). Switchable at run time. */
   readonly mode: AnswerMode;
   runner!: ScanRunner;
+  /** Scans whose blocking rules were asked for once: the first ask answers `pending` (decisions.md). */
+  readonly blockingAsked = new Set<string>();
   /** How the next scans end (admin `POST scan-outcomes`), first armed first taken. */
   readonly plannedOutcomes: PlannedOutcome[] = [];
 

@@ -116,6 +116,7 @@ export interface Seed {
   teams: SeedTeam[];
   integrations: SeedIntegration[];
   policies: SeedPolicy[];
+  blocking_rules: SeedBlockingRule[];
 }
 
 export type TransferStatus = 'open' | 'completed';
@@ -219,6 +220,21 @@ export interface QualityIssue {
   assigned_to: { id: string; email: string; name: string } | null;
   scanner_metadata: Record<string, unknown>;
   reachability: { is_reachable: boolean; endpoint_count: number };
+}
+
+/**
+ * A CI blocking rule (decisions.md, "The service's gate"): named by its slug in
+ * `--block-on`, scoped to CI or to pull requests, active or not; it blocks the findings of
+ * the lists it names that match it.
+ */
+export interface SeedBlockingRule {
+  id: number;
+  company: number;
+  slug: string;
+  name: string;
+  applies_to: 'ci' | 'pull_request';
+  active: boolean;
+  match: { lists: ListId[]; urgency_at_least?: 'critical' | 'high' | 'medium' | 'low'; malicious?: boolean; classification?: string };
 }
 
 /** A scan's lists of findings (decisions.md, "Every list the service keeps"). */

@@ -34,6 +34,7 @@ import { checkPageLength, collectPages } from './paging';
 import { listAll, listPage, type AllOfList, type ListAllQuery, type ListPage, type ListQuery, type ListRecord } from './findingLists';
 import type { FindingList as FindingKind } from './findingLists';
 import { readScanStatus, type ScanStatusResult } from './scanStatus';
+import { checkBlockingRules, type BlockingAnswer } from './blockingRules';
 import { readOffset, sendChunk, startTransfer } from './transfers';
 import { l10n } from '../text/l10n';
 
@@ -332,6 +333,12 @@ export class ServiceClient {
       if (err instanceof ServiceError && err.kind === 'not-found') return undefined;
       throw err;
     }
+  }
+
+  // ---- CI's gate (blockingRules.ts)
+
+  checkBlockingRules(scanId: string, q: Parameters<typeof checkBlockingRules>[2] = {}): Promise<BlockingAnswer> {
+    return checkBlockingRules(this.transport, scanId, q);
   }
 
   // ---- a scan's state

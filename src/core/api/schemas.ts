@@ -248,6 +248,27 @@ export const QualityIssuesPageSchema = z.lazy(() => z.looseObject({
   total_issues: present(wholeNumber),
 }));
 
+// ---- CI's gate: GET /scan/{scan_id}/check_blocking_rules (decisions.md, "The service's gate")
+export const BlockingRulesSchema = z.lazy(() => z.looseObject({
+  block: z.boolean(),
+  blocking_issues: listOf(z.looseObject({
+    id: anyId,
+    triggered_by_rules: listOf(str),
+    triggered_by_slugs: listOf(str),
+  })),
+  total_pages: present(wholeNumber),
+  stats: present(z.looseObject({ blocked_issues: present(wholeNumber) })),
+  status: present(str),
+}));
+
+/** The 400 that names the `block_on` rules the service refused, and why. */
+export const BlockOnRefusalSchema = z.lazy(() => z.looseObject({
+  message: present(str),
+  unknown_slugs: listOf(str),
+  inactive_slugs: listOf(str),
+  non_ci_slugs: listOf(str),
+}));
+
 // ---- Verified user and /verify
 export const VerifiedUserSchema = z.lazy(() => z.looseObject({
   id: present(int),

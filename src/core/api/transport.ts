@@ -105,6 +105,8 @@ export interface Call {
   cookies?: CookieJar;
   /** A path from the origin instead of below the base URL (`/api/version`), sent without credentials. */
   outsideBase?: boolean;
+  /** Error statuses whose JSON body is an answer the caller reads (a 400 that names what it refused). */
+  answers?: readonly number[];
 }
 
 export interface Answer {
@@ -404,7 +406,7 @@ export class Transport {
         }
       }
 
-      if (status < 200 || status >= 300) {
+      if ((status < 200 || status >= 300) && !(call.answers?.includes(status) && parsed !== undefined)) {
         // decisions.md: `error` (the spec), else `message`, else `detail`.
         const raw = parsed as { error?: unknown; detail?: unknown; message?: unknown } | undefined;
         const said = [raw?.error, raw?.message, raw?.detail].find((x): x is string => typeof x === 'string' && x.trim() !== '');

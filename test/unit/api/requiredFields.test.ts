@@ -9,6 +9,13 @@ import { sampleIntegration, sampleIssue, samplePolicy, sampleTeam } from './samp
 
 const REQUIRED: Record<string, { schema: z.ZodType; sample: unknown; required: string[] }> = {
   QualityIssue: { schema: S.QualityIssueSchema, sample: sampleIssue(), required: ['id', 'location', 'location.file'] },
+  SecurityIssue: { schema: S.SecurityIssueSchema, sample: { ...sampleIssue(), scan_id: 's', details: { explanation: 'why' } }, required: ['id', 'location', 'location.file'] },
+  DependencyIssue: {
+    schema: S.DependencyIssueSchema,
+    sample: { id: 'd', created_at: '2026-01-01T00:00:00Z', description: 'x', details: 'y', severity: 'high', classification: 'vulnerable', cve: 'CVE-2021-1', package: { name: 'p', version: '1', ecosystem: 'npm', fix_version: '2' }, location: { path: 'package.json' } },
+    required: ['id', 'location', 'location.path'],
+  },
+  BlockingRules: { schema: S.BlockingRulesSchema, sample: { block: true, blocking_issues: [], total_pages: 1, stats: { blocked_issues: 0 }, status: 'complete' }, required: ['block'] },
   QualityIssuesPage: { schema: S.QualityIssuesPageSchema, sample: { status: 'ok', page: 1, total_pages: 1, total_issues: 1, issues: [sampleIssue()] }, required: ['issues'] },
   Role: { schema: S.RoleSchema, sample: { id: 1, name: 'Admin', user_count: 2, created_at: '2026-01-01T00:00:00Z' }, required: ['name'] },
   RolesPage: { schema: S.RolesPageSchema, sample: { status: 'ok', roles: [], page: 1, total_pages: 1, total_roles: 0 }, required: ['roles'] },
