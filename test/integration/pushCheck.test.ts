@@ -152,4 +152,41 @@ suite('before push: would CI block this?', () => {
       await a.refreshPolicyMatches();
     }
   });
+
+  test('never a pass of what it did not see: a list not read, a problem the service reported, a file a setting left out', async function () {
+    this.timeout(180_000);
+    // Staged: a file with no finding, so what was read blocks nothing.
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}
+// staged, harmless
+`);
+    git('add', 'src/format.ts');
+    const clear = await check('staged');
+    assert.strictEqual(clear.verdict.kind, 'clear', clear.text);
+
+    await fault({ action: 'failNext', route: 'dependencyIssues', count: 1000, status: 503 });
+    const partly = await check('staged');
+    assert.strictEqual(partly.verdict.kind, 'unknown', partly.text);
+    assert.match(partly.text, /^Unknown whether CI would block this: the dependency findings could not be read \(.*503.*\)\. To know, check again/);
+    await fault({ action: 'clear' });
+
+    await planScanOutcome({ scanErrors: [{ scan_type: 'blast', level: 'error', location: 'src/format.ts', message: 'the parser timed out' }] });
+    const warned = await check('staged');
+    assert.strictEqual(warned.verdict.kind, 'unknown', warned.text);
+    assert.match(warned.text, /the service reported a problem with the scan, so its results may be incomplete \(src\/format\.ts: the parser timed out\)/);
+
+    // The repository's own settings exclude a second staged file: it never left, so nothing says it passes.
+    const settings = fileUri('.vscode/settings.json').fsPath;
+    fs.mkdirSync(fileUri('.vscode').fsPath, { recursive: true });
+    fs.writeFileSync(settings, '{ "codeScanner.excludeGlobs": ["src/db.ts"] }\n');
+    try {
+      fs.writeFileSync(fileUri('src/db.ts').fsPath, `${originals.get('src/db.ts')}\n// staged, excluded\n`);
+      git('add', 'src/db.ts');
+      await waitFor('the setting to apply', () => (vscode.workspace.getConfiguration('codeScanner', fileUri('src/db.ts')).get<string[]>('excludeGlobs') ?? []).includes('src/db.ts'));
+      const left = await check('staged');
+      assert.strictEqual(left.verdict.kind, 'unknown', left.text);
+      assert.match(left.text, /src\/db\.ts was left out of the scan/);
+    } finally {
+      fs.rmSync(fileUri('.vscode').fsPath, { recursive: true, force: true });
+    }
+  });
 });

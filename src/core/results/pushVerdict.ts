@@ -28,8 +28,11 @@ export interface VerdictFacts {
   findings: readonly StoredIssue[];
   /** How many active policies the findings were matched against: undefined when not readable. */
   policies: number | undefined;
-  /** What of the scan's findings was not read (a list that failed), in words: nothing unread may pass. */
-  notRead?: string;
+  /**
+   * What the check did not see, in words: a list of findings that could not be read, a
+   * problem the service reported with the scan, a file left out of it. Nothing unseen passes.
+   */
+  incomplete?: string;
 }
 
 export function pushVerdict(f: VerdictFacts): PushVerdict {
@@ -38,7 +41,7 @@ export function pushVerdict(f: VerdictFacts): PushVerdict {
   const blocking = f.findings.map((issue) => ({ issue, policies: blockingPolicies(issue) })).filter((b) => b.policies.length);
   if (blocking.length) return { kind: 'blocked', what: f.what, blocking, files: f.files };
   // What was read blocks nothing; what was not read might.
-  return f.notRead ? { kind: 'unknown', what: f.what, reason: 'incomplete', detail: f.notRead } : { kind: 'clear', what: f.what, files: f.files };
+  return f.incomplete ? { kind: 'unknown', what: f.what, reason: 'incomplete', detail: f.incomplete } : { kind: 'clear', what: f.what, files: f.files };
 }
 
 /** How to act on an unknown verdict, in words. */
@@ -76,7 +79,7 @@ const UNKNOWN_WORDS: Record<UnknownReason, string> = {
   get 'no-policies'() { return l10n.t('there are no policies to check against'); },
   get 'policies-unreadable'() { return l10n.t('the company\'s policies could not be read'); },
   get 'scan-failed'() { return l10n.t('the scan did not complete'); },
-  get incomplete() { return l10n.t('some of the scan\'s findings could not be read'); },
+  get incomplete() { return l10n.t('the check did not see everything that would leave the machine'); },
   get unreachable() { return l10n.t('the service could not be reached'); },
   get 'not-checked'() { return l10n.t('the check did not run'); },
   get 'nothing-to-check'() { return l10n.t('nothing would leave the machine'); },

@@ -15,6 +15,7 @@ import { digest, place, rangeOfLineText } from '../../core/results';
 import { pushVerdict, verdictText, type PushVerdict, type UnknownReason } from '../../core/results/pushVerdict';
 import { errorMessage } from '../../core/errors';
 import { branchChanges, stagedChanges, writeOutgoing, type Outgoing, type OutgoingKind } from '../../core/workspace/outgoing';
+import { skipReasonLabel } from '../../core/workspace/selectFiles';
 import type { PushCheckResult } from '../results/resultsStore';
 import { readText } from '../workspaceFiles';
 import type { FeatureCtx } from '../controllers';
@@ -30,6 +31,11 @@ const TITLES: Record<OutgoingKind, string> = { get staged() { return l10n.t('Che
 const PARTIAL_OF: Record<OutgoingKind, PartialKind> = { staged: 'staged', branch: 'changed' };
 
 /** The reason a scan that did not complete gives the verdict. */
+/** Text of the service's or the network's, as a clause of a sentence of ours. */
+function clause(text: string): string {
+  return oneLine(text, 200).replace(/[.\s]+$/, '');
+}
+
 function unknownOf(summary: ScanSummary | undefined): { reason: UnknownReason; detail?: string } {
   const e = summary?.error;
   if (!summary) return { reason: 'not-checked', detail: l10n.t('the scan did not start (another scan is running, or sign-in is needed)') };
@@ -86,7 +92,7 @@ export class PushCheck extends DisposableObject {
       await fsp.mkdir(root, { recursive: true, mode: 0o700 });
       const written = await writeOutgoing(folder.uri.fsPath, outgoing, root);
       let found: StoredIssue[] | undefined;
-      let notRead: string | undefined;
+      const incomplete: string[] = [];
       let sent = 0;
       const summary = await this.ctx.scans.scanContent(folder, {
         root, paths: [...written.keys()], title: TITLES[what], partialOf: PARTIAL_OF[what], quiet: o.quiet, options: o.options,
@@ -94,7 +100,8 @@ export class PushCheck extends DisposableObject {
           found = f.issues;
           sent = f.scan.partialFiles?.length ?? written.size;
           const unread = f.scan.unreadLists ?? [];
-          notRead = unread.length ? l10n.t('the {0} could not be read ({1})', listWords(unread.map((l) => listName(l.kind))), oneLine(unread[0]!.reason, 200).replace(/[.\s]+$/, '')) : undefined;
+          if (unread.length) incomplete.push(l10n.t('the {0} could not be read ({1})', listWords(unread.map((l) => listName(l.kind))), clause(unread[0]!.reason)));
+          if (f.scan.warnings?.length) incomplete.push(l10n.t('the service reported a problem with the scan, so its results may be incomplete ({0})', clause(f.scan.warnings[0]!)));
         },
       });
       if (!found || summary?.error) {
@@ -103,7 +110,15 @@ export class PushCheck extends DisposableObject {
       }
       // The verdict is of every finding of what was sent, whatever the working tree holds now.
       this.ctx.store.matchPoliciesFor(folderUri, found);
-      const verdict = pushVerdict({ what, files: sent, findings: found, policies: this.ctx.policies.count, notRead });
+      // A file of what would leave the machine that the scan left out (a setting, its size, a credential) was not checked.
+      const leftOut = summary?.folders.find((x) => x.scanId)?.leftOut ?? [];
+      if (leftOut.length) {
+        const first = leftOut[0]!;
+        incomplete.push(leftOut.length === 1
+          ? l10n.t('{0} was left out of the scan ({1})', first.path, skipReasonLabel(first.reason))
+          : l10n.t('{0} files were left out of the scan, {1} among them ({2})', leftOut.length, first.path, skipReasonLabel(first.reason)));
+      }
+      const verdict = pushVerdict({ what, files: sent, findings: found, policies: this.ctx.policies.count, ...(incomplete.length ? { incomplete: incomplete.join('; ') } : {}) });
       // Shown in the files as they are now: at the service's line where the file is the content
       // checked, else listed as changed since (a file gone from the working tree is not shown).
       const texts = new Map([...written].map(([p, bytes]) => [p, bytes.toString('utf8')]));

@@ -42,9 +42,9 @@ test('without policies the verdict is unknown, never "would pass", with what hel
 
 test('a list of the scan that could not be read: what was read may still block; it never passes', () => {
   const ok = { id: '1', classificationId: 'CWE-1', classificationName: 'x', classificationDescription: '', urgency: 'low', status: 'open', path: 'a.js', line: 1, falsePositive: false };
-  const clear = pushVerdict({ what: 'staged', files: 1, findings: [ok], policies: 2, notRead: 'the dependency findings could not be read (HTTP 503)' });
+  const clear = pushVerdict({ what: 'staged', files: 1, findings: [ok], policies: 2, incomplete: 'the dependency findings could not be read (HTTP 503)' });
   assert.deepEqual(clear, { kind: 'unknown', what: 'staged', reason: 'incomplete', detail: 'the dependency findings could not be read (HTTP 503)' });
   assert.match(verdictText(clear), /^Unknown whether CI would block this: the dependency findings could not be read \(HTTP 503\)\. To know, check again/);
-  const blocked = pushVerdict({ what: 'staged', files: 1, findings: [{ ...ok, policies: [{ id: 1, name: 'P' }] }], policies: 2, notRead: 'x' });
+  const blocked = pushVerdict({ what: 'staged', files: 1, findings: [{ ...ok, policies: [{ id: 1, name: 'P' }] }], policies: 2, incomplete: 'x' });
   assert.equal(blocked.kind, 'blocked');
 });
