@@ -86,6 +86,24 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
     const db = data<Row[]>(await invoke('codeScanner_listFindings', { file: 'src/db.ts', limit: 1 }));
     assert.strictEqual(db.length, 1);
     assert.strictEqual(db[0]!.path, 'src/db.ts');
+    // By kind: each finding says its kind; a dependency its package and fixed version.
+    const deps = data<(Row & { kind: string; package?: string; fixVersion?: string })[]>(await invoke('codeScanner_listFindings', { kind: ['dependency'] }));
+    assert.ok(deps.length >= 3 && deps.every((r) => r.kind === 'dependency' && r.path === 'package.json' && r.package), JSON.stringify(deps));
+    assert.ok(deps.some((r) => r.package === 'lodash' && r.fixVersion === '4.17.21'));
+    assert.ok(all.some((r) => (r as Row & { kind: string }).kind === 'security') && all.some((r) => (r as Row & { kind: string }).kind === 'quality'));
+  });
+
+  test('Would CI Block This? answers at once when the editor is signed out, asking the person nothing', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('codeScanner.signOut', { confirmed: true });
+    try {
+      const earlier = a.notifications().at(-1)?.seq ?? 0;
+      const out = await invoke('codeScanner_checkBeforePush', { what: 'staged' });
+      assert.match(out, /^Unknown whether CI would block this: the editor is not signed in/);
+      assert.deepStrictEqual(a.notifications(earlier).filter((n) => /Allow|upload/i.test(n.text)), [], 'no question asked');
+    } finally {
+      await signIn();
+    }
   });
 
   test('server text cannot close the envelope or pose as instructions of ours', async () => {

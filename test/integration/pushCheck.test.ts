@@ -153,6 +153,28 @@ suite('before push: would CI block this?', () => {
     }
   });
 
+  test('every check reads the policies again: one added since counts at once; if they cannot be read again, unknown', async function () {
+    this.timeout(180_000);
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\nconsole.log('left over');\n`);
+    git('add', 'src/format.ts');
+    const before = await check('staged');
+    assert.strictEqual(before.verdict.kind, 'clear', before.text);
+    const added = await adminPolicies({ add: [{ name: 'No debug output before push', cwes: ['CWE-489'], projects: [] }] });
+    try {
+      const after = await check('staged');
+      assert.strictEqual(after.verdict.kind, 'blocked', after.text);
+      assert.match(after.text, /No debug output before push/);
+      await fault({ action: 'failNext', route: 'policies', count: 100, status: 503 });
+      const stale = await check('staged');
+      assert.strictEqual(stale.verdict.kind, 'unknown', stale.text);
+      assert.match(stale.text, /the company's policies could not be read again for this check/);
+    } finally {
+      await fault({ action: 'clear' });
+      await adminPolicies({ remove: added });
+      await (await api()).refreshPolicyMatches();
+    }
+  });
+
   test('never a pass of what it did not see: a list not read, a problem the service reported, a file a setting left out', async function () {
     this.timeout(180_000);
     // Staged: a file with no finding, so what was read blocks nothing.

@@ -225,6 +225,8 @@ export class AgentToolHost {
     const what = input.what === 'branch' ? 'branch' : input.what === 'staged' ? 'staged' : undefined;
     if (!what) return answer(l10n.t('Say what to check: what=staged (the staged changes) or what=branch (the branch before push).'), true);
     if (!vscode.workspace.isTrusted) return answer(l10n.t('Unknown whether CI would block this: the workspace is in Restricted Mode, where nothing is uploaded. The person can trust it in the editor.'), true);
+    // At once: no question about an upload that cannot happen.
+    if (!this.ctx.session.isSignedIn()) return answer(l10n.t('Unknown whether CI would block this: the editor is not signed in to the code scanning service, so nothing can be checked. The person can sign in in the editor (Code Scanner: Sign In).'), true);
     const folders = foldersNamed(input);
     if (typeof folders === 'string') return answer(folders, true);
     if (this.ctx.consent.needed()) {

@@ -91,6 +91,10 @@ export class PushCheck extends DisposableObject {
     try {
       await fsp.mkdir(root, { recursive: true, mode: 0o700 });
       const written = await writeOutgoing(folder.uri.fsPath, outgoing, root);
+      // The policies as they are now, read while the scan runs: one added or removed since
+      // the last read counts in this check.
+      const checkedAt = Date.now();
+      const policiesRead = this.ctx.policies.refresh();
       let found: StoredIssue[] | undefined;
       const incomplete: string[] = [];
       let sent = 0;
@@ -107,6 +111,10 @@ export class PushCheck extends DisposableObject {
       if (!found || summary?.error) {
         const u = unknownOf(summary);
         return unknown(u.reason, u.detail, outgoing);
+      }
+      await policiesRead;
+      if ((this.ctx.policies.readAt ?? 0) < checkedAt && this.ctx.policies.count !== undefined) {
+        return unknown('policies-unreadable', l10n.t('the company\'s policies could not be read again for this check'), outgoing);
       }
       // The verdict is of every finding of what was sent, whatever the working tree holds now.
       this.ctx.store.matchPoliciesFor(folderUri, found);

@@ -82,6 +82,11 @@ export class PolicyViolations extends DisposableObject {
     return !cached || Date.now() - cached.at > STALE_AFTER_MS;
   }
 
+  /** When the signed-in account's policies were last read (ms since the epoch; undefined: never). */
+  get readAt(): number | undefined {
+    return this.cachedFor(this.session.account)?.at;
+  }
+
   /** How many active policies findings are matched against (undefined: none known). */
   get count(): number | undefined {
     return this.matcher?.size;
