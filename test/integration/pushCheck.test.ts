@@ -9,7 +9,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { CheckedFolder } from '../../src/editor/push/pushCheck';
-import { FAST, adminPolicies, adminScan, adminScans, api, fault, fileUri, folderUriOf, keepScreenshot, planScanOutcome, setAnswerMode, signIn, treeRootsOf, waitFor, workspaceRoot } from './helpers';
+import { FAST, adminPolicies, adminScan, adminScans, api, fault, fileUri, folderUriOf, keepScreenshot, planScanOutcome, revert, setAnswerMode, signIn, treeRootsOf, waitFor, workspaceRoot } from './helpers';
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8' });
 const EVAL = 'function run(input) {\n  return eval(input);\n}\n';
@@ -151,6 +151,25 @@ suite('before push: would CI block this?', () => {
       await signIn();
       await a.refreshPolicyMatches();
     }
+  });
+
+  test('a finding that would block CI is an ordinary finding: Apply Fix works on it, and its id works for agents', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    const rel = 'src/pricing.js';
+    fs.writeFileSync(fileUri(rel).fsPath, `${originals.get(rel)}\n${EVAL}`);
+    git('add', rel);
+    const blocked = await check('staged');
+    assert.strictEqual(blocked.verdict.kind, 'blocked', blocked.text);
+    const l = a.pushCheck.of(folderUriOf(workspaceRoot()))!.issues.find((i) => i.classificationId === 'CWE-95')!;
+    assert.ok(l.fix && l.inArchive, 'its file was uploaded, so its fix is offered');
+    const got = await vscode.lm.invokeTool('codeScanner_getFinding', { input: { id: l.id }, toolInvocationToken: undefined });
+    const text = got.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.match(text, /JSON\.parse\(input\)/, `Get Finding knows the blocking finding's id: ${text.slice(0, 300)}`);
+    const doc = await vscode.workspace.openTextDocument(fileUri(rel));
+    assert.strictEqual(await vscode.commands.executeCommand('codeScanner.applyFix', { folderUri: folderUriOf(workspaceRoot()), issueId: l.id }), 1);
+    assert.match(doc.getText(), /return JSON\.parse\(input\);/);
+    await revert(fileUri(rel));
   });
 
   test('every check reads the policies again: one added since counts at once; if they cannot be read again, unknown', async function () {

@@ -100,7 +100,15 @@ export class AgentToolHost {
     const id = str(input.id) ?? '';
     const folders = foldersNamed(input);
     if (typeof folders === 'string') return undefined;
-    return this.rows(folders).find((r) => r.finding.id === id);
+    const row = this.rows(folders).find((r) => r.finding.id === id);
+    if (row) return row;
+    // A finding of the last check before a push (not among the folder's own findings): its id works too.
+    for (const folderUri of this.ctx.store.pushCheckFolders()) {
+      if (folders && !folders.some((f) => f.uri.toString() === folderUri)) continue;
+      const located = this.ctx.store.get({ folderUri, issueId: id });
+      if (located) return { finding: located.issue, folder: folderNameOf(folderUri), dismissed: !!this.ctx.store.dismissalOf(located.issue), located };
+    }
+    return undefined;
   }
 
   /** What the call would do and the confirmation it needs; nothing is carried out. */

@@ -101,7 +101,8 @@ export class PushCheck extends DisposableObject {
       const summary = await this.ctx.scans.scanContent(folder, {
         root, paths: [...written.keys()], title: TITLES[what], partialOf: PARTIAL_OF[what], quiet: o.quiet, options: o.options,
         onFindings: (f) => {
-          found = f.issues;
+          // Their files were uploaded (as the index has them): their fixes may be offered.
+          found = f.issues.map((i) => ({ ...i, inArchive: !!f.archived?.has(i.path) }));
           sent = f.scan.partialFiles?.length ?? written.size;
           const unread = f.scan.unreadLists ?? [];
           if (unread.length) incomplete.push(l10n.t('the {0} could not be read ({1})', listWords(unread.map((l) => listName(l.kind))), clause(unread[0]!.reason)));
