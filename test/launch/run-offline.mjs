@@ -11,7 +11,7 @@
 // and Fix with Chat (`*.chat.js`) in one whose chat has a recording language model.
 //
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
-//   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 15 min), CODE_SCANNER_VERBOSE=1
+//   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 45 min), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -38,7 +38,9 @@ import { languagePackVsix } from './languagePack.mjs';
 import { pseudoLocaleExtension } from './pseudoLocale.mjs';
 import { chatRecorderVsix } from './chatRecorder.mjs';
 
-const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 15 * 60_000;
+// A guard against a window that never reports, not a speed target: on a fresh machine the
+// run provisions its editors first (about 5 minutes) and then runs every window in turn.
+const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 45 * 60_000;
 const verbose = !!process.env.CODE_SCANNER_VERBOSE;
 const argv = process.argv.slice(2);
 const shotIdx = argv.indexOf('--screenshot-on-failure');
