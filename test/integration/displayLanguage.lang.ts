@@ -48,6 +48,7 @@ function serviceTexts(issues: readonly LocatedIssue[]): string[] {
   return issues.flatMap(({ issue, uri }) => [
     issue.classificationName, issue.classificationDescription, issue.classificationId, issue.path, issue.fix?.explanation, issue.fix?.diff,
     issue.triageReasoning, issue.scannerMetadata, issue.status, issue.urgency, issue.projectName, issue.branch, issue.language, issue.fileName,
+    issue.explanation, issue.dependency?.name, issue.dependency?.version, issue.dependency?.ecosystem, issue.dependency?.cve, issue.dependency?.fixVersion,
     uri.path.split('/').pop(), ...(issue.policies ?? []).flatMap((p) => [p.name, p.guidance]),
   ]).filter((t): t is string => !!t && t.length > 2).sort((a, b) => b.length - a.length);
 }

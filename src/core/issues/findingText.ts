@@ -3,6 +3,7 @@
 import { escapeMarkdown } from '../text/untrusted';
 import { FINDING_FACTS, currentLine, factLines, factsFor, type FindingFact } from './facts';
 import type { StoredIssue } from './model';
+import { serviceIdOf } from './kinds';
 import { fixStatusWords, triageWords } from './words';
 import { l10n } from '../text/l10n';
 
@@ -12,7 +13,8 @@ export function findingPlainText(issue: StoredIssue, folderName?: string, facts:
     `${issue.classificationName} (${issue.classificationId})`,
     l10n.t('Location: {0}', `${folderName ? `${folderName}/` : ''}${issue.path}:${currentLine(issue)}`),
     ...factLines(issue, facts),
-    l10n.t('Issue id: {0}', issue.id),
+    // The service's id, as its web app shows it (the editor's key adds the list).
+    l10n.t('Issue id: {0}', serviceIdOf(issue)),
   ];
   if (issue.classificationDescription) lines.push('', issue.classificationDescription);
   if (issue.triageStatus) lines.push('', l10n.t('Auto-triage: {0}', `${triageWords(issue.triageStatus)}${issue.triageReasoning ? ` — ${issue.triageReasoning}` : ''}`));

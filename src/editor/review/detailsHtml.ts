@@ -1,7 +1,7 @@
 // The page of the finding details view, as HTML. No `vscode` import: tested in plain Node.
 // Every piece of server text is escaped; the policy allows no remote content and only the
 // page's own nonce'd style and script.
-import { FINDING_FACTS, capitalize, classificationUrl, urgencyLabel, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
+import { FINDING_FACTS, capitalize, classificationUrl, serviceIdOf, urgencyLabel, currentLine, cweUrl, factsFor, fixStatusWords, isFixable, triageWords, type FindingFact, type StoredIssue } from '../../core/issues';
 import { DISMISS_LABELS } from '../../core/results/dismissWords';
 import type { Dismissal } from '../results/resultsStore';
 import { displayLanguage, l10n } from '../../core/text/l10n';
@@ -118,7 +118,7 @@ ${issue.classificationDescription ? l10n.t('<section aria-labelledby="h-desc"><h
   ${row(l10n.t('File'), `${esc(o.folderName ? `${o.folderName}/` : '')}${esc(issue.path)}${issue.fileName && issue.fileName !== issue.path.split('/').pop() ? ` (${esc(issue.fileName)})` : ''}${issue.language ? ` · ${esc(issue.language)}` : ''}`)}
   ${row(l10n.t('Line'), `${line}${currentLine(issue) !== issue.line ? l10n.t(' (line {0} when scanned)', scannedLine) : ''}`)}
   ${factRows}
-  ${row(l10n.t('Issue id'), `<code>${esc(issue.id)}</code>`)}
+  ${row(l10n.t('Issue id'), `<code>${esc(serviceIdOf(issue))}</code>`)}
 </dl></section>
 <section aria-labelledby="h-triage"><h2 id="h-triage">${esc(l10n.t('Auto-triage'))}</h2>
 <p>${issue.triageStatus ? (issue.falsePositive ? l10n.t('<strong>Likely a false positive.</strong>') : esc(l10n.t('{0}.', capitalize(triageWords(issue.triageStatus))))) : l10n.t('No verdict from the service.')}</p>
