@@ -1,7 +1,7 @@
 // Fault switches: per route, a FIFO of faults each consumed by the next requests.
 export const ROUTE_IDS = [
   'verify', 'roles', 'teamMembers', 'integrationUpdate', 'policies',
-  'securityIssues', 'qualityIssues', 'dependencyIssues', 'blockingRules', 'scanStatus', 'startScan', 'headTransfer', 'patchChunk',
+  'securityIssues', 'qualityIssues', 'dependencyIssues', 'blockingRules', 'scans', 'scanStatus', 'startScan', 'headTransfer', 'patchChunk',
 ] as const;
 export type RouteId = (typeof ROUTE_IDS)[number];
 

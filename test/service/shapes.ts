@@ -35,6 +35,11 @@ function spread(id: string): number {
   return h;
 }
 
+/** Not a UUID, and a number: stable per issue (every route that names the issue names it so). */
+export function realIssueId(id: string): number {
+  return Number.parseInt(String(id).replace(/-/g, '').slice(0, 12), 16);
+}
+
 /** The issue as the real service might send it: same finding, other shapes. */
 export function realIssue(issue: QualityIssue): Record<string, unknown> {
   // Issues injected through the admin API may have any shape: they are sent as they are.
@@ -44,8 +49,7 @@ export function realIssue(issue: QualityIssue): Record<string, unknown> {
   const fix = issue.auto_fix_suggestion;
   const out: Record<string, unknown> = {
     ...issue,
-    // Not a UUID, and a number: stable per issue.
-    id: Number.parseInt(String(issue.id).replace(/-/g, '').slice(0, 12), 16),
+    id: realIssueId(issue.id),
     urgency: h % 2 ? code : code.toLowerCase(),
     classification: issue.classification ? { ...issue.classification, description: null } : null,
     location: { ...issue.location, project: { ...issue.location.project, branch: null, git_sha: null } },
@@ -69,7 +73,7 @@ export function realDependency(d: DependencyFinding): Record<string, unknown> {
   const h = spread(d.id);
   const out: Record<string, unknown> = {
     ...d,
-    id: Number.parseInt(d.id.replace(/-/g, '').slice(0, 12), 16),
+    id: realIssueId(d.id),
     severity: d.severity ? (h % 2 ? CODES[d.severity] ?? d.severity : d.severity.toUpperCase()) : null,
     details: h % 3 === 0 ? null : d.details,
   };

@@ -4,6 +4,7 @@
 // (else 400 naming each); without it, every active rule (the CLI's deprecated --fail). The
 // first ask of a scan, and any ask while it runs, answers `pending`.
 import { HttpError, parseIntStrict, sendJson } from '../http';
+import { realDependency, realIssue } from '../shapes';
 import type { DependencyFinding, ListId, QualityIssue, SeedBlockingRule, ServiceFinding } from '../types';
 import { LIST_IDS } from '../types';
 import type { Ctx } from './context';
@@ -53,7 +54,9 @@ export async function checkBlockingRules(ctx: Ctx): Promise<void> {
   }
   const blocking = LIST_IDS.flatMap((list) => ctx.core.store.issuesNewestFirst(scan.id, list).flatMap((f) => {
     const by = chosen.filter((r) => matches(r, list, f));
-    return by.length ? [{ id: f.id, triggered_by_rules: by.map((r) => r.name), triggered_by_slugs: by.map((r) => r.slug) }] : [];
+    // Named by the id its list sends (real shapes send another).
+    const id = ctx.core.mode.shapes === 'real' ? String((list === 'dependency' ? realDependency(f as DependencyFinding) : realIssue(f as QualityIssue)).id) : f.id;
+    return by.length ? [{ id, triggered_by_rules: by.map((r) => r.name), triggered_by_slugs: by.map((r) => r.slug) }] : [];
   }));
   const totalPages = Math.ceil(blocking.length / PAGE_SIZE);
   sendJson(ctx.res, 200, {

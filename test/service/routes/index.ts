@@ -9,6 +9,7 @@ import { listIssues } from './issueLists';
 import { checkBlockingRules } from './blockingRules';
 import { listRoles } from './roles';
 import { scanStatus } from './scanStatus';
+import { listScans } from './scans';
 import { startScan } from './startScan';
 import { addTeamMembers } from './teams';
 import { verify } from './verify';
@@ -24,6 +25,7 @@ export const ROUTES: Route[] = [
   { id: 'qualityIssues', method: 'GET', path: '/scan/:scan_id/issues/quality', permission: 'scans.view_scan', list: 'quality', handler: listIssues('quality') },
   { id: 'dependencyIssues', method: 'GET', path: '/scan/:scan_id/issues/sca', permission: 'scans.view_scan', list: 'dependency', handler: listIssues('dependency') },
   { id: 'blockingRules', method: 'GET', path: '/scan/:scan_id/check_blocking_rules', permission: 'scans.view_scan', handler: checkBlockingRules },
+  { id: 'scans', method: 'GET', path: '/scans', permission: 'scans.view_scan', handler: listScans },
   { id: 'scanStatus', method: 'GET', path: '/scan/:scan_id', permission: 'scans.view_scan', realShapesOnly: true, handler: scanStatus },
   { id: 'startScan', method: 'POST', path: '/start-scan', permission: 'scans.create_scan', handler: startScan },
   // The trailing slash is part of these paths (spec); without it the route does not exist.

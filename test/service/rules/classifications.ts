@@ -31,3 +31,8 @@ export const CWE_78: Classification = {
   name: "Improper Neutralization of Special Elements used in an OS Command ('OS Command Injection')",
   description: 'A shell command is built from variable text, so crafted input can run additional commands.',
 };
+export const CWE_338: Classification = {
+  id: 'CWE-338',
+  name: 'Use of Cryptographically Weak Pseudo-Random Number Generator (PRNG)',
+  description: 'A value that must not be guessed (a token, a key, a salt) comes from a generator whose output can be predicted.',
+};

@@ -2,13 +2,13 @@
 import { fixDiff } from './fix';
 import { hardcodedCredentials } from './credentials';
 import { isTestPath } from './helpers';
-import { jsCommandInjection, jsConsole, jsDebugger, jsEval, jsLooseEquality } from './javascript';
+import { jsCommandInjection, jsConsole, jsDebugger, jsEval, jsLooseEquality, jsWeakRandom } from './javascript';
 import { maskSource } from './mask';
 import { pyBareExcept, pyEval, pyPrint, pyShellInjection } from './python';
 import type { Finding, Language, Rule, SourceFile } from './types';
 
 export const RULES: Rule[] = [
-  jsEval, jsConsole, jsDebugger, jsLooseEquality, jsCommandInjection,
+  jsEval, jsConsole, jsDebugger, jsLooseEquality, jsCommandInjection, jsWeakRandom,
   pyEval, pyPrint, pyBareExcept, pyShellInjection,
   hardcodedCredentials,
 ];

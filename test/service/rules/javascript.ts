@@ -1,5 +1,5 @@
 // Rules for JavaScript and TypeScript.
-import { CWE_480, CWE_489, CWE_78, CWE_95 } from './classifications';
+import { CWE_338, CWE_480, CWE_489, CWE_78, CWE_95 } from './classifications';
 import { isTestPath, isWholeLineCall, removeJsStatement } from './helpers';
 import { closingParen } from './mask';
 import type { RawFinding, Rule } from './types';
@@ -129,6 +129,23 @@ export const jsCommandInjection: Rule = {
       if (/`[^`]*\$\{/.test(arg) || /['"`]\s*\+|\+\s*['"`]/.test(arg)) {
         out.push({ line: i + 1, column: m.index + m[1].length + 1 });
       }
+    });
+    return out;
+  },
+};
+
+/** Math.random() for a value that must not be guessed: a security finding at medium. */
+export const jsWeakRandom: Rule = {
+  id: 'js-weak-random',
+  languages: JS,
+  classification: CWE_338,
+  list: 'security',
+  urgency: 'medium',
+  check(file) {
+    const out: RawFinding[] = [];
+    file.code.forEach((code, i) => {
+      const at = code.indexOf('Math.random(');
+      if (at >= 0 && /token|secret|password|key|nonce|salt|session/i.test(code)) out.push({ line: i + 1, column: at + 1 });
     });
     return out;
   },

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { ServiceClient, type ClientOptions, type UploadFields, type ChunkResult } from '../../../src/core/api/client';
 import { ServiceError, type ServiceErrorKind } from '../../../src/core/api/errors';
 import type { RequestLogEntry } from '../../../src/core/api/transport';
+import type { CookieJar } from '../../../src/core/api/cookies';
 import { startReferenceService, type ReferenceService } from '../../service';
 
 export { startReferenceService, type ReferenceService };
@@ -33,12 +34,13 @@ export async function uploadAll(
   c: ServiceClient,
   archive: Buffer,
   fields: UploadFields,
-  opts: { chunkSize?: number; name?: string } = {},
+  opts: { chunkSize?: number; name?: string; cookies?: CookieJar } = {},
 ): Promise<{ transferId: string; results: ChunkResult[] }> {
   const name = opts.name ?? 'project.zip';
   const chunkSize = opts.chunkSize ?? archive.length;
-  const { transferId } = await c.startTransfer(name);
-  let offset = await c.readOffset(transferId);
+  const cookies = opts.cookies;
+  const { transferId } = await c.startTransfer(name, { cookies });
+  let offset = await c.readOffset(transferId, { cookies });
   const results: ChunkResult[] = [];
   for (;;) {
     const end = Math.min(offset + chunkSize, archive.length);
@@ -50,6 +52,7 @@ export async function uploadAll(
       body: () => Readable.from([slice]),
       bodyLength: slice.length,
       fields,
+      cookies,
     });
     results.push(r);
     if (r.kind !== 'continue') return { transferId, results };

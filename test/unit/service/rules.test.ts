@@ -150,6 +150,8 @@ describe('reference rule engine: detection', () => {
     { name: 'except with a type', path: 'a.py', source: 'try:\n    pass\nexcept ValueError:\n    pass\n', rule: 'py-bare-except', expect: 0 },
     { name: 'shell=True with an f-string', path: 'a.py', source: 'import subprocess\nsubprocess.run(f"ls {d}", shell=True)\n', rule: 'py-shell-injection', expect: 1 },
     { name: 'exec with a template literal', path: 'a.js', source: "const { exec } = require('child_process');\nexec(`rm -rf ${dir}`);\n", rule: 'js-command-injection', expect: 1 },
+    { name: 'Math.random for a token', path: 'a.js', source: 'const token = Math.random().toString(36);\n', rule: 'js-weak-random', expect: 1 },
+    { name: 'Math.random for a layout', path: 'a.js', source: 'const x = Math.random() * width;\n', rule: 'js-weak-random', expect: 0 },
     { name: 'RegExp exec is not a command', path: 'a.js', source: 'const m = /x/.exec(`a${b}`);\n', rule: 'js-command-injection', expect: 0 },
     { name: 'not a source file', path: 'README.md', source: 'eval(x)\npassword = "hunter22"\n', rule: 'js-eval', expect: 0 },
     { name: 'binary content', path: 'bin.js', source: 'eval(x)\u0000\u0001', rule: 'js-eval', expect: 0 },
