@@ -83,7 +83,7 @@ suite('before push: would CI block this?', () => {
     fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\n${EVAL}`);
     const clear = await check('staged');
     assert.strictEqual(clear.verdict.kind, 'clear', clear.text);
-    assert.strictEqual(clear.text, 'No policy violations in the 1 staged file.');
+    assert.strictEqual(clear.text, 'No policy violations in the 1 staged file. No CI gate was found in the repository, so the company\'s policies decide.');
     await waitFor('the status bar to say so', () => /no policy violations/.test(a.pushCheck.statusBar.text));
     // A staged change since: the verdict is old, and says so.
     git('add', 'src/format.ts');
@@ -229,6 +229,93 @@ suite('before push: would CI block this?', () => {
       assert.match(left.text, /src\/db\.ts was left out of the scan/);
     } finally {
       fs.rmSync(fileUri('.vscode').fsPath, { recursive: true, force: true });
+    }
+  });
+
+  test('CI\'s own gate decides: --block-on asked of the service, --fail-on judged as the CLI does, a refused rule named, the setting over the file', async function () {
+    this.timeout(240_000);
+    const a = await api();
+    const workflow = fileUri('.github/workflows/scan.yml').fsPath;
+    const gate = (flags: string) => fs.writeFileSync(workflow, `name: scan\non: push\njobs:\n  scan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: corgea scan ${flags}\n`);
+    fs.mkdirSync(fileUri('.github/workflows').fsPath, { recursive: true });
+    try {
+      // --block-on criticals: the service judges (pending on its first ask), the eval is critical.
+      gate('--block-on criticals --project-name web-ci');
+      fs.writeFileSync(fileUri('src/pricing.js').fsPath, `${originals.get('src/pricing.js')}\n${EVAL}`);
+      git('add', 'src/pricing.js');
+      const before = (await adminScans()).length;
+      const blocked = await check('staged');
+      assert.strictEqual(blocked.verdict.kind, 'blocked', blocked.text);
+      assert.strictEqual(blocked.text, 'CI would block: 1 finding breaks criticals (--block-on criticals in .github/workflows/scan.yml:8).');
+      assert.strictEqual((await adminScans()).slice(before)[0]!.formParts.project_name, 'web-ci', 'the check scans into the project CI names');
+      const row = a.issuesTree.getTreeItem(a.issuesTree.getChildren(treeRootsOf(a).find((n) => n.kind === 'group' && n.pushCheck)!)[0]!);
+      assert.match(String(row.description), /blocks CI: criticals/);
+      await waitFor('the status bar to say so', () => /CI would block/.test(a.pushCheck.statusBar.text));
+      assert.match((a.pushCheck.statusBar.tooltip as vscode.MarkdownString).value, /\(command:codeScanner\.openCiGate\)/);
+      // The link opens the workflow at the command's line.
+      await vscode.commands.executeCommand('codeScanner.openCiGate');
+      await waitFor('the workflow to open at its line', () => vscode.window.activeTextEditor?.document.uri.fsPath === workflow && vscode.window.activeTextEditor.selection.active.line === 7);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+      // --fail-on HI: a medium security finding passes, a high one blocks.
+      gate('--fail-on HI');
+      git('reset', '-q');
+      fs.writeFileSync(fileUri('src/pricing.js').fsPath, `${originals.get('src/pricing.js')}\nexport const token = () => Math.random().toString(36);\n`);
+      git('add', 'src/pricing.js');
+      const medium = await check('staged');
+      assert.strictEqual(medium.text, 'CI would pass --fail-on HI (.github/workflows/scan.yml:8) on the 1 staged file. This covers the staged files only.');
+      fs.writeFileSync(fileUri('src/pricing.js').fsPath, `${originals.get('src/pricing.js')}\nconst { exec } = require('child_process');\nexport const list = (dir) => exec(\`ls \${dir}\`);\n`);
+      git('add', 'src/pricing.js');
+      const high = await check('staged');
+      assert.strictEqual(high.text, 'CI would block: 1 finding trips --fail-on HI (.github/workflows/scan.yml:8).');
+      // The setting is over the repository's file.
+      await vscode.workspace.getConfiguration('codeScanner').update('ciGate', '--fail-on CR', vscode.ConfigurationTarget.Global);
+      try {
+        const critical = await check('staged');
+        assert.strictEqual(critical.text, 'CI would pass --fail-on CR (the setting codeScanner.ciGate) on the 1 staged file. This covers the staged files only.');
+      } finally {
+        await vscode.workspace.getConfiguration('codeScanner').update('ciGate', undefined, vscode.ConfigurationTarget.Global);
+      }
+
+      // A rule the service does not have, or not for CI: named, and never a pass.
+      gate('--block-on criticals,typo-rule,secrets');
+      const refused = await check('staged');
+      assert.strictEqual(refused.verdict.kind, 'unknown', refused.text);
+      assert.match(refused.text, /the service refuses CI's gate --block-on criticals,typo-rule,secrets \(\.github\/workflows\/scan\.yml:8\): no rule named typo-rule; secrets not scoped to CI, so CI would stop there too/);
+    } finally {
+      fs.rmSync(fileUri('.github').fsPath, { recursive: true, force: true });
+    }
+  });
+
+  test('a branch with CI\'s gate is judged whole, as CI scans it: a clean scan of the commit into CI\'s project, then the service\'s own scan of it without an upload', async function () {
+    this.timeout(180_000);
+    fs.mkdirSync(fileUri('.github/workflows').fsPath, { recursive: true });
+    fs.writeFileSync(fileUri('.github/workflows/scan.yml').fsPath, 'name: scan\non: push\njobs:\n  scan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: corgea scan --block-on criticals --project-name web-ci\n');
+    git('checkout', '-q', '-b', 'push-check-gate');
+    try {
+      git('add', '.github/workflows/scan.yml');
+      git('commit', '-q', '-m', 'Scan in CI');
+      // The work tree differs from the commit: the commit is what is judged.
+      fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\n${EVAL}`);
+      const head = git('rev-parse', 'HEAD').trim();
+      const before = (await adminScans()).length;
+      const first = await check('branch');
+      const scans = (await adminScans()).slice(before);
+      assert.strictEqual(scans.length, 1, 'one upload: the commit');
+      const record = await adminScan(scans[0]!.id);
+      assert.deepStrictEqual([record.partial, record.formParts.dirty, record.formParts.sha, record.formParts.project_name], [false, 'false', head, 'web-ci']);
+      assert.ok(['src/server.js', 'scripts/report.py', '.github/workflows/scan.yml'].every((f) => record.files.includes(f)), `every tracked file: ${record.files.join(', ')}`);
+      assert.strictEqual(first.verdict.kind, 'blocked', first.text);
+      assert.match(first.text, new RegExp(`^CI would block: \\d+ findings? breaks? criticals \\(--block-on criticals in \\.github/workflows/scan\\.yml:8\\)\\. Judged on commit ${head.slice(0, 7)}, all its files, as CI scans it\\.$`));
+      assert.ok(first.verdict.kind === 'blocked' && first.verdict.blocking.every((b) => b.issue.path !== 'src/format.ts'), 'the work tree\'s eval is not the commit\'s');
+      // The same commit again: the service's own scan of it, no new upload.
+      const again = await check('branch');
+      assert.strictEqual((await adminScans()).length, before + 1, 'no new upload');
+      assert.match(again.text, new RegExp(`Judged on the service's own scan of commit ${head.slice(0, 7)}\\.$`));
+    } finally {
+      git('checkout', '-q', '-f', branch);
+      git('branch', '-q', '-D', 'push-check-gate');
+      fs.rmSync(fileUri('.github').fsPath, { recursive: true, force: true });
     }
   });
 });

@@ -35,6 +35,7 @@ import { listAll, listPage, type AllOfList, type ListAllQuery, type ListPage, ty
 import type { FindingList as FindingKind } from './findingLists';
 import { readScanStatus, type ScanStatusResult } from './scanStatus';
 import { checkBlockingRules, type BlockingAnswer } from './blockingRules';
+import { findReusableScan } from './commitScans';
 import { readOffset, sendChunk, startTransfer } from './transfers';
 import { l10n } from '../text/l10n';
 
@@ -342,6 +343,11 @@ export class ServiceClient {
   }
 
   // ---- a scan's state
+
+  /** See commitScans.ts. */
+  findReusableScan(project: string, sha: string, signal?: AbortSignal): ReturnType<typeof findReusableScan> {
+    return findReusableScan(this.transport, project, sha, signal);
+  }
 
   /** See readScanStatus. */
   getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {}): Promise<ScanStatusResult | undefined> {

@@ -313,6 +313,21 @@ export const ScanStatusSchema = z.lazy(() => z.looseObject({
   scan_errors: listOf(ScanErrorSchema),
 }));
 
+/** One scan of a project's list (decisions.md, "The service's scans of a commit"); a record that does not read is left out. */
+export const ProjectScanSchema = z.lazy(() => z.looseObject({
+  id: anyId,
+  status: str,
+  git_sha: present(str),
+  worktree_dirty: present(z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])),
+  branch: present(str),
+  created_at: present(str),
+}));
+
+export const ProjectScansSchema = z.lazy(() => z.looseObject({
+  scans: listOf(ProjectScanSchema),
+  total_pages: present(wholeNumber),
+}));
+
 export type Role = z.infer<typeof RoleSchema>;
 export type RolesPage = z.infer<typeof RolesPageSchema>;
 export type Member = z.infer<typeof MemberSchema>;

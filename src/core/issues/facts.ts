@@ -77,10 +77,18 @@ export const FINDING_FACTS: readonly FindingFact[] = [
     data: (i) => (i.policies?.length ? i.policies.map((p) => p.name).join(', ') : undefined),
     in: MARKED,
     ownLine: true,
-    // Among what would block CI, the approved policies it breaks; else how many it breaks.
-    mark: (i, on) => (on.pushCheck
+    // Among what would block CI by the policies, the approved ones it breaks; else how many it breaks.
+    mark: (i, on) => (on.pushCheck && !i.blocksCi
       ? l10n.t('blocks CI: {0}', (i.policies ?? []).filter((p) => !p.unapproved).map((p) => p.name).join(', '))
       : plural(i.policies!.length, l10n.t('violates a policy'), l10n.t('violates {0} policies'))),
+  },
+  // Among what would block CI by its gate: the rules it trips.
+  {
+    key: 'blocksCi', get label() { return l10n.t('Blocks CI'); },
+    words: (i) => (i.blocksCi?.length ? i.blocksCi.join(', ') : undefined),
+    data: (i) => (i.blocksCi?.length ? i.blocksCi.join(', ') : undefined),
+    in: MARKED,
+    mark: (i) => l10n.t('blocks CI: {0}', i.blocksCi!.join(', ')),
   },
   // A dependency finding: its package, what fixes it, whether it is malicious.
   {

@@ -61,6 +61,8 @@ export interface StoredIssue {
   isNew?: boolean;
   /** The company's active policies this finding violates (policyMatch.ts), as last matched. */
   policies?: PolicyViolation[];
+  /** Among what would block CI by its gate: the rules (slugs, or the gate's flags) it trips. */
+  blocksCi?: string[];
   /** A security finding's explanation (`details.explanation`), the service's text. */
   explanation?: string;
   /** A dependency finding's package (the service's words, untrusted). */

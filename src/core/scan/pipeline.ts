@@ -140,6 +140,11 @@ export interface FolderScanRequest {
   /** Partial scans send the chosen files as files_to_scan. */
   partial: boolean;
   /**
+   * `root` holds exactly this commit's tracked files, checked out by git (commitTree.ts): the
+   * upload names the commit, and is clean when nothing of it was left out.
+   */
+  commit?: string;
+  /**
    * `known`: the files of the folder's last archive, when there is one (SelectOptions.known);
    * `watched`: what the folder's watcher saw since that archive was made (SelectOptions.watched);
    * `onCount`: to be told the folder's size early (SelectOptions.onCount).
@@ -222,7 +227,7 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
       // run, not after them. A full selection in git finds the untracked files anyway, and
       // looks at every tracked file: git need not compare again those not written since the
       // last clean reading.
-      const gitInfo = (req.partial ? readRevision(req.gitRoot ?? req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
+      const gitInfo = (req.partial || req.commit ? readRevision(req.gitRoot ?? req.root) : fullScanGitInfo(req.root, selecting, ctx.uploads.gitClean)).catch(() => undefined);
       return { selecting, gitInfo };
     };
     let { selecting, gitInfo } = choose(watched);
@@ -281,8 +286,10 @@ async function selectAndPackage(req: FolderScanRequest, ctx: PipelineContext, ag
  * Outside git: unknown, left out.
  */
 export function uploadDirty(
-  req: Pick<FolderScanRequest, 'partial'>, git: GitInfo | undefined, selection: Pick<Selection, 'gitTrackedLeftOut'>, archive: { skipped: readonly unknown[] },
+  req: Pick<FolderScanRequest, 'partial' | 'commit'>, git: GitInfo | undefined, selection: Pick<Selection, 'gitTrackedLeftOut'> & { skipped?: readonly unknown[] }, archive: { skipped: readonly unknown[] },
 ): boolean | undefined {
+  // A commit checked out for the scan is the commit, unless a file of it was left out.
+  if (req.commit) return (selection.skipped?.length ?? 0) + archive.skipped.length > 0;
   if (!git) return undefined;
   if (req.partial || (selection.gitTrackedLeftOut ?? 0) > 0 || archive.skipped.length > 0) return true;
   return git.dirty;
@@ -336,7 +343,7 @@ async function uploadPackaged(
     const git = await gitInfo;
     const fields: UploadFields = {
       projectName: req.projectName,
-      branch: git?.branch, repoUrl: git?.repoUrl, sha: git?.sha, dirty: uploadDirty(req, git, selection, archive),
+      branch: git?.branch, repoUrl: git?.repoUrl, sha: req.commit ?? git?.sha, dirty: uploadDirty(req, git, selection, archive),
       scanConfigs: req.scanConfigs?.length ? req.scanConfigs : undefined,
       targetPolicies: req.targetPolicies?.length ? req.targetPolicies : undefined,
       partial: req.partial ? { files: archive.index.paths() } : undefined,

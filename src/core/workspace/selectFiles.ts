@@ -104,9 +104,9 @@ async function selectByWalk(ctx: SelectionContext, opts: SelectOptions): Promise
   return sel;
 }
 
-/** A partial selection from explicit absolute paths (typically the open editors). */
-export async function selectGivenFiles(root: string, absPaths: string[], opts: SelectOptions = {}): Promise<Selection> {
-  const ctx = await makeContext(root, opts, { partial: true });
+/** A selection from explicit absolute paths: partial (typically the open editors), or a whole commit's files (`partial: false`). */
+export async function selectGivenFiles(root: string, absPaths: string[], opts: SelectOptions = {}, o: { partial?: boolean } = {}): Promise<Selection> {
+  const ctx = await makeContext(root, opts, { partial: o.partial ?? true });
   const candidates: string[] = [];
   for (const abs of absPaths) {
     const rel = toRelative(ctx, abs);

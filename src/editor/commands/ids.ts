@@ -16,6 +16,7 @@ export const COMMANDS: { readonly [K in CommandId]: CommandReach } = {
   'codeScanner.checkStagedChanges': 'palette',
   'codeScanner.checkBranchBeforePush': 'palette',
   'codeScanner.showPushCheck': 'palette',
+  'codeScanner.openCiGate': 'palette',
   'codeScanner.scanWorkspace': 'palette',
   'codeScanner.scanOpenFiles': 'palette',
   'codeScanner.scanChangedFiles': 'palette',

@@ -32,6 +32,7 @@ export interface CommandSignatures {
   'codeScanner.checkStagedChanges': (arg?: Arg) => Promise<CheckedFolder[]>;
   'codeScanner.checkBranchBeforePush': (arg?: Arg) => Promise<CheckedFolder[]>;
   'codeScanner.showPushCheck': () => Promise<void>;
+  'codeScanner.openCiGate': () => Promise<void>;
   // Scans
   'codeScanner.scanWorkspace': (arg?: Arg) => Promise<ScanSummary | undefined>;
   'codeScanner.scanOpenFiles': (arg?: Arg) => Promise<ScanSummary | undefined>;

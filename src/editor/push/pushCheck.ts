@@ -1,48 +1,37 @@
 // Would CI block this? Check Staged Changes and Check Branch Before Push scan what would
 // leave the machine (core/workspace/outgoing.ts: the index's version of staged files, or the
-// branch's changed files as HEAD has them), as one partial scan through the scan pipeline,
-// and give a verdict (core/results/pushVerdict.ts) that stands until the checked content
-// changes. With codeScanner.checkBeforePush = afterCommit the branch is checked after each
+// branch's changed files as HEAD has them) as one partial scan, or, for a branch whose CI
+// names its gate, the commit whole as CI scans it (checkScans.ts); the verdict
+// (core/results/pushVerdict.ts) is by CI's gate where one is found, and stands until the
+// checked content changes. With codeScanner.checkBeforePush = afterCommit the branch is checked after each
 // commit, in the background. The verdict is never "would pass" when it could not check.
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PartialKind } from '../../core/scan/endWords';
-import { listName, type StoredIssue } from '../../core/issues';
-import { oneLine } from '../../core/text/untrusted';
+import type { StoredIssue } from '../../core/issues';
 import { digest, place, rangeOfLineText } from '../../core/results';
-import { pushVerdict, verdictText, type PushVerdict, type UnknownReason } from '../../core/results/pushVerdict';
+import { gateFlags, gateWhere, pushVerdict, verdictText, type PushVerdict, type UnknownReason } from '../../core/results/pushVerdict';
 import { errorMessage } from '../../core/errors';
 import { branchChanges, stagedChanges, writeOutgoing, type Outgoing, type OutgoingKind } from '../../core/workspace/outgoing';
 import { skipReasonLabel } from '../../core/workspace/selectFiles';
 import type { PushCheckResult } from '../results/resultsStore';
 import { readText } from '../workspaceFiles';
+import { clause, scanCommit, scanFiles } from './checkScans';
+import { askWithProgress, folderGate, openGate, type FolderGate } from './ciGateOf';
+import type { ServiceGateOutcome } from '../../core/results/serviceGate';
 import type { FeatureCtx } from '../controllers';
 import { DisposableObject } from '../disposable';
 import { scannableFolders } from '../scan/uploadPreview';
-import type { ScanOptions, ScanSummary } from '../scan/scanController';
-import { l10n, listWords } from '../../core/text/l10n';
+import type { ScanOptions } from '../scan/scanController';
+import { l10n } from '../../core/text/l10n';
 
 /** What one folder's check ended with, for the caller (commands, the agent tool). */
 export interface CheckedFolder { folder: string; folderUri: string; verdict: PushVerdict; text: string; files: string[]; deleted: string[] }
 
 const TITLES: Record<OutgoingKind, string> = { get staged() { return l10n.t('Checking staged changes'); }, get branch() { return l10n.t('Checking the branch before push'); } };
 const PARTIAL_OF: Record<OutgoingKind, PartialKind> = { staged: 'staged', branch: 'changed' };
-
-/** The reason a scan that did not complete gives the verdict. */
-/** Text of the service's or the network's, as a clause of a sentence of ours. */
-function clause(text: string): string {
-  return oneLine(text, 200).replace(/[.\s]+$/, '');
-}
-
-function unknownOf(summary: ScanSummary | undefined): { reason: UnknownReason; detail?: string } {
-  const e = summary?.error;
-  if (!summary) return { reason: 'not-checked', detail: l10n.t('the scan did not start (another scan is running, or sign-in is needed)') };
-  if (summary.cancelled) return { reason: 'not-checked', detail: l10n.t('the check was cancelled') };
-  if (e && ['network', 'timeout', 'proxy-auth', 'server'].includes(e.kind)) return { reason: 'unreachable', detail: l10n.t('the service could not be reached ({0})', e.message.replace(/[.\s]+$/, '')) };
-  return { reason: 'scan-failed', detail: l10n.t('the scan did not complete{0}', e ? ` (${e.message.replace(/[.\s]+$/, '')})` : '') };
-}
 
 export class PushCheck extends DisposableObject {
   private readonly watched = new Map<string, vscode.Disposable>();
@@ -71,7 +60,14 @@ export class PushCheck extends DisposableObject {
 
   private async checkFolder(folder: vscode.WorkspaceFolder, what: OutgoingKind, o: { quiet?: boolean; options?: ScanOptions }): Promise<CheckedFolder | undefined> {
     const folderUri = folder.uri.toString();
-    const unknown = (reason: UnknownReason, detail?: string, outgoing?: Outgoing): CheckedFolder => this.settle(folder, what, { kind: 'unknown', what, reason, ...(detail ? { detail } : {}) }, outgoing, [], o);
+    // CI's gate decides where the repository (or the setting) names one; read first, for CI's project too.
+    const gate: FolderGate | undefined = await folderGate(folder).catch((e: unknown) => {
+      this.ctx.log.warn(`${folder.name}: CI's configuration could not be read (${errorMessage(e)}); the company's policies decide.`);
+      return undefined;
+    });
+    const unknown = (reason: UnknownReason, detail?: string, outgoing?: Outgoing): CheckedFolder => this.settle(folder, what, {
+      kind: 'unknown', what, reason, ...(detail ? { detail } : {}), ...(gate ? { gate: { gate: gate.gate, source: gate.source } } : {}),
+    }, outgoing, [], o);
     if (!vscode.workspace.isTrusted) return unknown('not-checked', l10n.t('the workspace is in Restricted Mode, where nothing is uploaded'));
     let outgoing: Outgoing;
     try {
@@ -85,53 +81,69 @@ export class PushCheck extends DisposableObject {
       return unknown('nothing-to-check', what === 'staged' ? (outgoing.deleted.length ? l10n.t('only deletions are staged') : l10n.t('no changes are staged')) : l10n.t('the branch has no commits its upstream does not have'), outgoing);
     }
     if (!this.ctx.session.isSignedIn()) return unknown('signed-out', undefined, outgoing);
-    if (!o.quiet && !(await this.ctx.consent.ask('changedFiles', o.options?.confirmed))) return undefined;
+    // The gate's flags, never the command line (it may carry an inline credential).
+    this.ctx.log.info(gate ? `${folder.name}: CI's gate is ${gate.gate.kind === 'unreadable' ? `unreadable (${gate.gate.why})` : gateFlags(gate.gate)}, read in ${gateWhere(gate)}.` : `${folder.name}: no CI gate in the repository's CI configuration; the company's policies decide.`);
+    // A branch with CI's gate is judged as CI will judge it: the whole commit. Else what would leave.
+    const wholeCommit = what === 'branch' && !!gate && ['block-on', 'fail', 'fail-on'].includes(gate.gate.kind);
+    if (!o.quiet && !(await this.ctx.consent.ask(wholeCommit ? 'workspace' : 'changedFiles', o.options?.confirmed))) return undefined;
     if (o.quiet && this.ctx.consent.needed()) return unknown('not-checked', l10n.t('the first scan of this workspace has not been allowed yet'), outgoing);
     const root = path.join((this.ctx.extension.storageUri ?? this.ctx.extension.globalStorageUri).fsPath, 'push-check', randomBytes(6).toString('hex'));
     try {
       await fsp.mkdir(root, { recursive: true, mode: 0o700 });
-      const written = await writeOutgoing(folder.uri.fsPath, outgoing, root);
       // The policies as they are now, read while the scan runs: one added or removed since
       // the last read counts in this check.
       const checkedAt = Date.now();
       const policiesRead = this.ctx.policies.refresh();
-      let found: StoredIssue[] | undefined;
-      const incomplete: string[] = [];
-      let sent = 0;
-      const summary = await this.ctx.scans.scanContent(folder, {
-        root, paths: [...written.keys()], title: TITLES[what], partialOf: PARTIAL_OF[what], quiet: o.quiet, options: o.options,
-        onFindings: (f) => {
-          // Their files were uploaded (as the index has them): their fixes may be offered.
-          found = f.issues.map((i) => ({ ...i, inArchive: !!f.archived?.has(i.path) }));
-          sent = f.scan.partialFiles?.length ?? written.size;
-          const unread = f.scan.unreadLists ?? [];
-          if (unread.length) incomplete.push(l10n.t('the {0} could not be read ({1})', listWords(unread.map((l) => listName(l.kind))), clause(unread[0]!.reason)));
-          if (f.scan.warnings?.length) incomplete.push(l10n.t('the service reported a problem with the scan, so its results may be incomplete ({0})', clause(f.scan.warnings[0]!)));
-        },
-      });
-      if (!found || summary?.error) {
-        const u = unknownOf(summary);
-        return unknown(u.reason, u.detail, outgoing);
-      }
+      const asked = { title: TITLES[what], partialOf: PARTIAL_OF[what], quiet: o.quiet, options: o.options, ...(gate?.projectName ? { projectName: gate.projectName } : {}) };
+      const attempt = wholeCommit
+        ? await scanCommit(this.ctx, folder, root, asked)
+        : await writeOutgoing(folder.uri.fsPath, outgoing, root).then((written) => scanFiles(this.ctx, folder, root, [...written.keys()], asked));
+      if (attempt.kind === 'unknown') return unknown(attempt.reason, attempt.detail, outgoing);
+      const { found, scanId, incomplete } = attempt.scanned;
       await policiesRead;
-      if ((this.ctx.policies.readAt ?? 0) < checkedAt && this.ctx.policies.count !== undefined) {
+      // The service judges CI's rules on the scan, as CI would ask it.
+      let service: ServiceGateOutcome | undefined;
+      if (gate && (gate.gate.kind === 'block-on' || gate.gate.kind === 'fail')) {
+        const client = await this.ctx.session.getClient({ ask: false });
+        const answer = client ? await askWithProgress(client, scanId, gate.gate, o.quiet) : undefined;
+        if (!answer) return unknown('signed-out', undefined, outgoing);
+        if (answer.kind === 'cancelled') return unknown('not-checked', l10n.t('the check was cancelled'), outgoing);
+        if (answer.kind === 'failed') {
+          const kind = (answer.error as { kind?: string }).kind;
+          return kind && ['network', 'timeout', 'proxy-auth', 'server'].includes(kind)
+            ? unknown('unreachable', l10n.t('the service could not be reached ({0})', clause(errorMessage(answer.error))), outgoing)
+            : unknown('not-checked', l10n.t('the service did not say whether CI\'s gate blocks ({0})', clause(errorMessage(answer.error))), outgoing);
+        }
+        service = answer.outcome;
+      }
+      if (!gate && (this.ctx.policies.readAt ?? 0) < checkedAt && this.ctx.policies.count !== undefined) {
         return unknown('policies-unreadable', l10n.t('the company\'s policies could not be read again for this check'), outgoing);
       }
       // The verdict is of every finding of what was sent, whatever the working tree holds now.
       this.ctx.store.matchPoliciesFor(folderUri, found);
+      const judged = gate ? { gate: gate.gate, source: gate.source } : undefined;
       // A file of what would leave the machine that the scan left out (a setting, its size, a credential) was not checked.
-      const leftOut = summary?.folders.find((x) => x.scanId)?.leftOut ?? [];
+      const leftOut = attempt.scanned.leftOut;
       if (leftOut.length) {
         const first = leftOut[0]!;
         incomplete.push(leftOut.length === 1
           ? l10n.t('{0} was left out of the scan ({1})', first.path, skipReasonLabel(first.reason))
           : l10n.t('{0} files were left out of the scan, {1} among them ({2})', leftOut.length, first.path, skipReasonLabel(first.reason)));
       }
-      const verdict = pushVerdict({ what, files: sent, findings: found, policies: this.ctx.policies.count, ...(incomplete.length ? { incomplete: incomplete.join('; ') } : {}) });
+      const { commit } = attempt.scanned;
+      const verdict = pushVerdict({
+        what, files: attempt.scanned.files, findings: found, policies: this.ctx.policies.count,
+        ...(incomplete.length ? { incomplete: incomplete.join('; ') } : {}), ...(judged ? { gate: judged } : {}), ...(service ? { service } : {}), ...(commit ? { commit } : {}),
+      });
+      // Each says what it trips: CI's rules where the gate decided (the policies say it otherwise).
+      const blocking = verdict.kind === 'blocked' ? verdict.blocking.map((b) => Object.assign(b.issue, b.rules ? { blocksCi: b.rules } : {})) : [];
       // Shown in the files as they are now: at the service's line where the file is the content
       // checked, else listed as changed since (a file gone from the working tree is not shown).
-      const texts = new Map([...written].map(([p, bytes]) => [p, bytes.toString('utf8')]));
-      const blocking = verdict.kind === 'blocked' ? verdict.blocking.map((b) => b.issue) : [];
+      const texts = new Map<string, string>();
+      for (const p of new Set(blocking.map((i) => i.path))) {
+        const text = await attempt.scanned.checkedText(p);
+        if (text !== undefined) texts.set(p, text);
+      }
       // Where the file differs, each at the line that reads as its line did in what was checked.
       for (const issue of blocking) {
         const checked = texts.get(issue.path);
@@ -157,11 +169,13 @@ export class PushCheck extends DisposableObject {
     const result: PushCheckResult = { what, verdict, identity: outgoing?.identity ?? '', at: new Date().toISOString(), issues };
     this.ctx.store.setPushCheck(folderUri, result);
     this.ctx.log.info(`${folder.name}: ${text}`);
+    // Where CI's gate was read, one click away.
+    const open = verdict.gate ? [{ title: l10n.t('Open CI\'s Gate'), run: () => openGate(folder, verdict.gate!) }] : [];
     if (verdict.kind === 'blocked') {
-      void this.ctx.notifier.warn(`${folder.name}: ${text}`, { title: l10n.t('Show Blocking Findings'), run: () => this.ctx.commands.execute('codeScanner.showPushCheck') });
+      void this.ctx.notifier.warn(`${folder.name}: ${text}`, { title: l10n.t('Show Blocking Findings'), run: () => this.ctx.commands.execute('codeScanner.showPushCheck') }, ...open);
     } else if (!o.quiet) {
       // Said where the check was asked for; the status bar keeps it until the content changes.
-      void this.ctx.notifier.info(`${folder.name}: ${text}`);
+      void this.ctx.notifier.info(`${folder.name}: ${text}`, ...open);
     }
     return { folder: folder.name, folderUri, verdict, text, files: outgoing?.files ?? [], deleted: outgoing?.deleted ?? [] };
   }

@@ -10,9 +10,12 @@ import type { CommandHandlers } from '../commands/signatures';
 import type { FeatureCtx } from '../controllers';
 import { folderNameOf } from '../workspaceFiles';
 import { PushCheck } from './pushCheck';
+import { folderGate, openGate } from './ciGateOf';
+import { gateWhere } from '../../core/results/pushVerdict';
+import { scannableFolders } from '../scan/uploadPreview';
 import { l10n, plural } from '../../core/text/l10n';
 
-export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck'> } {
+export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck' | 'codeScanner.openCiGate'> } {
   const { store, own } = ctx;
   const check = own(new PushCheck(ctx));
   const item = own(vscode.window.createStatusBarItem('codeScanner.pushCheck', vscode.StatusBarAlignment.Left, 49));
@@ -26,9 +29,14 @@ export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vsc
     const blocked = results.filter((x) => x.r.verdict.kind === 'blocked' && !x.r.outdated);
     const unknown = results.filter((x) => x.r.verdict.kind === 'unknown' && !x.r.outdated);
     const old = results.every((x) => x.r.outdated);
-    item.text = old ? l10n.t('$(history) push check: changed since') : blocked.length ? l10n.t('$(error) CI would block') : unknown.length ? l10n.t('$(question) CI: unknown') : l10n.t('$(pass) no policy violations');
+    const byGate = results.every((x) => x.r.verdict.gate);
+    item.text = old ? l10n.t('$(history) push check: changed since') : blocked.length ? l10n.t('$(error) CI would block') : unknown.length ? l10n.t('$(question) CI: unknown') : byGate ? l10n.t('$(pass) CI would pass') : l10n.t('$(pass) no policy violations');
     const lines = results.map((x) => `${results.length > 1 ? `${x.folder}: ` : ''}${x.r.outdated ? l10n.t('Changed since the check: check again. Was: ') : ''}${verdictText(x.r.verdict)}`);
-    const tooltip = new vscode.MarkdownString(l10n.t('**Would CI block this?** ({0})\n\n{1}\n\nClick to {2}.', x(results[0]!.r.what), lines.map(escapeMarkdown).join('\n\n'), blocked.length ? l10n.t('show the blocking findings') : l10n.t('check again')));
+    // Where CI's gate was read, as a link that only opens it.
+    const gated = results.find((x) => x.r.verdict.gate);
+    const link = gated ? `\n\n[${escapeMarkdown(l10n.t('Open CI\'s gate ({0})', gateWhere(gated.r.verdict.gate!)))}](command:codeScanner.openCiGate)` : '';
+    const tooltip = new vscode.MarkdownString(l10n.t('**Would CI block this?** ({0})\n\n{1}\n\nClick to {2}.', x(results[0]!.r.what), lines.map(escapeMarkdown).join('\n\n'), blocked.length ? l10n.t('show the blocking findings') : l10n.t('check again')) + link);
+    tooltip.isTrusted = { enabledCommands: ['codeScanner.openCiGate'] };
     item.tooltip = tooltip;
     item.accessibilityInformation = { label: l10n.t('Code Scanner: {0}', lines.join(' ')), role: 'button' };
     item.backgroundColor = blocked.length && !old ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
@@ -47,6 +55,14 @@ export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vsc
     commands: {
       'codeScanner.checkStagedChanges': (arg) => check.check('staged', { options: scanOptionsArg(arg) }),
       'codeScanner.checkBranchBeforePush': (arg) => check.check('branch', { options: scanOptionsArg(arg) }),
+      'codeScanner.openCiGate': async () => {
+        // The last check's gate, else the one each folder has now.
+        for (const folder of scannableFolders()) {
+          const gate = store.pushCheckOf(folder.uri.toString())?.verdict.gate ?? (await folderGate(folder));
+          if (gate) return openGate(folder, gate);
+        }
+        void ctx.notifier.info(l10n.t('No CI gate was found: no corgea scan command in the repository\'s CI configuration, and {0} is not set. The check before a push judges by the company\'s policies.', 'codeScanner.ciGate'));
+      },
       'codeScanner.showPushCheck': async () => {
         const withFindings = store.pushCheckFolders().filter((f) => store.pushCheckOf(f)?.issues.length);
         await vscode.commands.executeCommand('codeScanner.issues.focus');

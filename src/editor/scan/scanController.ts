@@ -174,14 +174,18 @@ export class ScanController extends DisposableObject implements ScanActivity {
   }
 
   /**
-   * A partial scan of content that is not the working tree (what a commit or a push would
-   * send, written under `root`), through the same pipeline (consent asked by the caller,
+   * A scan of content that is not the working tree (what a commit or a push would send,
+   * written under `root`: partial, or a whole commit's files), through the same pipeline (consent asked by the caller,
    * trust, the request budget, the upload), with git details from the folder. Its findings
    * go to `onFindings`, never into the folder's: they are of other content. Its upload is not
    * kept to resume, and the folder's own interrupted upload is left alone.
    */
   scanContent(folder: vscode.WorkspaceFolder, o: {
     root: string; paths: string[]; title: string; partialOf: PartialKind; quiet?: boolean; options?: ScanOptions;
+    /** The project CI's command names (`--project-name`), over the folder's own. */
+    projectName?: string;
+    /** `root` is this commit's tracked files (commitTree.ts): a full scan of it, named by the commit. */
+    commit?: string;
     onFindings: (f: ScanFindings) => void;
   }): Promise<ScanSummary | undefined> {
     return this.exclusive(async () => {
@@ -200,11 +204,12 @@ export class ScanController extends DisposableObject implements ScanActivity {
             if (e.kind === 'completed') o.onFindings(e.findings);
           },
         };
-        const project = await folderProject(folder);
+        const project = o.projectName ? { name: o.projectName } : await folderProject(folder);
         const files = o.paths.map((p) => path.join(o.root, ...p.split('/')));
         const result = await this.noting(folder, run, () => scanFolder({
-          root: o.root, gitRoot: folder.uri.fsPath, projectName: project.name, folderName: folder.name, partial: true,
-          select: () => selectGivenFiles(o.root, files, { ...selectOptions(folder), useGit: false }),
+          root: o.root, gitRoot: folder.uri.fsPath, projectName: project.name, folderName: folder.name, partial: !o.commit,
+          ...(o.commit ? { commit: o.commit } : {}),
+          select: () => selectGivenFiles(o.root, files, { ...selectOptions(folder), useGit: false }, { partial: !o.commit }),
           scanConfigs: scanSettings(folder).scanConfigs, targetPolicies: this.targets.ids,
         }, ctx));
         const r = this.outcome(folder, result);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startReferenceService, clientFor, expectError, uploadAll, type ReferenceService } from './harness';
 import { buildArchive, FIXTURE_FILES } from './archiveFixture';
+import { askServiceGate } from '../../../src/core/results/serviceGate';
 
 let svc: ReferenceService;
 let scanId: string;
@@ -49,4 +50,19 @@ test('a scan that breaks no rule: no block, and the count is 0 (not a page of no
   while (svc.scans().find((s) => s.id === id)?.status === 'running') await new Promise((r) => setTimeout(r, 20));
   await c.checkBlockingRules(id, { blockOn: ['criticals'] });
   assert.deepEqual(await c.checkBlockingRules(id, { blockOn: ['criticals'] }), { kind: 'answer', ready: true, status: 'complete', block: false, issues: [], totalPages: 0, blocked: 0 });
+});
+
+test('asked as CI asks: again while pending, then every blocking finding with its slugs', async () => {
+  const c = clientFor(svc, svc.demoToken);
+  const { results } = await uploadAll(c, await buildArchive('zip', { ...FIXTURE_FILES, 'package.json': '{"dependencies": {"event-stream": "3.3.6"}}' }), { projectName: 'gate-ask' });
+  const done = results.at(-1)!;
+  const id = done.kind === 'complete' ? done.scanId : '';
+  while (svc.scans().find((s) => s.id === id)?.status === 'running') await new Promise((r) => setTimeout(r, 20));
+  const waits: string[] = [];
+  const r = await askServiceGate(c, id, { kind: 'block-on', slugs: ['malicious-deps'] }, { pauseMs: () => 10, onWaiting: (s) => waits.push(s) });
+  assert.deepEqual(waits, ['pending']);
+  assert.ok(r.kind === 'judged' && r.block && r.blocked === 1, JSON.stringify(r));
+  assert.deepEqual(r.kind === 'judged' && r.issues.map((i) => i.slugs), [['malicious-deps']]);
+  const refused = await askServiceGate(c, id, { kind: 'block-on', slugs: ['typo'] }, { pauseMs: () => 10 });
+  assert.equal(refused.kind, 'refused');
 });

@@ -75,6 +75,8 @@ test('a check of the bundles fails on a missing key and on a placeholder the sou
  */
 const NOT_TRANSLATED: Record<string, string> = {
   'src/core/agent/agentConfig.ts Claude Code': 'a product name',
+  'src/core/results/pushVerdict.ts corgea scan': 'the service CLI\'s command, as CI configuration writes it',
+  'src/editor/push/pushFeature.ts  [ ](command:codeScanner.openCiGate)': 'Markdown link syntax around translated words',
   'src/core/agent/agentConfig.ts Cursor': 'a product name',
   'src/core/agent/agentConfig.ts Windsurf': 'a product name',
   'src/core/api/schemas.ts expected string (missing, and no location.file.name either)': 'how a record failed the schema, for the log',

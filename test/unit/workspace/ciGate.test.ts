@@ -3,7 +3,11 @@
 // parses it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { findCiGate, gateInFile, gateOfFlags } from '../../../src/core/workspace/ciGate';
+import { readCiGate } from '../../../src/core/workspace/ciGateFiles';
 
 describe('the first corgea scan command of each CI format', () => {
   test('GitHub Actions: a run block of several lines, a commented-out command before it', () => {
@@ -78,4 +82,25 @@ describe('--fail-on as the CLI parses it', () => {
     }
     assert.deepEqual(gateOfFlags('--block-on a,b,a').gate, { kind: 'block-on', slugs: ['a', 'b'] }, 'slugs de-duplicated as the CLI does');
   });
+});
+
+test('read from the folder: its workflows first, a file linked from outside never, the setting over all', async () => {
+  const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'ci-gate-'));
+  const outside = await fsp.mkdtemp(path.join(os.tmpdir(), 'ci-gate-out-'));
+  try {
+    assert.equal(await readCiGate(root), undefined);
+    await fsp.writeFile(path.join(root, '.gitlab-ci.yml'), 'scan:\n  script:\n    - corgea scan --fail-on CR\n');
+    await fsp.mkdir(path.join(root, '.github', 'workflows'), { recursive: true });
+    await fsp.writeFile(path.join(outside, 'evil.yml'), 'steps:\n  - run: corgea scan --fail-on LO\n');
+    await fsp.symlink(path.join(outside, 'evil.yml'), path.join(root, '.github', 'workflows', 'a.yml'));
+    assert.deepEqual(await readCiGate(root), { gate: { kind: 'fail-on', threshold: 'CR', malicious: false }, file: '.gitlab-ci.yml', line: 3, command: '- corgea scan --fail-on CR' });
+    await fsp.writeFile(path.join(root, '.github', 'workflows', 'scan.yaml'), 'jobs:\n  scan:\n    steps:\n      # - run: corgea scan --fail\n      - run: corgea scan --block-on criticals --project-name web\n');
+    const found = await readCiGate(root);
+    assert.deepEqual([found?.file, found?.line, found?.gate, found?.projectName], ['.github/workflows/scan.yaml', 5, { kind: 'block-on', slugs: ['criticals'] }, 'web']);
+    assert.deepEqual((await readCiGate(root, 'corgea scan --fail-on HI,malicious'))?.gate, { kind: 'fail-on', threshold: 'HI', malicious: true });
+    assert.equal((await readCiGate(root, '  '))?.file, '.github/workflows/scan.yaml');
+  } finally {
+    await fsp.rm(root, { recursive: true, force: true });
+    await fsp.rm(outside, { recursive: true, force: true });
+  }
 });
