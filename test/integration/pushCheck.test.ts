@@ -287,8 +287,9 @@ suite('before push: would CI block this?', () => {
     }
   });
 
-  test('a branch with CI\'s gate is judged whole, as CI scans it: a clean scan of the commit into CI\'s project, then the service\'s own scan of it without an upload', async function () {
-    this.timeout(180_000);
+  test('a branch with CI\'s gate is judged whole, as CI scans it: a clean scan of the commit into CI\'s project, then the service\'s own scan of it without an upload; what the branch introduced', async function () {
+    this.timeout(240_000);
+    const a = await api();
     fs.mkdirSync(fileUri('.github/workflows').fsPath, { recursive: true });
     fs.writeFileSync(fileUri('.github/workflows/scan.yml').fsPath, 'name: scan\non: push\njobs:\n  scan:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: corgea scan --block-on criticals --project-name web-ci\n');
     git('checkout', '-q', '-b', 'push-check-gate');
@@ -306,15 +307,25 @@ suite('before push: would CI block this?', () => {
       assert.deepStrictEqual([record.partial, record.formParts.dirty, record.formParts.sha, record.formParts.project_name], [false, 'false', head, 'web-ci']);
       assert.ok(['src/server.js', 'scripts/report.py', '.github/workflows/scan.yml'].every((f) => record.files.includes(f)), `every tracked file: ${record.files.join(', ')}`);
       assert.strictEqual(first.verdict.kind, 'blocked', first.text);
-      assert.match(first.text, new RegExp(`^CI would block: \\d+ findings? breaks? criticals \\(--block-on criticals in \\.github/workflows/scan\\.yml:8\\)\\. Judged on commit ${head.slice(0, 7)}, all its files, as CI scans it\\.$`));
+      assert.match(first.text, new RegExp(`^CI would block: \\d+ findings? breaks? criticals \\(--block-on criticals in \\.github/workflows/scan\\.yml:8\\)\\. Judged on commit ${head.slice(0, 7)}, all its files, as CI scans it\\. Which of them this branch introduces is unknown: the service has no complete clean scan of the base commit [0-9a-f]{7} in project web-ci\\.$`));
       assert.ok(first.verdict.kind === 'blocked' && first.verdict.blocking.every((b) => b.issue.path !== 'src/format.ts'), 'the work tree\'s eval is not the commit\'s');
       // The same commit again: the service's own scan of it, no new upload.
       const again = await check('branch');
       assert.strictEqual((await adminScans()).length, before + 1, 'no new upload');
-      assert.match(again.text, new RegExp(`Judged on the service's own scan of commit ${head.slice(0, 7)}\\.$`));
+      assert.match(again.text, new RegExp(`Judged on the service's own scan of commit ${head.slice(0, 7)}\\.`));
+      // A branch from that commit that brings one more: the base's own scan tells which.
+      git('checkout', '-q', '-f', '-b', 'push-check-gate-2', '--track', 'push-check-gate');
+      fs.writeFileSync(fileUri('src/pricing.js').fsPath, `${originals.get('src/pricing.js')}\n${EVAL}`);
+      git('add', 'src/pricing.js');
+      git('commit', '-q', '-m', 'Evaluate input');
+      const more = await check('branch');
+      assert.strictEqual(more.verdict.kind, 'blocked', more.text);
+      assert.match(more.text, /This branch introduces 1 of them\.$/);
+      const rows = a.pushCheck.of(folderUriOf(workspaceRoot()))!.issues;
+      assert.deepStrictEqual(rows.filter((i) => i.newInBranch).map((i) => i.path), ['src/pricing.js']);
     } finally {
       git('checkout', '-q', '-f', branch);
-      git('branch', '-q', '-D', 'push-check-gate');
+      git('branch', '-q', '-D', 'push-check-gate-2', 'push-check-gate');
       fs.rmSync(fileUri('.github').fsPath, { recursive: true, force: true });
     }
   });

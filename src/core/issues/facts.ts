@@ -82,6 +82,11 @@ export const FINDING_FACTS: readonly FindingFact[] = [
       ? l10n.t('blocks CI: {0}', (i.policies ?? []).filter((p) => !p.unapproved).map((p) => p.name).join(', '))
       : plural(i.policies!.length, l10n.t('violates a policy'), l10n.t('violates {0} policies'))),
   },
+  {
+    key: 'newInBranch', get label() { return l10n.t('New in this branch'); },
+    words: (i) => (i.newInBranch ? l10n.t('not in the scan of the commit this branch started from') : undefined),
+    data: (i) => (i.newInBranch ? true : undefined), in: MARKED, mark: () => l10n.t('new in this branch'),
+  },
   // Among what would block CI by its gate: the rules it trips.
   {
     key: 'blocksCi', get label() { return l10n.t('Blocks CI'); },

@@ -63,6 +63,8 @@ export interface StoredIssue {
   policies?: PolicyViolation[];
   /** Among what would block CI by its gate: the rules (slugs, or the gate's flags) it trips. */
   blocksCi?: string[];
+  /** Among what would block CI: not in the base commit's scan (branchNew.ts), so this branch brought it. */
+  newInBranch?: boolean;
   /** A security finding's explanation (`details.explanation`), the service's text. */
   explanation?: string;
   /** A dependency finding's package (the service's words, untrusted). */

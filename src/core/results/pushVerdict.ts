@@ -27,7 +27,11 @@ export interface JudgedGate {
 export interface JudgedCommit { sha: string; reused: boolean }
 
 export type PushVerdict =
-  | { kind: 'blocked'; what: OutgoingKind; blocking: { issue: StoredIssue; policies: PolicyViolation[]; rules?: string[] }[]; files: number; gate?: JudgedGate; count?: number; commit?: JudgedCommit }
+  | {
+    kind: 'blocked'; what: OutgoingKind; blocking: { issue: StoredIssue; policies: PolicyViolation[]; rules?: string[] }[]; files: number; gate?: JudgedGate; count?: number; commit?: JudgedCommit;
+    /** How many of the blocking findings this branch introduces (branchNew.ts), or why that is unknown. */
+    branch?: { introduced: number } | { unknown: string };
+  }
   | { kind: 'clear'; what: OutgoingKind; files: number; gate?: JudgedGate; commit?: JudgedCommit }
   | { kind: 'unknown'; what: OutgoingKind; reason: UnknownReason; detail?: string; gate?: JudgedGate };
 
@@ -142,6 +146,12 @@ const HELP: Record<UnknownReason, string> = {
   get 'gate-pending'() { return l10n.t('check again in a few minutes'); },
 };
 
+/** How many blocking findings the branch brought, in words. */
+function branchWords(b: { introduced: number } | { unknown: string }): string {
+  if ('unknown' in b) return l10n.t('Which of them this branch introduces is unknown: {0}.', b.unknown);
+  return b.introduced === 0 ? l10n.t('They were all there before this branch.') : plural(b.introduced, l10n.t('This branch introduces {0} of them.'), l10n.t('This branch introduces {0} of them.'));
+}
+
 /** A commit as git shows it in one line. */
 const short = (sha: string) => sha.slice(0, 7);
 
@@ -157,7 +167,8 @@ function gatedText(v: PushVerdict, j: JudgedGate): string {
         ? plural(n, l10n.t('CI would block: {0} finding trips {1} ({2}).'), l10n.t('CI would block: {0} findings trip {1} ({2}).'), flags, where)
         : plural(n, l10n.t('CI would block: {0} finding breaks {1} ({2} in {3}).'), l10n.t('CI would block: {0} findings break {1} ({2} in {3}).'), listWords(rules), flags, where);
       if (!v.commit) return head;
-      return `${head} ${v.commit.reused ? l10n.t('Judged on the service\'s own scan of commit {0}.', short(v.commit.sha)) : l10n.t('Judged on commit {0}, all its files, as CI scans it.', short(v.commit.sha))}`;
+      const on = v.commit.reused ? l10n.t('Judged on the service\'s own scan of commit {0}.', short(v.commit.sha)) : l10n.t('Judged on commit {0}, all its files, as CI scans it.', short(v.commit.sha));
+      return [head, on, v.branch ? branchWords(v.branch) : ''].filter(Boolean).join(' ');
     }
     case 'clear':
       if (j.gate.kind === 'none') return l10n.t('CI would pass: its scan ({0}) has no {1}, {2} or {3}, so findings never fail it.', where, '--block-on', '--fail', '--fail-on');

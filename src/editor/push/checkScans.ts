@@ -8,6 +8,7 @@ import type * as vscode from 'vscode';
 import { listName, type StoredIssue } from '../../core/issues';
 import { oneLine } from '../../core/text/untrusted';
 import type { JudgedCommit, UnknownReason } from '../../core/results/pushVerdict';
+import { introducedFindings } from '../../core/results/branchNew';
 import { failedLists, fetchFindings } from '../../core/scan/awaitScan';
 import type { PartialKind } from '../../core/scan/endWords';
 import type { ScanFindings } from '../../core/scan/events';
@@ -49,6 +50,8 @@ export interface Scanned {
   /** A file's text as it was scanned. */
   checkedText(path: string): Promise<string | undefined>;
   commit?: JudgedCommit;
+  /** The project the commit was judged in. */
+  project?: string;
 }
 
 export type ScanAttempt = { kind: 'scanned'; scanned: Scanned } | { kind: 'unknown'; reason: UnknownReason; detail?: string };
@@ -121,6 +124,7 @@ export async function scanCommit(ctx: Ctx, folder: vscode.WorkspaceFolder, workR
         leftOut: [],
         checkedText: (p) => gitBytes(folder.uri.fsPath, ['show', '--no-textconv', `${sha}:./${p}`]).then((b) => b.toString('utf8'), () => undefined),
         commit: { sha, reused: true },
+        project,
       },
     };
   }
@@ -128,5 +132,29 @@ export async function scanCommit(ctx: Ctx, folder: vscode.WorkspaceFolder, workR
   const tree = await checkOutHead(folder.uri.fsPath, path.join(workRoot, 'commit'));
   const r = await scanFiles(ctx, folder, tree.root, tree.files, { ...asked, projectName: project, commit: tree.sha });
   if (r.kind !== 'scanned') return r;
-  return { kind: 'scanned', scanned: { ...r.scanned, leftOut: r.scanned.leftOut.filter((l) => !NOT_CODE.has(l.reason)), commit: { sha: tree.sha, reused: false } } };
+  return { kind: 'scanned', scanned: { ...r.scanned, leftOut: r.scanned.leftOut.filter((l) => !NOT_CODE.has(l.reason)), commit: { sha: tree.sha, reused: false }, project } };
+}
+
+/**
+ * Which blocking findings the branch introduces: against the reusable scan of the base
+ * commit (the merge base with what the branch is compared with) in the same project.
+ * Without such a scan, or one not read whole, it is unknown, and why.
+ */
+export async function introducedByBranch(
+  ctx: Ctx, folder: vscode.WorkspaceFolder, scanned: Pick<Scanned, 'project' | 'checkedText'>, against: string | undefined, blocking: readonly StoredIssue[],
+): Promise<{ introduced: Set<string> } | { unknown: string }> {
+  if (!against || !scanned.project) return { unknown: l10n.t('the branch has no upstream or default branch to compare with') };
+  try {
+    const client = await ctx.session.getClient({ ask: false });
+    if (!client) return { unknown: l10n.t('you are not signed in') };
+    const base = (await gitBytes(folder.uri.fsPath, ['merge-base', against, 'HEAD'])).toString('utf8').trim();
+    const reuse = await client.findReusableScan(scanned.project, base);
+    if (!('scanId' in reuse)) return { unknown: l10n.t('the service has no complete clean scan of the base commit {0} in project {1}', base.slice(0, 7), scanned.project) };
+    const read = await fetchFindings({ client, log: (l) => ctx.log.warn(l) }, reuse.scanId);
+    if (failedLists(read).length) return { unknown: l10n.t('the findings of the base commit\'s scan could not all be read') };
+    const baseText = (p: string) => gitBytes(folder.uri.fsPath, ['show', '--no-textconv', `${base}:./${p}`]).then((b) => b.toString('utf8'), () => undefined);
+    return { introduced: await introducedFindings(blocking, scanned.checkedText, read.issues, baseText) };
+  } catch (e) {
+    return { unknown: clause(errorMessage(e)) };
+  }
 }

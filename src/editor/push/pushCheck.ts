@@ -18,7 +18,7 @@ import { branchChanges, stagedChanges, writeOutgoing, type Outgoing, type Outgoi
 import { skipReasonLabel } from '../../core/workspace/selectFiles';
 import type { PushCheckResult } from '../results/resultsStore';
 import { readText } from '../workspaceFiles';
-import { clause, scanCommit, scanFiles } from './checkScans';
+import { clause, introducedByBranch, scanCommit, scanFiles } from './checkScans';
 import { askWithProgress, folderGate, openGate, type FolderGate } from './ciGateOf';
 import type { ServiceGateOutcome } from '../../core/results/serviceGate';
 import type { FeatureCtx } from '../controllers';
@@ -137,6 +137,15 @@ export class PushCheck extends DisposableObject {
       });
       // Each says what it trips: CI's rules where the gate decided (the policies say it otherwise).
       const blocking = verdict.kind === 'blocked' ? verdict.blocking.map((b) => Object.assign(b.issue, b.rules ? { blocksCi: b.rules } : {})) : [];
+      // How many of them the branch brought: against the base commit's own scan.
+      if (verdict.kind === 'blocked' && attempt.scanned.commit) {
+        const news = await introducedByBranch(this.ctx, folder, attempt.scanned, outgoing.against, blocking);
+        // A blocking finding the service named but the lists did not hold cannot be told apart.
+        verdict.branch = 'unknown' in news ? news
+          : (verdict.count ?? 0) > blocking.length ? { unknown: l10n.t('the service named blocking findings its lists did not hold') }
+            : { introduced: blocking.filter((i) => news.introduced.has(i.id)).length };
+        if ('introduced' in news) for (const i of blocking) if (news.introduced.has(i.id)) i.newInBranch = true;
+      }
       // Shown in the files as they are now: at the service's line where the file is the content
       // checked, else listed as changed since (a file gone from the working tree is not shown).
       const texts = new Map<string, string>();
