@@ -59,7 +59,7 @@ export function affectsConnection(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration(`${SECTION}.region`) || e.affectsConfiguration(`${SECTION}.customBaseUrl`);
 }
 
-/** The project a folder's scans go to: the setting, else as the service's CLI names it (git remote, else the folder). */
+/** The project a folder's scans go to: the setting, else CI's `--project-name`, else as the service's CLI names it (git remote, else the folder). */
 export function folderProject(folder: vscode.WorkspaceFolder): Promise<ProjectName> {
   const configured = vscode.workspace.getConfiguration(SECTION, folder).get<string>('projectName', '');
   // No git process for a workspace that is not trusted: the repository could name a program git runs.
@@ -68,7 +68,9 @@ export function folderProject(folder: vscode.WorkspaceFolder): Promise<ProjectNa
 
 /** "Project: payments-api" with where the name came from, for tooltips and questions. */
 export function describeProject(p: ProjectName): string {
-  const from = p.from === 'setting' ? l10n.t('from the codeScanner.projectName setting') : p.from === 'remote' ? l10n.t('named after the git remote') : l10n.t('named after the folder (no git remote)');
+  const from = p.from === 'setting' ? l10n.t('from the codeScanner.projectName setting')
+    : p.from === 'ci' ? l10n.t('as CI\'s corgea scan command names it, {0}', p.ci ?? '')
+      : p.from === 'remote' ? l10n.t('named after the git remote') : l10n.t('named after the folder (no git remote)');
   return l10n.t('Project: {0} ({1})', p.name, from);
 }
 

@@ -1,19 +1,23 @@
 // The service project a folder's scans go to, named as the service's command-line client
 // names it (decisions.md, `project_name`), so the editor's scans land in the same project as
-// the team's CI scans: the repository name of the git remote (`origin` first), else the
-// folder's name, with every character outside [A-Za-z0-9._-] made `_`. A setting may name
-// another project.
+// the team's CI scans: the `--project-name` of CI's own `corgea scan` command where the
+// repository's CI configuration gives one, else the repository name of the git remote
+// (`origin` first), else the folder's name, with every character outside [A-Za-z0-9._-]
+// made `_`. A setting may name another project.
 import { gitBytes } from './git';
 import { remoteUrl } from './gitInfo';
+import { readCiGate } from './ciGateFiles';
 
 /** Where a project name came from, for the views that show it. */
-export type ProjectNameSource = 'setting' | 'remote' | 'folder';
+export type ProjectNameSource = 'setting' | 'ci' | 'remote' | 'folder';
 
 export interface ProjectName {
   name: string;
   from: ProjectNameSource;
   /** The remote URL it was read from (credentials removed). */
   remote?: string;
+  /** Where CI's command names it (`file:line`). */
+  ci?: string;
 }
 
 /** Longest name sent; a real repository name is far shorter. */
@@ -44,12 +48,14 @@ export function repositoryName(url: string): string | undefined {
   return name || undefined;
 }
 
-/** The project name from a setting, a remote URL or the folder's name, in that order. */
-export function projectNameFrom(o: { configured?: string; remote?: string; folderName: string }): ProjectName {
+/** The project name from a setting, CI's command, a remote URL or the folder's name, in that order. */
+export function projectNameFrom(o: { configured?: string; ci?: { name: string; where: string }; remote?: string; folderName: string }): ProjectName {
   // A repository's own settings may name it: the same characters as a derived name, so
   // `../other-team/x` or markup never reaches the service or a view as it is.
   const configured = o.configured?.trim() ? sanitizeProjectName(o.configured.trim()) : '';
   if (configured) return { name: configured, from: 'setting' };
+  const ci = o.ci ? sanitizeProjectName(o.ci.name.trim()) : '';
+  if (ci) return { name: ci, from: 'ci', ci: o.ci!.where };
   const repo = o.remote ? repositoryName(o.remote) : undefined;
   const fromRemote = repo ? sanitizeProjectName(repo) : '';
   if (fromRemote) return { name: fromRemote, from: 'remote', remote: o.remote };
@@ -57,11 +63,16 @@ export function projectNameFrom(o: { configured?: string; remote?: string; folde
 }
 
 /**
- * The folder's project name, reading its git remotes (one `git remote -v`) unless a setting
- * names the project or `git: false` (an untrusted workspace runs no git).
+ * The folder's project name: the setting's, else CI's `--project-name` (its files read as
+ * text), else from its git remotes (one `git remote -v`) unless `git: false` (an untrusted
+ * workspace runs no git).
  */
 export async function projectNameOf(root: string, o: { configured?: string; folderName: string; git?: boolean }): Promise<ProjectName> {
-  if (o.configured?.trim() || o.git === false) return projectNameFrom(o);
+  if (o.configured?.trim()) return projectNameFrom(o);
+  // CI's files are read as text: nothing in them runs, in a trusted workspace or not.
+  const gate = await readCiGate(root).catch(() => undefined);
+  const ci = gate?.projectName && gate.file ? { name: gate.projectName, where: `${gate.file}:${gate.line}` } : undefined;
+  if (ci || o.git === false) return projectNameFrom({ ...o, ci });
   const remotes = await gitBytes(root, ['remote', '-v']).then((b) => b.toString('utf8'), () => '');
   return projectNameFrom({ ...o, remote: remoteUrl(remotes) });
 }

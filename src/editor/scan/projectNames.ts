@@ -1,6 +1,7 @@
 // The service project of each workspace folder, kept at hand for the views that show it (the
 // Quality Issues view, Upload Preview, the first-scan question): read once, again when the
-// setting, the folders or the workspace's trust change. A scan reads it afresh.
+// setting, the folders, the workspace's trust or CI's configuration files (which may name
+// it) change. A scan reads it afresh.
 import * as vscode from 'vscode';
 import type { ProjectName } from '../../core/workspace/projectName';
 import { DisposableObject } from '../disposable';
@@ -17,6 +18,8 @@ export class ProjectNames extends DisposableObject {
     this.own(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('codeScanner.projectName')) void this.refresh(); }));
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()));
     this.own(vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh()));
+    const ci = this.own(vscode.workspace.createFileSystemWatcher('**/{.github/workflows/*.yml,.github/workflows/*.yaml,.gitlab-ci.yml,azure-pipelines.yml,bitbucket-pipelines.yml,.circleci/config.yml,Jenkinsfile}'));
+    for (const on of [ci.onDidChange, ci.onDidCreate, ci.onDidDelete]) this.own(on(() => void this.refresh()));
     void this.refresh();
   }
 

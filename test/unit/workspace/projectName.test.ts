@@ -57,6 +57,12 @@ test('read from the folder\'s git remotes: origin first, else the first; a clone
     assert.ok(!p.remote?.includes('s3cret'), p.remote);
     assert.equal((await projectNameOf(repo, { folderName, configured: 'named-in-settings' })).name, 'named-in-settings');
     assert.deepEqual(await projectNameOf(repo, { folderName, git: false }), { name: sanitizeProjectName(folderName), from: 'folder' }, 'no git for an untrusted workspace');
+    // CI's own command names the project its scans go to: the editor's go there too.
+    await fsp.mkdir(path.join(repo, '.github', 'workflows'), { recursive: true });
+    await fsp.writeFile(path.join(repo, '.github', 'workflows', 'scan.yml'), 'jobs:\n  s:\n    steps:\n      - run: corgea scan --project-name "payments api/ci"\n');
+    assert.deepEqual(await projectNameOf(repo, { folderName }), { name: 'payments_api_ci', from: 'ci', ci: '.github/workflows/scan.yml:4' });
+    assert.equal((await projectNameOf(repo, { folderName, git: false })).name, 'payments_api_ci', 'read as text, so also where git does not run');
+    assert.equal((await projectNameOf(repo, { folderName, configured: 'named-in-settings' })).name, 'named-in-settings', 'the setting first');
   } finally {
     await fsp.rm(repo, { recursive: true, force: true });
   }
