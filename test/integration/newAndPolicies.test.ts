@@ -77,6 +77,16 @@ suite('editor: what is new, policies and Fix with Chat', () => {
     assert.match(hover, /New: not found before the latest full scan/);
     assert.ok(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: l.folderUri, issueId: l.issue.id }));
     assert.match(a.details()!.html, /not found before the latest full scan/);
+
+    // A second line that reads like a known finding's is new too: one old finding each.
+    const withDebugger = fs.readFileSync(fileUri(pricing).fsPath, 'utf8').split('\n');
+    const at = withDebugger.findIndex((t) => t.trim() === 'debugger;');
+    assert.ok(at >= 0, 'the fixture has a debugger statement');
+    withDebugger.splice(at + 1, 0, withDebugger[at]!);
+    fs.writeFileSync(fileUri(pricing).fsPath, withDebugger.join('\n'));
+    await scanWorkspace();
+    const debuggers = fixtureIssues(a).filter((x) => x.issue.path === pricing && x.issue.classificationId === 'CWE-489').sort((x, y) => x.issue.line - y.issue.line);
+    assert.deepStrictEqual(debuggers.map((x) => [x.issue.line, !!x.issue.isNew]), [[at + 1, false], [at + 2, true]]);
   });
 
   test('an active policy of the folder\'s project that lists the finding\'s CWE shows with its guidance; an inactive or another project\'s does not', async function () {

@@ -142,8 +142,17 @@ suite('before push: would CI block this?', () => {
     const unreadable = await check('staged');
     assert.match(unreadable.text, /^Unknown whether CI would block this: the company's policies could not be read/);
     await fault({ action: 'clear' });
+    await a.refreshPolicyMatches();
+    fs.writeFileSync(fileUri('src/format.ts').fsPath, `${originals.get('src/format.ts')}\n${EVAL}`);
+    git('add', 'src/format.ts');
+    assert.strictEqual((await check('staged')).verdict.kind, 'blocked');
     await vscode.commands.executeCommand('codeScanner.signOut', { confirmed: true });
     try {
+      // Signed out, the verdict is no longer known: not red, no "blocks CI" rows.
+      await waitFor('the verdict to become unknown at sign-out', () => /unknown/.test(a.pushCheck.statusBar.text));
+      assert.ok(!treeRootsOf(a).some((n) => n.kind === 'group' && n.pushCheck), 'no Would block CI group while signed out');
+      const kept = a.pushCheck.of(folderUriOf(workspaceRoot()))!;
+      assert.deepStrictEqual([kept.verdict.kind, kept.verdict.kind === 'unknown' && kept.verdict.reason, kept.issues.length], ['unknown', 'signed-out', 0]);
       const out = await check('staged');
       assert.match(out.text, /^Unknown whether CI would block this: you are not signed in\. To know, sign in/);
       assert.match(a.pushCheck.statusBar.text, /unknown/);

@@ -20,26 +20,55 @@ function keysOf(issue: StoredIssue): [string, string] {
 /**
  * The baseline made of a folder's findings and of those that left it through their file
  * (a fix applied, lines deleted): the code of a fix thrown away is not new when a scan
- * reports it again.
+ * reports it again. A key is kept once per finding that has it, so two findings on lines
+ * that read the same count as two.
  */
 export async function baselineOf(issues: readonly StoredIssue[], left: readonly LeftFinding[] = []): Promise<string[]> {
-  const keys = new Set<string>();
-  const add = (i: StoredIssue) => { for (const k of keysOf(i)) keys.add(k); };
+  const ids = new Set<string>();
+  const texts: string[] = [];
+  const add = (i: StoredIssue) => {
+    const [byId, byText] = keysOf(i);
+    if (ids.has(byId)) return;
+    ids.add(byId);
+    texts.push(byText);
+  };
   await forEachInSlices(issues, add);
   await forEachInSlices(left, (l) => add(l.issue));
-  return [...keys];
+  return [...ids, ...texts];
 }
 
-/** Marks each finding new or not against `baseline`; without one (no earlier full scan) none is new. */
+/**
+ * Marks each finding new or not against `baseline`; without one (no earlier full scan) none
+ * is new. One to one: a finding known by its id takes its own place first; each other
+ * finding then takes one earlier finding of its text, so a second line that reads like a
+ * known one is new.
+ */
 export async function markNew(issues: readonly StoredIssue[], baseline: readonly string[] | undefined): Promise<void> {
-  const known = baseline && new Set(baseline);
+  if (!baseline) {
+    await forEachInSlices(issues, (i) => { delete i.isNew; });
+    return;
+  }
+  const left = new Map<string, number>();
+  for (const k of baseline) left.set(k, (left.get(k) ?? 0) + 1);
+  const take = (k: string) => {
+    const n = left.get(k) ?? 0;
+    if (n > 0) left.set(k, n - 1);
+    return n > 0;
+  };
+  const rest: StoredIssue[] = [];
   await forEachInSlices(issues, (i) => {
-    if (!known) {
-      delete i.isNew;
+    const [byId, byText] = keysOf(i);
+    if (!take(byId)) {
+      rest.push(i);
       return;
     }
-    const [byId, byText] = keysOf(i);
-    if (known.has(byId) || known.has(byText)) delete i.isNew;
+    take(byText);
+    delete i.isNew;
+  });
+  // Earlier lines first: a line added below one that reads the same is the new one.
+  rest.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  await forEachInSlices(rest, (i) => {
+    if (take(keysOf(i)[1])) delete i.isNew;
     else i.isNew = true;
   });
 }

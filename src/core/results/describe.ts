@@ -32,7 +32,7 @@ export function attemptText(a: Attempt, now: Date): string {
     case 'unreadable':
       return l10n.t('the findings of the scan of {0} could not be read{1}; Refresh Results tries again', when, detail ? ` (${detail})` : '');
     case 'unknown':
-      return l10n.t('the state of the scan of {0} could not be learnt{1}; Refresh Results asks again', when, detail ? ` (${detail})` : '');
+      return l10n.t('the service could not be asked how the scan of {0} went{1}; Refresh Results asks again', when, detail ? ` (${detail})` : '');
     case 'still-running':
       return l10n.t('the scan of {0} was still running on the service when the wait ended; Refresh Results fetches its findings', when);
     case 'error':

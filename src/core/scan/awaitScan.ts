@@ -143,7 +143,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
   try {
     for (let poll = 1; ; poll++) {
       const status = await retried(ctx, 'status', (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry, retries: WAIT_RETRIES }),
-        (e) => new ScanStoppedError(scan.scanId, 'unknown', l10n.t('The state of the scan could not be learnt: {0}', errorMessage(e)), { cause: e }));
+        (e) => new ScanStoppedError(scan.scanId, 'unknown', l10n.t('The service could not be asked how the scan is going: {0}', errorMessage(e)), { cause: e }));
       if (!status) return { kind: 'complete', found: await settle(ctx, scan, o.wait, elapsed, wait), warnings: [] };
       const phase = scanPhase(status.status);
       if (phase === 'failed') throw new ScanFailedError(scan.scanId, status.status, status.failedReason);

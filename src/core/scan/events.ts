@@ -37,7 +37,7 @@ export type StopReason =
   | 'cancelled'
   /** The scan is done on the service, but its findings could not be read. */
   | 'unreadable'
-  /** Its state could not be learnt (the service unreachable while waiting). */
+  /** The service could not be asked for its state (unreachable while waiting). */
   | 'unknown'
   /** A service without a status route kept producing findings past the wait. */
   | 'still-running';

@@ -503,7 +503,8 @@ export async function waitForScan(
     return { kind: 'complete', issues: r.found.issues.length, totalIssues: r.found.totalIssues, warnings: r.warnings, ...(unreadLists.length ? { unreadLists } : {}) };
   } catch (err) {
     // Whatever ended the wait, the findings stay as they were; the scan is remembered with why.
-    const detail = errorMessage(err);
+    // The reason once: a stop's own sentence already wraps its cause.
+    const detail = err instanceof ScanStoppedError && err.cause !== undefined ? errorMessage(err.cause) : errorMessage(err);
     const event: ScanEvent = err instanceof ScanFailedError ? { kind: 'failed', scan, reason: err.reason }
       : err instanceof CancelledAfterUploadError ? { kind: 'stopped', scan, why: 'cancelled' }
         : err instanceof ScanStoppedError ? { kind: 'stopped', scan, why: err.why, detail }

@@ -27,6 +27,7 @@ export class Session extends DisposableObject {
   private readonly changed = this.own(new vscode.EventEmitter<void>());
   readonly onDidChangeSession = this.changed.event;
   private signedIn = false;
+  private stateRead = false;
   private originOffered = false;
   /** The service answered 401 since the last successful check: the stored token is no longer good. */
   private rejected = false;
@@ -65,6 +66,14 @@ export class Session extends DisposableObject {
     return this.signedIn;
   }
 
+  /**
+   * Whether the stored key has been read since the window opened (secret storage may take
+   * seconds after a reload): until then nothing is said about the session, signed out least.
+   */
+  get stateKnown(): boolean {
+    return this.stateRead;
+  }
+
   /** The signed-in account as `company:user` (which results belong to whom). */
   get account(): string | undefined {
     const u = this.user;
@@ -96,9 +105,11 @@ export class Session extends DisposableObject {
   /** Reads whether a key is stored; says so (fires) when it changed, unless the caller fires itself. */
   private async refreshState(o: { quiet?: boolean } = {}): Promise<void> {
     const had = this.signedIn;
+    const wasRead = this.stateRead;
     this.signedIn = !!(await this.context.secrets.get(TOKEN_KEY));
+    this.stateRead = true;
     await setContext(CONTEXT_KEYS.signedIn, this.signedIn);
-    if (had !== this.signedIn && !o.quiet) this.changed.fire();
+    if ((had !== this.signedIn || !wasRead) && !o.quiet) this.changed.fire();
   }
 
   /**

@@ -43,6 +43,8 @@ export class PushCheck extends DisposableObject {
     // The checked content changes (a commit, a staged change): the verdict is marked old.
     this.watchRepositories();
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => this.watchRepositories()));
+    // Signed out, nothing is matched or asked: a verdict is no longer known, and says why.
+    this.own(this.ctx.session.onDidChangeSession(() => { if (this.ctx.session.stateKnown && !this.ctx.session.isSignedIn()) this.forgetVerdicts(); }));
     this.own({ dispose: () => { for (const d of this.watched.values()) d.dispose(); clearTimeout(this.recheckTimer); } });
   }
 
@@ -187,6 +189,16 @@ export class PushCheck extends DisposableObject {
       void this.ctx.notifier.info(`${folder.name}: ${text}`, ...open);
     }
     return { folder: folder.name, folderUri, verdict, text, files: outgoing?.files ?? [], deleted: outgoing?.deleted ?? [] };
+  }
+
+  /** Every verdict becomes unknown (signed out), its blocking findings no longer listed. */
+  private forgetVerdicts(): void {
+    for (const folderUri of this.ctx.store.pushCheckFolders()) {
+      const check = this.ctx.store.pushCheckOf(folderUri)!;
+      if (check.verdict.kind === 'unknown' && check.verdict.reason === 'signed-out') continue;
+      const verdict: PushVerdict = { kind: 'unknown', what: check.what, reason: 'signed-out', ...(check.verdict.gate ? { gate: check.verdict.gate } : {}) };
+      this.ctx.store.setPushCheck(folderUri, { ...check, verdict, issues: [] });
+    }
   }
 
   /** Each git folder's index and HEAD, watched: a change marks the verdict old, and (afterCommit) a commit checks the branch. */

@@ -24,7 +24,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
     const user = session.user;
     tooltip.appendMarkdown(session.tokenRejected
       ? l10n.t('The service rejected the API key (expired or revoked): sign in again.\n\n')
-      : session.isSignedIn() ? l10n.t('Signed in as {0}\n\n', escape(describeUser(user) || l10n.t('unknown user'))) : l10n.t('Not signed in\n\n'));
+      : session.isSignedIn() ? l10n.t('Signed in as {0}\n\n', escape(describeUser(user) || l10n.t('unknown user'))) : session.stateKnown ? l10n.t('Not signed in\n\n') : '');
     // Screen readers get plain words, never `$(icon)` syntax.
     let spoken: string;
     const summaries = folderSummaries(store, hideFalsePositives());
@@ -44,7 +44,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       // "No issues" only ever comes from a completed scan that found none (hasResults).
       const count = store.shownCount(hideFalsePositives());
       // Signed out, the findings stay (they are the last scans'), and the bar says what changed.
-      const signedOut = !session.isSignedIn();
+      const signedOut = session.stateKnown && !session.isSignedIn();
       item.text = `${count ? `$(warning) ${plural(count, l10n.t('{0} issue'), l10n.t('{0} issues'))}` : l10n.t('$(check) No issues')}${signedOut ? l10n.t(' · $(sign-in) signed out') : ''}`;
       spoken = l10n.t('Code Scanner: {0}{1}{2}', count ? `${plural(count, l10n.t('{0} quality issue'), l10n.t('{0} quality issues'))}` : l10n.t('no quality issues'), signedOut ? l10n.t(', signed out') : '', notes.length ? `. ${notes.join(' ')}` : '');
       for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? `${f.name}: ${f.results}.` : `${capitalize(f.results)}.`)}\n\n`);
@@ -65,7 +65,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       spoken = l10n.t('Code Scanner: scanning needs a trusted workspace');
       tooltip.appendMarkdown(l10n.t('Scanning uploads workspace files, so it needs a trusted workspace (this one is in Restricted Mode). Click to manage workspace trust.'));
       item.command = 'workbench.trust.manage';
-    } else if (!session.isSignedIn()) {
+    } else if (session.stateKnown && !session.isSignedIn()) {
       item.text = l10n.t('$(sign-in) Sign in to scan');
       spoken = l10n.t('Code Scanner: sign in to scan');
       tooltip.appendMarkdown(l10n.t('Sign in with an API key of the code scanning service to scan this workspace.'));

@@ -44,7 +44,7 @@ describe('findings lifecycle', () => {
     ['cancelled while the service scans', (s: ScanRef): ScanEvent => ({ kind: 'stopped', scan: s, why: 'cancelled' })],
     ['failed on the service', (s: ScanRef): ScanEvent => ({ kind: 'failed', scan: s, reason: 'The archive holds no supported files' })],
     ['findings that could not be read', (s: ScanRef): ScanEvent => ({ kind: 'stopped', scan: s, why: 'unreadable', detail: 'HTTP 503' })],
-    ['a state that could not be learnt', (s: ScanRef): ScanEvent => ({ kind: 'stopped', scan: s, why: 'unknown', detail: 'connection lost' })],
+    ['a state the service could not be asked for', (s: ScanRef): ScanEvent => ({ kind: 'stopped', scan: s, why: 'unknown', detail: 'connection lost' })],
   ] as const) {
     for (const partial of [false, true]) {
       test(`${name} (${partial ? 'partial' : 'full'} scan): findings and dismissals stay exactly, and the folder says what happened`, async () => {
@@ -61,7 +61,7 @@ describe('findings lifecycle', () => {
         assert.equal(m.hasResults(), true);
         const notes = folderNotes(m.folder(FOLDER)!, NOW);
         assert.equal(notes.length, 1, notes.join(' | '));
-        assert.match(notes[0], /stopped waiting|failed on the service: The archive holds no supported files|could not be read \(HTTP 503\)|could not be learnt \(connection lost\)/);
+        assert.match(notes[0], /stopped waiting|failed on the service: The archive holds no supported files|could not be read \(HTTP 503\)|could not be asked how the scan of .* went \(connection lost\)/);
         const kind = event(s).kind;
         assert.equal(m.pendingOf(FOLDER).length, kind === 'failed' ? 0 : 1, 'a scan that may still end stays for Refresh Results');
       });

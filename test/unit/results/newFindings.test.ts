@@ -69,3 +69,17 @@ describe('new findings', () => {
     assert.deepEqual(fresh(m), ['2']);
   });
 });
+
+test('one to one: a second line that reads like a known finding\'s is new; the known one is not', async () => {
+  const { baselineOf, markNew } = await import('../../../src/core/results/baseline');
+  const withText = (id: string, line: number) => ({ ...issue(id, 'src/a.js', line), lineText: 'debugger;' });
+  const base = await baselineOf([withText('1', 3)]);
+  // The service gives both new ids: one of them is the old finding, the other is new.
+  const again = [withText('7', 3), withText('8', 9)];
+  await markNew(again, base);
+  assert.deepEqual(again.map((i) => !!i.isNew), [false, true]);
+  // Known by its id, it keeps its place whatever comes first.
+  const byId = [withText('8', 9), withText('1', 5)];
+  await markNew(byId, base);
+  assert.deepEqual(byId.map((i) => !!i.isNew), [true, false]);
+});
