@@ -181,6 +181,12 @@ type FileRecord =
 
 type ReadResult = FileContents & { dropped: string[] };
 
+/** One stored finding checked as the results file's are; undefined when it does not read. */
+export function readStoredIssue(raw: unknown): StoredIssue | undefined {
+  const r = recordSchemas().StoredIssueSchema.safeParse(raw);
+  return r.success ? (r.data as StoredIssue) : undefined;
+}
+
 /** The folders a results file holds, each checked whole; `dropped` says which were left out and why. */
 export function readRecords(records: readonly unknown[]): ReadResult {
   return runAtOnce(checkRecords(records));

@@ -66,13 +66,8 @@ export class Session extends DisposableObject {
     return this.signedIn;
   }
 
-  /**
-   * Whether the stored key has been read since the window opened (secret storage may take
-   * seconds after a reload): until then nothing is said about the session, signed out least.
-   */
-  get stateKnown(): boolean {
-    return this.stateRead;
-  }
+  /** The stored key has been read since the window opened (seconds, after a reload): until then nothing is said of the session. */
+  get stateKnown(): boolean { return this.stateRead; }
 
   /** The signed-in account as `company:user` (which results belong to whom). */
   get account(): string | undefined {

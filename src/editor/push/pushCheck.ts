@@ -46,6 +46,8 @@ export class PushCheck extends DisposableObject {
     // Signed out, nothing is matched or asked: a verdict is no longer known, and says why.
     this.own(this.ctx.session.onDidChangeSession(() => { if (this.ctx.session.stateKnown && !this.ctx.session.isSignedIn()) this.forgetVerdicts(); }));
     this.own({ dispose: () => { for (const d of this.watched.values()) d.dispose(); clearTimeout(this.recheckTimer); } });
+    // A verdict kept from before the reload stands only if what it checked is still the same.
+    if (vscode.workspace.isTrusted && this.ctx.store.pushCheckFolders().length) this.contentMayHaveChanged();
   }
 
   /** Checks what would leave the machine, in every git folder; `o.quiet`: in the background (after a commit). */

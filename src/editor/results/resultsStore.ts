@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { FindingsModel, ResultsStorage, existsNow, missingNow, type Attempt, type DismissReason, type Dismissal, type FindingsChange, type FolderFindings, type PendingScan, type RefreshedScan, type ScanEvent, type ScanRef } from '../../core/results';
 import type { PolicyViolation, StoredIssue } from '../../core/issues';
-import type { PushVerdict } from '../../core/results/pushVerdict';
-import type { OutgoingKind } from '../../core/workspace/outgoing';
+import { PUSH_CHECKS_KEY, readPushChecks, type StoredPushCheck } from '../../core/results/pushChecks';
+import { errorMessage } from '../../core/errors';
 import type { IssueRef } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext } from '../commands/manager';
@@ -19,23 +19,8 @@ export type { IssueRef } from '../commands/args';
 
 export interface LocatedIssue { folderUri: string; uri: vscode.Uri; issue: StoredIssue }
 
-/**
- * A folder's last check before a push (pushCheck.ts): the verdict and the findings that
- * block, of what would leave the machine. Kept apart from the folder's findings, which are
- * of the working tree; they are shown in their own group and reached like any finding.
- */
-export interface PushCheckResult {
-  what: OutgoingKind;
-  verdict: PushVerdict;
-  /** What was checked exactly (outgoing.ts): the verdict stands while it is the same. */
-  identity: string;
-  /** When the check ended. */
-  at: string;
-  /** The findings that block, placed in the files as they are now (stale where the text differs). */
-  issues: StoredIssue[];
-  /** The checked content has changed since (a new commit, a staged change): the verdict is old. */
-  outdated?: boolean;
-}
+/** A folder's last check before a push (pushCheck.ts), kept across reloads (core/results/pushChecks.ts). */
+export type PushCheckResult = StoredPushCheck;
 
 /** The policies a finding of a folder violates (undefined: not known, so none is shown). */
 export type PolicyLookup = (folderUri: string, issue: StoredIssue) => PolicyViolation[] | undefined;
@@ -56,16 +41,17 @@ export class ResultsStore extends DisposableObject {
   /** Settles once the findings kept in the results file are loaded (at once without one). */
   readonly ready: Promise<void>;
   private policies: PolicyLookup | undefined;
-  /** Each folder's last push check (not persisted: a reload checks again). */
-  private readonly pushChecks = new Map<string, PushCheckResult>();
+  /** Each folder's last push check, kept in the workspace's state across reloads. */
+  private readonly pushChecks: Map<string, PushCheckResult>;
 
   /**
    * `resultsFile`: where findings are kept (JSON Lines in the workspace's storage); without
    * one they go into the Memento with the rest. `log` hears of stored findings that could
    * not be read or written.
    */
-  constructor(state: vscode.Memento, resultsFile?: string, private readonly log: (line: string) => void = () => undefined, info: (line: string) => void = () => undefined) {
+  constructor(private readonly state: vscode.Memento, resultsFile?: string, private readonly log: (line: string) => void = () => undefined, info: (line: string) => void = () => undefined) {
     super();
+    this.pushChecks = readPushChecks(state.get(PUSH_CHECKS_KEY));
     this.storage = new ResultsStorage(state, resultsFile, () => ({ ...this.model.snapshot(), classificationFilter: this.filter }), log);
     const { snapshot, fileToRead } = this.storage.initial();
     this.model.load(snapshot.folders, snapshot.dismissals);
@@ -217,6 +203,7 @@ export class ResultsStore extends DisposableObject {
   setPushCheck(folderUri: string, result: PushCheckResult | undefined): void {
     if (result) this.pushChecks.set(folderUri, result);
     else this.pushChecks.delete(folderUri);
+    void Promise.resolve(this.state.update(PUSH_CHECKS_KEY, Object.fromEntries(this.pushChecks))).catch((e: unknown) => this.log(`The check before a push could not be kept: ${errorMessage(e)}`));
     this.changed.fire({});
   }
 
