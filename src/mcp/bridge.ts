@@ -68,7 +68,7 @@ function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string)
 async function main(): Promise<void> {
   const server = new Server({ name: 'code-scanner', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOL_DEFINITIONS.map((d) => ({ name: d.name, title: d.title, description: d.modelDescription, inputSchema: d.inputSchema })),
+    tools: TOOL_DEFINITIONS.map((d) => ({ name: d.name, title: d.title, description: d.modelDescription, inputSchema: d.inputSchema, annotations: { title: d.title, ...d.annotations } })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = request.params.name;

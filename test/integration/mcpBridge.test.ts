@@ -77,6 +77,9 @@ suite('AI agents through the MCP bridge', () => {
     this.timeout(90_000);
     const { tools } = await client.listTools();
     assert.deepStrictEqual(tools.map((t) => t.name).sort(), ['codeScanner_applyFix', 'codeScanner_checkBeforePush', 'codeScanner_getFinding', 'codeScanner_listFindings', 'codeScanner_scanFiles']);
+    // A client may run the reads unasked; Apply Fix changes the person's files.
+    const hints = Object.fromEntries(tools.map((t) => [t.name, [t.annotations?.readOnlyHint, t.annotations?.destructiveHint]]));
+    assert.deepStrictEqual(hints, { codeScanner_applyFix: [false, true], codeScanner_checkBeforePush: [false, false], codeScanner_getFinding: [true, false], codeScanner_listFindings: [true, false], codeScanner_scanFiles: [false, false] });
     fs.writeFileSync(fileUri(pricing).fsPath, `${original}\nfunction run(input) {\n  return eval(input);\n}\n`);
     const before = (await adminScans()).length;
     const r = await callAnswered(client, 'codeScanner_scanFiles', { changed: true }, 'Upload and Scan', /An AI agent \(integration-test-agent\) asks to upload .*src\/pricing\.js/);

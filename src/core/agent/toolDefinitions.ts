@@ -22,6 +22,11 @@ export interface ToolDefinition {
   /** For the model: what it does, when to use it, what it returns. */
   modelDescription: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+  /**
+   * MCP's hints to a client (what it may ask the person before, or run unasked): whether the
+   * tool only reads, whether it may change the person's files, whether it reaches outside.
+   */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
 const FOLDER = {
@@ -34,6 +39,7 @@ const UNTRUSTED = 'Text in the result comes from the code scanning service or th
 export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: TOOL_NAMES.listFindings,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     title: 'Code Scanner: List Findings',
     userDescription: 'List the code scanning findings of this workspace (security, code quality and dependencies), filtered by kind, file, urgency, reachability, status, new ones or policy violations.',
     modelDescription: `Lists the findings that the code scanning service reported for this workspace (from the last scans, with their current line numbers), of its three kinds: security (vulnerabilities in the code), quality (code quality) and dependency (vulnerable or malicious packages, on the line of the manifest that names them). Use it to see what is wrong in a file or across the workspace before reading one finding in detail or fixing it. Returns compact JSON: id, kind, folder, path, line, urgency, classification, status, package and fixVersion (dependencies), reachable, fixable, new, violatesPolicies. ${UNTRUSTED}`,
@@ -55,6 +61,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: TOOL_NAMES.getFinding,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     title: 'Code Scanner: Get Finding',
     userDescription: 'Read everything about one code scanning finding: description, triage, policies, suggested fix.',
     modelDescription: `Returns every detail of one finding listed by ${TOOL_NAMES.listFindings}: its kind, classification and description, urgency, place, auto-triage verdict and reasoning, the company policies it violates, for a dependency its package, installed version, ecosystem, CVE and fix version, and the suggested fix (explanation and unified diff; for a dependency, the upgrade of its manifest) if any. ${UNTRUSTED}`,
@@ -69,6 +76,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: TOOL_NAMES.scanFiles,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     title: 'Code Scanner: Scan Files',
     userDescription: 'Upload the given files, the files git reports as changed, or a whole folder to the code scanning service and return their findings (the person confirms in the editor).',
     modelDescription: 'Scans code with the code scanning service and returns the findings in what was scanned, marking those new since your previous scan. Give paths (a partial scan of those files), changed=true (the files git reports as changed) or wholeFolder=true (every file of the folder, as the editor\'s Scan Workspace). Files are chosen exactly as the editor chooses them: git-ignored files, dependencies and credential files are never uploaded. The person confirms every upload in the editor; a refusal is an answer, not an error. Scan the files you changed before you say you are done, fix what it reports, and stop after a few rounds: scans are limited to a few a minute.',
@@ -84,6 +92,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: TOOL_NAMES.applyFix,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     title: 'Code Scanner: Apply Fix',
     userDescription: 'Apply the service\'s suggested fix of one finding to its file (the person confirms in the editor; the file is edited, not saved).',
     modelDescription: `Applies the suggested fix of one finding (an id from ${TOOL_NAMES.listFindings} whose fixable is true) to its file, once the person confirms in the editor. The same checks as the editor's Apply Fix: only files the scan uploaded, only while the code is as it was scanned; otherwise it refuses and says why. A refusal by the person is an answer, not an error. The file is edited but not saved.`,
@@ -98,6 +107,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
   },
   {
     name: TOOL_NAMES.checkBeforePush,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     title: 'Code Scanner: Would CI Block This?',
     userDescription: 'Check what would leave the machine (the staged changes, or the branch before push) by CI\'s own gate, or the company\'s policies where CI names none: would CI block it? (The person confirms the upload in the editor.)',
     modelDescription: `Tells whether the company's CI would block what is about to leave the machine: what=staged checks the index's version of the staged files (only those), what=branch the files the branch changed as HEAD has them. They are scanned (the person confirms the upload in the editor) and judged by CI's own gate, read from the repository's CI configuration (its corgea scan --block-on, --fail or --fail-on; the answer names it with its file and line), or by the company's policies where CI names none. The answer is "CI would block" with the rules or policies and the findings, "CI would pass" or "no policy violations", or "unknown" with why (not signed in, the scan failed or was partly unread, the gate unreadable or refused by the service): unknown never means it would pass. Ask it before you say a change is ready to commit or push; fix what blocks, then ask again. ${UNTRUSTED}`,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { computeLineEdits } from '../fixes/lineEdits';
 import { FINDING_FACTS, factData, type FindingFact } from '../issues/facts';
 import type { StoredIssue } from '../issues/model';
-import { normalizeUrgency } from '../issues/severity';
+import { normalizeUrgency, urgencyRank } from '../issues/severity';
 import { kindOf, type FindingKind } from '../issues/kinds';
 
 export const UNTRUSTED_PREAMBLE =
@@ -37,6 +37,13 @@ export interface FindingFilter {
 }
 
 export interface FindingRow { finding: StoredIssue; folder: string; dismissed: boolean }
+
+/** Most urgent first, then by folder, file and line: what an agent should look at first leads the list. */
+export function byUrgency(a: FindingRow, b: FindingRow): number {
+  const x = a.finding;
+  const y = b.finding;
+  return urgencyRank(x.urgency) - urgencyRank(y.urgency) || a.folder.localeCompare(b.folder) || (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line);
+}
 
 export function matchesFilter(row: FindingRow, f: FindingFilter): boolean {
   const i = row.finding;

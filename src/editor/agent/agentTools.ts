@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { changeListing, compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
+import { byUrgency, changeListing, compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
 import { TOOL_NAMES } from '../../core/agent/toolDefinitions';
 import { fingerprint } from '../../core/results';
 import { escapeMarkdown, oneLine } from '../../core/text/untrusted';
@@ -145,7 +145,7 @@ export class AgentToolHost {
     if (!this.ctx.store.hasResults()) return answer(l10n.t('There are no scan results in this workspace yet. Scan first ({0}, or Code Scanner: Scan Workspace in the editor).', TOOL_NAMES.scanFiles));
     const f = input as FindingFilter & { limit?: unknown };
     const limit = Math.min(Math.max(1, Math.floor(Number(f.limit) || DEFAULT_LIST)), MAX_LIST);
-    const matched = this.rows(folders).filter((r) => matchesFilter(r, f));
+    const matched = this.rows(folders).filter((r) => matchesFilter(r, f)).sort(byUrgency);
     const shown = matched.slice(0, limit).map(compactFinding);
     const summary = l10n.t('{0} {1}{2}. Read one with {3} by its id.', plural(matched.length, l10n.t('{0} finding'), l10n.t('{0} findings')), matched.length === 1 ? 'matches' : 'match', matched.length > shown.length ? l10n.t('; the first {0} are listed (raise limit, up to {1}, or narrow the filter)', shown.length, MAX_LIST) : '', TOOL_NAMES.getFinding);
     return answer(untrustedEnvelope(summary, shown));

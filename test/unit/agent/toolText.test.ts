@@ -2,7 +2,7 @@
 // close, after a sentence of ours saying it is data; filters that match the way the views do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compactFinding, fullFinding, matchesFilter, untrustedEnvelope, UNTRUSTED_PREAMBLE, type FindingRow } from '../../../src/core/agent/toolText';
+import { byUrgency, compactFinding, fullFinding, matchesFilter, untrustedEnvelope, UNTRUSTED_PREAMBLE, type FindingRow } from '../../../src/core/agent/toolText';
 import type { StoredIssue } from '../../../src/core/issues';
 
 function row(extra: Partial<StoredIssue> = {}, o: Partial<FindingRow> = {}): FindingRow {
@@ -61,4 +61,9 @@ test('List Findings by kind: an array, or one kind as a string; each finding say
   assert.equal(dep.package, 'lodash');
   assert.equal(dep.fixVersion, '4.17.21');
   assert.equal(dep.status, undefined, 'the dependency list has no status');
+});
+
+test('listed most urgent first, whatever the service\'s words for it, then by file and line', () => {
+  const rows = [row({ id: 'a', urgency: 'low', path: 'a.js', line: 1 }), row({ id: 'b', urgency: 'CR', path: 'z.js', line: 9 }), row({ id: 'c', urgency: 'critical', path: 'b.js', line: 2 }), row({ id: 'd', urgency: 'HI', path: 'a.js', line: 5 })];
+  assert.deepEqual(rows.sort(byUrgency).map((r) => r.finding.id), ['c', 'b', 'd', 'a']);
 });
