@@ -89,6 +89,8 @@ export function fullFinding(row: FindingRow, facts: readonly FindingFact[] = FIN
     description: i.classificationDescription || undefined,
     triage: i.triageStatus ? { status: i.triageStatus, reasoning: i.triageReasoning } : undefined,
     fix: i.fix ? { explanation: i.fix.explanation, diff: i.fix.diff, status: i.fix.status } : i.fixStatus ? { status: i.fixStatus } : undefined,
+    // Each policy it violates with the company's guidance: what the agent should do about it.
+    ...(i.policies?.length ? { policies: i.policies.map((p) => ({ name: p.name, ...(p.guidance ? { guidance: p.guidance } : {}), ...(p.unapproved ? { approved: false } : {}) })) } : {}),
     ...(i.stale ? { placement: 'the file changed since the scan; the line is the one the service reported' } : {}),
   };
 }

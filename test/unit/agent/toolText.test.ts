@@ -67,3 +67,8 @@ test('listed most urgent first, whatever the service\'s words for it, then by fi
   const rows = [row({ id: 'a', urgency: 'low', path: 'a.js', line: 1 }), row({ id: 'b', urgency: 'CR', path: 'z.js', line: 9 }), row({ id: 'c', urgency: 'critical', path: 'b.js', line: 2 }), row({ id: 'd', urgency: 'HI', path: 'a.js', line: 5 })];
   assert.deepEqual(rows.sort(byUrgency).map((r) => r.finding.id), ['c', 'b', 'd', 'a']);
 });
+
+test('Get Finding gives each violated policy with the company\'s guidance', () => {
+  const full = fullFinding(row({ policies: [{ id: 1, name: 'No SQL built from input', guidance: 'Use parameters.' }, { id: 2, name: 'Draft', unapproved: true }] }));
+  assert.deepEqual(full.policies, [{ name: 'No SQL built from input', guidance: 'Use parameters.' }, { name: 'Draft', approved: false }]);
+});
