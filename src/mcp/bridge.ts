@@ -80,7 +80,8 @@ async function main(): Promise<void> {
     const chosen = chooseWindow(found.windows, { folder: typeof input.folder === 'string' ? input.folder : undefined, cwd: process.cwd(), preferred: process.env.CODE_SCANNER_MCP_WINDOW });
     if ('refusal' in chosen) return text(chosen.refusal, true);
     const agent = server.getClientVersion()?.name ?? 'an MCP client';
-    const r = await callWindow(chosen.window, tool, input, agent.slice(0, 80));
+    // Chosen by the agent's working folder: the window acts on that folder, not on all of its own.
+    const r = await callWindow(chosen.window, tool, 'folder' in chosen && chosen.folder && input.folder === undefined ? { ...input, folder: chosen.folder } : input, agent.slice(0, 80));
     return text(r.text, !!r.isError);
   });
   await server.connect(new StdioServerTransport());

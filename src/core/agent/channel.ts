@@ -128,7 +128,7 @@ function within(folder: string, candidate: string): boolean {
  */
 export function chooseWindow(
   windows: readonly WindowEntry[], o: { folder?: string; cwd?: string; preferred?: string },
-): { window: WindowEntry } | { refusal: string } {
+): { window: WindowEntry; folder?: string } | { refusal: string } {
   if (!windows.length) {
     return { refusal: 'No VS Code window with Code Scanner is running for you on this machine: open the project in VS Code with the Code Scanner extension, then ask again.' };
   }
@@ -142,10 +142,15 @@ export function chooseWindow(
     if (found) return { window: found };
     return { refusal: `The folder ${wanted} is not open in any VS Code window with Code Scanner (open: ${windows.flatMap(names).join(', ') || 'none'}). Open it in VS Code first.` };
   }
-  const byCwd = o.cwd ? windows.find((w) => w.folders.some((f) => within(o.cwd!, f))) : undefined;
-  if (byCwd) return { window: byCwd };
+  // The agent's working folder: the window that has it, and that folder of the window's.
+  for (const w of o.cwd ? windows : []) {
+    const folder = w.folders.find((f) => within(o.cwd!, f));
+    if (folder) return { window: w, folder };
+  }
   const preferred = o.preferred ? windows.find((w) => w.socket === o.preferred) : undefined;
   if (preferred) return { window: preferred };
+  // Never another project's window because it happens to be the only one.
+  if (o.cwd) return { refusal: `The agent works in ${o.cwd}, which is not open in any VS Code window with Code Scanner (open: ${windows.flatMap(names).join(', ') || 'none'}). Open that folder in VS Code, or name an open one with the folder argument.` };
   if (windows.length === 1) return { window: windows[0]! };
   return { refusal: `Several VS Code windows with Code Scanner are open (${windows.map((w) => names(w).join(', ') || w.name).join('; ')}): name the folder to act on with the folder argument.` };
 }

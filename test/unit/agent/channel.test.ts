@@ -16,7 +16,8 @@ test('a call goes to the window of its folder, the agent\'s working folder, or t
   const api = w('api', ['/work/api']);
   assert.equal((chooseWindow([shop, api], { folder: 'api' }) as { window: WindowEntry }).window, api, 'by a folder\'s name');
   assert.equal((chooseWindow([shop, api], { folder: '/work/libs/src' }) as { window: WindowEntry }).window, shop, 'by a path inside a folder');
-  assert.equal((chooseWindow([shop, api], { cwd: '/work/api/src' }) as { window: WindowEntry }).window, api, 'by the agent\'s working folder');
+  assert.deepEqual(chooseWindow([shop, api], { cwd: '/work/api/src' }), { window: api, folder: '/work/api' }, 'by the agent\'s working folder, which it acts on');
+  assert.match((chooseWindow([api], { cwd: '/work/other-project' }) as { refusal: string }).refusal, /^The agent works in \/work\/other-project, which is not open in any VS Code window with Code Scanner \(open: api\)/, 'not the only window of another project');
   assert.equal((chooseWindow([api], {}) as { window: WindowEntry }).window, api, 'the only window');
   assert.equal((chooseWindow([shop, api], { preferred: api.socket }) as { window: WindowEntry }).window, api, 'the window that started the bridge');
   assert.match((chooseWindow([shop, api], {}) as { refusal: string }).refusal, /^Several VS Code windows .*\(shop, libs; api\): name the folder/);
