@@ -50,6 +50,9 @@ suite('before push: would CI block this?', () => {
     if (git('rev-parse', '--abbrev-ref', 'HEAD').trim() !== branch) git('checkout', '-q', '-f', branch);
     try { git('branch', '-q', '-D', 'push-check-feature'); } catch { /* not made */ }
     for (const [f, text] of originals) fs.writeFileSync(fileUri(f).fsPath, text);
+    // The last verdict is kept (across reloads too): one of nothing staged leaves no blocking rows to later suites.
+    git('reset', '-q');
+    await check('staged');
     if (policyIds.length) await adminPolicies({ remove: policyIds });
     await setAnswerMode({ shapes: 'seed' });
     await signIn();
