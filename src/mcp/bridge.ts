@@ -14,6 +14,8 @@ import { TOOL_DEFINITIONS } from '../core/agent/toolDefinitions';
 
 /** A tool call waits this long for the editor; the person may be asked there first. */
 const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+/** How often a waiting call tells the client it is still going (many time out after 60 s of silence). */
+const PROGRESS_EVERY_MS = 15_000;
 
 const registry = process.env.CODE_SCANNER_MCP_REGISTRY || path.join(__dirname, 'windows');
 
@@ -40,7 +42,7 @@ async function windows(): Promise<{ windows: WindowEntry[]; unreadable?: string 
 }
 
 /** One call over the window's channel: hello with its secret, the call, its answer. */
-function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string): Promise<{ text: string; isError?: boolean }> {
+function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string, signal?: AbortSignal): Promise<{ text: string; isError?: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(w.socket);
     let done = false;
@@ -48,10 +50,15 @@ function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string)
       if (done) return;
       done = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', cancelled);
+      // Closed, the window withdraws a question still waiting for the person.
       socket.destroy();
       resolve(r);
     };
     const timer = setTimeout(() => finish({ text: `The VS Code window (${w.name}) did not answer within ${CALL_TIMEOUT_MS / 60_000} minutes; nothing more is known.`, isError: true }), CALL_TIMEOUT_MS);
+    const cancelled = () => finish({ text: 'The request was cancelled; the question in VS Code was withdrawn and nothing was done.', isError: true });
+    if (signal?.aborted) return cancelled();
+    signal?.addEventListener('abort', cancelled);
     const reader = new LineReader((m) => {
       const msg = m as EditorMessage | undefined;
       if (msg?.type === 'welcome') socket.write(encode({ type: 'call', id: 1, tool, input, agent }));
@@ -70,7 +77,7 @@ async function main(): Promise<void> {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOL_DEFINITIONS.map((d) => ({ name: d.name, title: d.title, description: d.modelDescription, inputSchema: d.inputSchema, annotations: { title: d.title, ...d.annotations } })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = request.params.name;
     const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
     if (!TOOL_DEFINITIONS.some((d) => d.name === tool)) return text(`There is no tool ${tool.slice(0, 100)} here.`, true);
@@ -80,9 +87,19 @@ async function main(): Promise<void> {
     const chosen = chooseWindow(found.windows, { folder: typeof input.folder === 'string' ? input.folder : undefined, cwd: process.cwd(), preferred: process.env.CODE_SCANNER_MCP_WINDOW });
     if ('refusal' in chosen) return text(chosen.refusal, true);
     const agent = server.getClientVersion()?.name ?? 'an MCP client';
-    // Chosen by the agent's working folder: the window acts on that folder, not on all of its own.
-    const r = await callWindow(chosen.window, tool, 'folder' in chosen && chosen.folder && input.folder === undefined ? { ...input, folder: chosen.folder } : input, agent.slice(0, 80));
-    return text(r.text, !!r.isError);
+    // While the person is asked in VS Code, progress keeps a client that allows it from timing out.
+    const token = extra._meta?.progressToken;
+    let beats = 0;
+    const beat = token === undefined ? undefined : setInterval(() => {
+      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++beats, message: 'Waiting for the person to answer in VS Code' } }).catch(() => undefined);
+    }, PROGRESS_EVERY_MS);
+    try {
+      // Chosen by the agent's working folder: the window acts on that folder, not on all of its own.
+      const r = await callWindow(chosen.window, tool, 'folder' in chosen && chosen.folder && input.folder === undefined ? { ...input, folder: chosen.folder } : input, agent.slice(0, 80), extra.signal);
+      return text(r.text, !!r.isError);
+    } finally {
+      clearInterval(beat);
+    }
   });
   await server.connect(new StdioServerTransport());
 }

@@ -108,6 +108,35 @@ suite('AI agents through the MCP bridge', () => {
     assert.ok(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri(pricing).fsPath)?.isDirty, 'the file is edited, not saved');
   });
 
+  test('Apply and Save puts the fix on disk and says so; a question the agent stopped waiting for is withdrawn, and answering it does nothing', async function () {
+    this.timeout(120_000);
+    const a = await api();
+    await revert(fileUri(pricing));
+    await waitFor('the earlier fix taken back', () => !vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri(pricing).fsPath)?.isDirty);
+    const fixable = await waitFor('fixable findings in pricing.js', () => {
+      const f = a.issues().filter((l) => l.issue.path === pricing && l.issue.fix && l.issue.inArchive);
+      return f.length >= 2 ? f : undefined;
+    });
+    const [first, second] = fixable;
+    // The client gives up after 3 s, as a client's own timeout does: the question is withdrawn.
+    const seq = a.notifications().at(-1)?.seq ?? 0;
+    const gaveUp = client.callTool({ name: 'codeScanner_applyFix', arguments: { id: second!.issue.id } }, undefined, { timeout: 3000 }).then(() => 'answered', (e: unknown) => String(e));
+    await waitFor('the question in the editor', () => a.notifications(seq).find((n) => /An AI agent asks to apply the suggested fix/.test(n.text)), 30_000);
+    assert.match(await gaveUp, /timed out|timeout/i);
+    await waitFor('the withdrawal said in the editor', () => a.notifications(seq).find((n) => /stopped waiting for your answer, so its request was withdrawn/.test(n.text)), 15_000);
+    await clickNotification('Apply and Save');
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.ok(a.issues().some((l) => l.issue.id === second!.issue.id), 'a withdrawn request changes nothing');
+    assert.strictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), original);
+    // Apply and Save: the file on disk has the fix, as git and the agent read it.
+    const saved = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply and Save', /An AI agent asks to apply the suggested fix .* \(and save the file/);
+    assert.match(saved.text, /^Applied the fix and saved the file: the file on disk has the fix/);
+    assert.match(saved.text, /"savedToDisk": true/);
+    assert.notStrictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), original, 'the disk has the change');
+    assert.ok(!vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri(pricing).fsPath)?.isDirty);
+    fs.writeFileSync(fileUri(pricing).fsPath, original);
+  });
+
   test('an agent asks whether CI would block the staged change: the person allows the upload in the editor, the answer is the verdict', async function () {
     this.timeout(90_000);
     const git = (...args: string[]) => execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8' });

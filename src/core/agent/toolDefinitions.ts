@@ -95,7 +95,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     title: 'Code Scanner: Apply Fix',
     userDescription: 'Apply the service\'s suggested fix of one finding to its file (the person confirms in the editor; the file is edited, not saved).',
-    modelDescription: `Applies the suggested fix of one finding (an id from ${TOOL_NAMES.listFindings} whose fixable is true) to its file, once the person confirms in the editor. The same checks as the editor's Apply Fix: only files the scan uploaded, only while the code is as it was scanned; otherwise it refuses and says why. A refusal by the person is an answer, not an error. The file is edited but not saved.`,
+    modelDescription: `Applies the suggested fix of one finding (an id from ${TOOL_NAMES.listFindings} whose fixable is true) to its file, once the person confirms in the editor. The same checks as the editor's Apply Fix: only files the scan uploaded, only while the code is as it was scanned; otherwise it refuses and says why. A refusal by the person is an answer, not an error. The person answers in VS Code, so the call may take a while; if you stop waiting, the request is withdrawn and nothing is done. Outside the editor the person may apply and save; the answer says whether the file on disk has the fix (savedToDisk): until it does, git, tests and builds do not see it.`,
     inputSchema: {
       type: 'object',
       properties: {

@@ -43,10 +43,15 @@ export interface Confirmation {
   show?: () => Promise<unknown>;
   /** What exactly was shown: only that is carried out. */
   digest: string;
+  /** Where a notification asks (an agent outside the editor): a first answer that also saves the file. */
+  alsoSave?: string;
 }
 
-/** How a call's confirmation is answered: true to go ahead, false when the person declined, or why it cannot be carried out. */
-export type Confirm = (c: Confirmation) => Promise<boolean | { refused: string }>;
+/**
+ * How a call's confirmation is answered: true to go ahead (`save`: and save, where offered),
+ * false when the person declined, or why it cannot be carried out.
+ */
+export type Confirm = (c: Confirmation) => Promise<boolean | 'save' | { refused: string }>;
 
 export interface ToolCall { tool: string; input: Record<string, unknown>; agent: string }
 export interface ToolAnswer { text: string; isError?: boolean }
@@ -54,7 +59,7 @@ export interface ToolAnswer { text: string; isError?: boolean }
 /** What a call would do: said at once (a refusal, a read), or carried out once confirmed. */
 type Plan =
   | { answer: ToolAnswer; invocationMessage?: string }
-  | { confirmation: Confirmation; invocationMessage: string; carryOut: () => Promise<ToolAnswer> };
+  | { confirmation: Confirmation; invocationMessage: string; carryOut: (o?: { save?: boolean }) => Promise<ToolAnswer> };
 
 const answer = (text: string, isError = false): { answer: ToolAnswer } => ({ answer: { text, ...(isError ? { isError: true } : {}) } });
 
@@ -128,7 +133,7 @@ export class AgentToolHost {
   async run(call: ToolCall, confirm: Confirm): Promise<ToolAnswer> {
     const p = await this.plan(call);
     if ('answer' in p) return p.answer;
-    let yes: boolean | { refused: string } = false;
+    let yes: boolean | 'save' | { refused: string } = false;
     try {
       yes = await confirm(p.confirmation);
     } catch (e) {
@@ -136,7 +141,7 @@ export class AgentToolHost {
     }
     if (typeof yes === 'object') return { text: yes.refused, isError: true };
     if (!yes) return { text: l10n.t('The person declined in the editor ({0}); nothing was done. Do not ask again for the same thing unless they tell you to.', p.confirmation.title.replace(/^Code Scanner: /, '').replace(/\?$/, '')) };
-    return p.carryOut();
+    return p.carryOut({ save: yes === 'save' });
   }
 
   private list(input: Record<string, unknown>): Plan {
@@ -289,21 +294,28 @@ export class AgentToolHost {
           `${escapeMarkdown(where)}: ${escapeMarkdown(oneLine(i.classificationName, 120))}\n\n` +
           l10n.t('{0}\n\nThe whole change to the file:\n\n{1}\n\nThe file is edited, not saved; Undo takes the fix back.', escapeMarkdown(oneLine(i.fix!.explanation || l10n.t('Suggested fix'), 300)), fenced(change.text)),
         ),
-        question: l10n.t('An AI agent asks to apply the suggested fix for {0} in {1}. The change is shown in the editor. Apply it?', oneLine(i.classificationName, 80), where),
+        question: l10n.t('An AI agent asks to apply the suggested fix for {0} in {1}. The change is shown in the editor. Apply it (and save the file, so the agent and git see it)?', oneLine(i.classificationName, 80), where),
         accept: l10n.t('Apply Fix'),
+        alsoSave: l10n.t('Apply and Save'),
         show: () => this.ctx.fixes.preview(ref),
         digest: change.digest,
       },
-      carryOut: async () => {
+      carryOut: async (o) => {
         // Exactly what was confirmed, or nothing: the file may have changed since.
         const again = await checkFix(row.located);
         const now = again.ok ? changeListing(again.document.getText(), again.fixed) : undefined;
         if (!now || now.tooLarge || now.digest !== change.digest) return { text: l10n.t('Refused, nothing changed: the file changed since the change was shown for confirmation. Ask again to see the change as it is now.'), isError: true };
         const applied = await this.ctx.fixes.apply([ref]);
         await this.ctx.fixes.discardPreviewed(ref).catch(() => undefined);
-        return applied
-          ? { text: untrustedEnvelope(l10n.t('Applied the fix. The file is edited but not saved; the finding left the results (Undo brings both back). The file:'), { folder: row.folder, path: i.path }) }
-          : { text: l10n.t('The fix was not applied; the editor refused the change.'), isError: true };
+        if (!applied) return { text: l10n.t('The fix was not applied; the editor refused the change.'), isError: true };
+        // Said as it is: whether the file on disk has the fix, which is what git and a build read.
+        const saved = o?.save ? await check.document.save().then((ok) => ok && !check.document.isDirty, () => false) : false;
+        const said = saved
+          ? l10n.t('Applied the fix and saved the file: the file on disk has the fix, and the finding left the results. The file:')
+          : o?.save
+            ? l10n.t('Applied the fix, but the file could not be saved: the file on disk does not have the fix yet (it is edited in the editor). The file:')
+            : l10n.t('Applied the fix. The file is edited but not saved: the file on disk does not have the fix until the person saves it; the finding left the results (Undo brings both back). The file:');
+        return { text: untrustedEnvelope(said, { folder: row.folder, path: i.path, savedToDisk: saved }) };
       },
     };
   }

@@ -26,6 +26,8 @@ export function mcpHome(context: vscode.ExtensionContext): string {
   return path.join(context.globalStorageUri.fsPath, 'mcp');
 }
 
+const WITHDRAWN = Symbol('withdrawn');
+
 export class McpChannel extends DisposableObject {
   private server: net.Server | undefined;
   private readonly secret = newSecret();
@@ -128,7 +130,9 @@ export class McpChannel extends DisposableObject {
       if (m?.type !== 'call' || typeof m.tool !== 'string' || typeof m.id !== 'number') return;
       const input = m.input && typeof m.input === 'object' && !Array.isArray(m.input) ? (m.input as Record<string, unknown>) : {};
       const agent = typeof m.agent === 'string' && m.agent.trim() ? m.agent.slice(0, 80) : l10n.t('an MCP client');
-      void this.host.run({ tool: m.tool, input, agent }, (c) => this.askInEditor(c)).then(
+      // The bridge closes the connection when its client gives up or cancels: the question is withdrawn.
+      const withdrawn = new Promise<void>((resolve) => s.once('close', () => resolve()));
+      void this.host.run({ tool: m.tool, input, agent }, (c) => this.askInEditor(c, withdrawn, agent)).then(
         (r) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: r.text, ...(r.isError ? { isError: true } : {}) })); },
         (e: unknown) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: `The editor could not run the tool: ${errorMessage(e)}`, isError: true })); },
       );
@@ -136,14 +140,25 @@ export class McpChannel extends DisposableObject {
     s.on('data', (d) => reader.push(d));
   }
 
-  /** The person answers in the editor: what would change is shown first, then one question. */
-  private async askInEditor(c: Confirmation): Promise<boolean> {
+  /**
+   * The person answers in the editor: what would change is shown first, then one question.
+   * An answer given after the agent stopped waiting does nothing: the request is withdrawn.
+   */
+  private async askInEditor(c: Confirmation, withdrawn: Promise<void>, agent: string): Promise<boolean | 'save' | { refused: string }> {
     if (c.show) await Promise.resolve(c.show()).catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const unanswered = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ANSWER_WITHIN_MS); });
+    const gone = withdrawn.then(() => WITHDRAWN);
     try {
-      const chosen = await Promise.race([this.notifier.warn(c.question, c.accept, l10n.t('Refuse')), unanswered]);
-      return chosen === c.accept;
+      // Outside the editor nobody saves for the agent: saving with the change is offered first.
+      const choices = [...(c.alsoSave ? [c.alsoSave] : []), c.accept, l10n.t('Refuse')];
+      const chosen = await Promise.race([this.notifier.warn(c.question, ...choices), unanswered, gone]);
+      if (chosen === WITHDRAWN) {
+        this.log.info(`${agent} stopped waiting for the person's answer; its request was withdrawn and nothing was done.`);
+        void this.notifier.info(l10n.t('{0} stopped waiting for your answer, so its request was withdrawn: nothing was done, whatever you answer.', agent));
+        return { refused: l10n.t('The request was withdrawn before the person answered; nothing was done.') };
+      }
+      return c.alsoSave && chosen === c.alsoSave ? 'save' : chosen === c.accept;
     } finally {
       clearTimeout(timer);
     }

@@ -7,6 +7,7 @@ import { FindingsModel, ResultsStorage, existsNow, missingNow, type Attempt, typ
 import type { PolicyViolation, StoredIssue } from '../../core/issues';
 import { PUSH_CHECKS_KEY, readPushChecks, type StoredPushCheck } from '../../core/results/pushChecks';
 import { errorMessage } from '../../core/errors';
+import { l10n } from '../../core/text/l10n';
 import type { IssueRef } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext } from '../commands/manager';
@@ -203,7 +204,7 @@ export class ResultsStore extends DisposableObject {
   setPushCheck(folderUri: string, result: PushCheckResult | undefined): void {
     if (result) this.pushChecks.set(folderUri, result);
     else this.pushChecks.delete(folderUri);
-    void Promise.resolve(this.state.update(PUSH_CHECKS_KEY, Object.fromEntries(this.pushChecks))).catch((e: unknown) => this.log(`The check before a push could not be kept: ${errorMessage(e)}`));
+    void Promise.resolve(this.state.update(PUSH_CHECKS_KEY, Object.fromEntries(this.pushChecks))).catch((e: unknown) => this.log(l10n.t('The check before a push could not be kept: {0}', errorMessage(e))));
     this.changed.fire({});
   }
 
