@@ -189,7 +189,7 @@ suite('hostile input', () => {
       assert.strictEqual(outcome?.ok, false);
       const offer = await shownWith('service address changed');
       assert.strictEqual(offer.severity, 'warning');
-      assert.ok(offer.actions.some((t) => t.startsWith('Use My Token')), offer.actions.join(', '));
+      assert.ok(offer.actions.some((t) => t.startsWith('Use My API Key')), offer.actions.join(', '));
       assert.strictEqual(seen.length, 0, `requests reached the new address: ${JSON.stringify(seen)}`);
     } finally {
       await config.update('customBaseUrl', original, vscode.ConfigurationTarget.Global);

@@ -37,7 +37,7 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
 
 function formatWait(ms: number): string {
   const s = Math.ceil(ms / 1000);
-  if (s < 60) return `${s} s`;
+  if (s < 60) return l10n.t('{0} s', s);
   const m = Math.ceil(s / 60);
   return l10n.t('{0} min', m);
 }

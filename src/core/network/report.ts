@@ -80,6 +80,6 @@ export function connectionReport(f: ConnectionFacts): ConnectionReport {
     ? l10n.t('The service address cannot be used: {0}', f.service.error)
     : !reached
     ? l10n.t('Cannot reach the service{0}', f.verify?.error ? `: ${f.verify.error}` : '.')
-    : l10n.t('Reached the service in {0} ms{1}{2}.', f.verify!.ms, f.route && !f.route.direct ? l10n.t(' through the proxy {0}', f.route.proxy) : '', f.user ? l10n.t(', signed in as {0}', f.user) : f.signedIn && f.tokenSent ? l10n.t(', but the stored token was not accepted') : '');
+    : l10n.t('Reached the service in {0} ms{1}{2}.', f.verify!.ms, f.route && !f.route.direct ? l10n.t(' through the proxy {0}', f.route.proxy) : '', f.user ? l10n.t(', signed in as {0}', f.user) : f.signedIn && f.tokenSent ? l10n.t(', but the stored API key was not accepted') : '');
   return { ok, summary, text: lines.join('\n') };
 }

@@ -295,7 +295,7 @@ async function readList(
 
 /** A progress line for the wait: "the service is scanning · 2 min", "connection lost, retrying in 4 s (attempt 3 of 6)". */
 export function waitMessage(s: WaitState): string {
-  const secs = (ms: number) => `${Math.max(1, Math.round(ms / 1000))} s`;
+  const secs = (ms: number) => l10n.t('{0} s', Math.max(1, Math.round(ms / 1000)));
   switch (s.phase) {
     case 'service':
       return `${serviceStateWords(s.status)} · ${elapsedText(s.elapsedMs)}`;

@@ -13,7 +13,7 @@ export function clockTime(iso: string, now: Date): string {
 /** "40 s", "2 min", "1 h 5 min": how long something has run. */
 export function elapsedText(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return l10n.t('{0} s', s);
   const m = Math.floor(s / 60);
   if (m < 60) return l10n.t('{0} min', m);
   return m % 60 ? l10n.t('{0} h {1} min', Math.floor(m / 60), m % 60) : l10n.t('{0} h', Math.floor(m / 60));

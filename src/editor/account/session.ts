@@ -210,7 +210,7 @@ export class Session extends DisposableObject {
     this.originOffered = true;
     void this.notifier.warn(
       l10n.t('The service address changed to {0} since you signed in at {1}. Your API key is not sent to the new address unless you allow it.', origin, boundTo),
-      { title: l10n.t('Use My Token with {0}', new URL(url).host), run: () => this.moveToken(token, url) },
+      { title: l10n.t('Use My API Key with {0}', new URL(url).host), run: () => this.moveToken(token, url) },
       { title: l10n.t('Sign In There'), run: () => this.signIn() },
     ).finally(() => { this.originOffered = false; });
   }

@@ -47,7 +47,8 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
       const signedOut = session.stateKnown && !session.isSignedIn();
       item.text = `${count ? `$(warning) ${plural(count, l10n.t('{0} issue'), l10n.t('{0} issues'))}` : l10n.t('$(check) No issues')}${signedOut ? l10n.t(' · $(sign-in) signed out') : ''}`;
       spoken = l10n.t('Code Scanner: {0}{1}{2}', count ? `${plural(count, l10n.t('{0} quality issue'), l10n.t('{0} quality issues'))}` : l10n.t('no quality issues'), signedOut ? l10n.t(', signed out') : '', notes.length ? `. ${notes.join(' ')}` : '');
-      for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? `${f.name}: ${f.results}.` : `${capitalize(f.results)}.`)}\n\n`);
+      // A sentence's end is the language's (。 in Japanese), so it goes through l10n too.
+      for (const f of summaries) if (f.results) tooltip.appendMarkdown(`${escape(summaries.length > 1 ? l10n.t('{0}: {1}.', f.name, f.results) : l10n.t('{0}.', capitalize(f.results)))}\n\n`);
       for (const n of notes) tooltip.appendMarkdown(`${escape(n)}\n\n`);
       if (signedOut) tooltip.appendMarkdown(l10n.t('{0} Click to sign in.', SIGNED_OUT_NOTE()));
       else tooltip.appendMarkdown(l10n.t('Click to show them.'));

@@ -37,7 +37,7 @@ test('failures say where it stopped', () => {
   assert.match(tls.summary, /^Cannot reach the service: the TLS certificate/);
   const rejected = connectionReport({ ...base, verify: { ok: false, ms: 30, status: 401, error: 'rejected' }, user: undefined });
   assert.equal(rejected.ok, false);
-  assert.match(rejected.summary, /but the stored token was not accepted/);
+  assert.match(rejected.summary, /but the stored API key was not accepted/);
   const noToken = connectionReport({ ...base, signedIn: false, tokenSent: false, user: undefined, verify: { ok: false, ms: 30, status: 401, error: 'rejected' } });
   assert.equal(noToken.ok, true, 'a 401 without a token still shows the service is reachable');
   assert.match(noToken.text, /Account:\s+not signed in/);
