@@ -118,6 +118,7 @@ suite('AI agents through the MCP bridge', () => {
       return f.length >= 2 ? f : undefined;
     });
     const [first, second] = fixable;
+    const onDisk = fs.readFileSync(fileUri(pricing).fsPath, 'utf8');
     // The client gives up after 3 s, as a client's own timeout does: the question is withdrawn.
     const seq = a.notifications().at(-1)?.seq ?? 0;
     const gaveUp = client.callTool({ name: 'codeScanner_applyFix', arguments: { id: second!.issue.id } }, undefined, { timeout: 3000 }).then(() => 'answered', (e: unknown) => String(e));
@@ -127,14 +128,14 @@ suite('AI agents through the MCP bridge', () => {
     await clickNotification('Apply and Save');
     await new Promise((r) => setTimeout(r, 1000));
     assert.ok(a.issues().some((l) => l.issue.id === second!.issue.id), 'a withdrawn request changes nothing');
-    assert.strictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), original);
+    assert.strictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), onDisk);
     // Apply and Save: the file on disk has the fix, as git and the agent read it.
     const saved = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply and Save', /An AI agent asks to apply the suggested fix .* \(and save the file/);
     assert.match(saved.text, /^Applied the fix and saved the file: the file on disk has the fix/);
     assert.match(saved.text, /"savedToDisk": true/);
-    assert.notStrictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), original, 'the disk has the change');
+    assert.notStrictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), onDisk, 'the disk has the change');
     assert.ok(!vscode.workspace.textDocuments.find((d) => d.uri.fsPath === fileUri(pricing).fsPath)?.isDirty);
-    fs.writeFileSync(fileUri(pricing).fsPath, original);
+    fs.writeFileSync(fileUri(pricing).fsPath, onDisk);
   });
 
   test('an agent asks whether CI would block the staged change: the person allows the upload in the editor, the answer is the verdict', async function () {
