@@ -20,6 +20,9 @@ suite('editor: after a reload with a verdict before a push', () => {
       assert.strictEqual(kept?.verdict.kind, 'blocked');
       await waitFor('the status bar to say so', () => /CI would block/.test(a.pushCheck.statusBar.text));
       assert.ok(treeRootsOf(a).some((n) => n.kind === 'group' && n.pushCheck), 'the Would block CI group is back');
+      // The details page VS Code brought back shows its finding again, not an empty page.
+      await waitFor('the details page of the same finding', () => a.details()?.ref.issueId === asked.details, 20_000);
+      assert.match(a.details()!.html, /Eval Injection/);
       // Looked at against git after the reload: unchanged, so not marked old.
       await new Promise((r) => setTimeout(r, 2000));
       assert.ok(!a.pushCheck.of(asked.folderUri)?.outdated, 'the staged content is what was checked');

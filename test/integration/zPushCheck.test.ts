@@ -1,5 +1,6 @@
-// A verdict before a push stays across a reload while what it checked is unchanged (the
-// check after the reload is in zPushCheck.reloaded.ts).
+// A verdict before a push stays across a reload while what it checked is unchanged, and an
+// open details page comes back showing its finding (the checks after the reload are in
+// zPushCheck.reloaded.ts).
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -24,6 +25,10 @@ suite('editor: a verdict before a push, then a reload', () => {
     const mine = r?.find((c) => c.folderUri === folderUriOf(workspaceRoot()));
     assert.strictEqual(mine?.verdict.kind, 'blocked', mine?.text);
     await waitFor('the status bar to say so', () => /CI would block/.test(a.pushCheck.statusBar.text));
-    requestReload(KEPT_VERDICT, { folderUri: mine.folderUri, path, original, text: mine.text } satisfies KeptVerdict);
+    // Its details page open too: VS Code brings the panel back after the reload, and it must not come back empty.
+    const blocking = a.pushCheck.of(mine.folderUri)!.issues[0]!;
+    assert.ok(await vscode.commands.executeCommand('codeScanner.showDetails', { folderUri: mine.folderUri, issueId: blocking.id }));
+    await waitFor('the details page', () => a.details()?.ref.issueId === blocking.id);
+    requestReload(KEPT_VERDICT, { folderUri: mine.folderUri, path, original, text: mine.text, details: blocking.id } satisfies KeptVerdict);
   });
 });

@@ -13,6 +13,10 @@ import { findingText } from './findingText';
 import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 
 const ACTIONS = new Set(['open', 'preview', 'apply', 'chat', 'copy', 'dismiss', 'restore']);
+const VIEW_TYPE = 'codeScanner.details';
+const PANEL_OPTIONS: vscode.WebviewOptions = { enableScripts: true, localResourceRoots: [] };
+/** workspaceState: the finding the panel showed last, for the panel VS Code brings back after a reload. */
+const SHOWN_KEY = 'codeScanner.detailsShown';
 
 /** One details panel, reused for whichever finding is shown. */
 export class DetailsView extends DisposableObject {
@@ -22,9 +26,32 @@ export class DetailsView extends DisposableObject {
   /** The page as last drawn, without its nonce: what it says. */
   private content: string | undefined;
 
-  constructor(private readonly store: ResultsStore, private readonly commands: Commands) {
+  constructor(private readonly store: ResultsStore, private readonly commands: Commands, private readonly state?: vscode.Memento) {
     super();
     this.own(store.onDidChange(() => this.rerender()));
+    // After a reload VS Code brings the panel back empty: it shows its finding again, or closes.
+    this.own(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, { deserializeWebviewPanel: (panel) => this.restore(panel) }));
+  }
+
+  private attach(panel: vscode.WebviewPanel): vscode.WebviewPanel {
+    panel.onDidDispose(() => { if (this.panel === panel) { this.panel = undefined; this.shown = undefined; this.html = undefined; this.content = undefined; } });
+    panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
+    return panel;
+  }
+
+  private async restore(panel: vscode.WebviewPanel): Promise<void> {
+    await this.store.ready;
+    const ref = this.state?.get<IssueRef>(SHOWN_KEY);
+    const located = ref && typeof ref.folderUri === 'string' && typeof ref.issueId === 'string' ? this.store.get(ref) ?? this.store.fixedFinding(ref) : undefined;
+    if (!ref || !located || this.panel) {
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = PANEL_OPTIONS;
+    this.panel = this.attach(panel);
+    this.shown = ref;
+    this.content = undefined;
+    this.render(located, !this.store.get(ref));
   }
 
   /** What the panel shows now (for tests): the finding and its page. */
@@ -36,17 +63,12 @@ export class DetailsView extends DisposableObject {
     const located = this.store.get(ref);
     if (!located) return false;
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('codeScanner.details', 'Finding', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-        enableScripts: true,
-        enableFindWidget: true,
-        localResourceRoots: [],
-      });
-      this.panel.onDidDispose(() => { this.panel = undefined; this.shown = undefined; this.html = undefined; this.content = undefined; });
-      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
+      this.panel = this.attach(vscode.window.createWebviewPanel(VIEW_TYPE, 'Finding', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, { ...PANEL_OPTIONS, enableFindWidget: true }));
     } else {
       this.panel.reveal(undefined, false);
     }
     this.shown = ref;
+    void Promise.resolve(this.state?.update(SHOWN_KEY, ref)).catch(() => undefined);
     this.render(located);
     return true;
   }

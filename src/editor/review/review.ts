@@ -47,8 +47,8 @@ async function pickDismissed({ store, notifier }: Pick<Ctx, 'store' | 'notifier'
 }
 
 /** The hover, the details view, Show Details and local dismissal. */
-export function reviewFeature({ store, commands, notifier, own, features }: Ctx) {
-  const details = own(new DetailsView(store, commands));
+export function reviewFeature({ store, commands, notifier, own, features, extension }: Ctx) {
+  const details = own(new DetailsView(store, commands, extension.workspaceState));
   own(
     vscode.languages.registerHoverProvider({ scheme: 'file' }, {
       provideHover(document, position) {
