@@ -68,7 +68,7 @@ export function createContext(extension: vscode.ExtensionContext): Ctx {
     ...base,
     session,
     store,
-    targets: own(new TargetPolicies(extension.workspaceState)),
+    targets: own(new TargetPolicies(extension.workspaceState, () => session.account)),
     uploads: new UploadStorage(extension, own(new FolderWatch())),
     projects,
     consent: new UploadConsent(extension.workspaceState, notifier, base.commands),

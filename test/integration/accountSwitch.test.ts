@@ -3,7 +3,7 @@
 // signed out, the findings stay and the status bar and the view say so.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { adminPolicies, api, env, fixtureIssues, folderUriOf, scan, signIn, waitFor, workspaceRoot } from './helpers';
+import { adminPolicies, adminScans, api, env, fixtureIssues, folderUriOf, scan, signIn, waitFor, workspaceRoot } from './helpers';
 
 /** The reference service's token of another company (Globex), which has policies of its own. */
 const OTHER_COMPANY_TOKEN = 'csk_globex_9c8b7a6d5e4f3a21';
@@ -50,6 +50,30 @@ suite('editor: account switches and sign-out', () => {
     await waitFor('A\'s policy labels back', () => fixtureIssues(a).some((l) => l.issue.policies?.some((p) => p.name === 'Account A: no eval')), 20_000);
     const after = await violations();
     assert.deepStrictEqual(after, before, 'the same findings violate A\'s policy as before the switch');
+  });
+
+  test('target policies are each account\'s own: A\'s are not sent as B, and are back when A signs in again', async function () {
+    this.timeout(120_000);
+    await signIn();
+    const [target] = await adminPolicies({ add: [{ name: 'Account A: target of this workspace', cwes: ['CWE-95'], projects: [] }] });
+    policyIds.push(target!);
+    const sent = async () => {
+      const before = (await adminScans()).length;
+      await scan('codeScanner.scanWorkspace');
+      // One scan per folder of the workspace: what they sent, once.
+      return [...new Set((await adminScans()).slice(before).map((x) => x.formParts.target_policies ?? ''))];
+    };
+    await vscode.commands.executeCommand('codeScanner.chooseTargetPolicies', { policyIds: [target] });
+    try {
+      assert.deepStrictEqual(await sent(), [String(target)], 'A\'s scan sends A\'s target');
+      assert.ok(await vscode.commands.executeCommand('codeScanner.signIn', { token: OTHER_COMPANY_TOKEN }), 'signed in as B');
+      assert.deepStrictEqual(await sent(), [''], 'B\'s scan sends none of A\'s');
+      assert.ok(await vscode.commands.executeCommand('codeScanner.signIn', { token: env('CODE_SCANNER_TEST_TOKEN') }), 'signed in as A again');
+      assert.deepStrictEqual(await sent(), [String(target)], 'A\'s target is back');
+    } finally {
+      await signIn();
+      await vscode.commands.executeCommand('codeScanner.chooseTargetPolicies', { policyIds: [] });
+    }
   });
 
   test('signed out, the findings stay and the status bar and the view say so', async function () {

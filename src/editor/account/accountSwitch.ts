@@ -1,8 +1,10 @@
 // Signing in as another account must not show the previous account's findings, nor send
-// its target policies (the new company would refuse them).
+// its target policies (the new company would refuse them): each account has its own
+// (targetPolicies.ts), and an account's own that are no longer active are dropped, by name.
 import type { Ctx } from '../context';
 import { errorMessage } from '../../core/errors';
-import { l10n } from '../../core/text/l10n';
+import { l10n, listWords } from '../../core/text/l10n';
+import { oneLine } from '../../core/text/untrusted';
 
 export function followAccountChanges({ session, store, targets, notifier, log, own }: Ctx): void {
   own(session.onDidSignIn(async (account) => {
@@ -17,13 +19,16 @@ export function followAccountChanges({ session, store, targets, notifier, log, o
     try {
       const client = await session.getClient();
       if (!client) return;
-      const active = new Set((await client.listAllPolicies({ active: true })).filter((p) => p.active !== false && !p.archived).map((p) => p.id));
+      // Every policy the company has, to name a dropped one as the person knows it.
+      const all = await client.listAllPolicies({});
+      const active = new Set(all.filter((p) => p.active !== false && !p.archived).map((p) => p.id));
       const dropped = ids.filter((id) => !active.has(id));
       if (!dropped.length) return;
       await targets.set(ids.filter((id) => active.has(id)));
+      const named = dropped.map((id) => oneLine(all.find((p) => p.id === id)?.name ?? '', 80) || l10n.t('a policy this company no longer has (id {0})', id));
       void notifier.warn(dropped.length === 1
-        ? l10n.t('{0} is not an active policy of this account\'s company, so it was removed from the target policies of this workspace.', `#${dropped[0]}`)
-        : l10n.t('{0} are not active policies of this account\'s company, so they were removed from the target policies of this workspace.', dropped.map((id) => `#${id}`).join(', ')));
+        ? l10n.t('{0} is not an active policy of this account\'s company, so it was removed from the target policies of this workspace.', named[0]!)
+        : l10n.t('{0} are not active policies of this account\'s company, so they were removed from the target policies of this workspace.', listWords(named)));
     } catch (err) {
       log.warn(`Could not check the target policies against the new account: ${errorMessage(err)}`);
     }

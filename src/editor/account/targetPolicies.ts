@@ -1,6 +1,7 @@
 // "Choose Target Policies": which policies the next scans of this workspace check. The
-// choice lives in workspaceState (per workspace, never in a settings file a repository
-// could ship); the scan flow reads it through TargetPolicies.ids.
+// choice lives in workspaceState (per workspace and per account, never in a settings file a
+// repository could ship: a switch to another company and back finds each one's own); the
+// scan flow reads it through TargetPolicies.ids.
 import * as vscode from 'vscode';
 import type { Policy, ServiceClient } from '../../core/api';
 import { parsePolicyIds } from '../../core/account/ids';
@@ -9,26 +10,40 @@ import { DisposableObject } from '../disposable';
 import { cancelled, invalid, reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
 import { l10n } from '../../core/text/l10n';
 
-/** workspaceState key holding the target policy ids the next scan sends (`(number|string)[]`). */
+/**
+ * workspaceState key holding the target policy ids the next scan sends, by account
+ * (`{[account]: number[]}`); a list kept before accounts were told apart is the account's
+ * that is signed in when it is next read.
+ */
 const TARGET_POLICIES_KEY = 'codeScanner.targetPolicies';
 
-/** The target policies of this workspace, and an event when they change (the Policies view marks them). */
+/** The target policies of this workspace for the signed-in account, and an event when they change (the Policies view marks them). */
 export class TargetPolicies extends DisposableObject {
   private readonly changed = this.own(new vscode.EventEmitter<number[]>());
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento) {
+  constructor(private readonly state: vscode.Memento, private readonly account: () => string | undefined = () => undefined) {
     super();
+  }
+
+  private byAccount(): Record<string, unknown> {
+    const v = this.state.get<unknown>(TARGET_POLICIES_KEY);
+    if (Array.isArray(v)) return { [this.account() ?? '']: v };
+    return v && typeof v === 'object' ? { ...(v as Record<string, unknown>) } : {};
   }
 
   /** The policy ids the next scan sends as target_policies; [] = the service's defaults. */
   get ids(): number[] {
-    const parsed = parsePolicyIds(this.state.get<unknown>(TARGET_POLICIES_KEY, []));
+    const parsed = parsePolicyIds(this.byAccount()[this.account() ?? ''] ?? []);
     return parsed.ok ? parsed.value : [];
   }
 
   async set(ids: number[]): Promise<void> {
-    await this.state.update(TARGET_POLICIES_KEY, ids.length ? ids : undefined);
+    const all = this.byAccount();
+    const key = this.account() ?? '';
+    if (ids.length) all[key] = ids;
+    else delete all[key];
+    await this.state.update(TARGET_POLICIES_KEY, Object.keys(all).length ? all : undefined);
     this.changed.fire(ids);
   }
 }
