@@ -9,7 +9,7 @@ import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
 import { folderProject, repositorySettingNotes, serviceHost } from '../settings';
 import { scannableFolders, selectForScan } from './uploadPreview';
-import { l10n, plural } from '../../core/text/l10n';
+import { l10n, listWords, plural } from '../../core/text/l10n';
 
 const CONSENT_KEY = 'codeScanner.uploadConsent';
 const UPLOAD = () => l10n.t('Upload and Scan');
@@ -49,7 +49,11 @@ export class UploadConsent {
       what = scope === 'openFiles' ? l10n.t('the files open in editors') : scope === 'givenFiles' ? l10n.t('the chosen files') : l10n.t('the files git reports as changed');
     }
     const projects = await Promise.all(scannableFolders().map((f) => folderProject(f))).catch(() => []);
-    const into = projects.length ? l10n.t(' {0} on the service{1}.', projects.length === 1 ? l10n.t('Scans go to the project {0}', projects[0].name) : l10n.t('Scans go to the projects {0}', projects.map((p) => p.name).join(', ')), projects.some((p) => p.from === 'setting') ? l10n.t(' (named by the codeScanner.projectName setting)') : '') : '';
+    // Whole sentences to translate: a sentence glued from translated pieces reads wrong in Japanese.
+    const named = projects.some((p) => p.from === 'setting') ? l10n.t(' (named by the codeScanner.projectName setting)') : '';
+    const into = !projects.length ? ''
+      : projects.length === 1 ? l10n.t(' Scans go to the project {0} on the service{1}.', projects[0]!.name, named)
+        : l10n.t(' Scans go to the projects {0} on the service{1}.', listWords(projects.map((p) => p.name)), named);
     const narrowed = scannableFolders().flatMap((f) => repositorySettingNotes(f));
     const settingsNote = narrowed.length ? l10n.t(' Note: {0}.', narrowed.join('; ')) : '';
     const choice = await this.notifier.choose(
