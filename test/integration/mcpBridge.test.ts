@@ -101,6 +101,7 @@ suite('AI agents through the MCP bridge', () => {
     assert.ok(!refused.isError, 'a refusal is an answer, not an error');
     assert.match(refused.text, /The person declined in the editor/);
     assert.ok(a.issues().some((l) => l.issue.id === second!.issue.id), 'nothing was applied');
+    await waitFor('the refused fix\'s preview closed', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && /↔ Fix/.test(t.label)), 10_000);
     const applied = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply Fix', /An AI agent asks to apply the suggested fix/, 'dark-agent-fix');
     assert.ok(!applied.isError, applied.text);
     assert.match(applied.text, /^Applied the fix/);

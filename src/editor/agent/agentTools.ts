@@ -45,6 +45,8 @@ export interface Confirmation {
   digest: string;
   /** Where a notification asks (an agent outside the editor): a first answer that also saves the file. */
   alsoSave?: string;
+  /** Takes back what `show` opened when the answer is no (or the request was withdrawn). */
+  onDeclined?: () => Promise<unknown>;
 }
 
 /**
@@ -139,6 +141,7 @@ export class AgentToolHost {
     } catch (e) {
       this.ctx.log.warn(`An agent's confirmation could not be asked: ${e instanceof Error ? e.message : String(e)}`);
     }
+    if (typeof yes === 'object' || !yes) await p.confirmation.onDeclined?.().catch(() => undefined);
     if (typeof yes === 'object') return { text: yes.refused, isError: true };
     if (!yes) return { text: l10n.t('The person declined in the editor ({0}); nothing was done. Do not ask again for the same thing unless they tell you to.', p.confirmation.title.replace(/^Code Scanner: /, '').replace(/\?$/, '')) };
     return p.carryOut({ save: yes === 'save' });
@@ -298,6 +301,7 @@ export class AgentToolHost {
         accept: l10n.t('Apply Fix'),
         alsoSave: l10n.t('Apply and Save'),
         show: () => this.ctx.fixes.preview(ref),
+        onDeclined: () => this.ctx.fixes.discardPreviewed(ref),
         digest: change.digest,
       },
       carryOut: async (o) => {
