@@ -97,12 +97,12 @@ suite('AI agents through the MCP bridge', () => {
     const fixable = a.issues().filter((l) => l.issue.path === pricing && l.issue.fix && l.issue.inArchive);
     assert.ok(fixable.length >= 2, `pricing.js has two fixable findings (${fixable.length})`);
     const [first, second] = fixable;
-    const refused = await callAnswered(client, 'codeScanner_applyFix', { id: second!.issue.id }, 'Refuse', /An AI agent asks to apply the suggested fix/);
+    const refused = await callAnswered(client, 'codeScanner_applyFix', { id: second!.issue.id }, 'Refuse', /An AI agent \(integration-test-agent\) asks to apply the suggested fix/);
     assert.ok(!refused.isError, 'a refusal is an answer, not an error');
     assert.match(refused.text, /The person declined in the editor/);
     assert.ok(a.issues().some((l) => l.issue.id === second!.issue.id), 'nothing was applied');
     await waitFor('the refused fix\'s preview closed', () => !vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && /↔ Fix/.test(t.label)), 10_000);
-    const applied = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply Fix', /An AI agent asks to apply the suggested fix/, 'dark-agent-fix');
+    const applied = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply Fix', /An AI agent \(integration-test-agent\) asks to apply the suggested fix/, 'dark-agent-fix');
     assert.ok(!applied.isError, applied.text);
     assert.match(applied.text, /^Applied the fix/);
     await waitFor('the fixed finding to leave the view', () => !a.issues().some((l) => l.issue.id === first!.issue.id));
@@ -123,7 +123,7 @@ suite('AI agents through the MCP bridge', () => {
     // The client gives up after 3 s, as a client's own timeout does: the question is withdrawn.
     const seq = a.notifications().at(-1)?.seq ?? 0;
     const gaveUp = client.callTool({ name: 'codeScanner_applyFix', arguments: { id: second!.issue.id } }, undefined, { timeout: 3000 }).then(() => 'answered', (e: unknown) => String(e));
-    await waitFor('the question in the editor', () => a.notifications(seq).find((n) => /An AI agent asks to apply the suggested fix/.test(n.text)), 30_000);
+    await waitFor('the question in the editor', () => a.notifications(seq).find((n) => /An AI agent \(integration-test-agent\) asks to apply the suggested fix/.test(n.text)), 30_000);
     assert.match(await gaveUp, /timed out|timeout/i);
     await waitFor('the withdrawal said in the editor', () => a.notifications(seq).find((n) => /stopped waiting for your answer, so its request was withdrawn/.test(n.text)), 15_000);
     await clickNotification('Apply and Save');
@@ -131,7 +131,7 @@ suite('AI agents through the MCP bridge', () => {
     assert.ok(a.issues().some((l) => l.issue.id === second!.issue.id), 'a withdrawn request changes nothing');
     assert.strictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), onDisk);
     // Apply and Save: the file on disk has the fix, as git and the agent read it.
-    const saved = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply and Save', /An AI agent asks to apply the suggested fix .* \(and save the file/);
+    const saved = await callAnswered(client, 'codeScanner_applyFix', { id: first!.issue.id }, 'Apply and Save', /An AI agent \(integration-test-agent\) asks to apply the suggested fix .* \(and save the file/);
     assert.match(saved.text, /^Applied the fix and saved the file: the file on disk has the fix/);
     assert.match(saved.text, /"savedToDisk": true/);
     assert.notStrictEqual(fs.readFileSync(fileUri(pricing).fsPath, 'utf8'), onDisk, 'the disk has the change');

@@ -125,7 +125,7 @@ export class AgentToolHost {
       case TOOL_NAMES.listFindings: return this.list(input);
       case TOOL_NAMES.getFinding: return this.get(input);
       case TOOL_NAMES.scanFiles: return this.scanPlan(input, call.agent);
-      case TOOL_NAMES.applyFix: return this.fixPlan(input);
+      case TOOL_NAMES.applyFix: return this.fixPlan(input, call.agent);
       case TOOL_NAMES.checkBeforePush: return this.pushPlan(input, call.agent);
       default: return answer(l10n.t('There is no tool {0}.', oneLine(call.tool, 80)), true);
     }
@@ -278,7 +278,7 @@ export class AgentToolHost {
     };
   }
 
-  private async fixPlan(input: Record<string, unknown>): Promise<Plan> {
+  private async fixPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
     const row = this.findRow(input);
     if (!row) return answer(l10n.t('No finding with that id is in the results. List findings first ({0}).', TOOL_NAMES.listFindings), true);
     const check = await checkFix(row.located);
@@ -297,7 +297,7 @@ export class AgentToolHost {
           `${escapeMarkdown(where)}: ${escapeMarkdown(oneLine(i.classificationName, 120))}\n\n` +
           l10n.t('{0}\n\nThe whole change to the file:\n\n{1}\n\nThe file is edited, not saved; Undo takes the fix back.', escapeMarkdown(oneLine(i.fix!.explanation || l10n.t('Suggested fix'), 300)), fenced(change.text)),
         ),
-        question: l10n.t('An AI agent asks to apply the suggested fix for {0} in {1}. The change is shown in the editor. Apply it (and save the file, so the agent and git see it)?', oneLine(i.classificationName, 80), where),
+        question: l10n.t('An AI agent ({0}) asks to apply the suggested fix for {1} in {2}. The change is shown in the editor. Apply it (and save the file, so the agent and git see it)?', oneLine(agent, 60), oneLine(i.classificationName, 80), where),
         accept: l10n.t('Apply Fix'),
         alsoSave: l10n.t('Apply and Save'),
         show: () => this.ctx.fixes.preview(ref),
