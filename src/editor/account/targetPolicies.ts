@@ -28,7 +28,12 @@ export class TargetPolicies extends DisposableObject {
 
   private byAccount(): Record<string, unknown> {
     const v = this.state.get<unknown>(TARGET_POLICIES_KEY);
-    if (Array.isArray(v)) return { [this.account() ?? '']: v };
+    if (Array.isArray(v)) {
+      const mine = { [this.account() ?? '']: v };
+      // Kept before accounts were told apart: the first account signed in when it is read has it, once.
+      if (this.account()) void Promise.resolve(this.state.update(TARGET_POLICIES_KEY, mine)).catch(() => undefined);
+      return mine;
+    }
     return v && typeof v === 'object' ? { ...(v as Record<string, unknown>) } : {};
   }
 
