@@ -27,12 +27,18 @@ export function clause(text: string): string {
   return oneLine(text, 200).replace(/[.\s]+$/, '');
 }
 
+/** Whether an error's kind says the service could not be reached (rather than that it answered). */
+export function unreachable(e: unknown): boolean {
+  const kind = typeof e === 'object' && e !== null ? (e as { kind?: unknown }).kind : undefined;
+  return typeof kind === 'string' && ['network', 'timeout', 'proxy-auth', 'server'].includes(kind);
+}
+
 /** The reason a scan that did not complete gives the verdict. */
 export function unknownOf(summary: ScanSummary | undefined): { reason: UnknownReason; detail?: string } {
   const e = summary?.error;
   if (!summary) return { reason: 'not-checked', detail: l10n.t('the scan did not start (another scan is running, or sign-in is needed)') };
   if (summary.cancelled) return { reason: 'not-checked', detail: l10n.t('the check was cancelled') };
-  if (e && ['network', 'timeout', 'proxy-auth', 'server'].includes(e.kind)) return { reason: 'unreachable', detail: l10n.t('the service could not be reached ({0})', e.message.replace(/[.\s]+$/, '')) };
+  if (e && unreachable(e)) return { reason: 'unreachable', detail: l10n.t('the service could not be reached ({0})', e.message.replace(/[.\s]+$/, '')) };
   return { reason: 'scan-failed', detail: l10n.t('the scan did not complete{0}', e ? ` (${e.message.replace(/[.\s]+$/, '')})` : '') };
 }
 

@@ -18,7 +18,7 @@ import { branchChanges, stagedChanges, writeOutgoing, type Outgoing, type Outgoi
 import { skipReasonLabel } from '../../core/workspace/selectFiles';
 import type { PushCheckResult } from '../results/resultsStore';
 import { readText } from '../workspaceFiles';
-import { clause, introducedByBranch, scanCommit, scanFiles } from './checkScans';
+import { clause, introducedByBranch, scanCommit, scanFiles, unreachable } from './checkScans';
 import { askWithProgress, folderGate, openGate, type FolderGate } from './ciGateOf';
 import type { ServiceGateOutcome } from '../../core/results/serviceGate';
 import type { FeatureCtx } from '../controllers';
@@ -113,8 +113,7 @@ export class PushCheck extends DisposableObject {
         if (!answer) return unknown('signed-out', undefined, outgoing);
         if (answer.kind === 'cancelled') return unknown('not-checked', l10n.t('the check was cancelled'), outgoing);
         if (answer.kind === 'failed') {
-          const kind = (answer.error as { kind?: string }).kind;
-          return kind && ['network', 'timeout', 'proxy-auth', 'server'].includes(kind)
+          return unreachable(answer.error)
             ? unknown('unreachable', l10n.t('the service could not be reached ({0})', clause(errorMessage(answer.error))), outgoing)
             : unknown('not-checked', l10n.t('the service did not say whether CI\'s gate blocks ({0})', clause(errorMessage(answer.error))), outgoing);
         }
