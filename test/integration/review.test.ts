@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { LocatedIssue } from '../../src/editor/results/resultsStore';
 import {
-  FAST, api, closeAllEditors, diagnosticsUnder, env, fault, fileUri, fixtureIssues, injectIssues, ourDiagnostics, revert, scan,
+  FAST, adminPolicies, api, closeAllEditors, diagnosticsUnder, env, fault, fileUri, fixtureIssues, injectIssues, ourDiagnostics, revert, scan,
   signIn, treeRootsOf, waitFor, workspaceRoot, type ScanSummary,
 } from './helpers';
 
@@ -219,19 +219,22 @@ suite('review and fix', () => {
     }
   });
 
-  test('another account: the previous account\'s findings are cleared and unknown target policies dropped with a message', async () => {
+  test('another account: the previous account\'s findings are cleared; its target policies are its own, and one its company no longer has is dropped with a message', async () => {
     const a = await api();
     const seed = await adminSeed();
     await scan('codeScanner.scanWorkspace');
-    const acme = seed.policies.find((p) => p.company === 1 && p.active && !p.archived)!;
-    const chosen = await vscode.commands.executeCommand<{ ok: boolean }>('codeScanner.chooseTargetPolicies', { policyIds: [acme.id] });
+    const [retiring] = await adminPolicies({ add: [{ name: 'Review: a target about to be retired', cwes: ['CWE-95'], projects: [] }] });
+    const chosen = await vscode.commands.executeCommand<{ ok: boolean }>('codeScanner.chooseTargetPolicies', { policyIds: [retiring] });
     assert.strictEqual(chosen?.ok, true);
     assert.ok(a.issues().length > 0);
+    const seq = a.notifications().at(-1)?.seq ?? 0;
     await vscode.commands.executeCommand('codeScanner.signIn', { token: seed.tokens.otherCompany });
     await waitFor('the old findings to go', () => a.issues().length === 0);
-    const dropped = await waitFor('the target policy message', () => a.notifications().find((n) => n.text.includes(`#${acme.id}`) && /target policies/.test(n.text)));
-    assert.strictEqual(dropped.severity, 'warning');
+    await adminPolicies({ remove: [retiring!] });
     await signIn();
+    const dropped = await waitFor('the target policy message', () => a.notifications(seq).find((n) => /target policies of this workspace/.test(n.text)));
+    assert.match(dropped.text, new RegExp(`a policy this company no longer has \\(id ${retiring}\\) is not an active policy`));
+    assert.strictEqual(dropped.severity, 'warning');
     await vscode.commands.executeCommand('codeScanner.chooseTargetPolicies', { policyIds: [] });
   });
 
