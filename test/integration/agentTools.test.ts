@@ -86,6 +86,11 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
     const db = data<Row[]>(await invoke('codeScanner_listFindings', { file: 'src/db.ts', limit: 1 }));
     assert.strictEqual(db.length, 1);
     assert.strictEqual(db[0]!.path, 'src/db.ts');
+    // Paged: the answer says where the next page starts, and that page follows on.
+    const first = await invoke('codeScanner_listFindings', { limit: 2 });
+    assert.match(first, new RegExp(`^${all.length} findings match\\. Findings 1 to 2 are listed\\. Ask with offset=2 for the next ones`));
+    const second = data<Row[]>(await invoke('codeScanner_listFindings', { limit: 2, offset: 2 }));
+    assert.deepStrictEqual(second.map((r) => r.id), all.slice(2, 4).map((r) => r.id));
     // By kind: each finding says its kind; a dependency its package and fixed version.
     const deps = data<(Row & { kind: string; package?: string; fixVersion?: string })[]>(await invoke('codeScanner_listFindings', { kind: ['dependency'] }));
     assert.ok(deps.length >= 3 && deps.every((r) => r.kind === 'dependency' && r.path === 'package.json' && r.package), JSON.stringify(deps));
@@ -180,7 +185,8 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
     const prepared = await a.agentTools.codeScanner_applyFix.prepareInvocation!({ input: { id: l.issue.id } }, new vscode.CancellationTokenSource().token);
     assert.strictEqual(prepared?.confirmationMessages, undefined, 'nothing to confirm: it will refuse');
     const out = await invoke('codeScanner_applyFix', { id: l.issue.id });
-    assert.match(out, /^Refused, nothing changed: /);
+    assert.match(out, /^Refused, nothing changed\. Why:/);
+    assert.ok(data<{ reason: string }>(out).reason, 'the reason, as data');
     assert.strictEqual(editor.document.getText(), edited);
     assert.match(await invoke('codeScanner_applyFix', { id: 'no-such-finding' }), /^No finding with that id is in the results/);
     await revert(l.uri);
@@ -194,6 +200,12 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
     assert.ok(data<{ leftOut: string[] }>(none).leftOut.some((l) => /\.env \(credential files\)$/.test(l)));
     assert.match(await invoke('codeScanner_scanFiles', { paths: ['/etc/passwd'] }), /none of those paths is inside a folder of this workspace/i);
     assert.match(await invoke('codeScanner_scanFiles', {}), /name the files to scan/i);
+    const tooMany = await invoke('codeScanner_scanFiles', { paths: Array.from({ length: 20_000 }, (_, i) => `src/gen/f${i}.ts`) });
+    assert.match(tooMany, /^Nothing was scanned\. Why:/);
+    assert.match(data<{ reason: string }>(tooMany).reason, /^20000 paths were named; one call scans at most 5000\./);
+    // A path outside the folders is named among what is left out, not dropped unsaid.
+    const outside = await a.agentTools.codeScanner_scanFiles.prepareInvocation!({ input: { paths: ['src/db.ts', '/etc/hosts'] } }, new vscode.CancellationTokenSource().token);
+    assert.match((outside?.confirmationMessages?.message as vscode.MarkdownString).value, /Left out \(not uploaded\): .*\/etc\/hosts \\\(outside the workspace folders\\\)/);
     const prepared = await a.agentTools.codeScanner_scanFiles.prepareInvocation!({ input: { paths: ['src/db.ts', '.env'] } }, new vscode.CancellationTokenSource().token);
     assert.strictEqual(prepared?.confirmationMessages?.title, 'Code Scanner: upload files for scanning?');
     const message = (prepared.confirmationMessages.message as vscode.MarkdownString).value;

@@ -55,6 +55,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
         newOnly: { type: 'boolean', description: 'Only new findings: those the folder\'s latest full scan or a later scan found and the scans before it did not.' },
         policyViolationsOnly: { type: 'boolean', description: 'Only findings that violate one of the company\'s active policies.' },
         limit: { type: 'number', description: 'At most this many findings (default 50, at most 200).' },
+        offset: { type: 'number', description: 'Skip this many findings (most urgent first): the answer says the offset of the next page when there is one.' },
         folder: FOLDER,
       },
     },

@@ -75,18 +75,31 @@ export async function stagedChanges(root: string): Promise<Outgoing> {
 
 async function revParse(root: string, spec: string): Promise<string | undefined> {
   try {
-    return (await gitBytes(root, ['rev-parse', '--verify', '--quiet', spec])).toString('utf8').trim() || undefined;
+    return (await gitBytes(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', spec])).toString('utf8').trim() || undefined;
   } catch {
     return undefined;
   }
 }
 
+/**
+ * A branch name the repository gives, refused when git would read it as an option: its
+ * settings are the repository's (a clone's config, a hostile one's), and an upstream named
+ * `--output=<path>` made `git diff` write a file wherever it said.
+ */
+export function refName(name: string): string {
+  if (name.startsWith('-')) throw new Error(l10n.t('the branch name "{0}" begins with "-", which git would read as an option; rename it', name));
+  return name;
+}
+
+/** git's empty tree: a branch with nothing to compare with is compared with it, so every file counts. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
 /** What the branch is compared with: its upstream, else the default branch (origin's, else main or master). */
 async function baseOf(root: string): Promise<string | undefined> {
   const upstream = await gitBytes(root, ['rev-parse', '--abbrev-ref', '--symbolic-full-name', '@{upstream}']).then((b) => b.toString('utf8').trim(), () => '');
-  if (upstream) return upstream;
+  if (upstream) return refName(upstream);
   const originHead = await gitBytes(root, ['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']).then((b) => b.toString('utf8').trim(), () => '');
-  for (const candidate of [originHead, 'origin/main', 'origin/master', 'main', 'master'].filter(Boolean)) {
+  for (const candidate of [originHead, 'origin/main', 'origin/master', 'main', 'master'].filter((c) => c && !c.startsWith('-'))) {
     if (await revParse(root, `${candidate}^{commit}`)) return candidate;
   }
   return undefined;
@@ -102,10 +115,9 @@ export async function branchChanges(root: string): Promise<Outgoing> {
   const base = await baseOf(root);
   const baseSha = base ? await revParse(root, `${base}^{commit}`) : undefined;
   if (base && baseSha === head) return { kind: 'branch', files: [], deleted: [], skipped: [], against: base, identity: digestOf('branch', head, baseSha) };
-  const raw = base
-    ? await gitBytes(root, ['diff', '--raw', '-z', '--no-renames', '--relative', '--no-color', `${base}...HEAD`])
-    : await gitBytes(root, ['diff', '--raw', '-z', '--no-renames', '--relative', '--no-color', '4b825dc642cb6eb9a060e54bf8d69288fbee4904', 'HEAD']);
-  return { kind: 'branch', ...sorted(parseRaw(raw)), ...(base ? { against: base } : {}), identity: digestOf('branch', head, baseSha ?? '') };
+  // Commits by their ids only, options ended: nothing the repository names reaches git's options.
+  const raw = await gitBytes(root, ['diff', '--raw', '-z', '--no-renames', '--relative', '--no-color', '--end-of-options', ...(baseSha ? [`${baseSha}...${head}`] : [EMPTY_TREE, head]), '--']);
+  return { kind: 'branch', ...sorted(parseRaw(raw)), ...(base && baseSha ? { against: base } : {}), identity: digestOf('branch', head, baseSha ?? '') };
 }
 
 /**

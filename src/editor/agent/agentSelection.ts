@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { selectChangedFiles, selectGivenFiles, type Selection } from '../../core/workspace/selectFiles';
 import { selectForScan, selectOptions } from '../scan/uploadPreview';
+import { filesByFolder } from '../scan/scanTargets';
 import { l10n } from '../../core/text/l10n';
 
 export interface PlannedUpload {
@@ -10,7 +11,15 @@ export interface PlannedUpload {
   uris: vscode.Uri[];
   selections: { folder: vscode.WorkspaceFolder; selection: Selection }[];
   problem?: string;
+  /** Paths named that lie in no folder the call acts on. */
+  outside?: string[];
 }
+
+/**
+ * Most paths one call names: beyond it a whole-folder scan says more, and the person is not
+ * asked to confirm a list no one can read.
+ */
+export const MAX_AGENT_PATHS = 5000;
 
 export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'givenFiles', input: Record<string, unknown>, folders: readonly vscode.WorkspaceFolder[]): Promise<PlannedUpload> {
   if (!folders.length) return { uris: [], selections: [], problem: l10n.t('No folder is open in this window.') };
@@ -32,18 +41,19 @@ export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'give
   }
   const paths = (Array.isArray(input.paths) ? input.paths : []).filter((p): p is string => typeof p === 'string' && !!p.trim());
   if (!paths.length) return { uris: [], selections: [], problem: l10n.t('name the files to scan (paths relative to the workspace folder), or set changed to scan what git reports as changed, or wholeFolder to scan every file.') };
+  if (paths.length > MAX_AGENT_PATHS) return { uris: [], selections: [], problem: l10n.t('{0} paths were named; one call scans at most {1}. Scan the folder whole (wholeFolder), the changed files (changed), or fewer paths at a time.', paths.length, MAX_AGENT_PATHS) };
   const uris: vscode.Uri[] = [];
-  const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
   for (const p of paths) {
     const candidates = p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) ? [vscode.Uri.file(p)] : folders.map((f) => vscode.Uri.joinPath(f.uri, ...p.split(/[\\/]/)));
-    const uri = candidates.find((u) => vscode.workspace.getWorkspaceFolder(u)) ?? candidates[0]!;
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder || !folders.includes(folder)) continue;
-    uris.push(uri);
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri.fsPath]);
+    uris.push(candidates.find((u) => vscode.workspace.getWorkspaceFolder(u)) ?? candidates[0]!);
   }
-  if (!byFolder.size) return { uris, selections: [], problem: l10n.t('none of those paths is inside a folder of this workspace.') };
+  const byFolder = filesByFolder(uris, folders);
+  const inFolder = (u: vscode.Uri) => { const f = vscode.workspace.getWorkspaceFolder(u); return !!f && folders.includes(f); };
+  const named = uris.filter(inFolder);
+  // Named but in no folder the call acts on: said, among what is left out, never dropped unsaid.
+  const outside = paths.filter((_, i) => !inFolder(uris[i]!));
+  if (!byFolder.size) return { uris: named, selections: [], outside, problem: l10n.t('none of those paths is inside a folder of this workspace.') };
   const selections = [];
   for (const [folder, files] of byFolder) selections.push({ folder, selection: await selectGivenFiles(folder.uri.fsPath, files, selectOptions(folder)) });
-  return { uris, selections };
+  return { uris: named, selections, ...(outside.length ? { outside } : {}) };
 }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { byUrgency, changeListing, compactFinding, fullFinding, matchesFilter, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
+import { byUrgency, changeListing, compactFinding, fullFinding, matchesFilter, overallVerdict, pageOfRows, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
 import { TOOL_NAMES } from '../../core/agent/toolDefinitions';
 import { fingerprint } from '../../core/results';
 import { escapeMarkdown, oneLine } from '../../core/text/untrusted';
@@ -151,11 +151,19 @@ export class AgentToolHost {
     const folders = foldersNamed(input);
     if (typeof folders === 'string') return answer(folders, true);
     if (!this.ctx.store.hasResults()) return answer(l10n.t('There are no scan results in this workspace yet. Scan first ({0}, or Code Scanner: Scan Workspace in the editor).', TOOL_NAMES.scanFiles));
-    const f = input as FindingFilter & { limit?: unknown };
+    const f = input as FindingFilter & { limit?: unknown; offset?: unknown };
     const limit = Math.min(Math.max(1, Math.floor(Number(f.limit) || DEFAULT_LIST)), MAX_LIST);
+    const offset = Math.max(0, Math.floor(Number(f.offset) || 0));
     const matched = this.rows(folders).filter((r) => matchesFilter(r, f)).sort(byUrgency);
-    const shown = matched.slice(0, limit).map(compactFinding);
-    const summary = l10n.t('{0} {1}{2}. Read one with {3} by its id.', plural(matched.length, l10n.t('{0} finding'), l10n.t('{0} findings')), matched.length === 1 ? 'matches' : 'match', matched.length > shown.length ? l10n.t('; the first {0} are listed (raise limit, up to {1}, or narrow the filter)', shown.length, MAX_LIST) : '', TOOL_NAMES.getFinding);
+    const page = pageOfRows(matched.map(compactFinding), offset, limit);
+    const shown = page.shown;
+    const count = plural(matched.length, l10n.t('{0} finding matches.'), l10n.t('{0} findings match.'));
+    const which = !shown.length && offset
+      ? l10n.t('None is listed from offset {0}.', offset)
+      : page.next !== undefined || offset
+        ? l10n.t('Findings {0} to {1} are listed.', offset + 1, offset + shown.length) + (page.next !== undefined ? ' ' + l10n.t('Ask with offset={0} for the next ones (up to {1} at a time with limit), or narrow the filter.', page.next, MAX_LIST) : '')
+        : '';
+    const summary = [count, which, l10n.t('Read one with {0} by its id.', TOOL_NAMES.getFinding)].filter(Boolean).join(' ');
     return answer(untrustedEnvelope(summary, shown));
   }
 
@@ -195,9 +203,12 @@ export class AgentToolHost {
     const budget = this.budgetRefusal(agent);
     if (budget) return answer(budget, true);
     const plan = await selectForUpload(kind, input, folders);
-    if (plan.problem) return answer(l10n.t('Nothing was scanned: {0}', plan.problem), true);
+    if (plan.problem) return answer(untrustedEnvelope(l10n.t('Nothing was scanned. Why:'), { reason: plan.problem }), true);
     const files = plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.name}/${f.path}`));
-    const left = plan.selections.flatMap(({ folder, selection }) => selection.skipped.map((s) => `${folder.name}/${s.path} (${skipReasonLabel(s.reason)})`));
+    const left = [
+      ...plan.selections.flatMap(({ folder, selection }) => selection.skipped.map((s) => `${folder.name}/${s.path} (${skipReasonLabel(s.reason)})`)),
+      ...(plan.outside ?? []).map((p) => l10n.t('{0} (outside the workspace folders)', p)),
+    ];
     if (!files.length) return answer(untrustedEnvelope(l10n.t('Nothing was scanned: no file would be uploaded. The files left out, with why:'), { leftOut: left.slice(0, MAX_LIST) }));
     const host = serviceHost();
     const shown = files.slice(0, 20).map((f) => `- ${escapeMarkdown(f)}`).join('\n') + (files.length > 20 ? l10n.t('\n- …and {0} more', files.length - 20) : '');
@@ -212,11 +223,11 @@ export class AgentToolHost {
         accept: l10n.t('Upload and Scan'),
         digest: createHash('sha256').update(files.join('\n')).digest('hex'),
       },
-      carryOut: () => this.scanNow(kind, plan, agent, files.length),
+      carryOut: () => this.scanNow(kind, plan, agent, files.length, left),
     };
   }
 
-  private async scanNow(kind: 'workspace' | 'changedFiles' | 'givenFiles', plan: Awaited<ReturnType<typeof selectForUpload>>, agent: string, files: number): Promise<ToolAnswer> {
+  private async scanNow(kind: 'workspace' | 'changedFiles' | 'givenFiles', plan: Awaited<ReturnType<typeof selectForUpload>>, agent: string, files: number, left: string[]): Promise<ToolAnswer> {
     const budget = this.budgetRefusal(agent);
     if (budget) return { text: budget, isError: true };
     this.timesOf(agent).push(Date.now());
@@ -233,7 +244,7 @@ export class AgentToolHost {
     const listed = found.slice(0, MAX_LIST).map((r) => ({ ...compactFinding(r), ...(before && !before.has(key(r)) ? { newSinceYourLastScan: true } : {}) }));
     const scansDone = summary.folders.map((f) => ({ folder: f.folder, filesScanned: f.files, ...(f.scanId ? { scanId: f.scanId } : {}), ...(f.note ? { note: f.note } : {}) }));
     const since = fresh === undefined ? l10n.t('This is your first scan in this session: nothing is marked new since a previous one.') : plural(fresh, l10n.t('{0} finding is new since your previous scan (newSinceYourLastScan).'), l10n.t('{0} findings are new since your previous scan (newSinceYourLastScan).'));
-    return { text: untrustedEnvelope(l10n.t('Scanned {0}; {1} in them. {2}', plural(files, l10n.t('{0} file'), l10n.t('{0} files')), plural(found.length, l10n.t('{0} finding'), l10n.t('{0} findings')), since), { scans: scansDone, findings: listed }) };
+    return { text: untrustedEnvelope(l10n.t('Scanned {0}; {1} in them. {2}', plural(files, l10n.t('{0} file'), l10n.t('{0} files')), plural(found.length, l10n.t('{0} finding'), l10n.t('{0} findings')), since), { scans: scansDone, findings: listed, ...(left.length ? { leftOut: left.slice(0, MAX_LIST) } : {}) }) };
   }
 
   private async pushPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
@@ -269,8 +280,10 @@ export class AgentToolHost {
         this.timesOf(agent).push(Date.now());
         const checked = [];
         for (const { f } of outgoing) checked.push(...await this.push!.check(what, { folder: f, options: { confirmed: true } }));
-        return { text: untrustedEnvelope(checked.map((c) => c.text).join(' '), checked.map((c) => ({
-          folder: c.folder, verdict: c.verdict.kind, files: c.files, ...(c.deleted.length ? { deletedNotSent: c.deleted } : {}),
+        // Our own sentence before the envelope; each verdict's words quote the service (a
+        // failed scan's reason, a refused gate's rule), so they go inside it.
+        return { text: untrustedEnvelope(overallVerdict(checked.map((c) => c.verdict.kind)), checked.map((c) => ({
+          folder: c.folder, verdict: c.verdict.kind, said: c.text, files: c.files, ...(c.deleted.length ? { deletedNotSent: c.deleted } : {}),
           ...(c.verdict.kind === 'blocked' ? { blocking: c.verdict.blocking.slice(0, MAX_LIST).map((b) => ({ ...compactFinding({ finding: b.issue, folder: c.folder, dismissed: false }), policies: b.policies.map((p) => ({ name: p.name, guidance: p.guidance })) })) } : {}),
           ...(c.verdict.kind === 'unknown' ? { reason: c.verdict.reason } : {}),
         }))) };
@@ -282,7 +295,8 @@ export class AgentToolHost {
     const row = this.findRow(input);
     if (!row) return answer(l10n.t('No finding with that id is in the results. List findings first ({0}).', TOOL_NAMES.listFindings), true);
     const check = await checkFix(row.located);
-    if (!check.ok) return answer(l10n.t('Refused, nothing changed: {0}', check.message), true);
+    // Why, in the envelope: the reason names the service's path and may quote its text.
+    if (!check.ok) return answer(untrustedEnvelope(l10n.t('Refused, nothing changed. Why:'), { reason: check.message }), true);
     // The change as it will be made to the file as it is now, whole: what is confirmed is what is applied.
     const change = changeListing(check.document.getText(), check.fixed);
     if (change.tooLarge) return answer(l10n.t('Refused, nothing changed: {0}', change.why), true);

@@ -13,6 +13,7 @@ import { failedLists, fetchFindings } from '../../core/scan/awaitScan';
 import type { PartialKind } from '../../core/scan/endWords';
 import type { ScanFindings } from '../../core/scan/events';
 import { errorMessage } from '../../core/errors';
+import { refName } from '../../core/workspace/outgoing';
 import { checkOutHead } from '../../core/workspace/commitTree';
 import { gitBytes } from '../../core/workspace/git';
 import { readTextInside } from '../../core/workspace/readInside';
@@ -153,7 +154,7 @@ export async function introducedByBranch(
   try {
     const client = await ctx.session.getClient({ ask: false });
     if (!client) return { unknown: l10n.t('you are not signed in') };
-    const base = (await gitBytes(folder.uri.fsPath, ['merge-base', against, 'HEAD'])).toString('utf8').trim();
+    const base = (await gitBytes(folder.uri.fsPath, ['merge-base', '--end-of-options', refName(against), 'HEAD'])).toString('utf8').trim();
     const reuse = await client.findReusableScan(scanned.project, base);
     if (!('scanId' in reuse)) return { unknown: l10n.t('the service has no complete clean scan of the base commit {0} in project {1}', base.slice(0, 7), scanned.project) };
     const read = await fetchFindings({ client, log: (l) => ctx.log.warn(l) }, reuse.scanId);

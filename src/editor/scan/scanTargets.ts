@@ -31,13 +31,25 @@ export function scanSteps(kind: ScanKind, given?: readonly vscode.Uri[]): Step[]
     : folders;
   if (kind === 'workspace') return chosen.map((folder) => ({ folder, partial: false, select: (known, watched, onCount) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched, onCount, statsLater: true }) }));
   if (kind === 'changedFiles') return chosen.map((folder) => ({ folder, partial: true, partialOf: 'changed', select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
-  const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
-  for (const uri of kind === 'givenFiles' ? given ?? [] : openFileUris()) {
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (folder && folders.includes(folder)) byFolder.set(folder, [...(byFolder.get(folder) ?? []), uri.fsPath]);
-  }
+  const byFolder = filesByFolder(kind === 'givenFiles' ? given ?? [] : openFileUris(), folders);
   if (!byFolder.size) return kind === 'givenFiles' ? l10n.t('None of those files is in a folder of this workspace.') : l10n.t('No files of this workspace are open in an editor.');
   return [...byFolder].map(([folder, files]) => ({ folder, partial: true, partialOf: kind === 'openFiles' ? 'open' : 'chosen', select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
+}
+
+/**
+ * The files of `uris` by the folder of `folders` that holds them, as paths; the others are
+ * dropped. Linear: an agent can name tens of thousands of paths in one call.
+ */
+export function filesByFolder(uris: readonly vscode.Uri[], folders: readonly vscode.WorkspaceFolder[]): Map<vscode.WorkspaceFolder, string[]> {
+  const byFolder = new Map<vscode.WorkspaceFolder, string[]>();
+  for (const uri of uris) {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || !folders.includes(folder)) continue;
+    const files = byFolder.get(folder);
+    if (files) files.push(uri.fsPath);
+    else byFolder.set(folder, [uri.fsPath]);
+  }
+  return byFolder;
 }
 
 /** Files shown in editor tabs (the user's notion of "open"), falling back to visible editors. */

@@ -94,3 +94,22 @@ test('the raw listing is read tolerantly, and a path that would leave the folder
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test('a branch whose upstream is named like an option is refused by name, and git writes nothing', async () => {
+  const root = await committedRepo('outgoing-hostile-', { 'a.js': 'a\n' });
+  const outside = await tempDir('outgoing-outside-');
+  try {
+    const target = path.join(outside, 'written');
+    const branch = git(root, 'symbolic-ref', '--short', 'HEAD').trim();
+    git(root, 'update-ref', `refs/heads/--output=${target}`, 'HEAD');
+    await writeTree(root, { 'a.js': 'b\n' });
+    git(root, '-c', 'user.name=t', '-c', 'user.email=t@x', 'commit', '-qam', 'ahead');
+    git(root, 'config', `branch.${branch}.remote`, '.');
+    git(root, 'config', `branch.${branch}.merge`, `refs/heads/--output=${target}`);
+    await assert.rejects(branchChanges(root), /begins with "-"/);
+    assert.deepEqual(await fsp.readdir(outside), [], 'no file was written outside the repository');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
