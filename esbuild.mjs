@@ -55,6 +55,17 @@ const zodApart = {
 };
 
 /**
+ * jsonc-parser's ES modules: its `main` is a UMD build whose modules require each other at
+ * run time by relative path, which a bundle does not keep.
+ */
+const jsoncAsModules = {
+  name: 'jsonc-as-modules',
+  setup(build) {
+    build.onResolve({ filter: /^jsonc-parser$/ }, (args) => build.resolve('jsonc-parser/lib/esm/main.js', { kind: args.kind, resolveDir: args.resolveDir }));
+  },
+};
+
+/**
  * One copy of VS Code's API object for the whole bundle. esbuild gives each module that
  * writes `import * as vscode from 'vscode'` its own copy of the object's few hundred
  * properties, made while the bundle loads (dozens of modules: milliseconds of activation
@@ -79,7 +90,7 @@ if (!readmeOnly && !benchChild) {
     ...common,
     entryPoints: ['src/extension.ts'],
     outfile: join(outRoot, 'dist', 'main.js'),
-    plugins: [undiciApart, zodApart, vscodeOnce],
+    plugins: [undiciApart, zodApart, vscodeOnce, jsoncAsModules],
   });
   await esbuild.build({ ...common, entryPoints: ['zod'], outfile: join(outRoot, 'dist', 'zod.js') });
   // Only the parts of undici the extension uses (src/core/network/undici.ts): its index also
@@ -135,6 +146,7 @@ if (withTests) {
     // `proxy` (the tests' real proxy server) reads its package.json through import.meta.url,
     // which a CommonJS bundle lacks: it is loaded from node_modules instead.
     external: ['vscode', 'mocha', 'proxy'],
+    plugins: [jsoncAsModules],
   });
 }
 

@@ -6,36 +6,21 @@
 import type * as vscode from 'vscode';
 import { l10n } from '../core/text/l10n';
 
-/** VS Code 1.101's MCP server definitions, as this extension uses them. */
-export interface McpApi {
-  registerMcpServerDefinitionProvider(id: string, provider: { provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<unknown[]> }): vscode.Disposable;
-  stdioServer(label: string, command: string, args: string[], env: Record<string, string>, version?: string): unknown;
-}
-
 /** What the running editor offers of the newer APIs. */
 export interface Features {
   /** Language model tools (the editor's own agent); undefined where absent. */
   lmTools?: Pick<typeof vscode.lm, 'registerTool'>;
-  /** MCP server definitions (the editor's MCP support); undefined where absent. */
-  mcp?: McpApi;
   /** Language models to ask for a chat (Fix with Chat opens the chat when one is offered). */
   chatModels?: Pick<typeof vscode.lm, 'selectChatModels'>;
 }
 
 /** Reads what the editor offers; each missing API is said once in the log, with what is absent because of it. */
 export function detectFeatures(api: typeof vscode, log: (line: string) => void): Features {
-  const lm = (api as { lm?: Partial<typeof vscode.lm> & { registerMcpServerDefinitionProvider?: McpApi['registerMcpServerDefinitionProvider'] } }).lm;
+  const lm = (api as { lm?: Partial<typeof vscode.lm> }).lm;
   const features: Features = {};
   const version = (api as { version?: string }).version ?? l10n.t('this editor');
   if (typeof lm?.registerTool === 'function') features.lmTools = lm as Pick<typeof vscode.lm, 'registerTool'>;
   else log(l10n.t('VS Code {0} has no language model tools API: the editor\'s own agent does not get Code Scanner\'s tools (agents still reach them through Set Up AI Agent Access…).', version));
-  const Stdio = (api as { McpStdioServerDefinition?: new (label: string, command: string, args: string[], env: Record<string, string>, version?: string) => unknown }).McpStdioServerDefinition;
-  if (typeof lm?.registerMcpServerDefinitionProvider === 'function' && typeof Stdio === 'function') {
-    const register = lm.registerMcpServerDefinitionProvider.bind(lm);
-    features.mcp = { registerMcpServerDefinitionProvider: register, stdioServer: (...a) => new Stdio(...a) };
-  } else {
-    log(l10n.t('VS Code {0} has no MCP server provider API: its own MCP support does not list Code Scanner (other agents reach it through Set Up AI Agent Access…).', version));
-  }
   if (typeof lm?.selectChatModels === 'function') features.chatModels = lm as Pick<typeof vscode.lm, 'selectChatModels'>;
   else log(l10n.t('VS Code {0} has no language model API: Fix with Chat copies its prompt for you to paste into your AI assistant.', version));
   return features;

@@ -209,22 +209,31 @@ suite('AI agents through the MCP bridge', () => {
     process.env.CODE_SCANNER_AGENT_CONFIG_HOME = home;
     const file = path.join(home, '.cursor', 'mcp.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ mcpServers: { other: { command: 'other-server' } }, theme: 'dark' }));
+    // Cursor's file as a person keeps it: comments, a trailing comma, four spaces.
+    const original = '// my servers\n{\n    "mcpServers": {\n        "other": { "command": "other-server" }, // keep this\n    },\n    "theme": "dark"\n}\n';
+    fs.writeFileSync(file, original);
     try {
       // Not confirmed (the workbench under test answers no question): nothing is written.
       const declined = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'add' });
       assert.strictEqual(declined?.action, 'declined');
-      assert.deepStrictEqual(JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers, { other: { command: 'other-server' } });
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), original);
       const added = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'add', confirmed: true });
       assert.strictEqual(added?.action, 'added');
-      const written = JSON.parse(fs.readFileSync(file, 'utf8'));
-      assert.strictEqual(written.theme, 'dark', 'the rest of the file is kept');
-      assert.deepStrictEqual(written.mcpServers.other, { command: 'other-server' });
-      assert.deepStrictEqual(written.mcpServers['code-scanner'].args, [(await api()).mcp.bridgePath]);
+      const text = fs.readFileSync(file, 'utf8');
+      for (const kept of ['// my servers\n{\n    "mcpServers": {\n        "code-scanner": {\n', '        "other": { "command": "other-server" }, // keep this\n    },\n    "theme": "dark"\n}\n']) assert.ok(text.includes(kept), `kept as it was: ${kept}\n${text}`);
+      const written = JSON.parse(text.replace(/\/\/.*$/gm, '').replace(/,(\s*[}\]])/g, '$1')) as { mcpServers: Record<string, { args: string[] }> };
+      const bridgePath = (await api()).mcp.bridgePath;
+      assert.deepStrictEqual(written.mcpServers['code-scanner']!.args, [bridgePath]);
+      assert.ok(bridgePath.startsWith(path.join(env('XDG_STATE_HOME'), 'code-scanner', 'mcp')), `one place for every editor of the user: ${bridgePath}`);
       assert.ok(!fs.readFileSync(file, 'utf8').includes(env('CODE_SCANNER_TEST_TOKEN')));
       const removed = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'remove', confirmed: true });
       assert.strictEqual(removed?.action, 'removed');
-      assert.deepStrictEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { mcpServers: { other: { command: 'other-server' } }, theme: 'dark' });
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), original, 'byte for byte as it was');
+      // Another editor's older entry (its own storage): updated to the shared bridge, nothing else touched.
+      fs.writeFileSync(file, original.replace('{\n        "other"', '{\n        "code-scanner": { "command": "node", "args": ["/old/editor/storage/code-scanner-mcp.js"] },\n        "other"'));
+      const updated = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'add', confirmed: true });
+      assert.strictEqual(updated?.action, 'added');
+      assert.ok(fs.readFileSync(file, 'utf8').includes(JSON.stringify(bridgePath)) && !fs.readFileSync(file, 'utf8').includes('/old/editor/'));
     } finally {
       delete process.env.CODE_SCANNER_AGENT_CONFIG_HOME;
       fs.rmSync(home, { recursive: true, force: true });

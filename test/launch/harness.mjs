@@ -306,6 +306,8 @@ export async function startCodeServer(tools, { port, settings = {}, extensionsDi
     CS_DISABLE_GETTING_STARTED_OVERRIDE: '1',
     // No marketplace is reachable offline: an empty gallery turns its queries off.
     EXTENSIONS_GALLERY: '{}',
+    // The user's state (the MCP bridge's one place for every editor): this server's own.
+    XDG_STATE_HOME: join(home, 'state'),
   };
   const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 

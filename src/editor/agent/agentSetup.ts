@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { plainObjectArg } from '../commands/args';
-import { ENTRY_NAME, agentConfigs, hasEntry, mcpEntry, nodeOnPath, withEntry, type AgentKind } from '../../core/agent/agentConfig';
+import { ENTRY_NAME, agentConfigs, entryIn, mcpEntry, nodeOnPath, runsBridge, withEntry, type AgentKind } from '../../core/agent/agentConfig';
+import { oneLine } from '../../core/text/untrusted';
 import type { Notifier } from '../notifier';
 import { l10n } from '../../core/text/l10n';
 
@@ -47,14 +48,18 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
     config = picked.config;
   }
   const current = config.file ? await readIfThere(config.file).catch(() => undefined) : undefined;
-  const present = hasEntry(current);
+  const found = entryIn(current);
+  // The same entry serves every window of every editor (the bridge's place is per user): ours
+  // is kept; another (an older place, another runtime) can be pointed here.
+  const ours = runsBridge(found, o.bridgePath);
+  const elsewhere = found && !ours ? oneLine(Array.isArray(found.args) ? String(found.args[0]) : String(found.command), 200) : undefined;
   type Choice = 'add' | 'remove' | 'copy' | 'show';
   let action = (['add', 'remove', 'copy', 'show'] as const).find((a) => a === given?.action) as Choice | undefined;
   if (!action) {
     const items: { label: string; detail: string; action: Choice }[] = [
-      ...(config.file ? [present
-        ? { label: l10n.t('Remove from {0}\'s configuration', config.label), detail: config.file, action: 'remove' as const }
-        : { label: l10n.t('Add to {0}\'s configuration…', config.label), detail: l10n.t('{0} (you see the change first)', config.file), action: 'add' as const }] : []),
+      ...(config.file && !found ? [{ label: l10n.t('Add to {0}\'s configuration…', config.label), detail: l10n.t('{0} (you see the change first)', config.file), action: 'add' as const }] : []),
+      ...(config.file && elsewhere ? [{ label: l10n.t('Update {0}\'s entry…', config.label), detail: l10n.t('It runs {0}; the updated entry reaches every window of every editor you run Code Scanner in', elsewhere), action: 'add' as const }] : []),
+      ...(config.file && found ? [{ label: l10n.t('Remove from {0}\'s configuration', config.label), detail: ours ? l10n.t('Set up already: the entry reaches every window of every editor you run Code Scanner in ({0})', config.file) : config.file, action: 'remove' as const }] : []),
       { label: l10n.t('Copy the entry'), detail: l10n.t('The MCP server entry as JSON, to paste into the agent\'s configuration'), action: 'copy' },
       { label: l10n.t('Show the entry'), detail: l10n.t('Opens it in an editor, unsaved'), action: 'show' },
     ];
@@ -80,9 +85,11 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
   }
   const yes = given?.confirmed === true || await o.notifier.confirm(
     action === 'add' ? l10n.t('Add Code Scanner to {0}\'s MCP servers?', config.label) : l10n.t('Remove Code Scanner from {0}\'s MCP servers?', config.label),
-    action === 'add'
-      ? l10n.t('File: {0}\n\nAdded under "mcpServers":\n"{1}": {2}\n\nEverything else in the file stays as it is. The entry holds no key.', config.file, ENTRY_NAME, JSON.stringify(entry, null, 2))
-      : l10n.t('File: {0}\n\nThe "{1}" entry is removed from "mcpServers"; everything else stays as it is.', config.file, ENTRY_NAME),
+    action === 'add' && elsewhere
+      ? l10n.t('File: {0}\n\nThe "{1}" entry under "mcpServers", which runs {2}, becomes:\n{3}\n\nNothing else in the file changes, its comments and formatting included. The entry holds no key.', config.file, ENTRY_NAME, elsewhere, JSON.stringify(entry, null, 2))
+      : action === 'add'
+      ? l10n.t('File: {0}\n\nAdded under "mcpServers":\n"{1}": {2}\n\nNothing else in the file changes, its comments and formatting included. The entry holds no key.', config.file, ENTRY_NAME, JSON.stringify(entry, null, 2))
+      : l10n.t('File: {0}\n\nThe "{1}" entry is removed from "mcpServers"; nothing else in the file changes, its comments and formatting included.', config.file, ENTRY_NAME),
     action === 'add' ? 'Add' : 'Remove',
   );
   if (!yes) return { agent: config.kind, action: 'declined', file: config.file };
@@ -93,7 +100,7 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
     return { agent: config.kind, action: 'cancelled', file: config.file };
   }
   void o.notifier.info(action === 'add'
-    ? l10n.t('{0} can now reach Code Scanner\'s tools in this editor (restart it to load the entry). Uploads and fixes are still confirmed here.', config.label)
+    ? l10n.t('{0} can now reach Code Scanner\'s tools in every window of every editor you run Code Scanner in (restart it to load the entry). Uploads and fixes are still confirmed in the editor.', config.label)
     : l10n.t('Removed Code Scanner from {0}\'s configuration.', config.label));
   return { agent: config.kind, action: action === 'add' ? 'added' : 'removed', file: config.file };
 }

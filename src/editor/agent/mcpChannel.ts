@@ -5,9 +5,11 @@
 // the person's yes is asked here, in the editor (a fix's diff shown first), never by the agent.
 import { promises as fsp, rmSync } from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LineReader, encode, newSecret, privateSocketDir, sameSecret, socketPath, type BridgeMessage, type WindowEntry } from '../../core/agent/channel';
+import { replacesBridge, sharedMcpHome } from '../../core/agent/agentConfig';
 import { errorMessage } from '../../core/errors';
 import type { Notifier } from '../notifier';
 import { DisposableObject } from '../disposable';
@@ -21,9 +23,9 @@ const HELLO_WITHIN_MS = 5000;
 /** The bridge's program, kept where an agent's configuration can name it across extension updates. */
 export const BRIDGE_FILE = 'code-scanner-mcp.js';
 
-/** Where the bridge and the registry of windows live: the extension's global storage, owner-only. */
-export function mcpHome(context: vscode.ExtensionContext): string {
-  return path.join(context.globalStorageUri.fsPath, 'mcp');
+/** Where the bridge and the registry of windows live: one owner-only place per user, shared by every editor (agentConfig.ts). */
+export function mcpHome(): string {
+  return sharedMcpHome(process.env, os.homedir(), process.platform);
 }
 
 const WITHDRAWN = Symbol('withdrawn');
@@ -53,16 +55,16 @@ export class McpChannel extends DisposableObject {
 
   /** The bridge's program at its stable place; the registry's folder. */
   get bridgePath(): string {
-    return path.join(mcpHome(this.context), BRIDGE_FILE);
+    return path.join(mcpHome(), BRIDGE_FILE);
   }
 
   get registry(): string {
-    return path.join(mcpHome(this.context), 'windows');
+    return path.join(mcpHome(), 'windows');
   }
 
   /** Copies the bridge to its stable place and listens; the window is then in the registry. */
   async start(): Promise<void> {
-    const home = mcpHome(this.context);
+    const home = mcpHome();
     await fsp.mkdir(this.registry, { recursive: true, mode: 0o700 });
     await fsp.chmod(home, 0o700).catch(() => undefined);
     await fsp.chmod(this.registry, 0o700).catch(() => undefined);
@@ -81,14 +83,20 @@ export class McpChannel extends DisposableObject {
     this.log.info(`AI agents reach this window's Code Scanner tools through its MCP bridge (${this.bridgePath}).`);
   }
 
+  /** The bridge at its shared place: ours, unless another editor put a newer version there. */
   private async installBridge(): Promise<void> {
     const source = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'mcp-server.js').fsPath;
     const bytes = await fsp.readFile(source);
     const current = await fsp.readFile(this.bridgePath).catch(() => undefined);
     if (current?.equals(bytes)) return;
+    const ours = String((this.context.extension.packageJSON as { version?: unknown }).version ?? '0');
+    const versionFile = `${this.bridgePath}.version`;
+    const installed = current ? await fsp.readFile(versionFile, 'utf8').catch(() => undefined) : undefined;
+    if (current && !replacesBridge(ours, installed)) return;
     const temp = `${this.bridgePath}.${process.pid}.tmp`;
     await fsp.writeFile(temp, bytes, { mode: 0o600 });
     await fsp.rename(temp, this.bridgePath);
+    await fsp.writeFile(`${versionFile}.${process.pid}.tmp`, ours, { mode: 0o600 }).then(() => fsp.rename(`${versionFile}.${process.pid}.tmp`, versionFile), () => undefined);
   }
 
   private async writeEntry(): Promise<void> {

@@ -143,13 +143,13 @@ test('the Scan Workspace key works in Restricted Mode too, where it says why it 
   assert.doesNotMatch(kb?.when ?? '', /isWorkspaceTrusted/);
 });
 
-test('the language model tools are the agent tools\' one definition, as the MCP bridge lists them', async () => {
+test('the language model tools are the agent tools\' one definition, as the MCP bridge lists them; listed once (no MCP server of the same tools)', async () => {
   const { TOOL_DEFINITIONS } = await import('../../../src/core/agent/toolDefinitions');
   const tools = (manifest.contributes as unknown as { languageModelTools: { name: string; displayName: string; userDescription: string; modelDescription: string; inputSchema: unknown }[] }).languageModelTools;
   assert.deepEqual(tools.map((t) => ({ name: t.name, title: t.displayName, userDescription: t.userDescription, modelDescription: t.modelDescription, inputSchema: t.inputSchema })),
     TOOL_DEFINITIONS.map((d) => ({ name: d.name, title: d.title, userDescription: d.userDescription, modelDescription: d.modelDescription, inputSchema: d.inputSchema })));
   const providers = (manifest.contributes as unknown as { mcpServerDefinitionProviders?: { id: string }[] }).mcpServerDefinitionProviders;
-  assert.deepEqual(providers?.map((p) => p.id), ['codeScanner.mcp']);
+  assert.equal(providers, undefined, 'VS Code\'s tools picker would list every tool a second time');
 });
 
 test('the oldest supported VS Code is the one the compiler checks against and the launcher tests', async () => {
