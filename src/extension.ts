@@ -57,7 +57,7 @@ export interface CodeScannerApi {
   /** A folder's last check before a push, and the status bar item that says its verdict. */
   readonly pushCheck: { of(folderUri: string): PushCheckResult | undefined; statusBar: vscode.StatusBarItem };
   /** Where this window's MCP bridge and its registry of windows are (for the tests of the bridge). */
-  readonly mcp: { bridgePath: string; registry: string; address: () => string | undefined };
+  readonly mcp: { bridgePath: string; registry: string; address: () => string | undefined; waiting: () => string | undefined };
   /** The next scan asks before uploading again, as the first scan of a workspace does. */
   forgetUploadConsent(): Thenable<void>;
   /** What scan on save is doing (waiting for a quiet moment, scanning, paused, failed). */
@@ -147,7 +147,7 @@ export async function activate(context: vscode.ExtensionContext, loaders: Loader
     forgetUploadConsent: () => consent.forget(),
     agentTools: agent.tools,
     pushCheck: { of: (folderUri) => store.pushCheckOf(folderUri), statusBar: push.statusBar },
-    mcp: { bridgePath: agent.channel.bridgePath, registry: agent.channel.registry, address: () => agent.channel.address },
+    mcp: { bridgePath: agent.channel.bridgePath, registry: agent.channel.registry, address: () => agent.channel.address, waiting: () => agent.channel.waitingText },
     scanOnSaveState: () => ctx.saves.state,
     refreshPolicyMatches: async () => { await ctx.policies.refresh(); return ctx.policies.count; },
     matchedPolicyCount: () => ctx.policies.count,

@@ -197,7 +197,7 @@ export class AgentToolHost {
     const kind = input.wholeFolder === true ? 'workspace' : input.changed === true ? 'changedFiles' : 'givenFiles';
     if (this.ctx.consent.needed()) {
       // The first-scan question is the person's: asked in the editor, never answered by an agent.
-      void this.ctx.consent.ask(kind);
+      void this.ctx.consent.ask(kind, false, agent);
       return answer(l10n.t('Nothing was scanned: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; scan again once they have answered.'), true);
     }
     const budget = this.budgetRefusal(agent);
@@ -257,7 +257,7 @@ export class AgentToolHost {
     const folders = foldersNamed(input);
     if (typeof folders === 'string') return answer(folders, true);
     if (this.ctx.consent.needed()) {
-      void this.ctx.consent.ask('changedFiles');
+      void this.ctx.consent.ask('changedFiles', false, agent);
       return answer(l10n.t('Unknown whether CI would block this: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; check again once they have answered.'), true);
     }
     const budget = this.budgetRefusal(agent);

@@ -14,6 +14,7 @@ import { errorMessage } from '../../core/errors';
 import type { Notifier } from '../notifier';
 import { DisposableObject } from '../disposable';
 import type { AgentToolHost, Confirmation } from './agentTools';
+import { oneLine } from '../../core/text/untrusted';
 import { l10n } from '../../core/text/l10n';
 
 /** How long the editor waits for the person to answer an agent's question. */
@@ -36,6 +37,9 @@ export class McpChannel extends DisposableObject {
   private entryFile: string | undefined;
   private socket: string | undefined;
   private readonly sockets = new Set<net.Socket>();
+  /** The questions agents wait on, shown in the status bar until each is answered or withdrawn. */
+  private readonly waiting = new Map<symbol, { agent: string; question: string }>();
+  private readonly waitingItem = vscode.window.createStatusBarItem('codeScanner.agentQuestion', vscode.StatusBarAlignment.Left, 48);
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -46,6 +50,32 @@ export class McpChannel extends DisposableObject {
     super();
     this.own(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.writeEntry()));
     this.own({ dispose: () => this.close() });
+    this.own(this.waitingItem);
+    this.waitingItem.name = l10n.t('Code Scanner: an agent\'s question');
+    this.waitingItem.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    // The question is a notification; this opens the list that keeps it once its toast has gone.
+    this.waitingItem.command = { command: 'notifications.showList', title: l10n.t('Show the question') };
+  }
+
+  /** The status bar's words while an agent waits for the person (for tests). */
+  get waitingText(): string | undefined {
+    return this.waiting.size ? this.waitingItem.text : undefined;
+  }
+
+  private showWaiting(): void {
+    const all = [...this.waiting.values()];
+    if (!all.length) {
+      this.waitingItem.hide();
+      return;
+    }
+    const first = all[0]!;
+    this.waitingItem.text = all.length === 1 ? l10n.t('$(question) {0} waits for your answer', oneLine(first.agent, 40).replace(/\$\(/g, '(')) : l10n.t('$(question) {0} agent questions wait for your answer', all.length);
+    this.waitingItem.tooltip = all.map((w) => w.question).join('\n\n');
+    this.waitingItem.accessibilityInformation = {
+      label: all.length === 1 ? l10n.t('{0} waits for your answer: {1}', first.agent, first.question) : l10n.t('{0} agent questions wait for your answer', all.length),
+      role: 'button',
+    };
+    this.waitingItem.show();
   }
 
   /** Where this window listens (for the editor's own MCP server definition). */
@@ -157,6 +187,9 @@ export class McpChannel extends DisposableObject {
     let timer: NodeJS.Timeout | undefined;
     const unanswered = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), ANSWER_WITHIN_MS); });
     const gone = withdrawn.then(() => WITHDRAWN);
+    const key = Symbol('question');
+    this.waiting.set(key, { agent, question: c.question });
+    this.showWaiting();
     try {
       // Outside the editor nobody saves for the agent: saving with the change is offered first.
       const choices = [...(c.alsoSave ? [c.alsoSave] : []), c.accept, l10n.t('Refuse')];
@@ -169,6 +202,8 @@ export class McpChannel extends DisposableObject {
       return c.alsoSave && chosen === c.alsoSave ? 'save' : chosen === c.accept;
     } finally {
       clearTimeout(timer);
+      this.waiting.delete(key);
+      this.showWaiting();
     }
   }
 

@@ -3,6 +3,7 @@
 // Only the user's own settings can turn the question off: a repository's
 // .vscode/settings.json must not be able to wave its code through.
 import * as vscode from 'vscode';
+import { oneLine } from '../../core/text/untrusted';
 import { formatBytes } from '../../core/workspace/selectFiles';
 import { leaveOutBinaryContent } from '../../core/workspace/binaryContent';
 import type { Commands } from '../commands/manager';
@@ -29,8 +30,11 @@ export class UploadConsent {
     return !questionTurnedOff() && !this.state.get(CONSENT_KEY);
   }
 
-  /** Asks when needed; true to go on. `confirmed`: automation that already asked. */
-  async ask(scope: ConsentScope, confirmed = false): Promise<boolean> {
+  /**
+   * Asks when needed; true to go on. `confirmed`: automation that already asked. `agent`:
+   * the AI agent whose request it is, named in the question (the person did not start it).
+   */
+  async ask(scope: ConsentScope, confirmed = false, agent?: string): Promise<boolean> {
     if (!this.needed()) return true;
     if (confirmed) {
       await this.remember();
@@ -57,7 +61,9 @@ export class UploadConsent {
     const narrowed = scannableFolders().flatMap((f) => repositorySettingNotes(f));
     const settingsNote = narrowed.length ? l10n.t(' Note: {0}.', narrowed.join('; ')) : '';
     const choice = await this.notifier.choose(
-      l10n.t('Upload {0} of this workspace to {1} for scanning?', what, serviceHost()),
+      agent
+        ? l10n.t('An AI agent ({0}) asks for a scan: upload {1} of this workspace to {2} for scanning? It scans once you have answered and it asks again.', oneLine(agent, 60), what, serviceHost())
+        : l10n.t('Upload {0} of this workspace to {1} for scanning?', what, serviceHost()),
       l10n.t('This is the first scan of this workspace.{0}{1} Files ignored by git, dependency and build folders, credential files, binary files and files over the size limit stay on this machine. Preview Upload lists every file that would be sent and every file left out, with why. Your answer is remembered for this workspace; the setting codeScanner.confirmFirstUpload turns the question off.', into, settingsNote),
       [UPLOAD(), PREVIEW()],
     );
