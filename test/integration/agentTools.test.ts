@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { adminScans, api, closeAllEditors, fileUri, injectIssues, logText, revert, scan, signIn, waitFor, workspaceRoot } from './helpers';
+import { adminScans, api, askFirstScanAgain, closeAllEditors, fileUri, injectIssues, logText, revert, scan, signIn, waitFor, workspaceRoot } from './helpers';
 
 const TOOLS = ['codeScanner_listFindings', 'codeScanner_getFinding', 'codeScanner_scanFiles', 'codeScanner_applyFix', 'codeScanner_checkBeforePush'];
 
@@ -193,12 +193,7 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
   });
 
   test('the first scan of a workspace is the person\'s to allow: an agent\'s request is named in the question, and nothing is sent', async () => {
-    const a = await api();
-    const c = vscode.workspace.getConfiguration('codeScanner');
-    await c.update('confirmFirstUpload', true, vscode.ConfigurationTarget.Global);
-    await a.forgetUploadConsent();
-    const before = (await adminScans()).length;
-    const logBefore = await logText();
+    const { scansBefore: before, logBefore } = await askFirstScanAgain();
     try {
       const out = await invoke('codeScanner_scanFiles', { paths: ['src/db.ts'] });
       assert.match(out, /^Nothing was scanned: the person has not yet allowed scans of this workspace/);
@@ -206,7 +201,7 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
       assert.match(asked, /An AI agent \(the editor's agent\) asks for a scan: upload the chosen files of this workspace to 127\.0\.0\.1:\d+ for scanning\? It scans once you have answered and it asks again\./);
       assert.strictEqual((await adminScans()).length, before, 'nothing was uploaded');
     } finally {
-      await c.update('confirmFirstUpload', false, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('codeScanner').update('confirmFirstUpload', false, vscode.ConfigurationTarget.Global);
     }
   });
 

@@ -297,6 +297,17 @@ export async function logText(): Promise<string> {
   return text;
 }
 
+/**
+ * As a new user has it: the first-scan question on and no answer remembered. Gives the
+ * service's scan count and the log so far, to show that nothing was sent and what was asked.
+ * (The launcher turns the question off for every other test; turn it off again after.)
+ */
+export async function askFirstScanAgain(): Promise<{ scansBefore: number; logBefore: string }> {
+  await vscode.workspace.getConfiguration('codeScanner').update('confirmFirstUpload', true, vscode.ConfigurationTarget.Global);
+  await (await api()).forgetUploadConsent();
+  return { scansBefore: (await adminScans()).length, logBefore: await logText() };
+}
+
 /** How the reference service's next scans end: failed with a reason, or complete with scan_errors. */
 export async function planScanOutcome(outcome: { failedReason?: string; scanErrors?: unknown[]; count?: number; project?: string }): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/scan-outcomes`, {

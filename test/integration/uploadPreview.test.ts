@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UploadPreviewSummary } from '../../src/editor/scan/uploadPreview';
-import { adminScan, adminScans, api, FAST, fileUri, logText, scan, signIn, waitFor, workspaceRoot, type ScanSummary } from './helpers';
+import { adminScan, adminScans, api, askFirstScanAgain, FAST, fileUri, logText, scan, signIn, waitFor, workspaceRoot, type ScanSummary } from './helpers';
 
 const ADDED = { '.env': 'API_KEY=not-for-upload\n', 'debug.log': 'log line\n', 'node_modules/left/index.js': 'module.exports = 1;\n' };
 
@@ -53,12 +53,8 @@ suite('editor: Preview Upload and the first-scan question', () => {
     // the question is read from the log and left unanswered, which must send nothing; the
     // demo's screenshot mode answers the real dialog with the mouse (Preview Upload, then
     // Upload and Scan).
-    const a = await api();
     const c = vscode.workspace.getConfiguration('codeScanner');
-    await c.update('confirmFirstUpload', true, vscode.ConfigurationTarget.Global);
-    await a.forgetUploadConsent();
-    const before = (await adminScans()).length;
-    const logBefore = await logText();
+    const { scansBefore: before, logBefore } = await askFirstScanAgain();
     // A compiled file without an extension: binary by its content, so packaging leaves it out and the count must too.
     const blob = fileUri('bin/compiled').fsPath;
     fs.mkdirSync(path.dirname(blob), { recursive: true });
