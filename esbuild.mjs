@@ -2,6 +2,7 @@
 // `vscode` stays external because the editor provides it at run time. `--readme` also
 // writes dist/README.md, the installed extension's page (see installedReadme).
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -80,12 +81,7 @@ const vscodeOnce = {
 };
 
 if (!readmeOnly && !benchChild) {
-  // The entry VS Code loads (src/loader.ts), and the extension it loads with V8's code cache.
-  await esbuild.build({
-    ...common,
-    entryPoints: ['src/loader.ts'],
-    outfile: join(outRoot, 'dist', 'extension.js'),
-  });
+  // The extension, loaded with V8's code cache by its entry (src/loader.ts, built last).
   await esbuild.build({
     ...common,
     entryPoints: ['src/extension.ts'],
@@ -112,6 +108,15 @@ if (!readmeOnly && !benchChild) {
       loader: 'js',
     },
     outfile: join(outRoot, 'dist', 'undici.js'),
+  });
+  // The entry VS Code loads, with each bundle's content hash: it names the bundle's code cache,
+  // so a cache is only ever handed to the code it was made from (core/load/codeCache.ts).
+  const hashes = Object.fromEntries(['main.js', 'zod.js', 'undici.js'].map((name) => [name, createHash('sha256').update(readFileSync(join(outRoot, 'dist', name))).digest('hex')]));
+  await esbuild.build({
+    ...common,
+    entryPoints: ['src/loader.ts'],
+    outfile: join(outRoot, 'dist', 'extension.js'),
+    define: { ...common.define, CODE_SCANNER_BUNDLE_HASHES: JSON.stringify(hashes) },
   });
   // The MCP bridge an AI agent starts (src/mcp/bridge.ts): a program of its own, no `vscode`.
   await esbuild.build({

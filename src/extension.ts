@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ScanBudget } from './core/agent/scanBudget';
 import type { FolderFindings } from './core/results';
 import type { SaveQueueState } from './core/scan/saveQueue';
 import type { SavedTransfer } from './core/upload/transferStore';
@@ -54,6 +55,8 @@ export interface CodeScannerApi {
   policies(): PoliciesSnapshot;
   /** The agent tools' implementations, to run one as VS Code does once its confirmation is answered. */
   readonly agentTools: AgentTools;
+  /** The agents' budget of scans starts anew (suites that scan as agents, one after another). */
+  resetAgentScanBudget(): void;
   /** A folder's last check before a push, and the status bar item that says its verdict. */
   readonly pushCheck: { of(folderUri: string): PushCheckResult | undefined; statusBar: vscode.StatusBarItem };
   /** Where this window's MCP bridge and its registry of windows are (for the tests of the bridge). */
@@ -146,6 +149,7 @@ export async function activate(context: vscode.ExtensionContext, loaders: Loader
     policies: () => account.policies.snapshot(),
     forgetUploadConsent: () => consent.forget(),
     agentTools: agent.tools,
+    resetAgentScanBudget: () => { agent.host.budget = new ScanBudget(); },
     pushCheck: { of: (folderUri) => store.pushCheckOf(folderUri), statusBar: push.statusBar },
     mcp: { bridgePath: agent.channel.bridgePath, registry: agent.channel.registry, address: () => agent.channel.address, waiting: () => agent.channel.waitingText },
     scanOnSaveState: () => ctx.saves.state,

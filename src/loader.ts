@@ -8,6 +8,10 @@ import type * as vscode from 'vscode';
 import { loadWithCodeCache, type CachedLoad } from './core/load/codeCache';
 import type * as Main from './extension';
 
+/** Each bundle's content hash, put in at build time (esbuild.mjs); undefined in a build without it. */
+declare const CODE_SCANNER_BUNDLE_HASHES: Record<string, string> | undefined;
+const bundleHashes = (): Record<string, string> => (typeof CODE_SCANNER_BUNDLE_HASHES === 'object' && CODE_SCANNER_BUNDLE_HASHES) || {};
+
 /** The caches are written once activation is over, not during it. */
 const SAVE_CACHE_AFTER_MS = 5_000;
 
@@ -22,7 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Main.C
     const file = path.join(__dirname, name);
     let loaded: CachedLoad<T>;
     try {
-      loaded = loadWithCodeCache<T>(file, cacheDir);
+      loaded = loadWithCodeCache<T>(file, cacheDir, bundleHashes()[name]);
     } catch {
       // An unusable cache folder must not keep the extension from starting (a file that
       // fails to load fails again here, and says why).

@@ -3,13 +3,12 @@
 // forwards each call over the window's local channel (core/agent/channel.ts). It holds no
 // API key, reads no findings from disk and asks the person nothing: the editor does. With no
 // editor, another user's, or a folder open in no window, each tool answers one sentence.
-import { promises as fsp } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { LineReader, chooseWindow, encode, parseEntry, processAlive, type EditorMessage, type WindowEntry } from '../core/agent/channel';
+import { LineReader, chooseWindow, encode, readRegistry, type EditorMessage, type WindowEntry } from '../core/agent/channel';
 import { TOOL_DEFINITIONS } from '../core/agent/toolDefinitions';
 
 /** A tool call waits this long for the editor; the person may be asked there first. */
@@ -19,34 +18,13 @@ const PROGRESS_EVERY_MS = 15_000;
 
 const registry = process.env.CODE_SCANNER_MCP_REGISTRY || path.join(__dirname, 'windows');
 
-/** The windows that say they run now, and why none can be read when that is so. */
-async function windows(): Promise<{ windows: WindowEntry[]; unreadable?: string }> {
-  let names: string[];
-  try {
-    names = await fsp.readdir(registry);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') return { windows: [], unreadable: 'The Code Scanner editor state on this machine belongs to another user; run the agent as the user who runs VS Code.' };
-    return { windows: [] };
-  }
-  const out: WindowEntry[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    try {
-      const entry = parseEntry(JSON.parse(await fsp.readFile(path.join(registry, name), 'utf8')));
-      if (entry && processAlive(entry.pid)) out.push(entry);
-    } catch {
-      // Another user's file, or one being written: not a window this bridge can use.
-    }
-  }
-  return { windows: out };
-}
-
 /** One call over the window's channel: hello with its secret, the call, its answer. */
-function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string, signal?: AbortSignal): Promise<{ text: string; isError?: boolean }> {
+function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string, signal?: AbortSignal): Promise<{ text: string; isError?: boolean; unreachable?: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(w.socket);
     let done = false;
-    const finish = (r: { text: string; isError?: boolean }) => {
+    let connected = false;
+    const finish = (r: { text: string; isError?: boolean; unreachable?: boolean }) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -65,9 +43,10 @@ function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string,
       else if (msg?.type === 'refused') finish({ text: `The VS Code window (${w.name}) refused this bridge: ${msg.why}`, isError: true });
       else if (msg?.type === 'result') finish({ text: msg.text, ...(msg.isError ? { isError: true } : {}) });
     }, () => finish({ text: 'The editor\'s answer was too long to read.', isError: true }));
-    socket.on('connect', () => socket.write(encode({ type: 'hello', secret: w.secret })));
+    socket.on('connect', () => { connected = true; socket.write(encode({ type: 'hello', secret: w.secret })); });
     socket.on('data', (d) => reader.push(d));
-    socket.on('error', () => finish({ text: `The VS Code window (${w.name}) could not be reached: it may have closed. Open the project in VS Code again, then ask again.`, isError: true }));
+    // Never reached: an entry left by a window that is gone (nothing was sent; another may be tried).
+    socket.on('error', () => finish({ text: `The VS Code window (${w.name}) could not be reached: it may have closed. Open the project in VS Code again, then ask again.`, isError: true, ...(connected ? {} : { unreachable: true }) }));
     socket.on('close', () => finish({ text: `The VS Code window (${w.name}) closed the connection before it answered.`, isError: true }));
   });
 }
@@ -82,10 +61,8 @@ async function main(): Promise<void> {
     const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
     if (!TOOL_DEFINITIONS.some((d) => d.name === tool)) return text(`There is no tool ${tool.slice(0, 100)} here.`, true);
     const input = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const found = await windows();
+    const found = await readRegistry(registry);
     if (found.unreadable) return text(found.unreadable, true);
-    const chosen = chooseWindow(found.windows, { folder: typeof input.folder === 'string' ? input.folder : undefined, cwd: process.cwd(), preferred: process.env.CODE_SCANNER_MCP_WINDOW });
-    if ('refusal' in chosen) return text(chosen.refusal, true);
     const agent = server.getClientVersion()?.name ?? 'an MCP client';
     // While the person is asked in VS Code, progress keeps a client that allows it from timing out.
     const token = extra._meta?.progressToken;
@@ -94,9 +71,17 @@ async function main(): Promise<void> {
       void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++beats, message: 'Waiting for the person to answer in VS Code' } }).catch(() => undefined);
     }, PROGRESS_EVERY_MS);
     try {
-      // Chosen by the agent's working folder: the window acts on that folder, not on all of its own.
-      const r = await callWindow(chosen.window, tool, 'folder' in chosen && chosen.folder && input.folder === undefined ? { ...input, folder: chosen.folder } : input, agent.slice(0, 80), extra.signal);
-      return text(r.text, !!r.isError);
+      let pool = found.windows;
+      for (;;) {
+        const chosen = chooseWindow(pool, { folder: typeof input.folder === 'string' ? input.folder : undefined, cwd: process.cwd(), preferred: process.env.CODE_SCANNER_MCP_WINDOW });
+        if ('refusal' in chosen) return text(chosen.refusal, true);
+        // Chosen by the agent's working folder: the window acts on that folder, not on all of its own.
+        const r = await callWindow(chosen.window, tool, 'folder' in chosen && chosen.folder && input.folder === undefined ? { ...input, folder: chosen.folder } : input, agent.slice(0, 80), extra.signal);
+        // A window that is gone: the next that fits, if any (its words if none does).
+        const rest = r.unreachable ? pool.filter((w) => w !== chosen.window) : [];
+        if (!r.unreachable || !rest.length) return text(r.text, !!r.isError);
+        pool = rest;
+      }
     } finally {
       clearInterval(beat);
     }

@@ -54,7 +54,8 @@ suite('editor: agent tools (vscode.lm.invokeTool)', () => {
   const originals = new Map<string, string>();
 
   suiteSetup(async () => {
-    await api();
+    // The agents' budget of scans is the editor's: each suite that scans as an agent starts with it whole.
+    (await api()).resetAgentScanBudget();
     await signIn();
     for (const rel of ['src/db.ts', 'scripts/report.py']) originals.set(rel, fs.readFileSync(fileUri(rel).fsPath, 'utf8'));
     scanId = await scan('codeScanner.scanWorkspace');

@@ -63,6 +63,7 @@ suite('AI agents through the MCP bridge', () => {
     this.timeout(60_000);
     const a = await api();
     await signIn();
+    a.resetAgentScanBudget();
     original = fs.readFileSync(fileUri(pricing).fsPath, 'utf8');
     await scan('codeScanner.scanWorkspace');
     await waitFor('this window in the registry', () => fs.existsSync(a.mcp.registry) && fs.readdirSync(a.mcp.registry).some((f) => f.endsWith('.json')) && a.mcp.address());
@@ -267,6 +268,11 @@ suite('AI agents through the MCP bridge', () => {
       const updated = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'cursor', action: 'add', confirmed: true });
       assert.strictEqual(updated?.action, 'added');
       assert.ok(fs.readFileSync(file, 'utf8').includes(JSON.stringify(bridgePath)) && !fs.readFileSync(file, 'utf8').includes('/old/editor/'));
+      // A configuration that cannot be read (here a folder) is never replaced: nothing is written, and it says why.
+      fs.mkdirSync(path.join(home, '.claude.json'));
+      const unreadable = await vscode.commands.executeCommand<{ action: string }>('codeScanner.setUpAgentAccess', { agent: 'claude', action: 'add', confirmed: true });
+      assert.strictEqual(unreadable?.action, 'cancelled');
+      assert.ok(fs.statSync(path.join(home, '.claude.json')).isDirectory());
     } finally {
       delete process.env.CODE_SCANNER_AGENT_CONFIG_HOME;
       fs.rmSync(home, { recursive: true, force: true });

@@ -107,6 +107,45 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** This user's id where the system has one (not on Windows, where the folder's ACL decides). */
+const myUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+
+/**
+ * The windows the registry names that say they run, newest first (a window that started
+ * later wins over an entry left by one that crashed, whose process id may have been reused),
+ * and why none can be used when that is so. The folder must be this user's and writable by
+ * no one else, and each entry a regular file of this user's: an entry planted by another
+ * user would get the agent's calls, and what the person answers.
+ */
+export async function readRegistry(registry: string): Promise<{ windows: WindowEntry[]; unreadable?: string }> {
+  const uid = myUid();
+  let names: string[];
+  try {
+    const st = await fsp.stat(registry);
+    if (uid !== undefined && (st.uid !== uid || (st.mode & 0o022) !== 0)) {
+      return { windows: [], unreadable: `The Code Scanner registry of editor windows (${registry}) is not yours alone (another owner, or others may write in it); the bridge does not use it. Remove the folder and open VS Code again.` };
+    }
+    names = await fsp.readdir(registry);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return { windows: [], unreadable: 'The Code Scanner editor state on this machine belongs to another user; run the agent as the user who runs VS Code.' };
+    return { windows: [] };
+  }
+  const found: { entry: WindowEntry; at: number }[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    try {
+      const file = path.join(registry, name);
+      const st = await fsp.lstat(file);
+      if (!st.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+      const entry = parseEntry(JSON.parse(await fsp.readFile(file, 'utf8')));
+      if (entry && processAlive(entry.pid)) found.push({ entry, at: st.mtimeMs });
+    } catch {
+      // One being written, or gone: not a window this bridge can use.
+    }
+  }
+  return { windows: found.sort((a, b) => b.at - a.at).map((f) => f.entry) };
+}
+
 /** Reads a window entry; undefined when it is not one. */
 export function parseEntry(raw: unknown): WindowEntry | undefined {
   if (!raw || typeof raw !== 'object') return undefined;

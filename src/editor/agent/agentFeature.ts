@@ -12,7 +12,7 @@ import { lmToolsFeature, type AgentTools } from './lmTools';
 import { McpChannel } from './mcpChannel';
 import type { PushCheck } from '../push/pushCheck';
 
-export function agentFeature(ctx: FeatureCtx, push?: PushCheck): { tools: AgentTools; channel: McpChannel; commands: Pick<CommandHandlers, 'codeScanner.setUpAgentAccess'> } {
+export function agentFeature(ctx: FeatureCtx, push?: PushCheck): { tools: AgentTools; host: AgentToolHost; channel: McpChannel; commands: Pick<CommandHandlers, 'codeScanner.setUpAgentAccess'> } {
   const { extension, notifier, log, own } = ctx;
   const host = new AgentToolHost(ctx, push);
   const { tools } = lmToolsFeature(ctx, host);
@@ -20,6 +20,7 @@ export function agentFeature(ctx: FeatureCtx, push?: PushCheck): { tools: AgentT
   void channel.start().catch((e: unknown) => log.warn(`AI agents outside the editor cannot reach Code Scanner: the bridge's channel did not start (${errorMessage(e)}).`));
   return {
     tools,
+    host,
     channel,
     commands: {
       'codeScanner.setUpAgentAccess': (arg) => setUpAgentAccess(arg, { bridgePath: channel.bridgePath, notifier }),

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { selectChangedFiles, selectGivenFiles, type Selection } from '../../core/workspace/selectFiles';
 import { selectForScan, selectOptions } from '../scan/uploadPreview';
 import { filesByFolder } from '../scan/scanTargets';
+import { mapInSlices } from '../../core/async/slices';
 import { l10n } from '../../core/text/l10n';
 
 export interface PlannedUpload {
@@ -42,11 +43,11 @@ export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'give
   const paths = (Array.isArray(input.paths) ? input.paths : []).filter((p): p is string => typeof p === 'string' && !!p.trim());
   if (!paths.length) return { uris: [], selections: [], problem: l10n.t('name the files to scan (paths relative to the workspace folder), or set changed to scan what git reports as changed, or wholeFolder to scan every file.') };
   if (paths.length > MAX_AGENT_PATHS) return { uris: [], selections: [], problem: l10n.t('{0} paths were named; one call scans at most {1}. Scan the folder whole (wholeFolder), the changed files (changed), or fewer paths at a time.', paths.length, MAX_AGENT_PATHS) };
-  const uris: vscode.Uri[] = [];
-  for (const p of paths) {
+  // In slices: the host's thread is the editor's too, and a call may name thousands of paths.
+  const uris = await mapInSlices(paths, (p) => {
     const candidates = p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) ? [vscode.Uri.file(p)] : folders.map((f) => vscode.Uri.joinPath(f.uri, ...p.split(/[\\/]/)));
-    uris.push(candidates.find((u) => vscode.workspace.getWorkspaceFolder(u)) ?? candidates[0]!);
-  }
+    return candidates.find((u) => vscode.workspace.getWorkspaceFolder(u)) ?? candidates[0]!;
+  });
   const byFolder = filesByFolder(uris, folders);
   const inFolder = (u: vscode.Uri) => { const f = vscode.workspace.getWorkspaceFolder(u); return !!f && folders.includes(f); };
   const named = uris.filter(inFolder);

@@ -3,31 +3,18 @@
 // agent's configuration file once the person confirms the file and the change, and removed
 // again on request. The entry names the bridge and how to run it: nothing secret (the
 // bridge finds this editor by itself; the API key never leaves SecretStorage).
-import { existsSync, promises as fsp } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
 import { plainObjectArg } from '../commands/args';
+import { editConfig, readIfThere } from '../../core/agent/configFile';
 import { ENTRY_NAME, agentConfigs, entryIn, mcpEntry, nodeOnPath, runsBridge, withEntry, type AgentKind } from '../../core/agent/agentConfig';
 import { oneLine } from '../../core/text/untrusted';
 import { hasRules, readRules, rulesBlock, rulesFileOf, rulesPathIn, withRules, withoutRules, writeRules } from '../../core/agent/rulesFile';
 import { scannableFolders } from '../scan/uploadPreview';
 import type { Notifier } from '../notifier';
 import { l10n } from '../../core/text/l10n';
-
-async function readIfThere(file: string): Promise<string | undefined> {
-  return fsp.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
-}
-
-/** Writes beside and renames over, keeping the file's mode (0600 for a new one: it is the person's configuration). */
-async function writeConfig(file: string, text: string): Promise<void> {
-  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const mode = (await fsp.stat(file).catch(() => undefined))?.mode ?? 0o600;
-  const temp = `${file}.code-scanner-${process.pid}.tmp`;
-  await fsp.writeFile(temp, text, { mode: mode & 0o777 });
-  await fsp.rename(temp, file);
-}
 
 export interface SetupResult { agent: AgentKind; action: 'added' | 'removed' | 'copied' | 'shown' | 'declined' | 'cancelled'; file?: string }
 
@@ -86,7 +73,9 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
   const folder = scannableFolders()[0];
   const rulesRel = rulesFileOf(config.kind);
   const rulesText = folder ? await rulesPathIn(folder.uri.fsPath, rulesRel).then(readRules, () => undefined) : undefined;
-  const current = config.file ? await readIfThere(config.file).catch(() => undefined) : undefined;
+  // A file that cannot be read is never replaced: it could hold everything else the agent keeps.
+  let unreadable: string | undefined;
+  const current = config.file ? await readIfThere(config.file).catch((e: unknown) => { unreadable = errorMessage(e); return undefined; }) : undefined;
   const found = entryIn(current);
   // The same entry serves every window of every editor (the bridge's place is per user): ours
   // is kept; another (an older place, another runtime) can be pointed here.
@@ -122,9 +111,12 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
     return setRules(config, folder, action === 'rules', given?.confirmed === true, o.notifier);
   }
   if (!config.file) return undefined;
-  let next: string;
+  if (unreadable) {
+    void o.notifier.error(l10n.t('{0} could not be read: {1}. Nothing was written; copy the entry instead.', config.file, unreadable));
+    return { agent: config.kind, action: 'cancelled', file: config.file };
+  }
   try {
-    next = withEntry(current, action === 'add' ? entry : undefined);
+    withEntry(current, action === 'add' ? entry : undefined);
   } catch (e) {
     void o.notifier.error(l10n.t('{0} could not be changed: {1}. Nothing was written; copy the entry instead.', config.file, errorMessage(e)));
     return { agent: config.kind, action: 'cancelled', file: config.file };
@@ -140,7 +132,7 @@ export async function setUpAgentAccess(arg: unknown, o: { bridgePath: string; no
   );
   if (!yes) return { agent: config.kind, action: 'declined', file: config.file };
   try {
-    await writeConfig(config.file, next);
+    await editConfig(config.file, (now) => withEntry(now, action === 'add' ? entry : undefined));
   } catch (e) {
     void o.notifier.error(l10n.t('{0} could not be written: {1}.', config.file, errorMessage(e)));
     return { agent: config.kind, action: 'cancelled', file: config.file };

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ScanBudget } from '../../core/agent/scanBudget';
 import { byUrgency, changeListing, compactFinding, fullFinding, matchesFilter, overallVerdict, pageOfRows, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
 import { TOOL_NAMES } from '../../core/agent/toolDefinitions';
 import { fingerprint } from '../../core/results';
@@ -27,8 +28,6 @@ import { l10n, plural } from '../../core/text/l10n';
 
 const MAX_LIST = 200;
 const DEFAULT_LIST = 50;
-/** Scans a minute, per agent: a loop of an agent must not spend the person's request budget. */
-export const AGENT_SCANS_PER_MINUTE = 3;
 
 /** What a call must have confirmed by the person before it is carried out. */
 export interface Confirmation {
@@ -89,8 +88,8 @@ function foldersNamed(input: Record<string, unknown>): vscode.WorkspaceFolder[] 
 }
 
 export class AgentToolHost {
-  /** When each agent's scans started, for the budget. */
-  private readonly scanTimes = new Map<string, number[]>();
+  /** The agents' scans a minute: one budget for this editor, whoever asks. A new one for tests that scan as agents in turn. */
+  budget = new ScanBudget();
   /** Per agent: the findings its previous scan returned, so the next answer marks what is new since. */
   private readonly seen = new Map<string, Set<string>>();
 
@@ -174,21 +173,6 @@ export class AgentToolHost {
     return answer(untrustedEnvelope(l10n.t('The finding asked for:'), fullFinding(row)));
   }
 
-  private timesOf(agent: string): number[] {
-    let times = this.scanTimes.get(agent);
-    if (!times) this.scanTimes.set(agent, (times = []));
-    return times;
-  }
-
-  /** The agent's budget of scans: a sentence when it is spent. */
-  private budgetRefusal(agent: string, now = Date.now()): string | undefined {
-    const times = this.timesOf(agent);
-    while (times.length && now - times[0]! > 60_000) times.shift();
-    if (times.length < AGENT_SCANS_PER_MINUTE) return undefined;
-    const wait = Math.ceil((60_000 - (now - times[0]!)) / 1000);
-    return l10n.t('The limit of {0} agent scans a minute is reached: the next one can start in {1} s. Fix what the last scan found first, and scan again when you have changed something.', AGENT_SCANS_PER_MINUTE, wait);
-  }
-
   private async scanPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
     if (!vscode.workspace.isTrusted) return answer(l10n.t('Refused: scanning uploads files, so it needs a trusted workspace. The person can trust it in the editor (Workspaces: Manage Workspace Trust).'), true);
     if (!this.ctx.session.isSignedIn()) return answer(l10n.t('Nothing was scanned: the editor is not signed in to the code scanning service. The person signs in with Code Scanner: Sign In.'), true);
@@ -200,7 +184,7 @@ export class AgentToolHost {
       void this.ctx.consent.ask(kind, false, agent);
       return answer(l10n.t('Nothing was scanned: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; scan again once they have answered.'), true);
     }
-    const budget = this.budgetRefusal(agent);
+    const budget = this.budget.refusal();
     if (budget) return answer(budget, true);
     const plan = await selectForUpload(kind, input, folders);
     if (plan.problem) return answer(untrustedEnvelope(l10n.t('Nothing was scanned. Why:'), { reason: plan.problem }), true);
@@ -228,9 +212,9 @@ export class AgentToolHost {
   }
 
   private async scanNow(kind: 'workspace' | 'changedFiles' | 'givenFiles', plan: Awaited<ReturnType<typeof selectForUpload>>, agent: string, files: number, left: string[]): Promise<ToolAnswer> {
-    const budget = this.budgetRefusal(agent);
+    const budget = this.budget.refusal();
     if (budget) return { text: budget, isError: true };
-    this.timesOf(agent).push(Date.now());
+    this.budget.spend();
     // The first-scan question was answered (checked above); the person confirmed this upload.
     const summary = await this.ctx.scans.scan(kind, { confirmed: true }, plan.uris);
     if (!summary) return { text: l10n.t('Nothing was scanned: another scan is running in the editor, or the editor could not reach the service. Try again in a moment.'), isError: true };
@@ -260,7 +244,7 @@ export class AgentToolHost {
       void this.ctx.consent.ask('changedFiles', false, agent);
       return answer(l10n.t('Unknown whether CI would block this: the person has not yet allowed scans of this workspace. Code Scanner asks them in the editor now; check again once they have answered.'), true);
     }
-    const budget = this.budgetRefusal(agent);
+    const budget = this.budget.refusal();
     if (budget) return answer(budget, true);
     const outgoing = (await Promise.all(folders.map(async (f) => ({ f, o: await (what === 'staged' ? stagedChanges(f.uri.fsPath) : branchChanges(f.uri.fsPath)).catch(() => undefined) }))))
       .filter((x) => x.o?.files.length);
@@ -277,7 +261,7 @@ export class AgentToolHost {
         digest: createHash('sha256').update(outgoing.map(({ o }) => o!.identity).join('\n')).digest('hex'),
       },
       carryOut: async () => {
-        this.timesOf(agent).push(Date.now());
+        this.budget.spend();
         const checked = [];
         for (const { f } of outgoing) checked.push(...await this.push!.check(what, { folder: f, options: { confirmed: true } }));
         // Our own sentence before the envelope; each verdict's words quote the service (a

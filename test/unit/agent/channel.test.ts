@@ -7,7 +7,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { LineReader, MAX_MESSAGE_BYTES, chooseWindow, encode, newSecret, parseEntry, privateSocketDir, sameSecret, socketPath, type WindowEntry } from '../../../src/core/agent/channel';
+import { LineReader, MAX_MESSAGE_BYTES, chooseWindow, encode, newSecret, parseEntry, privateSocketDir, readRegistry, sameSecret, socketPath, type WindowEntry } from '../../../src/core/agent/channel';
 
 const w = (name: string, folders: string[]): WindowEntry => ({ socket: `/tmp/${name}.sock`, secret: 's', pid: 1, folders, name });
 
@@ -76,5 +76,33 @@ test('the socket\'s folder is the owner\'s alone, and a listener there refuses a
     await new Promise<void>((resolve) => server.close(() => resolve()));
   } finally {
     rmSync(base, { recursive: true, force: true });
+  }
+});
+
+test('the registry: this user\'s folder and entries only, newest first, gone windows left out', { skip: process.platform === 'win32' ? 'owners and modes are ACLs there' : false }, async () => {
+  const registry = await fsp.mkdtemp(path.join(os.tmpdir(), 'registry-'));
+  try {
+    await fsp.chmod(registry, 0o700);
+    const entry = (name: string, pid = process.pid) => JSON.stringify({ socket: `/s/${name}`, secret: 's', pid, folders: ['/w'], name });
+    await fsp.writeFile(path.join(registry, 'old.json'), entry('old'));
+    await fsp.utimes(path.join(registry, 'old.json'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await fsp.writeFile(path.join(registry, 'new.json'), entry('new'));
+    await fsp.writeFile(path.join(registry, 'gone.json'), entry('gone', 2 ** 22 + 12345));
+    await fsp.writeFile(path.join(os.tmpdir(), 'planted-entry.json'), entry('planted'));
+    await fsp.symlink(path.join(os.tmpdir(), 'planted-entry.json'), path.join(registry, 'linked.json'));
+    if (process.getuid?.() === 0) {
+      await fsp.writeFile(path.join(registry, 'theirs.json'), entry('theirs'));
+      await fsp.chown(path.join(registry, 'theirs.json'), 4321, 4321);
+    }
+    const read = await readRegistry(registry);
+    assert.equal(read.unreadable, undefined);
+    assert.deepEqual(read.windows.map((w) => w.name), ['new', 'old'], 'newest first; no link, no other owner\'s, no dead process');
+    await fsp.chmod(registry, 0o777);
+    const open = await readRegistry(registry);
+    assert.deepEqual(open.windows, []);
+    assert.match(open.unreadable ?? '', /not yours alone/);
+  } finally {
+    await fsp.rm(registry, { recursive: true, force: true });
+    await fsp.rm(path.join(os.tmpdir(), 'planted-entry.json'), { force: true });
   }
 });

@@ -5,7 +5,8 @@
 // within one process V8 keeps what it compiled and would not look at a cache at all.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { promises as fsp, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { promises as fsp, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -36,9 +37,9 @@ function writeModule(version: number): string {
 
 
 /** Loads `file` in a fresh Node process, saves its cache, and says how it was compiled and what it exported. */
-function loadElsewhere<T>(file: string): { cache: string; exports: T } {
+function loadElsewhere<T>(file: string, contentHash?: string): { cache: string; exports: T } {
   const script = `const { loadWithCodeCache } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/core/load/codeCache.ts'))});
-const l = loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)});
+const l = loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)}, ${JSON.stringify(contentHash)});
 l.save().then(() => console.log(JSON.stringify({ cache: l.cache, exports: l.exports })));`;
   return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' })) as { cache: string; exports: T };
 }
@@ -82,6 +83,35 @@ test('a damaged cache is refused by V8: the file runs from its source, and the c
   assert.equal(damaged.cache, 'rejected');
   assert.equal(damaged.exports.answer, 42);
   assert.equal(loadElsewhere(file).cache, 'used');
+});
+
+test('damaged bytes inside a cache never reach V8 (it would end the process): the checksum refuses them', () => {
+  const file = writeModule(1);
+  loadElsewhere(file);
+  const [name] = caches();
+  const bytes = readFileSync(path.join(cacheDir, name!));
+  for (let i = Math.floor(bytes.length / 2); i < bytes.length; i += 7) bytes[i] ^= 0x5a;
+  writeFileSync(path.join(cacheDir, name!), bytes);
+  const damaged = loadElsewhere<{ answer: number }>(file);
+  assert.equal(damaged.cache, 'rejected');
+  assert.equal(damaged.exports.answer, 42);
+  assert.equal(loadElsewhere(file).cache, 'used', 'written again, whole');
+});
+
+test('named by the content hash: a cache of another file of the same size and time is never used', () => {
+  const file = writeModule(1);
+  const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+  const first = readFileSync(file, 'utf8');
+  assert.equal(loadElsewhere(file, hash(first)).cache, 'none');
+  assert.equal(loadElsewhere(file, hash(first)).cache, 'used');
+  const when = statSync(file).mtime;
+  const other = first.replace('exports.version = 1;', 'exports.version = 2;');
+  assert.equal(other.length, first.length);
+  writeFileSync(file, other);
+  utimesSync(file, when, when);
+  const next = loadElsewhere<{ version: number }>(file, hash(other));
+  assert.equal(next.cache, 'none', 'the other file\'s cache is not looked at');
+  assert.equal(next.exports.version, 2);
 });
 
 test('without a cache folder it loads, and saving does nothing', async () => {
