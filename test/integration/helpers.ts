@@ -370,6 +370,11 @@ export async function viewRows(title: string, o: { expand?: string; alone?: bool
   return probe<string[]>(`/rows?view=${encodeURIComponent(title)}${o.expand ? `&expand=${encodeURIComponent(o.expand)}` : ''}${o.alone ? '&alone=1' : ''}`);
 }
 
+/** A view's welcome content as shown (empty: none shown); undefined where the launcher has no workbench probe. */
+export async function viewWelcome(title: string): Promise<string | undefined> {
+  return probe<string>(`/welcome?view=${encodeURIComponent(title)}`);
+}
+
 /** Adds policies to the reference service's company 1 (the test token's) and returns their ids; `remove` takes them away. */
 export async function adminPolicies(body: { add?: Record<string, unknown>[]; remove?: number[] }): Promise<number[]> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/policies`, {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { LocatedIssue } from '../../src/editor/results/resultsStore';
 import {
   FAST, adminPolicies, api, closeAllEditors, diagnosticsUnder, env, fault, fileUri, fixtureIssues, injectIssues, ourDiagnostics, revert, scan,
-  signIn, treeRootsOf, waitFor, workspaceRoot, type ScanSummary,
+  signIn, treeRootsOf, viewWelcome, waitFor, workspaceRoot, type ScanSummary,
 } from './helpers';
 
 /** Two findings with fixes three lines apart: their diffs' contexts overlap, their changes do not. */
@@ -230,6 +230,10 @@ suite('review and fix', () => {
     const seq = a.notifications().at(-1)?.seq ?? 0;
     await vscode.commands.executeCommand('codeScanner.signIn', { token: seed.tokens.otherCompany });
     await waitFor('the old findings to go', () => a.issues().length === 0);
+    // The view says what is true: scans did complete, with the other account; not "no scan has completed".
+    await vscode.commands.executeCommand('codeScanner.issues.focus');
+    const welcome = await waitFor('the view to say why it is empty', async () => { const w = await viewWelcome('Quality Issues'); return w === undefined ? 'no probe' : /made with another account/.test(w) && w; });
+    if (welcome !== 'no probe') assert.doesNotMatch(welcome, /No scan has completed/);
     await adminPolicies({ remove: [retiring!] });
     await signIn();
     const dropped = await waitFor('the target policy message', () => a.notifications(seq).find((n) => /target policies of this workspace/.test(n.text)));

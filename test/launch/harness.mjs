@@ -592,6 +592,13 @@ export async function startWorkbenchProbe(getPage) {
           return rows.map((r) => (r.getAttribute('aria-label') || r.textContent || '').trim());
         }, view));
       }
+      if (url.pathname === '/welcome') {
+        // A view's welcome content (its pane found by its title), as shown; empty when it shows none.
+        return send(200, await page.evaluate((title) => {
+          const pane = [...document.querySelectorAll('.pane')].find((p) => (p.querySelector('.pane-header .title')?.textContent ?? '').toLowerCase().includes(title.toLowerCase()));
+          return [...(pane?.querySelectorAll('.welcome-view-content') ?? [])].map((w) => w.textContent ?? '').join('\n').trim();
+        }, url.searchParams.get('view') ?? ''));
+      }
       if (url.pathname === '/focused') {
         // What has keyboard focus: in a view's list, the row it points at (a list keeps DOM
         // focus itself and names its focused row in aria-activedescendant, as a screen

@@ -2,16 +2,30 @@
 // its target policies (the new company would refuse them): each account has its own
 // (targetPolicies.ts), and an account's own that are no longer active are dropped, by name.
 import type { Ctx } from '../context';
+import { setContext } from '../commands/manager';
+import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { errorMessage } from '../../core/errors';
 import { l10n, listWords } from '../../core/text/l10n';
 import { oneLine } from '../../core/text/untrusted';
 
-export function followAccountChanges({ session, store, targets, notifier, log, own }: Ctx): void {
+/** Kept across reloads: the view says the findings were another account's until this one's scan completes. */
+const CLEARED_KEY = 'codeScanner.otherAccountCleared';
+
+export function followAccountChanges({ session, store, targets, notifier, log, own, extension }: Ctx): void {
+  const state = extension.workspaceState;
+  const cleared = (on: boolean) => {
+    void state.update(CLEARED_KEY, on || undefined);
+    void setContext(CONTEXT_KEYS.otherAccountCleared, on);
+  };
+  if (state.get(CLEARED_KEY)) cleared(!store.hasResults());
+  own(store.onDidChange(() => { if (state.get(CLEARED_KEY) && store.hasResults()) cleared(false); }));
   own(session.onDidSignIn(async (account) => {
     if (!account) return;
     const owners = store.accounts();
     if (owners.size && !owners.has(account)) {
       store.clear();
+      // Not "no scan has completed": scans did, of the other account, and are not shown.
+      cleared(true);
       void notifier.info(l10n.t('You signed in to another account, so the findings of the previous account were cleared. Scan again to see this account\'s findings.'));
     }
     const ids = targets.ids;

@@ -8,6 +8,8 @@ export const CONTEXT_KEYS = {
   scanning: 'codeScanner.scanning',
   /** Some folder has stored scan results. */
   hasResults: 'codeScanner.hasResults',
+  /** The findings were cleared at a sign-in to another account, and no scan of this one has completed since. */
+  otherAccountCleared: 'codeScanner.otherAccountCleared',
   /** Some folder has a scan uploaded whose findings are not read yet (still on the service). */
   hasPendingScan: 'codeScanner.hasPendingScan',
   /** Preview Upload has been run: its view is shown. */
