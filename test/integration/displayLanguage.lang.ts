@@ -83,6 +83,36 @@ function englishIn(texts: readonly (string | undefined)[]): string[] {
   return [...found];
 }
 
+/**
+ * Sentences glued from translated pieces, in the pseudo-locale: two messages of ours side by
+ * side with only spaces between, the first not a whole sentence (no closing punctuation) and
+ * the second going on in lower case.
+ * A translation of each piece cannot be read as one sentence in every language ("…です
+ * はサービス上にあります"); such a sentence is one key, its values placed in it.
+ */
+function gluedIn(texts: readonly (string | undefined)[]): string[] {
+  if (!PSEUDO) return [];
+  const found: string[] = [];
+  for (const text of texts) {
+    const top: { start: number; end: number }[] = [];
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i < (text ?? '').length; i++) {
+      const c = text![i];
+      if (c === '⟦' && depth++ === 0) start = i;
+      else if (c === '⟧' && --depth === 0) top.push({ start, end: i });
+    }
+    for (let k = 1; k < top.length; k++) {
+      const between = text!.slice(top[k - 1]!.end + 1, top[k]!.start);
+      const piece = text!.slice(top[k - 1]!.start + 1, top[k - 1]!.end).trim();
+      const next = text!.slice(top[k]!.start + 1, top[k]!.end).trim();
+      // A sentence's next piece goes on in lower case; a label after a word of its own starts anew.
+      if (/^[ \t]+$/.test(between) && !/[.!?:;…)。]$/.test(piece) && /^\p{Ll}/u.test(next)) found.push(`${text!.slice(top[k - 1]!.start, top[k]!.end + 1)}  ⟵  ${text!.slice(0, 160)}`);
+    }
+  }
+  return found;
+}
+
 suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): no English of ours`, () => {
   suiteSetup(async () => {
     assert.strictEqual(vscode.env.language, LANGUAGE, `this window runs VS Code in ${LANGUAGE}`);
@@ -110,6 +140,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     assert.deepStrictEqual(englishIn(shown.flatMap((n) => [n.text, ...n.actions])), []);
     const tip = a.statusBar.tooltip;
     assert.deepStrictEqual(englishIn([a.statusBar.text, typeof tip === 'string' ? tip : tip?.value]), []);
+    assert.deepStrictEqual(gluedIn([...shown.map((n) => n.text), a.statusBar.text, typeof tip === 'string' ? tip : tip?.value]), [], 'no sentence glued from pieces');
   });
 
   test('a scan: its progress, its end and the status bar', async () => {
@@ -129,6 +160,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     assert.deepStrictEqual(englishIn(shown.flatMap((n) => [n.text, ...n.actions])), []);
     const tip = a.statusBar.tooltip;
     assert.deepStrictEqual(englishIn([a.statusBar.text, typeof tip === 'string' ? tip : tip?.value, a.statusBar.accessibilityInformation?.label]), []);
+    assert.deepStrictEqual(gluedIn([...shown.map((n) => n.text), a.statusBar.text, typeof tip === 'string' ? tip : tip?.value, a.statusBar.accessibilityInformation?.label]), [], 'no sentence glued from pieces');
   });
 
   test('the tree: rows, their descriptions, tooltips and accessible labels', async () => {
@@ -151,6 +183,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     assert.ok(rows?.length, `the Quality Issues view (${title}) shows rows: ${JSON.stringify(rows)}`);
     await keepArtefact('3-tree');
     assert.deepStrictEqual(englishIn([...texts, ...rows!]), []);
+    assert.deepStrictEqual(gluedIn([...texts, ...rows!]), [], 'no sentence glued from pieces');
     // Urgencies are one word: not one of the English ones on a row.
     assert.deepStrictEqual(rows!.filter((r) => /\b(Critical|High|Medium|Low)\b/.test(r)), []);
   });
@@ -170,6 +203,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     await keepArtefact('4-problems');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     assert.deepStrictEqual(englishIn([...messages, hover]), []);
+    assert.deepStrictEqual(gluedIn([...messages, hover]), [], 'no sentence glued from pieces');
   });
 
   test('a fix preview: its title and what it says', async () => {
@@ -198,6 +232,7 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     const attributes = [...html.matchAll(/(?:aria-label|title|alt)="([^"]*)"/g)].map((m) => m[1]);
     assert.ok(text.includes(ours('Auto-fix')), 'the page has its sections');
     assert.deepStrictEqual(englishIn([title, ...text.split('\n'), ...attributes]), []);
+    assert.deepStrictEqual(gluedIn([title, ...text.split('\n'), ...attributes]), [], 'no sentence glued from pieces');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
