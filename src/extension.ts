@@ -28,7 +28,7 @@ import type { LocatedIssue } from './editor/results/resultsStore';
 import { reviewFeature } from './editor/review/review';
 import { offerResume } from './editor/scan/resumePrompt';
 import { scanFeature, type ScanOptions, type ScanSummary } from './editor/scan/scanController';
-import { statusBarFeature } from './editor/scan/statusBar';
+import { statusBarFeature, statusBarShown } from './editor/scan/statusBar';
 import { uploadPreviewFeature } from './editor/scan/uploadPreview';
 
 /** What activate() returns: read-only views for automation and the integration tests. */
@@ -37,6 +37,8 @@ export interface CodeScannerApi {
   hasStoredToken(): Promise<boolean>;
   readonly issuesTree: IssuesTreeProvider;
   readonly statusBar: vscode.StatusBarItem;
+  /** Every text the status bar item showed since activation (the latest 200). */
+  statusBarShown(): readonly string[];
   /** Folder of the "Code Scanner" log file. */
   readonly logUri: vscode.Uri;
   /** Interrupted uploads saved for this workspace (what Resume Upload would continue). */
@@ -139,6 +141,7 @@ export async function activate(context: vscode.ExtensionContext, loaders: Loader
     hasStoredToken: () => session.hasStoredToken(),
     issuesTree: tree.provider,
     statusBar,
+    statusBarShown,
     logUri: context.logUri,
     pendingUploads: async () => (await uploads.pending()).map((p) => p.transfer),
     offerResume: (options) => offerResume(ctx, options),

@@ -16,9 +16,13 @@ suite('editor: after a reload with a verdict before a push', () => {
     const a = await api();
     const git = (...args: string[]) => execFileSync('git', args, { cwd: workspaceRoot() });
     try {
+      // Signed in all along: from activation on, the status bar never said otherwise while the key was read.
+      assert.ok(await a.hasStoredToken());
+      await waitFor('the session to be known', () => a.statusBarShown().length > 1 || /issue|Scan/.test(a.statusBar.text));
       const kept = a.pushCheck.of(asked.folderUri);
       assert.strictEqual(kept?.verdict.kind, 'blocked');
       await waitFor('the status bar to say so', () => /CI would block/.test(a.pushCheck.statusBar.text));
+      assert.deepStrictEqual(a.statusBarShown().filter((t) => /signed out|Sign in/i.test(t)), [], a.statusBarShown().join(' | '));
       assert.ok(treeRootsOf(a).some((n) => n.kind === 'group' && n.pushCheck), 'the Would block CI group is back');
       // The details page VS Code brought back shows its finding again, not an empty page.
       await waitFor('the details page of the same finding', () => a.details()?.ref.issueId === asked.details, 20_000);

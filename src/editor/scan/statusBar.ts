@@ -11,6 +11,12 @@ import { describeUser } from '../account/user';
 import { scanOnSaveText } from './scanOnSave';
 import { l10n, plural } from '../../core/text/l10n';
 
+/** What the item said since activation, the latest 200 changes: what a person saw from the start (for tests). */
+const shown: string[] = [];
+export function statusBarShown(): readonly string[] {
+  return shown;
+}
+
 /** Idle: a Scan button. Running: the percentage (click: progress/cancel). After: the issue count (click: the tree). */
 export function statusBarFeature({ extension: context, session, store, scans, saves, uploads }: FeatureCtx): vscode.StatusBarItem {
   const item = vscode.window.createStatusBarItem('codeScanner.status', vscode.StatusBarAlignment.Left, 50);
@@ -119,6 +125,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
     item.accessibilityInformation = { label: spoken, role: 'button' };
     item.tooltip = tooltip;
     item.show();
+    if (shown.at(-1) !== item.text && shown.push(item.text) > 200) shown.shift();
   };
   update();
   context.subscriptions.push(
