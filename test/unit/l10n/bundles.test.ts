@@ -129,3 +129,10 @@ test('no word is made at a module\'s top level, before the bundle is loaded', ()
   }
   assert.deepEqual(early, [], 'make these words in a function or a getter');
 });
+
+test('seconds in the display language\'s words: no "{0} s" left in Japanese or Chinese', () => {
+  for (const lang of ['ja', 'zh-cn']) {
+    const left = Object.entries(json(`l10n/bundle.l10n.${lang}.json`)).filter(([, v]) => /\{\d+\} ?s\b/.test(v)).map(([k]) => k);
+    assert.deepEqual(left, [], `${lang}: seconds written "s"`);
+  }
+});
