@@ -3,7 +3,7 @@
 // list opens at once with a busy indicator and fills in when the pages are loaded.
 import * as vscode from 'vscode';
 import type { Role } from '../../core/api';
-import { plural, roleLine, rolesSummary, userCount } from '../../core/account/format';
+import { roleLine, rolesSummary, userCount } from '../../core/account/format';
 import { reportFailure, requireClient, type AccountDeps, type Outcome } from './common';
 import { displayLanguage, l10n } from '../../core/text/l10n';
 
@@ -41,7 +41,7 @@ export async function showCompanyRoles(deps: AccountDeps): Promise<Outcome<Shown
     pick.dispose();
     return reportFailure(err, l10n.t('list the company roles'), deps);
   }
-  deps.log.info(`Listed ${plural(roles.length, l10n.t('{0} company role'), l10n.t('{0} company roles'))}.`);
+  deps.log.info(`Listed ${roles.length} company role(s).`);
   const lines = roles.map(roleLine);
   if (closed) return { ok: true, value: { roles, lines } };
 

@@ -13,7 +13,7 @@ import { PushCheck } from './pushCheck';
 import { folderGate, openGate } from './ciGateOf';
 import { gateWhere } from '../../core/results/pushVerdict';
 import { scannableFolders } from '../scan/uploadPreview';
-import { l10n, plural } from '../../core/text/l10n';
+import { l10n } from '../../core/text/l10n';
 
 export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck' | 'codeScanner.openCiGate'> } {
   const { store, own } = ctx;
@@ -71,7 +71,7 @@ export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vsc
           return;
         }
         const n = withFindings.reduce((k, f) => k + store.pushCheckOf(f)!.issues.length, 0);
-        ctx.log.info(`Showing ${plural(n, l10n.t('{0} finding'), l10n.t('{0} findings'))} that would block CI.`);
+        ctx.log.info(`Showing ${n} finding(s) that would block CI.`);
       },
     },
   };

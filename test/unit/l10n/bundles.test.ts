@@ -136,3 +136,19 @@ test('seconds in the display language\'s words: no "{0} s" left in Japanese or C
     assert.deepEqual(left, [], `${lang}: seconds written "s"`);
   }
 });
+
+test('the log stays English: no l10n.t inside a log call', () => {
+  const translated: string[] = [];
+  for (const file of sourceFiles()) {
+    const sf = ts.createSourceFile(file, readFileSync(path.join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const hasL10n = (n: ts.Node): boolean => (ts.isCallExpression(n) && /(^|\.)l10n\.t$/.test(n.expression.getText(sf))) || !!ts.forEachChild(n, (c) => hasL10n(c) || undefined);
+    const visit = (n: ts.Node) => {
+      if (ts.isCallExpression(n) && /(^|\.)log\.(info|warn|error|debug|trace)$/.test(n.expression.getText(sf)) && n.arguments.some(hasL10n)) {
+        translated.push(`${file}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  assert.deepEqual(translated, [], 'write the log line in English (CONTRIBUTING, "What stays English")');
+});
