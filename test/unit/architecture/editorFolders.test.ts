@@ -1,5 +1,6 @@
-// The editor layer is one folder per surface, and no two folders lean on each other: where
-// folder A uses a value (a function, a class, a constant) of folder B, B uses none of A's.
+// The editor layer is one folder per surface, and no folders lean on each other in a ring:
+// where folder A uses a value (a function, a class, a constant) of folder B, B uses none of
+// A's, directly or through other folders (A -> B -> C -> A is a ring too).
 // Types may go both ways (they leave nothing in the bundle and make no load order). Read
 // from the source, so a cross-import fails here before it tangles the surfaces.
 import assert from 'node:assert/strict';
@@ -34,9 +35,10 @@ function valueImports(text: string): string[] {
   return out;
 }
 
-/** Pairs of editor folders that each take values from the other, with one import each way. */
+/** Rings of editor folders that take values from each other, each with one import per step. */
 function crossImports(files: ReadonlyMap<string, string>): string[] {
   const edges = new Map<string, string>();
+  const next = new Map<string, Set<string>>();
   for (const [file, text] of files) {
     const from = folderOf(file);
     if (!from) continue;
@@ -44,18 +46,26 @@ function crossImports(files: ReadonlyMap<string, string>): string[] {
       const target = path.resolve(path.dirname(file), spec);
       if (!target.startsWith(EDITOR + path.sep)) continue;
       const to = folderOf(target.endsWith('.ts') ? target : `${target}.ts`);
-      if (to && to !== from && !edges.has(`${from}>${to}`)) edges.set(`${from}>${to}`, `${path.relative(EDITOR, file)} imports ${spec}`);
+      if (!to || to === from || edges.has(`${from}>${to}`)) continue;
+      edges.set(`${from}>${to}`, `${path.relative(EDITOR, file)} imports ${spec}`);
+      next.set(from, (next.get(from) ?? new Set()).add(to));
     }
   }
+  // Each ring once, from its smallest folder name: a path back to where it started.
   const found: string[] = [];
-  for (const [key, why] of edges) {
-    const [a, b] = key.split('>');
-    if (a! < b! && edges.has(`${b}>${a}`)) found.push(`${a} <-> ${b}: ${why}; ${edges.get(`${b}>${a}`)}`);
-  }
+  const walk = (start: string, at: string, trail: string[]) => {
+    for (const to of [...(next.get(at) ?? [])].sort()) {
+      if (to === start) {
+        const ring = [...trail, start];
+        found.push(`${ring.join(' -> ')}: ${ring.slice(1).map((b, i) => edges.get(`${ring[i]}>${b}`)).join('; ')}`);
+      } else if (to > start && !trail.includes(to)) walk(start, to, [...trail, to]);
+    }
+  };
+  for (const start of [...next.keys()].sort()) walk(start, start, [start]);
   return found;
 }
 
-test('no two editor folders take values from each other', () => {
+test('no editor folders take values from each other, in pairs or in rings', () => {
   assert.deepEqual(crossImports(new Map(sources(EDITOR).map((f) => [f, readFileSync(f, 'utf8')]))), []);
 });
 
@@ -67,5 +77,15 @@ test('the check sees a planted cross-import, and lets types both ways and one-wa
     [at('scan/run.ts'), "import { type Row } from '../results/tree';\nimport { notify } from '../notifier';"],
   ]));
   assert.equal(planted.length, 1, planted.join('\n'));
-  assert.match(planted[0]!, /^results <-> review: /);
+  assert.match(planted[0]!, /^results -> review -> results: /);
+});
+
+test('the check sees a ring of three folders, each importing the next', () => {
+  const at = (rel: string) => path.join(EDITOR, rel);
+  const ring = crossImports(new Map([
+    [at('agent/tools.ts'), "import { check } from '../push/check';"],
+    [at('push/check.ts'), "import { scan } from '../scan/run';"],
+    [at('scan/run.ts'), "import { tools } from '../agent/tools';"],
+  ]));
+  assert.deepEqual(ring, ['agent -> push -> scan -> agent: agent/tools.ts imports ../push/check; push/check.ts imports ../scan/run; scan/run.ts imports ../agent/tools']);
 });
