@@ -110,6 +110,9 @@ const recordSchemas = once(() => {
     scannerMetadata: text.optional(),
     isNew: z.boolean().optional(),
     policies: z.array(z.looseObject({ id: z.number(), name: text, guidance: text.optional() })).max(1000).optional(),
+    // A verdict before a push is kept too (pushChecks.ts): its findings' rules and whether the branch brought them.
+    blocksCi: z.array(text).max(100).optional(),
+    newInBranch: z.boolean().optional(),
     explanation: text.optional(),
     dependency: z.looseObject({
       name: text, version: text.optional(), ecosystem: text.optional(), fixVersion: text.optional(), cve: text.optional(), malicious: z.literal(true).optional(),
@@ -172,6 +175,10 @@ const recordSchemas = once(() => {
   });
   return { StoredIssueSchema, FolderRecordSchema, WorkspaceRecordSchema, IssuesRecordSchema, LeftRecordSchema, LeftFindingSchema };
 });
+
+/** The fields a stored finding's record is checked for: the schema's own (not the keys a loose object lets through). */
+type Named<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
+export type StoredIssueRecordField = Named<z.input<ReturnType<typeof recordSchemas>['StoredIssueSchema']>>;
 
 type FileRecord =
   | { kind: 'workspace'; dismissals: Record<string, Dismissal>; classificationFilter?: string }
