@@ -2,6 +2,7 @@
 // verdict stands until what was checked changes, and a reload changes nothing of that). Read
 // back as any stored state is: checked record by record, a record that does not read left
 // out, never trusted to open a file outside its folder.
+import { STATE_KEYS } from '../persist/stateKeys';
 import { z } from 'zod';
 import type { StoredIssue } from '../issues';
 import type { OutgoingKind } from '../workspace/outgoing';
@@ -9,7 +10,7 @@ import { isInsideFolder } from '../workspace/insideFolder';
 import type { PushVerdict } from './pushVerdict';
 import { readStoredIssue } from './storage';
 
-export const PUSH_CHECKS_KEY = 'codeScanner.pushChecks';
+export const PUSH_CHECKS_KEY = STATE_KEYS.pushChecks.key;
 
 /** A folder's check before a push: the verdict and the blocking findings as the views show them. */
 export interface StoredPushCheck {

@@ -4,6 +4,7 @@
 // checked like an answer from the service: the file may have been damaged or edited by
 // hand, and one bad record must not break every view, so a folder with a bad record is
 // dropped whole (and said why), never half-loaded.
+import { STATE_KEYS } from '../persist/stateKeys';
 import { z } from 'zod';
 import { isInsideFolder } from '../workspace/insideFolder';
 import { readJsonLines, writeJsonLines, writeJsonLinesSync } from '../persist';
@@ -37,7 +38,7 @@ export interface KeyValueState {
   update(key: string, value: unknown): Thenable<void>;
 }
 
-export const STATE_KEY = 'codeScanner.results';
+export const STATE_KEY = STATE_KEYS.results.key;
 /** Findings per line of the results file: small lines, so reading and writing can pause between them. */
 const ISSUES_PER_RECORD = 500;
 

@@ -1,6 +1,7 @@
 // Signing in as another account must not show the previous account's findings, nor send
 // its target policies (the new company would refuse them): each account has its own
 // (targetPolicies.ts), and an account's own that are no longer active are dropped, by name.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import type { Ctx } from '../context';
 import { setContext } from '../commands/manager';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
@@ -9,7 +10,7 @@ import { l10n, listWords } from '../../core/text/l10n';
 import { oneLine } from '../../core/text/untrusted';
 
 /** Kept across reloads: the view says the findings were another account's until this one's scan completes. */
-const CLEARED_KEY = 'codeScanner.otherAccountCleared';
+const CLEARED_KEY = STATE_KEYS.otherAccountCleared.key;
 
 export function followAccountChanges({ session, store, targets, notifier, log, own, extension }: Ctx): void {
   const state = extension.workspaceState;

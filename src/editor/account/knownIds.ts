@@ -2,6 +2,7 @@
 // in an answer, an integration after its update), kept so the wizards can offer them by
 // name instead of asking for bare ids, and show a field's current value. Per account, in
 // the editor's global state; only what the service returned, never a token.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import type * as vscode from 'vscode';
 import type { Integration, Team } from '../../core/api';
 import { memberName } from '../../core/account/format';
@@ -12,7 +13,7 @@ export interface KnownIntegration { uuid: string; name?: string; orgAllowlist?: 
 
 interface Known { teams: KnownTeam[]; users: KnownUser[]; integrations: KnownIntegration[] }
 
-const KEY = 'codeScanner.knownIds';
+const KEY = STATE_KEYS.knownIds.key;
 const MAX_TEAMS = 30;
 const MAX_USERS = 300;
 const MAX_INTEGRATIONS = 20;

@@ -2,6 +2,7 @@
 // "Load more" node, filtered by status, type and project (the filter is remembered per
 // workspace). Expanding a policy shows its details; target policies are marked and can
 // be added or removed from the context menu.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import * as vscode from 'vscode';
 import type { Policy, ServiceClient } from '../../core/api';
 import { Pager, isPageBeyondEnd } from '../../core/account/pager';
@@ -16,7 +17,7 @@ import { escapeMarkdown } from '../../core/text/untrusted';
 import { l10n } from '../../core/text/l10n';
 
 export const POLICIES_VIEW_ID = 'codeScanner.policies';
-const FILTER_KEY = 'codeScanner.policies.filter';
+const FILTER_KEY = STATE_KEYS.policiesFilter.key;
 const PAGE_SIZE = 30; // the service's maximum
 /** After the service could not be reached, the view tries again this much later by itself. */
 const POLICIES_RETRY_MS = 8_000;

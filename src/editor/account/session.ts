@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import { CLIENT_KEY_HEADER, SPEC_KEY_HEADER, ServiceClient, authScheme, isServiceError, type ClientOptions } from '../../core/api';
 import { plainObjectArg, tokenArg } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
@@ -14,10 +15,9 @@ import { affectsConnection, baseUrl } from '../settings';
 import { errorMessage } from '../../core/errors';
 import { l10n } from '../../core/text/l10n';
 
-const TOKEN_KEY = 'codeScanner.apiToken';
-const USER_KEY = 'codeScanner.user';
-/** Origin (scheme, host, port) the stored token was verified with; it is sent nowhere else unasked. */
-const ORIGIN_KEY = 'codeScanner.tokenOrigin';
+const TOKEN_KEY = STATE_KEYS.apiKey.key;
+const USER_KEY = STATE_KEYS.user.key;
+const ORIGIN_KEY = STATE_KEYS.keyOrigin.key;
 
 /**
  * Sign-in state: the token lives only in SecretStorage; the user's name, e-mail and company

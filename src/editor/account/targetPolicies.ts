@@ -2,6 +2,7 @@
 // choice lives in workspaceState (per workspace and per account, never in a settings file a
 // repository could ship: a switch to another company and back finds each one's own); the
 // scan flow reads it through TargetPolicies.ids.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import * as vscode from 'vscode';
 import type { Policy, ServiceClient } from '../../core/api';
 import { parsePolicyIds } from '../../core/account/ids';
@@ -15,7 +16,7 @@ import { l10n } from '../../core/text/l10n';
  * (`{[account]: number[]}`); a list kept before accounts were told apart is the account's
  * that is signed in when it is next read.
  */
-const TARGET_POLICIES_KEY = 'codeScanner.targetPolicies';
+const TARGET_POLICIES_KEY = STATE_KEYS.targetPolicies.key;
 
 /** The target policies of this workspace for the signed-in account, and an event when they change (the Policies view marks them). */
 export class TargetPolicies extends DisposableObject {

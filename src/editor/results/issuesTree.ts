@@ -1,6 +1,7 @@
 // The Quality Issues view: findings grouped by file, urgency or classification, most urgent
 // and reachable first, narrowed by view filters (which leave Problems and counts alone),
 // locally dismissed findings in their own group.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isFindingKind, isUpgrade, type FindingKind } from '../../core/issues';
@@ -24,14 +25,14 @@ export type IssueTreeNode =
 
 const PUSH_CHECK_GROUP = '\0push-check';
 
-const GROUP_BY_KEY = 'codeScanner.issues.groupBy';
-const STATUS_FILTER_KEY = 'codeScanner.issues.statusFilter';
-const URGENCY_FILTER_KEY = 'codeScanner.issues.urgencyFilter';
-const REACHABLE_KEY = 'codeScanner.issues.reachableOnly';
-const MINE_KEY = 'codeScanner.issues.assignedToMe';
-const NEW_KEY = 'codeScanner.issues.newOnly';
-const POLICY_KEY = 'codeScanner.issues.policyOnly';
-const KIND_FILTER_KEY = 'codeScanner.issues.kindFilter';
+const GROUP_BY_KEY = STATE_KEYS.issuesGroupBy.key;
+const STATUS_FILTER_KEY = STATE_KEYS.issuesStatusFilter.key;
+const URGENCY_FILTER_KEY = STATE_KEYS.issuesUrgencyFilter.key;
+const REACHABLE_KEY = STATE_KEYS.issuesReachableOnly.key;
+const MINE_KEY = STATE_KEYS.issuesAssignedToMe.key;
+const NEW_KEY = STATE_KEYS.issuesNewOnly.key;
+const POLICY_KEY = STATE_KEYS.issuesPolicyOnly.key;
+const KIND_FILTER_KEY = STATE_KEYS.issuesKindFilter.key;
 /** The view's on/off filters and where each is remembered. */
 const TOGGLE_KEYS = { reachable: REACHABLE_KEY, new: NEW_KEY, policy: POLICY_KEY, mine: MINE_KEY } as const;
 type ViewToggle = keyof typeof TOGGLE_KEYS;

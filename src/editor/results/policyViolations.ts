@@ -4,6 +4,7 @@
 // whose policies are not known or old; kept per account (the last few) across reloads, and
 // matched against every finding by the core (policyMatch.ts).
 // A plan or role without policies (403) leaves the matching out, said once in the log.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import type * as vscode from 'vscode';
 import { PolicySchema, type Policy } from '../../core/api';
 import { errorMessage, isServiceError } from '../../core/errors';
@@ -13,9 +14,9 @@ import type { ProjectNames } from '../scan/projectNames';
 import { DisposableObject } from '../disposable';
 import type { ResultsStore } from './resultsStore';
 
-const CACHE_KEY = 'codeScanner.policyCacheByAccount';
+const CACHE_KEY = STATE_KEYS.policyCache.key;
 /** Before policies were kept per account: one account's, under this key (read once, then replaced). */
-const OLD_CACHE_KEY = 'codeScanner.policyCache';
+const OLD_CACHE_KEY = STATE_KEYS.policyCacheBeforeAccounts.key;
 /** Policies read longer ago than this are read again when findings arrive. */
 const STALE_AFTER_MS = 60 * 60 * 1000;
 /** Accounts whose policies are kept: the few a person switches between. */

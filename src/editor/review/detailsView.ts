@@ -1,6 +1,7 @@
 // The finding details view: every field of the service's quality issue, the fix as a
 // rendered diff, and the actions (open, preview, apply, copy, dismiss), in a webview whose
 // page (detailsHtml.ts) takes its colours from the VS Code theme.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { IssueRef } from '../commands/args';
@@ -16,7 +17,7 @@ const ACTIONS = new Set(['open', 'preview', 'apply', 'chat', 'copy', 'dismiss', 
 const VIEW_TYPE = 'codeScanner.details';
 const PANEL_OPTIONS: vscode.WebviewOptions = { enableScripts: true, localResourceRoots: [] };
 /** workspaceState: the finding the panel showed last, for the panel VS Code brings back after a reload. */
-const SHOWN_KEY = 'codeScanner.detailsShown';
+const SHOWN_KEY = STATE_KEYS.detailsShown.key;
 
 /** One details panel, reused for whichever finding is shown. */
 export class DetailsView extends DisposableObject {

@@ -4,6 +4,7 @@
 // a trusted workspace, when signed in, and once the first-scan question was answered;
 // the files the selection leaves out (credentials, ignored, too big) are never sent.
 // The status bar shows what it does; no notification per save.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import * as vscode from 'vscode';
 import { SaveQueue, type SaveQueueState } from '../../core/scan/saveQueue';
 import { prepareGitHelperFor } from '../../core/workspace/git';
@@ -29,7 +30,7 @@ function minIntervalMs(): number {
 }
 
 /** The person's answer for a repository whose own settings turn scan on save on. */
-const REPOSITORY_ON_KEY = 'codeScanner.repositoryScanOnSave';
+const REPOSITORY_ON_KEY = STATE_KEYS.repositoryScanOnSave.key;
 const ALLOW = () => l10n.t('Allow Scan on Save');
 const DECLINE = () => l10n.t('Not in This Workspace');
 

@@ -2,6 +2,7 @@
 // files go to which service, with Preview Upload one click away. Remembered per workspace.
 // Only the user's own settings can turn the question off: a repository's
 // .vscode/settings.json must not be able to wave its code through.
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import * as vscode from 'vscode';
 import { oneLine } from '../../core/text/untrusted';
 import { formatBytes } from '../../core/workspace/selectFiles';
@@ -12,7 +13,7 @@ import { folderProject, repositorySettingNotes, serviceHost } from '../settings'
 import { scannableFolders, selectForScan } from './uploadPreview';
 import { l10n, listWords, plural } from '../../core/text/l10n';
 
-const CONSENT_KEY = 'codeScanner.uploadConsent';
+const CONSENT_KEY = STATE_KEYS.uploadConsent.key;
 const UPLOAD = () => l10n.t('Upload and Scan');
 const PREVIEW = () => l10n.t('Preview Upload');
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { STATE_KEYS } from '../../core/persist/stateKeys';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
@@ -9,7 +10,7 @@ import type { FolderUploads } from '../../core/scan/pipeline';
 import type { SavedTransfer, TransferStore } from '../../core/upload/transferStore';
 import type { FolderWatch } from './folderWatch';
 
-const KEY_PREFIX = 'codeScanner.transfer:';
+const KEY_PREFIX = STATE_KEYS.transfer.key;
 
 /**
  * An interrupted upload of one workspace folder, kept in workspaceState so that a reload
