@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { STATE_KEYS } from '../../core/persist/stateKeys';
+import { keyBinding, keyMayGo, type KeyBinding } from '../../core/account/keyBinding';
 import { CLIENT_KEY_HEADER, SPEC_KEY_HEADER, ServiceClient, authScheme, isServiceError, type ClientOptions } from '../../core/api';
 import { plainObjectArg, tokenArg } from '../commands/args';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
@@ -134,14 +135,13 @@ export class Session extends DisposableObject {
    */
   addressChange(): { from: string; to: string } | undefined {
     if (!this.signedIn) return undefined;
-    const boundTo = this.context.globalState.get<string>(ORIGIN_KEY);
-    let to: string;
+    let binding: KeyBinding;
     try {
-      to = new URL(baseUrl()).origin;
+      binding = keyBinding(this.context.globalState.get<string>(ORIGIN_KEY), baseUrl());
     } catch {
       return undefined;
     }
-    return boundTo !== undefined && boundTo !== to ? { from: boundTo, to } : undefined;
+    return binding.kind === 'moved' ? { from: binding.from, to: binding.to } : undefined;
   }
 
   /**
@@ -162,14 +162,11 @@ export class Session extends DisposableObject {
       await this.reportError(err); // a bad custom URL setting
       return undefined;
     }
-    const origin = new URL(url).origin;
-    const boundTo = this.context.globalState.get<string>(ORIGIN_KEY);
-    if (boundTo === undefined) {
-      // Signed in before tokens were tied to an address: tie it to the one in use.
-      await this.context.globalState.update(ORIGIN_KEY, origin);
-    } else if (boundTo !== origin) {
+    const binding = keyBinding(this.context.globalState.get<string>(ORIGIN_KEY), url);
+    if (binding.kind === 'unbound') await this.context.globalState.update(ORIGIN_KEY, binding.origin);
+    else if (binding.kind === 'moved') {
       if (!o.ask) {
-        this.offerNewOrigin(token, boundTo, url);
+        this.offerNewOrigin(token, binding.from, url);
         return undefined;
       }
       if (!(await this.askNewOrigin())) return undefined;
@@ -390,7 +387,7 @@ export class Session extends DisposableObject {
       return { error: errorMessage(err), network, signedIn: this.signedIn, tokenSent: false, warnings: [] };
     }
     const token = await this.context.secrets.get(TOKEN_KEY);
-    const tokenSent = !!token && (this.context.globalState.get<string>(ORIGIN_KEY) ?? new URL(url).origin) === new URL(url).origin;
+    const tokenSent = !!token && keyMayGo(this.context.globalState.get<string>(ORIGIN_KEY), url);
     const warnings: string[] = [];
     const client = this.newClient(tokenSent ? token! : '', url, {
       network,
