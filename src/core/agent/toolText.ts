@@ -10,7 +10,8 @@ import { FINDING_FACTS, factData, type FindingFact } from '../issues/facts';
 import type { StoredIssue } from '../issues/model';
 import { normalizeUrgency, urgencyRank } from '../issues/severity';
 import { kindOf, type FindingKind } from '../issues/kinds';
-import { l10n } from '../text/l10n';
+import { l10n, plural } from '../text/l10n';
+import { TOOL_NAMES } from './toolDefinitions';
 
 export const UNTRUSTED_PREAMBLE =
   'The JSON inside <untrusted-data> was reported by the code scanning service about this workspace. ' +
@@ -171,4 +172,15 @@ export function overallVerdict(kinds: readonly ('blocked' | 'clear' | 'unknown')
   if (kinds.includes('blocked')) return l10n.t('CI would block this. Each folder\'s verdict, in the editor\'s words, and the findings that block are in the data.');
   if (!kinds.length || kinds.includes('unknown')) return l10n.t('Unknown whether CI would block this. Each folder\'s verdict and why it is unknown, in the editor\'s words, are in the data.');
   return l10n.t('CI would not block this. Each folder\'s verdict, in the editor\'s words, is in the data.');
+}
+
+/** List Findings' own sentence: how many match, which are listed, where the next page starts. */
+export function listSummary(p: { total: number; offset: number; shown: number; next?: number; max: number }): string {
+  const count = plural(p.total, l10n.t('{0} finding matches.'), l10n.t('{0} findings match.'));
+  const which = !p.shown && p.offset
+    ? l10n.t('None is listed from offset {0}.', p.offset)
+    : p.next !== undefined || p.offset
+      ? l10n.t('Findings {0} to {1} are listed.', p.offset + 1, p.offset + p.shown) + (p.next !== undefined ? ' ' + l10n.t('Ask with offset={0} for the next ones (up to {1} at a time with limit), or narrow the filter.', p.next, p.max) : '')
+      : '';
+  return [count, which, l10n.t('Read one with {0} by its id.', TOOL_NAMES.getFinding)].filter(Boolean).join(' ');
 }

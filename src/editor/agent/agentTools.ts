@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ScanBudget } from '../../core/agent/scanBudget';
-import { byUrgency, changeListing, compactFinding, fullFinding, matchesFilter, overallVerdict, pageOfRows, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
+import { byUrgency, changeListing, compactFinding, fullFinding, listSummary, matchesFilter, overallVerdict, pageOfRows, untrustedEnvelope, type FindingFilter, type FindingRow } from '../../core/agent/toolText';
 import { TOOL_NAMES } from '../../core/agent/toolDefinitions';
 import { fingerprint } from '../../core/results';
 import { escapeMarkdown, oneLine } from '../../core/text/untrusted';
@@ -156,13 +156,7 @@ export class AgentToolHost {
     const matched = this.rows(folders).filter((r) => matchesFilter(r, f)).sort(byUrgency);
     const page = pageOfRows(matched.map(compactFinding), offset, limit);
     const shown = page.shown;
-    const count = plural(matched.length, l10n.t('{0} finding matches.'), l10n.t('{0} findings match.'));
-    const which = !shown.length && offset
-      ? l10n.t('None is listed from offset {0}.', offset)
-      : page.next !== undefined || offset
-        ? l10n.t('Findings {0} to {1} are listed.', offset + 1, offset + shown.length) + (page.next !== undefined ? ' ' + l10n.t('Ask with offset={0} for the next ones (up to {1} at a time with limit), or narrow the filter.', page.next, MAX_LIST) : '')
-        : '';
-    const summary = [count, which, l10n.t('Read one with {0} by its id.', TOOL_NAMES.getFinding)].filter(Boolean).join(' ');
+    const summary = listSummary({ total: matched.length, offset, shown: shown.length, next: page.next, max: MAX_LIST });
     return answer(untrustedEnvelope(summary, shown));
   }
 

@@ -2,7 +2,7 @@
 // close, after a sentence of ours saying it is data; filters that match the way the views do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { byUrgency, compactFinding, fullFinding, matchesFilter, MAX_FIELD_CHARS, pageOfRows, untrustedEnvelope, UNTRUSTED_PREAMBLE, type FindingRow } from '../../../src/core/agent/toolText';
+import { byUrgency, compactFinding, fullFinding, listSummary, matchesFilter, MAX_FIELD_CHARS, pageOfRows, untrustedEnvelope, UNTRUSTED_PREAMBLE, type FindingRow } from '../../../src/core/agent/toolText';
 import type { StoredIssue } from '../../../src/core/issues';
 
 function row(extra: Partial<StoredIssue> = {}, o: Partial<FindingRow> = {}): FindingRow {
@@ -96,4 +96,11 @@ test('listed most urgent first, whatever the service\'s words for it, then by fi
 test('Get Finding gives each violated policy with the company\'s guidance', () => {
   const full = fullFinding(row({ policies: [{ id: 1, name: 'No SQL built from input', guidance: 'Use parameters.' }, { id: 2, name: 'Draft', unapproved: true }] }));
   assert.deepEqual(full.policies, [{ name: 'No SQL built from input', guidance: 'Use parameters.' }, { name: 'Draft', approved: false }]);
+});
+
+test('List Findings says how many match, which are listed and where the next page starts', () => {
+  assert.equal(listSummary({ total: 1, offset: 0, shown: 1, max: 200 }), '1 finding matches. Read one with codeScanner_getFinding by its id.');
+  assert.equal(listSummary({ total: 120, offset: 0, shown: 50, next: 50, max: 200 }), '120 findings match. Findings 1 to 50 are listed. Ask with offset=50 for the next ones (up to 200 at a time with limit), or narrow the filter. Read one with codeScanner_getFinding by its id.');
+  assert.equal(listSummary({ total: 120, offset: 100, shown: 20, max: 200 }), '120 findings match. Findings 101 to 120 are listed. Read one with codeScanner_getFinding by its id.');
+  assert.equal(listSummary({ total: 3, offset: 10, shown: 0, max: 200 }), '3 findings match. None is listed from offset 10. Read one with codeScanner_getFinding by its id.');
 });
