@@ -2,6 +2,7 @@
 // (the same selection, the same settings), before anything is asked or sent.
 import * as vscode from 'vscode';
 import { selectChangedFiles, selectGivenFiles, type Selection } from '../../core/workspace/selectFiles';
+import { leaveOutBinaryContent, type ContentChecked } from '../../core/workspace/binaryContent';
 import { selectForScan, selectOptions } from '../scan/uploadPreview';
 import { filesByFolder } from '../scan/scanTargets';
 import { mapInSlices } from '../../core/async/slices';
@@ -10,7 +11,12 @@ import { l10n } from '../../core/text/l10n';
 export interface PlannedUpload {
   /** The files named (a partial scan of given files), or the folders (a whole-folder scan). */
   uris: vscode.Uri[];
-  selections: { folder: vscode.WorkspaceFolder; selection: Selection }[];
+  /**
+   * Each folder's selection, the very one the scan packages, and what packaging will make of
+   * it (`uploaded`: files binary by their content left out too): what the person confirms is
+   * what is uploaded.
+   */
+  selections: { folder: vscode.WorkspaceFolder; selection: Selection; uploaded: ContentChecked }[];
   problem?: string;
   /** Paths named that lie in no folder the call acts on. */
   outside?: string[];
@@ -22,18 +28,22 @@ export interface PlannedUpload {
  */
 export const MAX_AGENT_PATHS = 5000;
 
+async function checked(folder: vscode.WorkspaceFolder, selection: Selection): Promise<PlannedUpload['selections'][number]> {
+  return { folder, selection, uploaded: await leaveOutBinaryContent(selection) };
+}
+
 export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'givenFiles', input: Record<string, unknown>, folders: readonly vscode.WorkspaceFolder[]): Promise<PlannedUpload> {
   if (!folders.length) return { uris: [], selections: [], problem: l10n.t('No folder is open in this window.') };
   if (kind === 'workspace') {
     const selections = [];
-    for (const folder of folders) selections.push({ folder, selection: await selectForScan(folder) });
+    for (const folder of folders) selections.push(await checked(folder, await selectForScan(folder)));
     return { uris: folders.map((f) => f.uri), selections };
   }
   if (kind === 'changedFiles') {
     const selections = [];
     for (const folder of folders) {
       try {
-        selections.push({ folder, selection: await selectChangedFiles(folder.uri.fsPath, selectOptions(folder)) });
+        selections.push(await checked(folder, await selectChangedFiles(folder.uri.fsPath, selectOptions(folder))));
       } catch {
         // Not a git repository: no changed files there.
       }
@@ -55,6 +65,6 @@ export async function selectForUpload(kind: 'workspace' | 'changedFiles' | 'give
   const outside = paths.filter((_, i) => !inFolder(uris[i]!));
   if (!byFolder.size) return { uris: named, selections: [], outside, problem: l10n.t('none of those paths is inside a folder of this workspace.') };
   const selections = [];
-  for (const [folder, files] of byFolder) selections.push({ folder, selection: await selectGivenFiles(folder.uri.fsPath, files, selectOptions(folder)) });
+  for (const [folder, files] of byFolder) selections.push(await checked(folder, await selectGivenFiles(folder.uri.fsPath, files, selectOptions(folder))));
   return { uris: named, selections, ...(outside.length ? { outside } : {}) };
 }

@@ -182,9 +182,9 @@ export class AgentToolHost {
     if (budget) return answer(budget, true);
     const plan = await selectForUpload(kind, input, folders);
     if (plan.problem) return answer(untrustedEnvelope(l10n.t('Nothing was scanned. Why:'), { reason: plan.problem }), true);
-    const files = plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.name}/${f.path}`));
+    const files = plan.selections.flatMap(({ folder, uploaded }) => uploaded.files.map((f) => `${folder.name}/${f.path}`));
     const left = [
-      ...plan.selections.flatMap(({ folder, selection }) => selection.skipped.map((s) => `${folder.name}/${s.path} (${skipReasonLabel(s.reason)})`)),
+      ...plan.selections.flatMap(({ folder, uploaded }) => uploaded.skipped.map((s) => `${folder.name}/${s.path} (${skipReasonLabel(s.reason)})`)),
       ...(plan.outside ?? []).map((p) => l10n.t('{0} (outside the workspace folders)', p)),
     ];
     if (!files.length) return answer(untrustedEnvelope(l10n.t('Nothing was scanned: no file would be uploaded. The files left out, with why:'), { leftOut: left.slice(0, MAX_LIST) }));
@@ -210,10 +210,11 @@ export class AgentToolHost {
     if (budget) return { text: budget, isError: true };
     this.budget.spend();
     // The first-scan question was answered (checked above); the person confirmed this upload.
-    const summary = await this.ctx.scans.scan(kind, { confirmed: true }, plan.uris);
+    // The selections the person confirmed are the ones packaged: the files are not chosen again.
+    const summary = await this.ctx.scans.scan(kind, { confirmed: true }, plan.uris, plan.selections);
     if (!summary) return { text: l10n.t('Nothing was scanned: another scan is running in the editor, or the editor could not reach the service. Try again in a moment.'), isError: true };
     if (summary.error) return { text: untrustedEnvelope(l10n.t('The scan stopped; what the service or the editor said:'), { error: summary.error.message, continuesOnService: summary.continuesOnService }), isError: true };
-    const scanned = new Set(plan.selections.flatMap(({ folder, selection }) => selection.files.map((f) => `${folder.uri.toString()}\n${f.path}`)));
+    const scanned = new Set(plan.selections.flatMap(({ folder, uploaded }) => uploaded.files.map((f) => `${folder.uri.toString()}\n${f.path}`)));
     const found = this.rows().filter((r) => scanned.has(`${r.located.folderUri}\n${r.finding.path}`) && !r.dismissed);
     const key = (r: (typeof found)[number]) => `${r.located.folderUri}\n${fingerprint(r.finding)}`;
     const before = this.seen.get(agent);

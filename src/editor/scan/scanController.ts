@@ -29,7 +29,8 @@ import { folderProject, repositorySettingNotes, scanSettings } from '../settings
 import type { ProjectNames } from './projectNames';
 import { ResultsCommands, pruneArchivedFiles, type ScanActivity } from './resultsCommands';
 import { ScanEnd } from './scanEnd';
-import { SCAN_TITLES, scanSteps, type ScanKind, type Step } from './scanTargets';
+import { SCAN_TITLES, scanSteps, stepsOf, type ScanKind, type Step } from './scanTargets';
+import type { Selection } from '../../core/workspace/selection';
 import { FoldersEnded, Run, recordedByPipeline, type ScanState } from './scanRun';
 import type { UploadConsent } from './uploadConsent';
 import { selectOptions } from './uploadPreview';
@@ -103,11 +104,11 @@ export class ScanController extends DisposableObject implements ScanActivity {
     await this.notifier.info(this.current.state.message, { title: l10n.t('Cancel Scan'), run: () => this.cancel() });
   }
 
-  /** `given`: the files of a `givenFiles` scan. */
-  scan(kind: ScanKind, arg?: unknown, given?: readonly vscode.Uri[]): Promise<ScanSummary | undefined> {
+  /** `given`: the files of a `givenFiles` scan; `chosen`: selections made and confirmed (an agent's), packaged as they are. */
+  scan(kind: ScanKind, arg?: unknown, given?: readonly vscode.Uri[], chosen?: readonly { folder: vscode.WorkspaceFolder; selection: Selection }[]): Promise<ScanSummary | undefined> {
     const options = scanOptionsArg(arg);
     return this.exclusive(async () => {
-      const steps = scanSteps(kind, given);
+      const steps = chosen ? stepsOf(kind, chosen) : scanSteps(kind, given);
       if (typeof steps === 'string') {
         void this.notifier.info(steps);
         return undefined;

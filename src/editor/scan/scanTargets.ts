@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { FolderScanRequest } from '../../core/scan/pipeline';
 import type { PartialKind } from '../../core/scan/endWords';
 import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles } from '../../core/workspace/selectFiles';
+import type { Selection } from '../../core/workspace/selection';
 import { selectOptions } from './uploadPreview';
 import { l10n } from '../../core/text/l10n';
 
@@ -34,6 +35,13 @@ export function scanSteps(kind: ScanKind, given?: readonly vscode.Uri[]): Step[]
   const byFolder = filesByFolder(kind === 'givenFiles' ? given ?? [] : openFileUris(), folders);
   if (!byFolder.size) return kind === 'givenFiles' ? l10n.t('None of those files is in a folder of this workspace.') : l10n.t('No files of this workspace are open in an editor.');
   return [...byFolder].map(([folder, files]) => ({ folder, partial: true, partialOf: kind === 'openFiles' ? 'open' : 'chosen', select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
+}
+
+/** Steps for selections already made (and confirmed): each packaged as it is. */
+export function stepsOf(kind: ScanKind, chosen: readonly { folder: vscode.WorkspaceFolder; selection: Selection }[]): Step[] | string {
+  if (!chosen.length) return l10n.t('None of those files is in a folder of this workspace.');
+  const partialOf: PartialKind | undefined = kind === 'changedFiles' ? 'changed' : kind === 'openFiles' ? 'open' : kind === 'givenFiles' ? 'chosen' : undefined;
+  return chosen.map(({ folder, selection }) => ({ folder, partial: kind !== 'workspace', ...(partialOf ? { partialOf } : {}), select: () => Promise.resolve(selection) }));
 }
 
 /**
