@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { selectChangedFiles, selectGivenFiles, type Selection } from '../../core/workspace/selectFiles';
 import { leaveOutBinaryContent, type ContentChecked } from '../../core/workspace/binaryContent';
-import { selectForScan, selectOptions } from '../scan/uploadPreview';
+import { selectForScan, selectOptions } from '../scan/fileChoice';
 import { filesByFolder } from '../scan/scanTargets';
 import { mapInSlices } from '../../core/async/slices';
 import { l10n } from '../../core/text/l10n';

@@ -12,7 +12,7 @@ import { editConfig, readIfThere } from '../../core/agent/configFile';
 import { ENTRY_NAME, agentConfigs, entryIn, mcpEntry, nodeOnPath, runsBridge, withEntry, type AgentKind } from '../../core/agent/agentConfig';
 import { oneLine } from '../../core/text/untrusted';
 import { hasRules, readRules, rulesBlock, rulesFileOf, rulesPathIn, withRules, withoutRules, writeRules } from '../../core/agent/rulesFile';
-import { scannableFolders } from '../scan/uploadPreview';
+import { scannableFolders } from '../scan/fileChoice';
 import type { Notifier } from '../notifier';
 import { l10n } from '../../core/text/l10n';
 

@@ -23,7 +23,7 @@ import { checkFix } from '../fixes/fixTargets';
 import type { LocatedIssue } from '../results/resultsStore';
 import { folderNameOf } from '../workspaceFiles';
 import { serviceHost } from '../settings';
-import { scannableFolders } from '../scan/uploadPreview';
+import { scannableFolders } from '../scan/fileChoice';
 import { l10n, plural } from '../../core/text/l10n';
 
 const MAX_LIST = 200;

@@ -23,7 +23,7 @@ import { askWithProgress, folderGate, openGate, type FolderGate } from './ciGate
 import type { ServiceGateOutcome } from '../../core/results/serviceGate';
 import type { FeatureCtx } from '../controllers';
 import { DisposableObject } from '../disposable';
-import { scannableFolders } from '../scan/uploadPreview';
+import { scannableFolders } from '../scan/fileChoice';
 import type { ScanOptions } from '../scan/scanController';
 import { l10n } from '../../core/text/l10n';
 

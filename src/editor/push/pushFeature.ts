@@ -12,7 +12,7 @@ import { folderNameOf } from '../workspaceFiles';
 import { PushCheck } from './pushCheck';
 import { folderGate, openGate } from './ciGateOf';
 import { gateWhere } from '../../core/results/pushVerdict';
-import { scannableFolders } from '../scan/uploadPreview';
+import { scannableFolders } from '../scan/fileChoice';
 import { l10n } from '../../core/text/l10n';
 
 export function pushFeature(ctx: FeatureCtx): { check: PushCheck; statusBar: vscode.StatusBarItem; commands: Pick<CommandHandlers, 'codeScanner.checkStagedChanges' | 'codeScanner.checkBranchBeforePush' | 'codeScanner.showPushCheck' | 'codeScanner.openCiGate'> } {

@@ -33,7 +33,7 @@ import { SCAN_TITLES, scanSteps, stepsOf, type ScanKind, type Step } from './sca
 import type { Selection } from '../../core/workspace/selection';
 import { FoldersEnded, Run, recordedByPipeline, type ScanState } from './scanRun';
 import type { UploadConsent } from './uploadConsent';
-import { selectOptions } from './uploadPreview';
+import { selectOptions } from './fileChoice';
 import type { FolderTransferStore, UploadStorage } from './uploadStorage';
 import { l10n } from '../../core/text/l10n';
 

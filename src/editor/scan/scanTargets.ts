@@ -5,7 +5,7 @@ import type { FolderScanRequest } from '../../core/scan/pipeline';
 import type { PartialKind } from '../../core/scan/endWords';
 import { selectChangedFiles, selectGivenFiles, selectWorkspaceFiles } from '../../core/workspace/selectFiles';
 import type { Selection } from '../../core/workspace/selection';
-import { selectOptions } from './uploadPreview';
+import { selectOptions } from './fileChoice';
 import { l10n } from '../../core/text/l10n';
 
 /** `givenFiles`: files named by the caller (the agent's Scan Files tool), a partial scan like open files. */

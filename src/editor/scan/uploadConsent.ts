@@ -10,7 +10,7 @@ import { leaveOutBinaryContent } from '../../core/workspace/binaryContent';
 import type { Commands } from '../commands/manager';
 import type { Notifier } from '../notifier';
 import { folderProject, repositorySettingNotes, serviceHost } from '../settings';
-import { scannableFolders, selectForScan } from './uploadPreview';
+import { scannableFolders, selectForScan } from './fileChoice';
 import { l10n, listWords, plural } from '../../core/text/l10n';
 
 const CONSENT_KEY = STATE_KEYS.uploadConsent.key;

@@ -3,7 +3,8 @@
 // selection a scan runs, with the same settings, so what this view shows is what leaves the
 // machine. Names come from the repository: they are labels, never Markdown or commands.
 import * as vscode from 'vscode';
-import { formatBytes, selectWorkspaceFiles, type SelectOptions, type Selection } from '../../core/workspace/selectFiles';
+import { formatBytes } from '../../core/workspace/selectFiles';
+import { scannableFolders, selectForScan } from './fileChoice';
 import { leftOutGroups, previewTree, type LeftOutGroup, type PreviewDir } from '../../core/workspace/uploadPreview';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext } from '../commands/manager';
@@ -11,7 +12,7 @@ import type { SomeCommandHandlers } from '../commands/signatures';
 import type { Ctx } from '../context';
 import { DisposableObject } from '../disposable';
 import type { ProjectName } from '../../core/workspace/projectName';
-import { describeProject, folderProject, repositorySettingNotes, scanSettings } from '../settings';
+import { describeProject, folderProject, repositorySettingNotes } from '../settings';
 import { leaveOutBinaryContent, type ContentChecked } from '../../core/workspace/binaryContent';
 import { formatNumber, l10n, plural } from '../../core/text/l10n';
 
@@ -34,29 +35,6 @@ export interface UploadPreviewSummary {
   folders: { folder: string; project: string; files: string[]; bytes: number; leftOut: { path: string; reason: string }[] }[];
   /** What the view says above the files. */
   message?: string;
-}
-
-/** The folders a scan would upload files of (local folders only, as scans). */
-export function scannableFolders(): vscode.WorkspaceFolder[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-}
-
-/**
- * The files a full scan of `folder` would upload, chosen with the folder's settings; with
- * `listIgnored`, what git ignores is listed too (the preview shows it, a scan need not know).
- */
-export function selectForScan(folder: vscode.WorkspaceFolder, listIgnored = false): Promise<Selection> {
-  return selectWorkspaceFiles(folder.uri.fsPath, { ...selectOptions(folder), listIgnored });
-}
-
-/**
- * The selection settings of a folder's scans (exclude globs, size limit, credential files
- * allowed). No git runs for a workspace that is not trusted: its `.git/config` can name
- * programs git starts.
- */
-export function selectOptions(folder: vscode.WorkspaceFolder): SelectOptions {
-  const st = scanSettings(folder);
-  return { excludeGlobs: st.excludeGlobs, maxFileSizeBytes: st.maxFileSizeBytes, allowCredentialFiles: st.allowCredentialFiles, useGit: vscode.workspace.isTrusted };
 }
 
 export class UploadPreviewView extends DisposableObject implements vscode.TreeDataProvider<Node> {
