@@ -34,6 +34,15 @@ function run(cmd, args, env = {}) {
   });
 }
 
+/**
+ * The slowest tests of a run, from the reporters' own lines (`✔ title (123.4ms)`), so the
+ * next effort on the run's length goes where the time is.
+ */
+function slowest(out, n = 8) {
+  const tests = [...out.matchAll(/^\s*✔ (.+?) \((\d+(?:\.\d+)?)ms\)$/gm)].map((m) => ({ title: m[1], ms: Number(m[2]) }));
+  return tests.sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `  ${(t.ms / 1000).toFixed(1)} s  ${t.title.slice(0, 110)}`);
+}
+
 function count(out, re) {
   const m = [...out.matchAll(re)];
   return m.length ? Number(m[m.length - 1][1]) : 0;
@@ -78,6 +87,7 @@ if (!integrationOnly) {
   failed += f;
   if (code !== 0) { exit = code; if (f === 0) failed += 1; }
   console.log(`unit: ${p} passed, ${f} failed`);
+  if (!named.length) console.log(['slowest unit tests:', ...slowest(out)].join('\n'));
 }
 
 if (!unitOnly) {
@@ -87,6 +97,7 @@ if (!unitOnly) {
   passed += p;
   failed += f;
   if (code !== 0) { exit = exit || code; if (f === 0) failed += 1; }
+  console.log(['slowest tests in the real VS Code:', ...slowest(out)].join('\n'));
 }
 
 console.log(`${passed} passed, ${failed} failed`);
