@@ -3,10 +3,11 @@
 // text as instructions. The block is marked, so it is found again, replaced whole and taken
 // out; the rest of the file is the team's and stays as it is. It is written in English: the
 // file is the repository's, read by every teammate's agent whatever their display language.
-import { constants, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentKind } from './agentConfig';
 import { TOOL_NAMES } from './toolDefinitions';
+import { openRegularFile } from '../workspace/safeOpen';
 import { l10n } from '../text/l10n';
 
 /** Where each agent reads a project's rules, relative to the folder. */
@@ -91,14 +92,15 @@ export async function rulesPathIn(folder: string, rel: string): Promise<string> 
   return path.join(folder, ...parts);
 }
 
-/** Reads the file (undefined: not there); O_NOFOLLOW, so a link put there since is not read. */
+/** Reads the file (undefined: not there); opened as the scan opens files, so a link put there since is not read. */
 export async function readRules(file: string): Promise<string | undefined> {
-  const handle = await fsp.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
-  if (!handle) return undefined;
+  const opened = await openRegularFile(file);
+  if (opened === 'missing') return undefined;
+  if (typeof opened === 'string') throw new Error(l10n.t('{0} is not a regular file', path.basename(file)));
   try {
-    return await handle.readFile('utf8');
+    return await opened.handle.readFile('utf8');
   } finally {
-    await handle.close();
+    await opened.handle.close();
   }
 }
 
