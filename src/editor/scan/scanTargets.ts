@@ -14,6 +14,9 @@ export type ScanKind = 'workspace' | 'openFiles' | 'changedFiles' | 'givenFiles'
 /** `partialOf`: what a partial scan's files are, in the end message ("2 issues in the 1 changed file"). */
 export interface Step { folder: vscode.WorkspaceFolder; select: FolderScanRequest['select']; partial: boolean; partialOf?: PartialKind }
 
+/** What each partial scan's files are; a whole-folder scan is not partial. */
+const PARTIAL_OF: Record<ScanKind, PartialKind | undefined> = { workspace: undefined, changedFiles: 'changed', openFiles: 'open', givenFiles: 'chosen' };
+
 export const SCAN_TITLES: Record<ScanKind, string> = {
   get workspace() { return l10n.t('Scanning the workspace'); },
   get openFiles() { return l10n.t('Scanning open files'); },
@@ -31,16 +34,16 @@ export function scanSteps(kind: ScanKind, given?: readonly vscode.Uri[]): Step[]
     ? folders.filter((f) => given.some((u) => u.toString() === f.uri.toString()))
     : folders;
   if (kind === 'workspace') return chosen.map((folder) => ({ folder, partial: false, select: (known, watched, onCount) => selectWorkspaceFiles(folder.uri.fsPath, { ...s(folder), known, watched, onCount, statsLater: true }) }));
-  if (kind === 'changedFiles') return chosen.map((folder) => ({ folder, partial: true, partialOf: 'changed', select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
+  if (kind === 'changedFiles') return chosen.map((folder) => ({ folder, partial: true, partialOf: PARTIAL_OF.changedFiles, select: () => selectChangedFiles(folder.uri.fsPath, s(folder)) }));
   const byFolder = filesByFolder(kind === 'givenFiles' ? given ?? [] : openFileUris(), folders);
   if (!byFolder.size) return kind === 'givenFiles' ? l10n.t('None of those files is in a folder of this workspace.') : l10n.t('No files of this workspace are open in an editor.');
-  return [...byFolder].map(([folder, files]) => ({ folder, partial: true, partialOf: kind === 'openFiles' ? 'open' : 'chosen', select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
+  return [...byFolder].map(([folder, files]) => ({ folder, partial: true, partialOf: PARTIAL_OF[kind], select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
 }
 
 /** Steps for selections already made (and confirmed): each packaged as it is. */
 export function stepsOf(kind: ScanKind, chosen: readonly { folder: vscode.WorkspaceFolder; selection: Selection }[]): Step[] | string {
   if (!chosen.length) return l10n.t('None of those files is in a folder of this workspace.');
-  const partialOf: PartialKind | undefined = kind === 'changedFiles' ? 'changed' : kind === 'openFiles' ? 'open' : kind === 'givenFiles' ? 'chosen' : undefined;
+  const partialOf = PARTIAL_OF[kind];
   return chosen.map(({ folder, selection }) => ({ folder, partial: kind !== 'workspace', ...(partialOf ? { partialOf } : {}), select: () => Promise.resolve(selection) }));
 }
 
