@@ -34,6 +34,18 @@ function run(cmd, args, env = {}) {
   });
 }
 
+/** Runs a command without echoing it; resolves to [exitCode, output] when it ends. */
+function background(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', (err) => resolve([1, `${out}${err.message}\n`]));
+    child.on('close', (code, signal) => resolve([code ?? (signal ? 1 : 0), out]));
+  });
+}
+
 /**
  * The slowest tests of a run, from the reporters' own lines (`✔ title (123.4ms)`), so the
  * next effort on the run's length goes where the time is.
@@ -53,6 +65,24 @@ let passed = 0;
 let failed = 0;
 let exit = 0;
 
+if (!integrationOnly) {
+  try {
+    ensureUnitTestPackages();
+  } catch (err) {
+    console.error(err instanceof ProvisionError ? err.message : err);
+    console.log('0 passed, 1 failed (system packages)');
+    process.exit(1);
+  }
+}
+
+// The editors of the real-VS-Code windows (a few minutes of npm and native builds on a fresh
+// machine) are provisioned while the type-check, lint and unit tests run, after the system
+// packages above so that two apt runs never meet. Its lines are printed when the windows
+// start; if it failed, the launcher's own provisioning says why.
+const provisioning = !unitOnly && !integrationOnly && !named.length
+  ? background(process.execPath, [join('test', 'launch', 'provision.mjs'), '--minimum'])
+  : undefined;
+
 if (!integrationOnly && !named.length) {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
   for (const [what, cmd, args] of [
@@ -69,13 +99,6 @@ if (!integrationOnly && !named.length) {
 }
 
 if (!integrationOnly) {
-  try {
-    ensureUnitTestPackages();
-  } catch (err) {
-    console.error(err instanceof ProvisionError ? err.message : err);
-    console.log('0 passed, 1 failed (system packages)');
-    process.exit(1);
-  }
   const files = named.length ? named : findTests(join(root, 'test', 'unit'));
   // Three files at a time: most unit tests wait on child processes, sockets and the disk, so on
   // this 2-core machine three at once finish in about 60 % of the time one at a time takes
@@ -91,6 +114,11 @@ if (!integrationOnly) {
 }
 
 if (!unitOnly) {
+  if (provisioning) {
+    const [code, out] = await provisioning;
+    process.stdout.write(out);
+    if (code !== 0) console.log(`[provision] the provisioning beside the unit tests ended with ${code}; the launcher tries again`);
+  }
   const [code, out] = await run(process.execPath, [join('test', 'launch', 'run-offline.mjs')]);
   const p = count(out, /^integration: (\d+) passed/gm);
   const f = count(out, /^integration: \d+ passed, (\d+) failed/gm);

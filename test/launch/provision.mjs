@@ -3,7 +3,7 @@
 // Debian Chromium. They are cached in `.tools/` (or $CODE_SCANNER_TOOLS_DIR) with a
 // stamp, so only the first run pays the ~3 minute install.
 //
-// Usage: node test/launch/provision.mjs   (or import { provision } from it)
+// Usage: node test/launch/provision.mjs [--minimum] [--force]   (or import { provision } from it)
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -424,6 +424,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     const force = process.argv.includes('--force');
     const paths = provision({ force });
+    // --minimum: the oldest supported editor too (the smoke window's).
+    if (process.argv.includes('--minimum')) provisionMinimum();
     log(`ready: node ${paths.nodeBin}, code-server ${paths.codeServerEntry}, chromium ${paths.chromium}`);
   } catch (err) {
     console.error(`[provision] ${err instanceof ProvisionError ? err.message : err.stack || err}`);
