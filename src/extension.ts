@@ -18,6 +18,7 @@ import type { PushCheckResult } from './editor/results/resultsStore';
 import type { CommandHandlers } from './editor/commands/signatures';
 import { createContext } from './editor/context';
 import { createControllers } from './editor/controllers';
+import type { TrackedFix } from './editor/fixes/fixChecks';
 import { fixesFeature } from './editor/fixes/fixesFeature';
 import type { ShownNotification } from './editor/notifier';
 import { diagnosticsFeature } from './editor/results/diagnostics';
@@ -73,6 +74,10 @@ export interface CodeScannerApi {
   matchedPolicyCount(): number | undefined;
   /** Lets git's helper process go, as its idle time does; the next save or uploaded scan starts it again. */
   letGitHelperGo(): void;
+  /** The applied fixes followed and what the service said of each. */
+  fixChecks(): readonly TrackedFix[];
+  /** How each bundle file was compiled this session (the benchmark says whether the cache was used). */
+  codeCache(): Record<string, string>;
 }
 
 /**
@@ -85,6 +90,8 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** How the entry point loads what the extension loads later (src/loader.ts). */
 export interface Loaders {
   undici?: () => unknown;
+  /** How each bundle file was compiled: from V8's code cache, without one, or a cache V8 refused. */
+  codeCache?: () => Record<string, string>;
 }
 
 export async function activate(context: vscode.ExtensionContext, loaders: Loaders = {}): Promise<CodeScannerApi> {
@@ -159,6 +166,8 @@ export async function activate(context: vscode.ExtensionContext, loaders: Loader
     refreshPolicyMatches: async () => { await ctx.policies.refresh(); return ctx.policies.count; },
     matchedPolicyCount: () => ctx.policies.count,
     letGitHelperGo: disposeProgramRunner,
+    fixChecks: () => ctx.fixChecks.all(),
+    codeCache: () => loaders.codeCache?.() ?? {},
   };
 }
 

@@ -19,7 +19,7 @@ const PROGRESS_EVERY_MS = 15_000;
 const registry = process.env.CODE_SCANNER_MCP_REGISTRY || path.join(__dirname, 'windows');
 
 /** One call over the window's channel: hello with its secret, the call, its answer. */
-function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string, signal?: AbortSignal): Promise<{ text: string; isError?: boolean; unreachable?: boolean }> {
+function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string, signal?: AbortSignal, onProgress?: (message: string) => void): Promise<{ text: string; isError?: boolean; unreachable?: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(w.socket);
     let done = false;
@@ -42,6 +42,7 @@ function callWindow(w: WindowEntry, tool: string, input: unknown, agent: string,
       if (msg?.type === 'welcome') socket.write(encode({ type: 'call', id: 1, tool, input, agent }));
       else if (msg?.type === 'refused') finish({ text: `The VS Code window (${w.name}) refused this bridge: ${msg.why}`, isError: true });
       else if (msg?.type === 'result') finish({ text: msg.text, ...(msg.isError ? { isError: true } : {}) });
+      else if (msg?.type === 'progress' && typeof msg.message === 'string') onProgress?.(msg.message.slice(0, 200));
     }, () => finish({ text: 'The editor\'s answer was too long to read.', isError: true }));
     socket.on('connect', () => { connected = true; socket.write(encode({ type: 'hello', secret: w.secret })); });
     socket.on('data', (d) => reader.push(d));
@@ -67,16 +68,21 @@ async function main(): Promise<void> {
     // While the person is asked in VS Code, progress keeps a client that allows it from timing out.
     const token = extra._meta?.progressToken;
     let beats = 0;
-    const beat = token === undefined ? undefined : setInterval(() => {
-      void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++beats, message: 'Waiting for the person to answer in VS Code' } }).catch(() => undefined);
-    }, PROGRESS_EVERY_MS);
+    // The editor says what the call is doing once it is past the person's answer (a fix being checked).
+    let doing = 'Waiting for the person to answer in VS Code';
+    const send = () => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token!, progress: ++beats, message: doing } }).catch(() => undefined);
+    const beat = token === undefined ? undefined : setInterval(send, PROGRESS_EVERY_MS);
+    const onProgress = (message: string) => {
+      doing = message;
+      if (token !== undefined) send();
+    };
     try {
       let pool = found.windows;
       for (;;) {
         const chosen = chooseWindow(pool, { folder: typeof input.folder === 'string' ? input.folder : undefined, cwd: process.cwd(), preferred: process.env.CODE_SCANNER_MCP_WINDOW });
         if ('refusal' in chosen) return text(chosen.refusal, true);
         // Chosen by the agent's working folder: the window acts on that folder, not on all of its own.
-        const r = await callWindow(chosen.window, tool, 'folder' in chosen && chosen.folder && input.folder === undefined ? { ...input, folder: chosen.folder } : input, agent.slice(0, 80), extra.signal);
+        const r = await callWindow(chosen.window, tool, 'folder' in chosen && chosen.folder && input.folder === undefined ? { ...input, folder: chosen.folder } : input, agent.slice(0, 80), extra.signal, onProgress);
         // A window that is gone: the next that fits, if any (its words if none does).
         const rest = r.unreachable ? pool.filter((w) => w !== chosen.window) : [];
         if (!r.unreachable || !rest.length) return text(r.text, !!r.isError);

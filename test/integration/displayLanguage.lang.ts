@@ -50,6 +50,8 @@ function serviceTexts(issues: readonly LocatedIssue[]): string[] {
     issue.triageReasoning, issue.scannerMetadata, issue.status, issue.urgency, issue.projectName, issue.branch, issue.language, issue.fileName,
     issue.explanation, issue.dependency?.name, issue.dependency?.version, issue.dependency?.ecosystem, issue.dependency?.cve, issue.dependency?.fixVersion,
     uri.path.split('/').pop(), ...(issue.policies ?? []).flatMap((p) => [p.name, p.guidance]),
+    // The diff's lines one by one, as the page shows them: the project's code, not our words.
+    ...(issue.fix?.diff.split('\n').map((line) => line.slice(1).trim()) ?? []),
   ]).filter((t): t is string => !!t && t.length > 2).sort((a, b) => b.length - a.length);
 }
 

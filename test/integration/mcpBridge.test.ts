@@ -143,6 +143,39 @@ suite('AI agents through the MCP bridge', () => {
     fs.writeFileSync(fileUri(pricing).fsPath, onDisk);
   });
 
+  test('Apply Fix with verify: true waits for the service\'s check of the saved fix and returns its outcome, with progress', async function () {
+    this.timeout(150_000);
+    const a = await api();
+    const session = 'src/session.js';
+    const before = fs.readFileSync(fileUri(session).fsPath, 'utf8');
+    const config = vscode.workspace.getConfiguration('codeScanner');
+    await config.update('scanOnSaveMinInterval', 5, vscode.ConfigurationTarget.Global);
+    await config.update('verifyFixes', 'afterSave', vscode.ConfigurationTarget.Global);
+    try {
+      await scan('codeScanner.scanWorkspace');
+      const weak = a.issues().find((l) => l.issue.path === session && l.issue.classificationId === 'CWE-338' && l.issue.fix);
+      assert.ok(weak, 'session.js has its weak random finding');
+      const seq = a.notifications().at(-1)?.seq ?? 0;
+      const progress: string[] = [];
+      const running = client.callTool({ name: 'codeScanner_applyFix', arguments: { id: weak.issue.id, verify: true } }, undefined, {
+        timeout: 140_000, resetTimeoutOnProgress: true, onprogress: (p) => { if (p.message) progress.push(p.message); },
+      }) as Promise<CallResult>;
+      await waitFor('the question in the editor', () => a.notifications(seq).find((n) => /asks to apply the suggested fix/.test(n.text)), 30_000);
+      assert.notStrictEqual(await clickNotification('Apply and Save'), false);
+      const text = (await running).content.map((c) => c.text).join('\n');
+      assert.match(text, /The service checked the fix:/);
+      assert.match(text, /"verification": "notRemoved"/);
+      const again = /"reportedAgainAs": "([^"]+)"/.exec(text)?.[1];
+      assert.ok(again && a.issues().some((l) => l.issue.id === again && l.issue.classificationId === 'CWE-338'), `the finding reported again is in the results: ${text}`);
+      assert.ok(progress.includes('Checking the fix with the service'), progress.join(' | '));
+    } finally {
+      await config.update('verifyFixes', 'off', vscode.ConfigurationTarget.Global);
+      await config.update('scanOnSaveMinInterval', undefined, vscode.ConfigurationTarget.Global);
+      fs.writeFileSync(fileUri(session).fsPath, before);
+      await vscode.commands.executeCommand('codeScanner.clearFixChecks');
+    }
+  });
+
   test('an agent asks whether CI would block the staged change: the person allows the upload in the editor, the answer is the verdict', async function () {
     this.timeout(90_000);
     const git = (...args: string[]) => execFileSync('git', args, { cwd: workspaceRoot(), encoding: 'utf8' });

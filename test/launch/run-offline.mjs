@@ -146,7 +146,9 @@ async function main() {
   // The page reloads with its URL and its exposed functions: the suite may reload the window
   // and go on in the new extension host (test/integration/index.ts).
   extensionEnvironment.CODE_SCANNER_TEST_RELOAD_FILE = join(tempDir('code-scanner-reload-'), 'reload.json');
-  const settings = { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false };
+  // Checking applied fixes (a scan after each save of a fixed file) is the subject of its own
+  // suite, which turns it on; elsewhere a test's save must not start a scan of its own.
+  const settings = { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false, 'codeScanner.verifyFixes': 'off' };
 
   // With a grep (working on one suite), only the windows whose tests it names: a grep of
   // window names alone ("restricted", "smoke|oldest") skips the main window.

@@ -18,7 +18,9 @@ export type BridgeMessage =
 export type EditorMessage =
   | { type: 'welcome' }
   | { type: 'refused'; why: string }
-  | { type: 'result'; id: number; text: string; isError?: boolean };
+  | { type: 'result'; id: number; text: string; isError?: boolean }
+  /** What a call is doing while it takes long (the bridge passes it on as MCP progress). */
+  | { type: 'progress'; id: number; message: string };
 
 /** What a window writes for bridges to find it. */
 export interface WindowEntry {

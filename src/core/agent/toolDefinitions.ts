@@ -96,12 +96,13 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     title: 'Code Scanner: Apply Fix',
     userDescription: 'Apply the service\'s suggested fix of one finding to its file (the person confirms in the editor; the file is edited, not saved).',
-    modelDescription: `Applies the suggested fix of one finding (an id from ${TOOL_NAMES.listFindings} whose fixable is true) to its file, once the person confirms in the editor. The same checks as the editor's Apply Fix: only files the scan uploaded, only while the code is as it was scanned; otherwise it refuses and says why. A refusal by the person is an answer, not an error. The person answers in VS Code, so the call may take a while; if you stop waiting, the request is withdrawn and nothing is done. Outside the editor the person may apply and save; the answer says whether the file on disk has the fix (savedToDisk): until it does, git, tests and builds do not see it.`,
+    modelDescription: `Applies the suggested fix of one finding (an id from ${TOOL_NAMES.listFindings} whose fixable is true) to its file, once the person confirms in the editor. The same checks as the editor's Apply Fix: only files the scan uploaded, only while the code is as it was scanned; otherwise it refuses and says why. A refusal by the person is an answer, not an error. The person answers in VS Code, so the call may take a while; if you stop waiting, the request is withdrawn and nothing is done. Outside the editor the person may apply and save; the answer says whether the file on disk has the fix (savedToDisk): until it does, git, tests and builds do not see it. Once the file is saved with the fix, the service checks it with a scan of the file (unless the person turned that off): with verify true (and the file saved), the call waits for that check, up to three minutes, and says whether the fix was verified, did not remove the finding (reportedAgainAs names it), introduced new findings (newFindings), or could not be checked (unknown, never a pass).`,
     inputSchema: {
       type: 'object',
       properties: {
         id: { type: 'string', description: `The finding id from ${TOOL_NAMES.listFindings}.` },
         folder: FOLDER,
+        verify: { type: 'boolean', description: 'Wait for the service\'s check of the fix once the file is saved (apply, save, verify, next), instead of scanning again.' },
       },
       required: ['id'],
     },

@@ -187,13 +187,14 @@ export function spokenId(id: string): string {
 /**
  * A finding's row in the tree: its label (urgency and line first, as a narrow side bar cuts
  * the rest), its description and what a screen reader says (the marks a sighted user sees).
- * `dismissed`: the local dismissal's words, the one mark that is not the finding's own.
+ * `dismissed`: the local dismissal's words; `note`: what the check of a fix says of it (the
+ * two marks that are not the finding's own).
  */
-export function findingRow(issue: StoredIssue, o: { groupBy: string; pushCheck?: boolean; dismissed?: string; facts?: readonly FindingFact[] }): { label: string; description: string; accessibleLabel: string } {
+export function findingRow(issue: StoredIssue, o: { groupBy: string; pushCheck?: boolean; dismissed?: string; note?: string; facts?: readonly FindingFact[] }): { label: string; description: string; accessibleLabel: string } {
   const line = currentLine(issue);
   const where = o.groupBy === 'file' ? l10n.t('line {0}', line) : `${issue.path.slice(issue.path.lastIndexOf('/') + 1)}:${line}`;
   const label = o.groupBy === 'urgency' ? where : `${urgencyLabel(issue.urgency)} · ${where}`;
-  const marks = [...rowMarks(issue, { pushCheck: o.pushCheck, groupBy: o.groupBy }, o.facts), ...(o.dismissed ? [l10n.t('dismissed: {0}', o.dismissed)] : [])];
+  const marks = [...rowMarks(issue, { pushCheck: o.pushCheck, groupBy: o.groupBy }, o.facts), ...(o.dismissed ? [l10n.t('dismissed: {0}', o.dismissed)] : []), ...(o.note ? [o.note] : [])];
   return {
     label,
     description: [issue.classificationName, issue.classificationId, ...marks].join(' · '),

@@ -3,10 +3,12 @@
 // Within the request budget: scans start at least `minIntervalMs` apart, and a `429` pauses
 // the queue until the service's Retry-After (or a minute) has passed, keeping the files.
 import { errorMessage } from '../errors';
+import type { ScanSummary } from './endWords';
 
 /** How one scan of saved files ended. */
 export type SaveScanResult =
-  | { kind: 'done' }
+  /** `summary`: how the scan ended, when one ran (cancelled, or a folder's lists unread, say so). */
+  | { kind: 'done'; summary?: ScanSummary }
   /** Another scan was running (one the user started): these files go with the next one. */
   | { kind: 'busy' }
   | { kind: 'limited'; retryAfterMs?: number }

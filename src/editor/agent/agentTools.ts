@@ -25,8 +25,13 @@ import { folderNameOf } from '../workspaceFiles';
 import { serviceHost } from '../settings';
 import { scannableFolders } from '../scan/fileChoice';
 import { l10n, plural } from '../../core/text/l10n';
+import { fixCheckSentence } from '../../core/results/fixCheckWords';
+import { verifyFixesMode } from '../fixes/fixChecks';
+import type { IssueRef } from '../commands/args';
 
 const MAX_LIST = 200;
+/** How long Apply Fix with verify waits for the service's check of the fix. */
+const VERIFY_WAIT_MS = 180_000;
 const DEFAULT_LIST = 50;
 
 /** What a call must have confirmed by the person before it is carried out. */
@@ -54,7 +59,8 @@ export interface Confirmation {
  */
 export type Confirm = (c: Confirmation) => Promise<boolean | 'save' | { refused: string }>;
 
-export interface ToolCall { tool: string; input: Record<string, unknown>; agent: string }
+/** `progress`: says what a long call is doing (the MCP bridge passes it on as progress). */
+export interface ToolCall { tool: string; input: Record<string, unknown>; agent: string; progress?: (message: string) => void }
 export interface ToolAnswer { text: string; isError?: boolean }
 
 /** What a call would do: said at once (a refusal, a read), or carried out once confirmed. */
@@ -93,13 +99,19 @@ export class AgentToolHost {
   /** Per agent: the findings its previous scan returned, so the next answer marks what is new since. */
   private readonly seen = new Map<string, Set<string>>();
 
-  constructor(private readonly ctx: Pick<FeatureCtx, 'store' | 'scans' | 'fixes' | 'consent' | 'session' | 'log'>, private readonly push?: PushCheck) {}
+  constructor(private readonly ctx: Pick<FeatureCtx, 'store' | 'scans' | 'fixes' | 'fixChecks' | 'consent' | 'session' | 'log'>, private readonly push?: PushCheck) {}
 
   private rows(folders?: readonly vscode.WorkspaceFolder[]): (FindingRow & { located: LocatedIssue })[] {
     const keep = folders && new Set(folders.map((f) => f.uri.toString()));
     return this.ctx.store.all()
       .filter((l) => !keep || keep.has(l.folderUri))
       .map((located) => ({ finding: located.issue, folder: folderNameOf(located.folderUri), dismissed: !!this.ctx.store.dismissalOf(located.issue), located }));
+  }
+
+  /** A finding in view as a list row (the new findings a fix introduced). */
+  private rowOf(folderUri: string, issueId: string) {
+    const located = this.ctx.store.get({ folderUri, issueId });
+    return located && compactFinding({ finding: located.issue, folder: folderNameOf(folderUri), dismissed: !!this.ctx.store.dismissalOf(located.issue) });
   }
 
   private findRow(input: Record<string, unknown>) {
@@ -124,7 +136,7 @@ export class AgentToolHost {
       case TOOL_NAMES.listFindings: return this.list(input);
       case TOOL_NAMES.getFinding: return this.get(input);
       case TOOL_NAMES.scanFiles: return this.scanPlan(input, call.agent);
-      case TOOL_NAMES.applyFix: return this.fixPlan(input, call.agent);
+      case TOOL_NAMES.applyFix: return this.fixPlan(input, call.agent, call.progress);
       case TOOL_NAMES.checkBeforePush: return this.pushPlan(input, call.agent);
       default: return answer(l10n.t('There is no tool {0}.', oneLine(call.tool, 80)), true);
     }
@@ -270,7 +282,35 @@ export class AgentToolHost {
     };
   }
 
-  private async fixPlan(input: Record<string, unknown>, agent: string): Promise<Plan> {
+  /**
+   * What Apply Fix says of the check that follows a saved fix: that it follows, or with
+   * `verify`, its outcome (waited for, within VERIFY_WAIT_MS, saying so as MCP progress).
+   */
+  private async verification(ref: IssueRef, saved: boolean, verify: boolean, progress?: (message: string) => void): Promise<{ said: string; data: Record<string, unknown> }> {
+    const check = this.ctx.fixChecks.ofFixed(ref.folderUri, ref.issueId);
+    if (!check || verifyFixesMode(check.uri) === 'off') return { said: l10n.t('Fixes are not checked with the service in this editor (setting codeScanner.verifyFixes); scan the file to see what the fix changed.'), data: { verification: 'off' } };
+    if (!saved) return { said: l10n.t('Once the file is saved, the service checks the fix with a scan of the file.'), data: { verification: 'afterSave' } };
+    if (!verify) return { said: l10n.t('The service now checks the fix with a scan of the file; call with verify: true to wait for its outcome.'), data: { verification: 'follows' } };
+    progress?.(l10n.t('Checking the fix with the service'));
+    const [now] = await this.ctx.fixChecks.settled([check.id], VERIFY_WAIT_MS);
+    const state = now?.state ?? { kind: 'unknown' as const, at: new Date().toISOString(), reason: l10n.t('the check was taken back') };
+    if (state.kind === 'verifying' || state.kind === 'applied') {
+      return { said: l10n.t('The service had not finished checking the fix after {0} seconds; the outcome is unknown for now (List Findings shows the file\'s findings once the check ends).', VERIFY_WAIT_MS / 1000), data: { verification: 'unknown', reason: 'timeout' } };
+    }
+    const introduced = state.kind === 'introduced' ? state.issueIds.map((id) => this.rowOf(ref.folderUri, id)).filter((r) => !!r) : undefined;
+    return {
+      said: l10n.t('The service checked the fix:'),
+      data: {
+        verification: state.kind,
+        outcome: fixCheckSentence({ path: check.path, fixed: check.fixed, state }),
+        ...(state.kind === 'notRemoved' ? { reportedAgainAs: state.issueId } : {}),
+        ...(introduced ? { newFindings: introduced } : {}),
+        ...(state.kind === 'unknown' ? { reason: state.reason } : {}),
+      },
+    };
+  }
+
+  private async fixPlan(input: Record<string, unknown>, agent: string, progress?: (message: string) => void): Promise<Plan> {
     const row = this.findRow(input);
     if (!row) return answer(l10n.t('No finding with that id is in the results. List findings first ({0}).', TOOL_NAMES.listFindings), true);
     const check = await checkFix(row.located);
@@ -312,7 +352,8 @@ export class AgentToolHost {
           : o?.save
             ? l10n.t('Applied the fix, but the file could not be saved: the file on disk does not have the fix yet (it is edited in the editor). The file:')
             : l10n.t('Applied the fix. The file is edited but not saved: the file on disk does not have the fix until the person saves it; the finding left the results (Undo brings both back). The file:');
-        return { text: untrustedEnvelope(said, { folder: row.folder, path: i.path, savedToDisk: saved }) };
+        const verification = await this.verification(ref, saved, input.verify === true, progress);
+        return { text: untrustedEnvelope(`${said} ${verification.said}`, { folder: row.folder, path: i.path, savedToDisk: saved, ...verification.data }) };
       },
     };
   }

@@ -170,7 +170,8 @@ export class McpChannel extends DisposableObject {
       const agent = typeof m.agent === 'string' && m.agent.trim() ? m.agent.slice(0, 80) : l10n.t('an MCP client');
       // The bridge closes the connection when its client gives up or cancels: the question is withdrawn.
       const withdrawn = new Promise<void>((resolve) => s.once('close', () => resolve()));
-      void this.host.run({ tool: m.tool, input, agent }, (c) => this.askInEditor(c, withdrawn, agent)).then(
+      const progress = (message: string) => { if (!s.destroyed) s.write(encode({ type: 'progress', id: m.id, message })); };
+      void this.host.run({ tool: m.tool, input, agent, progress }, (c) => this.askInEditor(c, withdrawn, agent)).then(
         (r) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: r.text, ...(r.isError ? { isError: true } : {}) })); },
         (e: unknown) => { if (!s.destroyed) s.write(encode({ type: 'result', id: m.id, text: `The editor could not run the tool: ${errorMessage(e)}`, isError: true })); },
       );

@@ -50,6 +50,8 @@ export const COMMANDS: { readonly [K in CommandId]: CommandReach } = {
   'codeScanner.applyFix': 'hidden',
   'codeScanner.upgradeDependency': 'hidden',
   'codeScanner.copyFixVersion': 'hidden',
+  'codeScanner.undoFix': 'hidden',
+  'codeScanner.clearFixChecks': 'hidden',
   'codeScanner.applyAllFixesInFile': 'palette',
   'codeScanner.applyAllFixes': 'palette',
   'codeScanner.exportFindings': 'palette',

@@ -67,6 +67,10 @@ export interface CommandSignatures {
   'codeScanner.applyFix': (arg?: Arg) => Promise<number>;
   'codeScanner.upgradeDependency': (arg?: Arg) => Promise<number>;
   'codeScanner.copyFixVersion': (arg?: Arg) => Promise<string | undefined>;
+  /** Takes back an applied fix the service says did not remove its finding (a checked fix's row, or the finding). */
+  'codeScanner.undoFix': (arg?: Arg) => Promise<boolean>;
+  /** Forgets the checked fixes (of the group's folder). */
+  'codeScanner.clearFixChecks': (arg?: Arg) => void;
   'codeScanner.applyAllFixesInFile': (arg?: Arg) => Promise<number>;
   'codeScanner.applyAllFixes': (arg?: Arg) => Promise<ReviewedFixesResult>;
   'codeScanner.exportFindings': (arg?: Arg) => Promise<ExportResult | undefined>;

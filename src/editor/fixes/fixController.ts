@@ -13,6 +13,8 @@ import { DisposableObject } from '../disposable';
 import type { Notifier } from '../notifier';
 import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 import { addLineEdits, composeByFile, fixTarget, type ComposedFile, type ReviewedFixesResult } from './fixTargets';
+import type { AppliedInFile } from './fixChecks';
+import type { StoredIssue } from '../../core/issues';
 import { CONTEXT_KEYS } from '../commands/contextKeys';
 import { setContext } from '../commands/manager';
 import { l10n, plural } from '../../core/text/l10n';
@@ -65,7 +67,7 @@ export class FixController extends DisposableObject {
   private readonly previews = new Map<string, string>();
   private readonly applied: AppliedFix[] = [];
 
-  constructor(private readonly store: ResultsStore, private readonly notifier: Notifier) {
+  constructor(private readonly store: ResultsStore, private readonly notifier: Notifier, private readonly onApplied: (files: AppliedInFile[]) => void = () => undefined) {
     super();
     this.own(vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, {
       onDidChange: this.previewChanged.event,
@@ -181,6 +183,7 @@ export class FixController extends DisposableObject {
       const refs = f.applied.map((l) => ({ folderUri: l.folderUri, issueId: l.issue.id }));
       return { document: f.document, before: f.before, refs, blocks: blocksOf(f.before, f.composed.editsOf, refs.map((r) => r.issueId)) };
     });
+    const fileIssues = files.map((f) => this.store.forFile(f.document.uri).map((l) => l.issue));
     // Out of the store before the edit: the edit rewrites their lines, and range tracking
     // would otherwise count them as deleted code instead of fixed.
     const takenOut = made.map((m) => this.store.takeOut(m.refs, (id) => m.blocks.get(id)));
@@ -194,6 +197,7 @@ export class FixController extends DisposableObject {
       count += takenOut[i].length;
       this.remember({ uri: m.document.uri.toString(), before: digest(m.before), after: digest(m.document.getText()), refs: m.refs, blocks: m.blocks, undone: false });
     });
+    this.onApplied(files.map((f, i) => appliedIn(f, takenOut[i]!.map((l) => l.issue), made[i]!.blocks, fileIssues[i]!)));
     return count;
   }
 
@@ -275,6 +279,7 @@ export class FixController extends DisposableObject {
     const accepted = await answered;
     let applied = 0;
     if (accepted) {
+      const checked: AppliedInFile[] = [];
       for (const f of files) {
         const after = f.document.getText();
         const ids = appliedFixes(f.before, after, f.composed.editsOf) ?? new Set<string>();
@@ -284,7 +289,9 @@ export class FixController extends DisposableObject {
         this.store.takeOut(refs, (id) => blocks.get(id));
         applied += refs.length;
         if (refs.length) this.remember({ uri: f.document.uri.toString(), before: digest(f.before), after: digest(after), refs, blocks, undone: false });
+        if (refs.length) checked.push(appliedIn(f, f.applied.filter((l) => ids.has(l.issue.id)).map((l) => l.issue), blocks, f.applied.map((l) => l.issue)));
       }
+      this.onApplied(checked);
     }
     const result = { offered, applied, refused };
     this.reportReviewed(result);
@@ -328,6 +335,16 @@ export class FixController extends DisposableObject {
       }
     }
   }
+}
+
+/** A composed file's applied fixes, as the fix checks follow them. */
+function appliedIn(f: ComposedFile, issues: readonly StoredIssue[], blocks: ReadonlyMap<string, string[][]>, fileIssues: readonly StoredIssue[]): AppliedInFile {
+  return {
+    document: f.document,
+    before: f.before,
+    fileIssues,
+    fixes: issues.map((issue) => ({ folderUri: f.applied[0]!.folderUri, issue, edits: f.composed.editsOf.get(issue.id) ?? [], blocks: blocks.get(issue.id) ?? [] })),
+  };
 }
 
 /**

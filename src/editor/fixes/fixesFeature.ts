@@ -11,7 +11,7 @@ import { FixActions } from './fixActions';
 import { l10n } from '../../core/text/l10n';
 
 /** The fix commands and the light bulb's quick fixes. */
-export function fixesFeature({ store, notifier, fixes, own }: FeatureCtx) {
+export function fixesFeature({ store, notifier, fixes, fixChecks, own }: FeatureCtx) {
   own(vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new FixActions(store), {
     providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
   }));
@@ -40,6 +40,18 @@ export function fixesFeature({ store, notifier, fixes, own }: FeatureCtx) {
     await vscode.env.clipboard.writeText(dep.fixVersion);
     notifier.done(l10n.t('Copied {0}: the first version of {1} without this finding.', dep.fixVersion, dep.name));
     return dep.fixVersion;
+  },
+  'codeScanner.undoFix': async (arg) => {
+    // A checked fix's row ({ checkId }), or the finding the service reported again.
+    const o = plainObjectArg<{ checkId: unknown }>(arg);
+    const ref = issueRefArg(arg);
+    const id = typeof o?.checkId === 'number' ? o.checkId : ref ? fixChecks.noteFor(ref.folderUri, ref.issueId)?.check.id : undefined;
+    if (id === undefined) return (void notifier.warn(l10n.t('That fix is no longer followed. Use Undo in its file, or rescan.')), false);
+    return fixChecks.undo(id);
+  },
+  'codeScanner.clearFixChecks': (arg) => {
+    const folderUri = plainObjectArg<{ folderUri: unknown }>(arg)?.folderUri;
+    fixChecks.clear(typeof folderUri === 'string' ? folderUri : undefined);
   },
   'codeScanner.applyPreviewedFix': (arg) => fixes.applyPreviewed(arg),
   'codeScanner.discardPreviewedFix': (arg) => fixes.discardPreviewed(arg),

@@ -15,13 +15,20 @@ import { fileUri, relativeTo } from '../workspaceFiles';
 import type { ProjectNames } from '../scan/projectNames';
 import { describeProject } from '../settings';
 import { verdictText } from '../../core/results/pushVerdict';
+import { fixNoteText } from '../../core/results/fixCheckWords';
+import type { FixChecks } from '../fixes/fixChecks';
+import { fixCheckItem, fixChecksGroupItem } from './fixCheckRows';
 import { l10n, plural } from '../../core/text/l10n';
 
 /** `pushCheck`: the group (and its findings) of the last check before a push that would block CI. */
 export type IssueTreeNode =
   | { kind: 'folder'; folderUri: string; name: string }
-  | { kind: 'group'; folderUri: string; key: string; label: string; count: number; issues: StoredIssue[]; dismissed?: boolean; pushCheck?: boolean }
-  | { kind: 'issue'; folderUri: string; issueId: string; issue: StoredIssue; pushCheck?: boolean };
+  | { kind: 'group'; folderUri: string; key: string; label: string; count: number; issues: StoredIssue[]; dismissed?: boolean; pushCheck?: boolean; fixChecks?: boolean }
+  | { kind: 'issue'; folderUri: string; issueId: string; issue: StoredIssue; pushCheck?: boolean; underCheck?: number }
+  /** An applied fix and what the service said of it (Checked Fixes). */
+  | { kind: 'fixCheck'; folderUri: string; checkId: number };
+
+const FIX_CHECKS_GROUP = '\0fix-checks';
 
 const PUSH_CHECK_GROUP = '\0push-check';
 
@@ -60,8 +67,15 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     private readonly state: vscode.Memento,
     private readonly me: () => { id?: string; email?: string } | undefined,
     private readonly projects?: ProjectNames,
+    private readonly fixChecks?: FixChecks,
   ) {
     super();
+    if (fixChecks) this.own(fixChecks.onDidChange(() => this.refresh()));
+  }
+
+  /** The checked fixes of a folder shown in the tree: those saved since they were applied. */
+  private shownChecks(folderUri: string) {
+    return this.fixChecks?.all(folderUri).filter((c) => c.state.kind !== 'applied') ?? [];
   }
 
   /** What the view shows above its items (filters, nothing found, findings left out). */
@@ -191,7 +205,8 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   getChildren(node?: IssueTreeNode): IssueTreeNode[] {
     if (!node) {
       const checked = this.store.pushCheckFolders().filter((f) => this.store.pushCheckOf(f)?.issues.length);
-      const folders = [...new Set([...this.store.foldersWithResults(), ...checked])];
+      const fixed = [...new Set(this.fixChecks?.all().filter((c) => c.state.kind !== 'applied').map((c) => c.folderUri) ?? [])];
+      const folders = [...new Set([...this.store.foldersWithResults(), ...checked, ...fixed])];
       if (folders.length > 1) {
         // In the Explorer's order, whichever folder's results arrived first.
         const rows = folders.map((f) => ({ f, ws: vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(f)) }));
@@ -203,6 +218,13 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       return folders.length ? this.groups(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.groups(node.folderUri);
+    if (node.kind === 'group' && node.fixChecks) return this.shownChecks(node.folderUri).map((c) => ({ kind: 'fixCheck', folderUri: node.folderUri, checkId: c.id }));
+    if (node.kind === 'fixCheck') {
+      const c = this.fixChecks?.get(node.checkId);
+      if (c?.state.kind !== 'introduced') return [];
+      return c.state.issueIds.map((id) => this.store.get({ folderUri: node.folderUri, issueId: id })).filter((l) => !!l)
+        .map((l) => ({ kind: 'issue', folderUri: node.folderUri, issueId: l.issue.id, issue: l.issue, underCheck: node.checkId }));
+    }
     // Sorted again: typing may have moved findings of a file past each other.
     if (node.kind === 'group') return sortedIssues(node.issues).map((issue) => ({ kind: 'issue', folderUri: node.folderUri, issueId: issue.id, issue, ...(node.pushCheck ? { pushCheck: true } : {}) }));
     return [];
@@ -216,6 +238,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     if (check?.issues.length) {
       nodes.unshift({ kind: 'group', folderUri, key: PUSH_CHECK_GROUP, label: check.outdated ? l10n.t('Would have blocked CI (changed since the check)') : l10n.t('Would block CI'), count: check.issues.length, issues: check.issues, pushCheck: true });
     }
+    // What the service said of the fixes applied since: right after what would block CI.
+    const checks = this.shownChecks(folderUri);
+    if (checks.length) nodes.splice(check?.issues.length ? 1 : 0, 0, { kind: 'group', folderUri, key: FIX_CHECKS_GROUP, label: l10n.t('Checked Fixes'), count: checks.length, issues: [], fixChecks: true });
     const dismissed = this.dismissed(folderUri);
     if (dismissed.length) {
       nodes.push({ kind: 'group', folderUri, key: DISMISSED_GROUP, label: l10n.t('Dismissed'), count: dismissed.length, dismissed: true, issues: dismissed.sort(compareIssues) });
@@ -237,7 +262,11 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
       item.id = `folder:${node.folderUri}`;
       return item;
     }
-    if (node.kind === 'group') return this.groupItem(node);
+    if (node.kind === 'group') return node.fixChecks ? fixChecksGroupItem(node.folderUri, node.count) : this.groupItem(node);
+    if (node.kind === 'fixCheck') {
+      const c = this.fixChecks?.get(node.checkId);
+      return c ? fixCheckItem(c) : new vscode.TreeItem('');
+    }
     return this.issueItem(node);
   }
 
@@ -287,9 +316,10 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   private issueItem(node: Extract<IssueTreeNode, { kind: 'issue' }>): vscode.TreeItem {
     const { issue } = node;
     const dismissal = this.store.dismissalOf(issue);
-    const row = findingRow(issue, { groupBy: this.groupBy, pushCheck: node.pushCheck, dismissed: dismissal && DISMISS_LABELS[dismissal.reason] });
+    const note = this.fixChecks?.noteFor(node.folderUri, issue.id);
+    const row = findingRow(issue, { groupBy: this.groupBy, pushCheck: node.pushCheck, dismissed: dismissal && DISMISS_LABELS[dismissal.reason], note: note && fixNoteText(note.role, note.check) });
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `${node.pushCheck ? 'push-check' : 'issue'}:${node.folderUri}:${issue.id}`;
+    item.id = [node.underCheck !== undefined ? ['under-check', node.underCheck].join('-') : node.pushCheck ? 'push-check' : 'issue', node.folderUri, issue.id].join(':');
     item.description = row.description;
     item.iconPath = dismissal ? new vscode.ThemeIcon('eye-closed')
       : issue.stale ? new vscode.ThemeIcon('history')
@@ -309,7 +339,10 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: IssueTreeNode): vscode.TreeItem {
-    if (node.kind === 'issue' && item.tooltip === undefined) item.tooltip = findingMarkdown(node.issue, { dismissal: this.store.dismissalOf(node.issue) });
+    if (node.kind === 'issue' && item.tooltip === undefined) {
+      const note = this.fixChecks?.noteFor(node.folderUri, node.issue.id);
+      item.tooltip = findingMarkdown(node.issue, { dismissal: this.store.dismissalOf(node.issue), fixNote: note && fixNoteText(note.role, note.check) });
+    }
     return item;
   }
 
@@ -318,6 +351,9 @@ export class IssuesTreeProvider extends DisposableObject implements vscode.TreeD
     const roots = this.getChildren();
     const folderNode = roots.some((n) => n.kind === 'folder') ? roots.find((n) => n.folderUri === node.folderUri) : undefined;
     if (node.kind === 'group') return folderNode;
+    const checksGroup = () => this.getChildren(folderNode).find((g) => g.kind === 'group' && g.fixChecks);
+    if (node.kind === 'fixCheck') return checksGroup();
+    if (node.underCheck !== undefined) return { kind: 'fixCheck', folderUri: node.folderUri, checkId: node.underCheck };
     return this.getChildren(folderNode).find((g) => g.kind === 'group' && !!g.pushCheck === !!node.pushCheck && g.issues.some((i) => i.id === node.issueId));
   }
 }

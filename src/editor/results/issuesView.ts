@@ -83,8 +83,8 @@ async function focusedRow(view: vscode.TreeView<IssueTreeNode>): Promise<IssueTr
 }
 
 /** The Quality Issues view, its filters and grouping, and Copy Details. */
-export function issuesTreeFeature({ extension: context, store, session, notifier, projects, uploads, scans }: FeatureCtx) {
-  const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined }, projects);
+export function issuesTreeFeature({ extension: context, store, session, notifier, projects, uploads, scans, fixChecks }: FeatureCtx) {
+  const provider = new IssuesTreeProvider(store, context.workspaceState, () => session.user && { id: session.user.id, email: session.user.email || undefined }, projects, fixChecks);
   const view = vscode.window.createTreeView('codeScanner.issues', { treeDataProvider: provider, showCollapseAll: true });
   provider.attach(view);
 

@@ -33,7 +33,7 @@ function factHtml(fact: FindingFact, words: string): string {
 }
 
 /** The page for one finding. Exported for tests; `facts` is the table of a finding's facts. */
-export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: string; folderName?: string; dismissal?: Dismissal; fixed?: boolean; facts?: readonly FindingFact[] }): string {
+export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: string; folderName?: string; dismissal?: Dismissal; fixed?: boolean; checked?: { text: string; undo: boolean }; facts?: readonly FindingFact[] }): string {
   // Its CWE page, or its CVE record for a dependency finding.
   const cwe = classificationUrl(issue.classificationId);
   const linkTitle = cweUrl(issue.classificationId) ? l10n.t('Open the CWE page') : l10n.t('Open the CVE record');
@@ -100,9 +100,10 @@ export function detailsHtml(issue: StoredIssue, o: { nonce: string; cspSource: s
 </div>
 ${issue.stale ? l10n.t('<p class="note" role="note">The code changed since this scan, so this finding could not be placed in the file. Rescan to place it again.</p>') : ''}
 ${o.dismissal ? l10n.t('<p class="note" role="note">Dismissed in this workspace as <strong>{0}</strong> on {1}. The service has no operation for this, so the finding stays open there; Restore brings it back here.</p>', esc(DISMISS_LABELS[o.dismissal.reason]), esc(new Date(o.dismissal.at).toLocaleString(displayLanguage()))) : ''}
-${o.fixed ? l10n.t('<p class="note" role="status">Fixed: the suggested fix was applied in the editor. If the change is taken back (Undo, closing the file without saving, Revert File), the finding comes back.</p>') : ''}
+${o.checked ? `<p class="note" role="status">${esc(o.checked.text)}</p>` : o.fixed ? l10n.t('<p class="note" role="status">Fixed: the suggested fix was applied in the editor. If the change is taken back (Undo, closing the file without saving, Revert File), the finding comes back.</p>') : ''}
 <div class="actions" role="group" aria-label="${esc(l10n.t('Actions'))}">
   ${button('open', l10n.t('Open in Editor'), !issue.stale)}
+  ${o.checked?.undo ? button('undoFix', l10n.t('Undo Fix')) : ''}
   ${o.fixed ? '' : `${button('preview', l10n.t('Preview Fix'), fixable)}
   ${button('apply', l10n.t('Apply Fix'), fixable)}
   ${o.dismissal ? '' : button('chat', l10n.t('Fix with Chat'))}`}

@@ -11,9 +11,11 @@ import { detailsHtml } from './detailsHtml';
 import { urgencyLabel } from '../../core/issues';
 import { l10n } from '../../core/text/l10n';
 import { findingText } from './findingText';
+import type { FixChecks } from '../fixes/fixChecks';
+import { fixCheckSentence } from '../../core/results/fixCheckWords';
 import type { LocatedIssue, ResultsStore } from '../results/resultsStore';
 
-const ACTIONS = new Set(['open', 'preview', 'apply', 'chat', 'copy', 'dismiss', 'restore']);
+const ACTIONS = new Set(['open', 'preview', 'apply', 'chat', 'copy', 'dismiss', 'restore', 'undoFix']);
 const VIEW_TYPE = 'codeScanner.details';
 const PANEL_OPTIONS: vscode.WebviewOptions = { enableScripts: true, localResourceRoots: [] };
 /** workspaceState: the finding the panel showed last, for the panel VS Code brings back after a reload. */
@@ -27,9 +29,10 @@ export class DetailsView extends DisposableObject {
   /** The page as last drawn, without its nonce: what it says. */
   private content: string | undefined;
 
-  constructor(private readonly store: ResultsStore, private readonly commands: Commands, private readonly state?: vscode.Memento) {
+  constructor(private readonly store: ResultsStore, private readonly commands: Commands, private readonly state?: vscode.Memento, private readonly fixChecks?: FixChecks) {
     super();
     this.own(store.onDidChange(() => this.rerender()));
+    if (fixChecks) this.own(fixChecks.onDidChange(() => this.rerender()));
     // After a reload VS Code brings the panel back empty: it shows its finding again, or closes.
     this.own(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, { deserializeWebviewPanel: (panel) => this.restore(panel) }));
   }
@@ -79,16 +82,35 @@ export class DetailsView extends DisposableObject {
     const located = this.store.get(this.shown);
     if (located) this.render(located);
     else {
-      // Fixed (and the file still has the fix): the page says so and offers nothing that would do nothing.
-      const fixed = this.store.fixedFinding(this.shown);
+      // Fixed (and the file still has the fix): the page says so and offers nothing that would do
+      // nothing; once a scan of the file judged the fix, the page says what it found.
+      const fixed = this.store.fixedFinding(this.shown) ?? this.checkedFinding(this.shown);
       if (fixed) this.render(fixed, true);
     }
+  }
+
+  /** A fixed finding the scan of its file forgot, as its fix's check keeps it. */
+  private checkedFinding(ref: IssueRef): LocatedIssue | undefined {
+    const c = this.fixChecks?.ofFixed(ref.folderUri, ref.issueId);
+    return c ? { folderUri: c.folderUri, uri: c.uri, issue: c.fixed } : undefined;
+  }
+
+  /** What the check of a fix says on the page: of the fixed finding, or of one in view it concerns. */
+  private checkNote(located: LocatedIssue, fixed: boolean): { text: string; undo: boolean } | undefined {
+    if (!this.fixChecks) return undefined;
+    if (fixed) {
+      const c = this.fixChecks.ofFixed(located.folderUri, located.issue.id);
+      return c && c.state.kind !== 'applied' ? { text: fixCheckSentence(c), undo: false } : undefined;
+    }
+    const note = this.fixChecks.noteFor(located.folderUri, located.issue.id);
+    return note ? { text: fixCheckSentence(note.check), undo: note.role === 'again' } : undefined;
   }
 
   private render(located: LocatedIssue, fixed = false): void {
     if (!this.panel) return;
     const folderName = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(located.folderUri))?.name;
-    const page = (nonce: string) => detailsHtml(located.issue, { nonce, cspSource: this.panel!.webview.cspSource, folderName, dismissal: this.store.dismissalOf(located.issue), fixed });
+    const checked = this.checkNote(located, fixed);
+    const page = (nonce: string) => detailsHtml(located.issue, { nonce, cspSource: this.panel!.webview.cspSource, folderName, dismissal: this.store.dismissalOf(located.issue), fixed, checked });
     // Drawn again only when the page would say something else: every change of the results
     // (a keystroke in any file moves findings) would otherwise reload it, and a screen
     // reader's place and the focus would go back to the title each time.
@@ -104,7 +126,7 @@ export class DetailsView extends DisposableObject {
   async run(action: string): Promise<unknown> {
     const ref = this.shown;
     if (!ref || !ACTIONS.has(action)) return undefined;
-    const located = this.store.get(ref) ?? (action === 'open' || action === 'copy' ? this.store.fixedFinding(ref) : undefined);
+    const located = this.store.get(ref) ?? (action === 'open' || action === 'copy' ? this.store.fixedFinding(ref) ?? this.checkedFinding(ref) : undefined);
     if (!located) return undefined;
     switch (action) {
       case 'open':
@@ -115,6 +137,7 @@ export class DetailsView extends DisposableObject {
       case 'copy': return this.store.get(ref) ? this.commands.execute('codeScanner.copyDetails', ref) : vscode.env.clipboard.writeText(findingText(located.issue));
       case 'dismiss': return this.commands.execute('codeScanner.dismissFinding', ref);
       case 'restore': return this.commands.execute('codeScanner.restoreFinding', ref);
+      case 'undoFix': return this.commands.execute('codeScanner.undoFix', ref);
     }
     return undefined;
   }

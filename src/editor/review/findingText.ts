@@ -10,7 +10,9 @@ import type { Dismissal } from '../results/resultsStore';
 import { l10n } from '../../core/text/l10n';
 
 /** Commands a hover may run: only these, never anything named by the service. */
-export const HOVER_COMMANDS: CommandId[] = ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix', 'codeScanner.fixWithChat'];
+export const HOVER_COMMANDS: CommandId[] = ['codeScanner.showDetails', 'codeScanner.previewFix', 'codeScanner.applyFix', 'codeScanner.fixWithChat', 'codeScanner.undoFix'];
+
+const capitalized = (s: string) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 
 function commandLink(id: CommandId, ref: IssueRef): string {
   return `command:${id}?${encodeURIComponent(JSON.stringify([ref]))}`;
@@ -21,7 +23,7 @@ function commandLink(id: CommandId, ref: IssueRef): string {
  * The summary a tooltip or hover shows. With `ref`, links to Show Details and the fix
  * commands are added; the Markdown must then be trusted for exactly HOVER_COMMANDS.
  */
-export function findingMarkdown(issue: StoredIssue, o: { ref?: IssueRef; dismissal?: Dismissal; besideDiagnostic?: boolean } = {}): vscode.MarkdownString {
+export function findingMarkdown(issue: StoredIssue, o: { ref?: IssueRef; dismissal?: Dismissal; besideDiagnostic?: boolean; fixNote?: string; undoFix?: boolean } = {}): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   const cwe = cweUrl(issue.classificationId);
   // Beside its diagnostic (an editor hover) the title and description are already there: not twice.
@@ -38,6 +40,7 @@ export function findingMarkdown(issue: StoredIssue, o: { ref?: IssueRef; dismiss
   if (issue.classificationDescription && !o.besideDiagnostic) md.appendMarkdown(`${escape(issue.classificationDescription)}\n\n`);
   if (issue.falsePositive) md.appendMarkdown(l10n.t('*Auto-triage: likely a false positive.* {0}\n\n', escape(issue.triageReasoning ?? '')));
   else if (issue.triageStatus) md.appendMarkdown(`${l10n.t('Auto-triage: {0}', `${escape(triageWords(issue.triageStatus))}${issue.triageReasoning ? ` — ${escape(issue.triageReasoning)}` : ''}`)}\n\n`);
+  if (o.fixNote) md.appendMarkdown(`$(warning) ${escape(capitalized(o.fixNote))}${o.undoFix && o.ref ? ` · ${l10n.t('[Undo Fix]({0})', commandLink('codeScanner.undoFix', o.ref))}` : ''}\n\n`);
   if (o.dismissal) md.appendMarkdown(l10n.t('*Dismissed here as {0}* (only in this workspace; the service keeps it open).\n\n', DISMISS_LABELS[o.dismissal.reason]));
   if (issue.fix && isFixable(issue)) md.appendMarkdown(l10n.t('$(lightbulb) Fix available: {0}\n\n', escape(issue.fix.explanation)));
   else if (issue.fix) md.appendMarkdown(l10n.t('Suggested fix not offered: the file was not among the uploaded files.\n\n'));

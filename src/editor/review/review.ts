@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { issueRefArg, plainObjectArg, type IssueRef } from '../commands/args';
 import type { SomeCommandHandlers } from '../commands/signatures';
 import type { Ctx } from '../context';
+import type { FeatureCtx } from '../controllers';
+import { fixNoteText } from '../../core/results/fixCheckWords';
 import { DetailsView } from './detailsView';
 import { issueRange } from '../workspaceFiles';
 import { DISMISS_LABELS } from '../../core/results/dismissWords';
@@ -47,8 +49,8 @@ async function pickDismissed({ store, notifier }: Pick<Ctx, 'store' | 'notifier'
 }
 
 /** The hover, the details view, Show Details and local dismissal. */
-export function reviewFeature({ store, commands, notifier, own, features, extension }: Ctx) {
-  const details = own(new DetailsView(store, commands, extension.workspaceState));
+export function reviewFeature({ store, commands, notifier, own, features, extension, fixChecks }: FeatureCtx) {
+  const details = own(new DetailsView(store, commands, extension.workspaceState, fixChecks));
   own(
     vscode.languages.registerHoverProvider({ scheme: 'file' }, {
       provideHover(document, position) {
@@ -56,9 +58,14 @@ export function reviewFeature({ store, commands, notifier, own, features, extens
         if (!here.length) return undefined;
         const hideFp = hideFalsePositives();
         // One hover: where the finding's diagnostic shows (its title and description), ours adds the rest.
-        const contents = here.map((l) => findingMarkdown(l.issue, {
-          ref: { folderUri: l.folderUri, issueId: l.issue.id }, dismissal: store.dismissalOf(l.issue), besideDiagnostic: store.isShown(l.issue, hideFp),
-        }));
+        const contents = here.map((l) => {
+          // What the check of an applied fix says of it: reported again (Undo Fix), or introduced by one.
+          const note = fixChecks.noteFor(l.folderUri, l.issue.id);
+          return findingMarkdown(l.issue, {
+            ref: { folderUri: l.folderUri, issueId: l.issue.id }, dismissal: store.dismissalOf(l.issue), besideDiagnostic: store.isShown(l.issue, hideFp),
+            fixNote: note && fixNoteText(note.role, note.check), undoFix: note?.role === 'again',
+          });
+        });
         return new vscode.Hover(contents, issueRange(here[0].issue));
       },
     }),

@@ -142,7 +142,7 @@ export class ScanController extends DisposableObject implements ScanActivity {
     const e = summary.error;
     if (e?.kind === 'rate-limited') return { kind: 'limited', retryAfterMs: e.retryAfterMs };
     if (e) return { kind: 'failed', message: e.message };
-    return { kind: 'done' };
+    return { kind: 'done', summary };
   }
 
   private async scanSteps(steps: Step[], client: ServiceClient, run: Run, options: ScanOptions): Promise<FolderOutcome[]> {

@@ -6,7 +6,7 @@
 // The status bar shows what it does; no notification per save.
 import { STATE_KEYS } from '../../core/persist/stateKeys';
 import * as vscode from 'vscode';
-import { SaveQueue, type SaveQueueState } from '../../core/scan/saveQueue';
+import { SaveQueue, type SaveQueueState, type SaveScanResult } from '../../core/scan/saveQueue';
 import { prepareGitHelperFor } from '../../core/workspace/git';
 import type { Ctx } from '../context';
 import type { ScanController } from './scanController';
@@ -20,6 +20,13 @@ import { displayLanguage, l10n, plural } from '../../core/text/l10n';
 const QUIET_MS = 1500;
 
 export type ScanOnSaveMode = 'off' | 'savedFiles';
+
+/** A scan of saved files that ended: its files (folder URI -> relative paths), when it started, how it went. */
+export interface SavedFilesScan {
+  files: ReadonlyMap<string, ReadonlySet<string>>;
+  startedAt: number;
+  result: SaveScanResult;
+}
 
 export function scanOnSaveMode(folder?: vscode.WorkspaceFolder): ScanOnSaveMode {
   return vscode.workspace.getConfiguration('codeScanner', folder).get<string>('scanOnSave') === 'savedFiles' ? 'savedFiles' : 'off';
@@ -49,6 +56,9 @@ export class ScanOnSave extends DisposableObject {
   private queue: SaveQueue;
   private readonly changed = this.own(new vscode.EventEmitter<SaveQueueState>());
   readonly onDidChangeState = this.changed.event;
+  private readonly scanned = this.own(new vscode.EventEmitter<SavedFilesScan>());
+  /** Each scan of saved files as it ends (not one that waits for another scan to finish). */
+  readonly onDidScanFiles = this.scanned.event;
   /** Why the last save was not scanned (undefined: it was, or nothing to say). */
   private heldWhy: string | undefined;
   /** Why each document is being saved (onWillSave), read once it is saved. */
@@ -97,9 +107,31 @@ export class ScanOnSave extends DisposableObject {
     return new SaveQueue({
       quietMs: QUIET_MS,
       minIntervalMs: minIntervalMs(),
-      run: (files) => this.ctx.scans.scanSaved(files),
+      run: async (files) => {
+        const startedAt = Date.now();
+        const result = await this.ctx.scans.scanSaved(files);
+        this.scanned.fire({ files, startedAt, result });
+        return result;
+      },
       onState: (s) => this.changed.fire(s),
     });
+  }
+
+  /**
+   * A saved file whose applied fix the service is asked to confirm (FixChecks): it joins the
+   * next scan of saved files whether scan on save is on or not, under the same rules (a
+   * trusted workspace, signed in, the first-scan question answered; what the selection leaves
+   * out never sent). Undefined when queued, else why it cannot be.
+   */
+  queueCheck(doc: vscode.TextDocument): string | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+    if (doc.uri.scheme !== 'file' || !folder || folder.uri.scheme !== 'file') return l10n.t('the file is not in a folder of the workspace on this machine');
+    if (!vscode.workspace.isTrusted) return l10n.t('the workspace is in Restricted Mode, and scanning uploads files');
+    if (!this.ctx.session.isSignedIn()) return l10n.t('you are not signed in');
+    if (this.ctx.consent.needed()) return l10n.t('the first scan of this workspace has not been allowed yet (run Scan Workspace once)');
+    this.queue.add(folder.uri.toString(), relativeTo(folder.uri, doc.uri));
+    void prepareGitHelperFor(folder.uri.fsPath);
+    return undefined;
   }
 
   get state(): SaveQueueState {

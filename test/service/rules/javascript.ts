@@ -1,5 +1,6 @@
 // Rules for JavaScript and TypeScript.
 import { CWE_338, CWE_480, CWE_489, CWE_78, CWE_95 } from './classifications';
+import { newLine } from './fix';
 import { isTestPath, isWholeLineCall, removeJsStatement } from './helpers';
 import { closingParen } from './mask';
 import type { RawFinding, Rule } from './types';
@@ -70,8 +71,14 @@ export const jsDebugger: Rule = {
       const m = /^\s*debugger\s*;?\s*$/.exec(code);
       if (!m) return;
       const finding: RawFinding = { line: i + 1, column: code.indexOf('debugger') + 1 };
-      const edits = removeJsStatement(file, i);
-      if (edits) finding.fix = { edits, explanation: 'Removes the debugger statement, which pauses execution whenever developer tools are open.' };
+      // A fix as a model may write it: the breakpoint's comment becomes a guard that says it,
+      // written with ==, which the equality rule then reports (the sample project's fix that
+      // adds a finding).
+      const note = /\/\/\s*(\S.*?)\s*$/.exec(file.lines[i].replace(/\r$/, ''))?.[1];
+      const edits = note && /^[\w ]+$/.test(note)
+        ? [{ index: i, deleteCount: 1, insert: [newLine(file, `${file.lines[i].slice(0, code.indexOf('debugger'))}if (arguments[0] == '') console.warn('${note} without an argument');`)] }]
+        : removeJsStatement(file, i);
+      if (edits) finding.fix = { edits, explanation: note ? `Replaces the breakpoint with a warning when "${note}" happens without an argument.` : 'Removes the debugger statement, which pauses execution whenever developer tools are open.' };
       out.push(finding);
     });
     return out;
@@ -145,7 +152,19 @@ export const jsWeakRandom: Rule = {
     const out: RawFinding[] = [];
     file.code.forEach((code, i) => {
       const at = code.indexOf('Math.random(');
-      if (at >= 0 && /token|secret|password|key|nonce|salt|session/i.test(code)) out.push({ line: i + 1, column: at + 1 });
+      if (at < 0 || !/token|secret|password|key|nonce|salt|session/i.test(code)) return;
+      const finding: RawFinding = { line: i + 1, column: at + 1 };
+      // A fix as a model may write it, which leaves the finding (the sample project's fix
+      // that does not remove its finding): the time mixed in is as guessable as before.
+      const line = file.lines[i];
+      const call = line.indexOf('Math.random()');
+      if (call >= 0) {
+        finding.fix = {
+          edits: [{ index: i, deleteCount: 1, insert: [`${line.slice(0, call)}(Math.random() * Date.now())${line.slice(call + 'Math.random()'.length)}`] }],
+          explanation: 'Mixes the current time into the value, so it is harder to guess.',
+        };
+      }
+      out.push(finding);
     });
     return out;
   },

@@ -180,3 +180,33 @@ describe('reference rule engine: detection', () => {
     assert.equal(f.column, 1);
   });
 });
+
+describe('reference rule engine: the sample project\'s fixes a model may write', () => {
+  const source = "function newSession(userId) {\n  const sessionToken = Math.random().toString(36).slice(2);\n  debugger; // new session\n  return { userId, sessionToken };\n}\n";
+  const fixOf = (rule: string) => {
+    const f = scanSource('src/session.js', source).find((x) => x.ruleId === rule);
+    assert.ok(f?.fix, `${rule} has a fix`);
+    const fixed = applyPatch(source, f.fix.diff);
+    assert.equal(typeof fixed, 'string');
+    return scanSource('src/session.js', fixed as string);
+  };
+
+  it('the weak random token\'s fix applies and leaves its finding', () => {
+    const after = fixOf('js-weak-random');
+    assert.equal(after.filter((x) => x.ruleId === 'js-weak-random').length, 1);
+  });
+
+  it('the breakpoint\'s fix removes it and adds a loose equality finding on its line', () => {
+    const after = fixOf('js-debugger');
+    assert.equal(after.filter((x) => x.ruleId === 'js-debugger').length, 0);
+    assert.deepEqual(after.filter((x) => x.ruleId === 'js-loose-equality').map((x) => x.line), [3]);
+    assert.notEqual(after.find((x) => x.ruleId === 'js-loose-equality')!.classification.id, scanSource('src/session.js', source).find((x) => x.ruleId === 'js-debugger')!.classification.id, 'another classification: a new finding, not the old one');
+  });
+
+  it('a breakpoint without a comment is still removed, adding nothing', () => {
+    const plain = source.replace(' // new session', '');
+    const f = scanSource('a.js', plain).find((x) => x.ruleId === 'js-debugger')!;
+    const after = scanSource('a.js', applyPatch(plain, f.fix!.diff) as string);
+    assert.equal(after.filter((x) => x.ruleId === 'js-debugger' || x.ruleId === 'js-loose-equality').length, 0);
+  });
+});
