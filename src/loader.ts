@@ -21,7 +21,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function activate(context: vscode.ExtensionContext): Promise<Main.CodeScannerApi> {
   const cacheDir = path.join(context.globalStorageUri.fsPath, 'code-cache');
-  const loads: CachedLoad<unknown>[] = [];
+  const loads: { name: string; loaded: CachedLoad<unknown> }[] = [];
   const load = <T>(name: string): T => {
     const file = path.join(__dirname, name);
     let loaded: CachedLoad<T>;
@@ -32,7 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Main.C
       // fails to load fails again here, and says why).
       loaded = loadWithCodeCache<T>(file, undefined);
     }
-    loads.push(loaded);
+    loads.push({ name, loaded });
     return loaded.exports;
   };
   await turn();
@@ -41,8 +41,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Main.C
   await turn();
   main = load<typeof Main>('main.js');
   await turn();
-  const api = await main.activate(context, { undici: () => load('undici.js') });
-  const timer = setTimeout(() => void Promise.all(loads.map((l) => l.save().catch(() => undefined))), SAVE_CACHE_AFTER_MS);
+  const api = await main.activate(context, { undici: () => load('undici.js'), codeCache: () => Object.fromEntries(loads.map((l) => [l.name, l.loaded.cache])) });
+  const timer = setTimeout(() => void Promise.all(loads.map((l) => l.loaded.save().catch(() => undefined))), SAVE_CACHE_AFTER_MS);
   context.subscriptions.push({ dispose: () => clearTimeout(timer) });
   return api;
 }
