@@ -83,8 +83,13 @@ suite('editor: fixes the service confirms', () => {
     const seq = a.notifications().at(-1)?.seq ?? 0;
     const scansBefore = (await adminScans()).length;
     const l = await applyAndSave('src/pricing.js', 'CWE-489');
-    const c = await judged(l.issue.id);
+    // Meanwhile the status bar says what waits, as the check of a fix (scan on save is off).
+    const spoken = new Set<string>();
+    const watching = setInterval(() => spoken.add(a.statusBar.accessibilityInformation?.label ?? ''), 20);
+    const c = await judged(l.issue.id).finally(() => clearInterval(watching));
     assert.strictEqual(c.state.kind, 'verified', JSON.stringify(c.state));
+    assert.ok([...spoken].some((t) => /Checking applied fixes: 1 saved file will be scanned/.test(t)), [...spoken].join(' | '));
+    assert.ok(![...spoken].some((t) => /Scan on save/.test(t)), [...spoken].join(' | '));
     const scans = (await adminScans()).slice(scansBefore);
     assert.strictEqual(scans.length, 1, 'one scan checked it');
     assert.ok(scans[0]!.partial && scans[0]!.filesToScan.includes('src/pricing.js'), JSON.stringify(scans[0]));

@@ -196,14 +196,26 @@ export class ScanOnSave extends DisposableObject {
   }
 }
 
-/** The status bar's words for scan on save (undefined: nothing to say). */
-export function scanOnSaveText(s: SaveQueueState, now = Date.now()): { short: string; long: string } | undefined {
+/**
+ * The status bar's words for scans of saved files (undefined: nothing to say). `checksOnly`:
+ * scan on save is off, so what waits is the check of applied fixes (FixChecks), said as such.
+ */
+export function scanOnSaveText(s: SaveQueueState, now = Date.now(), checksOnly = false): { short: string; long: string } | undefined {
   const files = (n: number) => plural(n, l10n.t('{0} saved file'), l10n.t('{0} saved files'));
   switch (s.kind) {
     case 'idle': return undefined;
-    case 'waiting': return { short: `$(clock) ${files(s.files)}`, long: l10n.t('Scan on save: {0} will be scanned{1}.', files(s.files), s.at - now > 2000 ? l10n.t(' in {0} s', Math.round((s.at - now) / 1000)) : l10n.t(' shortly')) };
-    case 'scanning': return { short: '', long: l10n.t('Scan on save: scanning {0}.', files(s.files)) };
-    case 'paused': return { short: l10n.t('$(debug-pause) paused: request limit'), long: l10n.t('Scan on save is paused: the service\'s request limit was reached. {0} will be scanned at {1}.', files(s.files), new Date(s.until).toLocaleTimeString(displayLanguage())) };
-    case 'failed': return { short: l10n.t('$(error) scan on save failed'), long: l10n.t('Scan on save failed: {0}. The findings shown are unchanged; the next save tries again{1}.', s.message, s.files ? l10n.t(' with {0}', files(s.files)) : '') };
+    case 'waiting': {
+      const when = s.at - now > 2000 ? l10n.t(' in {0} s', Math.round((s.at - now) / 1000)) : l10n.t(' shortly');
+      return { short: `$(clock) ${files(s.files)}`, long: checksOnly ? l10n.t('Checking applied fixes: {0} will be scanned{1}.', files(s.files), when) : l10n.t('Scan on save: {0} will be scanned{1}.', files(s.files), when) };
+    }
+    case 'scanning': return { short: '', long: checksOnly ? l10n.t('Checking applied fixes: scanning {0}.', files(s.files)) : l10n.t('Scan on save: scanning {0}.', files(s.files)) };
+    case 'paused': {
+      const at = new Date(s.until).toLocaleTimeString(displayLanguage());
+      return { short: l10n.t('$(debug-pause) paused: request limit'), long: checksOnly ? l10n.t('Checking applied fixes is paused: the service\'s request limit was reached. {0} will be scanned at {1}.', files(s.files), at) : l10n.t('Scan on save is paused: the service\'s request limit was reached. {0} will be scanned at {1}.', files(s.files), at) };
+    }
+    case 'failed': {
+      const next = s.files ? l10n.t(' with {0}', files(s.files)) : '';
+      return { short: checksOnly ? l10n.t('$(error) fix check failed') : l10n.t('$(error) scan on save failed'), long: checksOnly ? l10n.t('Checking applied fixes failed: {0}. The findings shown are unchanged; the next save tries again{1}.', s.message, next) : l10n.t('Scan on save failed: {0}. The findings shown are unchanged; the next save tries again{1}.', s.message, next) };
+    }
   }
 }

@@ -8,7 +8,7 @@ import { capitalize } from '../../core/issues';
 import { folderSummaries, summaryNotes, waitingUploadsNote } from '../results/resultsSummary';
 import { SIGNED_OUT_NOTE } from '../../core/results';
 import { describeUser } from '../account/user';
-import { scanOnSaveText } from './scanOnSave';
+import { scanOnSaveMode, scanOnSaveText } from './scanOnSave';
 import { l10n, plural } from '../../core/text/l10n';
 
 /** What the item said since activation, the latest 200 changes: what a person saw from the start (for tests). */
@@ -86,7 +86,7 @@ export function statusBarFeature({ extension: context, session, store, scans, sa
     }
     // Scan on save, discreetly: what waits, a pause for the request limit, a failure, a save
     // that could not be scanned and why.
-    const onSave = scanOnSaveText(saves.state);
+    const onSave = scanOnSaveText(saves.state, Date.now(), !(vscode.workspace.workspaceFolders ?? []).some((f) => scanOnSaveMode(f) !== 'off'));
     if (onSave && !state) {
       if (onSave.short) item.text += ` · ${onSave.short}`;
       spoken += `. ${onSave.long}`;
