@@ -25,7 +25,7 @@ import { folderNameOf } from '../workspaceFiles';
 import { serviceHost } from '../settings';
 import { scannableFolders } from '../scan/fileChoice';
 import { l10n, plural } from '../../core/text/l10n';
-import { fixCheckSentence } from '../../core/results/fixCheckWords';
+import { verificationOutcome, verificationPlan, type VerificationAnswer } from '../../core/results/fixVerification';
 import { verifyFixesMode } from '../fixes/fixChecks';
 import type { IssueRef } from '../commands/args';
 
@@ -286,28 +286,16 @@ export class AgentToolHost {
    * What Apply Fix says of the check that follows a saved fix: that it follows, or with
    * `verify`, its outcome (waited for, within VERIFY_WAIT_MS, saying so as MCP progress).
    */
-  private async verification(ref: IssueRef, saved: boolean, verify: boolean, progress?: (message: string) => void): Promise<{ said: string; data: Record<string, unknown> }> {
+  private async verification(ref: IssueRef, saved: boolean, verify: boolean, progress?: (message: string) => void): Promise<VerificationAnswer> {
     const check = this.ctx.fixChecks.ofFixed(ref.folderUri, ref.issueId);
-    if (!check || verifyFixesMode(check.uri) === 'off') return { said: l10n.t('Fixes are not checked with the service in this editor (setting codeScanner.verifyFixes); scan the file to see what the fix changed.'), data: { verification: 'off' } };
-    if (!saved) return { said: l10n.t('Once the file is saved, the service checks the fix with a scan of the file.'), data: { verification: 'afterSave' } };
-    if (!verify) return { said: l10n.t('The service now checks the fix with a scan of the file; call with verify: true to wait for its outcome.'), data: { verification: 'follows' } };
+    const plan = verificationPlan({ followed: !!check, checksOn: !!check && verifyFixesMode(check.uri) !== 'off', saved, verify });
+    if (plan !== 'wait') return plan;
+    // The plan waits only for a check that is followed.
+    const followed = check!;
     progress?.(l10n.t('Checking the fix with the service'));
-    const [now] = await this.ctx.fixChecks.settled([check.id], VERIFY_WAIT_MS);
-    const state = now?.state ?? { kind: 'unknown' as const, at: new Date().toISOString(), reason: l10n.t('the check was taken back') };
-    if (state.kind === 'verifying' || state.kind === 'applied') {
-      return { said: l10n.t('The service had not finished checking the fix after {0} seconds; the outcome is unknown for now (List Findings shows the file\'s findings once the check ends).', VERIFY_WAIT_MS / 1000), data: { verification: 'unknown', reason: 'timeout' } };
-    }
-    const introduced = state.kind === 'introduced' ? state.issueIds.map((id) => this.rowOf(ref.folderUri, id)).filter((r) => !!r) : undefined;
-    return {
-      said: l10n.t('The service checked the fix:'),
-      data: {
-        verification: state.kind,
-        outcome: fixCheckSentence({ path: check.path, fixed: check.fixed, state }),
-        ...(state.kind === 'notRemoved' ? { reportedAgainAs: state.issueId } : {}),
-        ...(introduced ? { newFindings: introduced } : {}),
-        ...(state.kind === 'unknown' ? { reason: state.reason } : {}),
-      },
-    };
+    const [now] = await this.ctx.fixChecks.settled([followed.id], VERIFY_WAIT_MS);
+    const added = now?.state.kind === 'introduced' ? now.state.issueIds.map((id) => this.rowOf(ref.folderUri, id)).filter((r) => !!r) : [];
+    return verificationOutcome(followed, now?.state, added, VERIFY_WAIT_MS / 1000);
   }
 
   private async fixPlan(input: Record<string, unknown>, agent: string, progress?: (message: string) => void): Promise<Plan> {
