@@ -29,7 +29,7 @@ import { folderProject, repositorySettingNotes, scanSettings } from '../settings
 import type { ProjectNames } from './projectNames';
 import { ResultsCommands, pruneArchivedFiles, type ScanActivity } from './resultsCommands';
 import { ScanEnd } from './scanEnd';
-import { SCAN_TITLES, scanSteps, stepsOf, type ScanKind, type Step } from './scanTargets';
+import { SCAN_TITLES, savedFileSteps, scanSteps, stepsOf, type ScanKind, type Step } from './scanTargets';
 import type { Selection } from '../../core/workspace/selection';
 import { FoldersEnded, Run, recordedByPipeline, type ScanState } from './scanRun';
 import type { UploadConsent } from './uploadConsent';
@@ -130,9 +130,8 @@ export class ScanController extends DisposableObject implements ScanActivity {
     if (!vscode.workspace.isTrusted) return { kind: 'failed', message: l10n.t('the workspace is not trusted') };
     if (this.consent.needed()) return { kind: 'failed', message: l10n.t('the first-scan question has not been answered') };
     if (!this.session.isSignedIn()) return { kind: 'failed', message: l10n.t('not signed in') };
-    const uris = [...files].flatMap(([folderUri, paths]) => [...paths].map((p) => vscode.Uri.joinPath(vscode.Uri.parse(folderUri), ...p.split('/'))));
     const summary = await this.exclusive(async () => {
-      const steps = scanSteps('givenFiles', uris);
+      const steps = savedFileSteps(files);
       if (typeof steps === 'string') return undefined;
       const client = await this.session.getClient();
       if (!client) return undefined;

@@ -1,5 +1,6 @@
 // Which folders and files a scan command means: the whole folders, their changed files,
 // the files open in editors, or files the caller names, each as a step of the pipeline.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FolderScanRequest } from '../../core/scan/pipeline';
 import type { PartialKind } from '../../core/scan/endWords';
@@ -38,6 +39,22 @@ export function scanSteps(kind: ScanKind, given?: readonly vscode.Uri[]): Step[]
   const byFolder = filesByFolder(kind === 'givenFiles' ? given ?? [] : openFileUris(), folders);
   if (!byFolder.size) return kind === 'givenFiles' ? l10n.t('None of those files is in a folder of this workspace.') : l10n.t('No files of this workspace are open in an editor.');
   return [...byFolder].map(([folder, files]) => ({ folder, partial: true, partialOf: PARTIAL_OF[kind], select: () => selectGivenFiles(folder.uri.fsPath, files, s(folder)) }));
+}
+
+/**
+ * Steps for saved files as scan on save and the check of applied fixes gather them: folder
+ * URI to paths relative to it, each folder's own (a nested folder's file stays with the
+ * folder it was saved under). Folders no longer open are left out.
+ */
+export function savedFileSteps(files: ReadonlyMap<string, ReadonlySet<string>>): Step[] | string {
+  const steps: Step[] = [];
+  for (const folder of (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file')) {
+    const paths = files.get(folder.uri.toString());
+    if (!paths?.size) continue;
+    const root = folder.uri.fsPath;
+    steps.push({ folder, partial: true, partialOf: PARTIAL_OF.givenFiles, select: () => selectGivenFiles(root, [...paths].map((p) => path.join(root, ...p.split('/'))), selectOptions(folder)) });
+  }
+  return steps.length ? steps : l10n.t('None of those files is in a folder of this workspace.');
 }
 
 /** Steps for selections already made (and confirmed): each packaged as it is. */
