@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { TrackedFix } from '../../src/editor/fixes/fixChecks';
 import type { IssueTreeNode } from '../../src/editor/results/issuesTree';
-import { adminRequests, adminScans, api, logText, closeAllEditors, fault, fileUri, folderUriOf, revert, scan, signIn, treeRootsOf, waitFor, workspaceRoot } from './helpers';
+import { adminRequests, adminScans, api, keepScreenshot, logText, closeAllEditors, fault, fileUri, folderUriOf, revert, scan, signIn, treeRootsOf, waitFor, workspaceRoot } from './helpers';
 
 const config = () => vscode.workspace.getConfiguration('codeScanner');
 const EDITED = ['src/session.js', 'src/pricing.js', 'scripts/report.py', 'src/server.js', 'src/db.ts'];
@@ -160,6 +160,9 @@ suite('editor: fixes the service confirms', () => {
     assert.match(String(item.description), /introduced by the fix for/);
     assert.deepStrictEqual(a.issuesTree.getParent(under[0]!), row.node);
     await waitFor('the message', () => a.notifications(seq).find((n) => /introduced 1 new finding/.test(n.text)));
+    // The README's picture (when pictures are kept): the group at the top of the view, and the message.
+    await vscode.commands.executeCommand('codeScanner.issues.focus');
+    await keepScreenshot('dark-checked-fixes', { notifications: true });
   });
 
   test('the service failing the check: unknown, never verified, and the fixed finding kept', async function () {
