@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 
-import { EXTENSION_ID, env, signIn } from './helpers';
+import { EXTENSION_ID, env, quickInput, signIn, waitFor } from './helpers';
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; kind: string; message: string; status?: number };
 
@@ -187,6 +187,13 @@ suite('account features', function () {
     const accepted = Promise.resolve(vscode.commands.executeCommand<Outcome<{ policyIds: number[] }>>('codeScanner.chooseTargetPolicies'));
     let settled = false;
     void accepted.finally(() => { settled = true; });
+    // Enter once the list shows its policies and the workbench has the preselection: the
+    // extension host sets both at once, and the workbench takes them a moment later (an
+    // Enter in between accepts the workbench's selection, still empty, on a loaded machine).
+    if (await quickInput() !== undefined) {
+      await waitFor('the list of policies', async () => ((await quickInput())?.rows.length ?? 0) > 1, 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+    }
     for (let i = 0; i < 100 && !settled; i++) {
       await new Promise((r) => setTimeout(r, 100));
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
