@@ -4,7 +4,7 @@
 // lines the fix wrote, is one the fix introduced. Only a completed scan whose lists were all
 // read judges: anything else leaves the outcome unknown, never verified.
 import type { StoredIssue } from '../issues';
-import { holdsFix } from './leftFindings';
+import { blockAt, holdsFix, lineKey } from './leftFindings';
 import { fingerprint } from './placement';
 
 /** Where a fix stands: applied but not yet saved, waiting for the service, or judged. */
@@ -33,7 +33,7 @@ export interface FixCheck {
   state: FixCheckState;
 }
 
-const key = (line: string) => line.replace(/\s+/g, '');
+const key = lineKey;
 
 /** The keys a finding is known by: its id, and its classification, file and line text. */
 export function findingKeys(issue: StoredIssue): [string, string] {
@@ -44,13 +44,9 @@ export function findingKeys(issue: StoredIssue): [string, string] {
 function fixLines(lines: readonly string[], blocks: readonly (readonly string[])[], near: number): Set<number> {
   const out = new Set<number>();
   for (const block of blocks) {
-    let best = -1;
-    outer: for (let i = 0; i + block.length <= lines.length; i++) {
-      for (let k = 0; k < block.length; k++) if (lines[i + k] !== block[k]) continue outer;
-      if (best < 0 || Math.abs(i - near) < Math.abs(best - near)) best = i;
-    }
-    if (best < 0) continue;
-    for (let i = best - 1; i <= best + block.length; i++) if (i >= 0) out.add(i);
+    const at = blockAt(lines, block, near);
+    if (at < 0) continue;
+    for (let i = at - 1; i <= at + block.length; i++) if (i >= 0) out.add(i);
   }
   return out;
 }

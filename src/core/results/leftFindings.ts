@@ -22,7 +22,8 @@ export interface LeftFinding {
 }
 
 /** Lines compared the way a formatter may rewrite them: whitespace does not count. */
-const key = (line: string) => line.replace(/\s+/g, '');
+export const lineKey = (line: string) => line.replace(/\s+/g, '');
+const key = lineKey;
 
 /**
  * A fix's lines of fewer visible characters than this prove nothing on their own (a `}`
@@ -52,13 +53,23 @@ export function fixBlocks(before: string, edits: readonly LineEdit[]): string[][
   return blocks;
 }
 
-/** Whether `lines` (keyed) hold `block` as consecutive lines somewhere. */
-function holdsBlock(lines: readonly string[], block: readonly string[]): boolean {
+/**
+ * Where `lines` (keyed) hold `block` as consecutive lines: the start nearest to line `near`
+ * (the first without it), or -1.
+ */
+export function blockAt(lines: readonly string[], block: readonly string[], near = 0): number {
+  let best = -1;
   outer: for (let i = 0; i + block.length <= lines.length; i++) {
     for (let k = 0; k < block.length; k++) if (lines[i + k] !== block[k]) continue outer;
-    return true;
+    if (best < 0 || Math.abs(i - near) < Math.abs(best - near)) best = i;
+    if (i >= near) break;
   }
-  return false;
+  return best;
+}
+
+/** Whether `lines` (keyed) hold `block` as consecutive lines somewhere. */
+function holdsBlock(lines: readonly string[], block: readonly string[]): boolean {
+  return blockAt(lines, block) >= 0;
 }
 
 /** Whether the text still has every edit of the fix. A fix with no mark to look for counts as there. */

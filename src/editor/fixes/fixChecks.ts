@@ -5,12 +5,11 @@
 // and one message per batch. A scan that did not complete, did not read every list, did not
 // take the file, or a file that changed on disk meanwhile leaves the outcome unknown: the
 // fixed finding stays as it was, and nothing is called verified that was not checked.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { undoFixText, type LineEdit } from '../../core/fixes';
 import type { StoredIssue } from '../../core/issues';
-import { holdsFix } from '../../core/results';
+import { digest, holdsFix } from '../../core/results';
 import { judgeFile, priorKeys, type FixCheck } from '../../core/results/fixChecks';
 import { fixCheckSummary } from '../../core/results/fixCheckWords';
 import { skipReasonLabel } from '../../core/workspace/selectFiles';
@@ -49,7 +48,6 @@ export interface AppliedInFile {
   fileIssues: readonly StoredIssue[];
 }
 
-const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 /** Fixes followed at once; the oldest judged ones go first. */
 const MAX_TRACKED = 200;
 

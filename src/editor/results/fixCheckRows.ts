@@ -5,8 +5,7 @@ import { fixCheckSentence, fixCheckStateText } from '../../core/results/fixCheck
 import { oneLine } from '../../core/text/untrusted';
 import { l10n, plural } from '../../core/text/l10n';
 import type { TrackedFix } from '../fixes/fixChecks';
-import { fileUri } from '../workspaceFiles';
-import { issueRange } from '../workspaceFiles';
+import { fileUri, issueRange } from '../workspaceFiles';
 
 const ICONS: Record<TrackedFix['state']['kind'], vscode.ThemeIcon> = {
   applied: new vscode.ThemeIcon('edit'),
