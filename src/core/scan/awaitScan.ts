@@ -210,10 +210,10 @@ async function settle(ctx: AwaitContext, scan: ScanRef, wait: boolean, elapsed: 
  */
 async function retried<T>(
   ctx: AwaitContext, what: 'status' | 'findings',
-  run: (onRetry: (r: RetryNotice) => void) => Promise<T>, giveUp: (e: unknown) => Error,
+  run: (onRetry: (r: RetryNotice) => void) => Promise<T>, giveUp: (e: unknown) => Error, retries = WAIT_RETRIES,
 ): Promise<T> {
   const sleep = ctx.sleep ?? realSleep;
-  const attempts = WAIT_RETRIES + 1;
+  const attempts = retries + 1;
   for (let attempt = 1; ; attempt++) {
     try {
       return await run((r) => ctx.onWait?.({ phase: 'retry', what, reason: r.reason, attempt: r.attempt, of: r.of, delayMs: r.delayMs }));
@@ -223,7 +223,7 @@ async function retried<T>(
       if (!(e instanceof ServiceError && e.kind === 'bad-response')) throw e;
       if (attempt >= attempts) throw giveUp(e);
       const delayMs = backoffDelay(attempt, ctx.retryBaseMs ?? RETRY_BASE_MS);
-      ctx.onWait?.({ phase: 'retry', what, reason: retryReason(e), attempt, of: WAIT_RETRIES, delayMs });
+      ctx.onWait?.({ phase: 'retry', what, reason: retryReason(e), attempt, of: retries, delayMs });
       await sleep(delayMs, ctx.signal);
     }
   }
@@ -264,16 +264,21 @@ export async function fetchFindings(ctx: ReadContext, scanId: string, signal?: A
   };
 }
 
-/** One list, whole, tried again a few times before it counts as failed. */
+/**
+ * One list, whole, tried again a few times before it counts as failed. A list that failed
+ * after its retries in the last poll is asked once: the poll that settles the scan would
+ * otherwise spend the same retries again before its other lists are shown.
+ */
 async function readList(
   ctx: ReadContext, kind: FindingKind, scanId: string, signal: AbortSignal | undefined, previous: FoundFindings | undefined,
 ): Promise<{ outcome: ListOutcome; issues: StoredIssue[]; unreadable: number; error?: unknown }> {
   const before = previous?.lists[kind];
-  const q = { classification: ctx.classification, signal, unchangedIfTotal: before?.state === 'read' ? before.total : undefined, retries: WAIT_RETRIES };
+  const retries = before?.state === 'failed' ? 0 : WAIT_RETRIES;
+  const q = { classification: ctx.classification, signal, unchangedIfTotal: before?.state === 'read' ? before.total : undefined, retries };
   try {
     const res = await retried({ ...ctx, signal: signal ?? new AbortController().signal }, 'findings', (onRetry) => (kind === 'dependency'
       ? ctx.client.listAllIssues('dependency', scanId, { ...q, onRetry: (r) => { ctx.onRetry?.(r); onRetry(r); }, convert: toStoredDependency })
-      : ctx.client.listAllIssues(kind, scanId, { ...q, onRetry: (r) => { ctx.onRetry?.(r); onRetry(r); }, convert: (i) => toStoredIssue(i, kind) })), (e) => e as Error);
+      : ctx.client.listAllIssues(kind, scanId, { ...q, onRetry: (r) => { ctx.onRetry?.(r); onRetry(r); }, convert: (i) => toStoredIssue(i, kind) })), (e) => e as Error, retries);
     if (res.unchanged && previous && before?.state === 'read') {
       return { outcome: before, issues: previous.issues.filter((i) => kindOf(i) === kind), unreadable: 0 };
     }

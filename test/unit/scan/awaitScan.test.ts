@@ -173,6 +173,25 @@ describe('waiting for a scan', () => {
     }
   }));
 
+  test('no status route: a list that failed after its retries is asked once in the polls that follow; the others are still read', async () => {
+    const scan = await uploaded();
+    await new Promise((r) => setTimeout(r, 300));
+    svc.faults.failNext('dependencyIssues', 100, { status: 503 });
+    try {
+      const before = svc.requests().length;
+      const { ctx, states } = context({ sleep: async () => undefined });
+      const r = await awaitScan(ctx, scan);
+      assert.ok(r.kind === 'complete' && r.found.lists.dependency.state === 'failed' && r.found.lists.quality.state === 'read', JSON.stringify(r));
+      const calls = svc.requests().slice(before);
+      const polls = calls.filter((c) => c.route === 'qualityIssues').length;
+      assert.ok(polls >= 2, `${polls} polls: the total is watched until two agree`);
+      assert.equal(calls.filter((c) => c.route === 'dependencyIssues').length, WAIT_RETRIES + 1 + (polls - 1), 'the retries once, then one request a poll');
+      assert.ok(states.filter((s) => s.phase === 'retry').length >= WAIT_RETRIES, 'the first poll told its retries');
+    } finally {
+      svc.faults.clear();
+    }
+  });
+
   test('a list the service does not have (404) is absent, not failed and not empty', () => inRealShapes(async () => {
     svc.mode.lists = ['security', 'quality'];
     try {

@@ -15,12 +15,19 @@ import { incompressible } from '../workspace/helpers';
 /** A client that runs `hook` before each PATCH, to disturb the service at a precise moment. */
 class HookedClient extends ServiceClient {
   calls = 0;
-  constructor(service: ReferenceService, private readonly hook: (n: number, transferId: string, chunk: ChunkRequest) => Promise<void>) {
+  constructor(
+    service: ReferenceService,
+    private readonly hook: (n: number, transferId: string, chunk: ChunkRequest) => Promise<void>,
+    /** Runs once the service has answered the chunk. */
+    private readonly afterHook?: (transferId: string, chunk: ChunkRequest) => void,
+  ) {
     super({ baseUrl: service.baseUrl, token: service.demoToken, timeoutMs: 10_000 });
   }
   override async sendChunk(transferId: string, chunk: ChunkRequest): Promise<ChunkResult> {
     await this.hook(++this.calls, transferId, chunk);
-    return super.sendChunk(transferId, chunk);
+    const result = await super.sendChunk(transferId, chunk);
+    this.afterHook?.(transferId, chunk);
+    return result;
   }
 }
 
@@ -316,15 +323,15 @@ describe('upload engine: holding back the last bytes (a re-scan waiting for late
     let release!: () => void;
     const hold = new Promise<void>((r) => { release = r; });
     let offsetDuringHold: number | undefined;
-    // The hold ends once the engine has sent what it may: it then waits with the rest.
-    const client = new HookedClient(service, async (_n, transferId, chunk) => {
+    // The hold ends once the service has taken what the engine may send (its answer to that
+    // chunk): the offset read then says what it holds while the rest waits.
+    const client = new HookedClient(service, async (_n, _transferId, chunk) => {
       if (chunk.offset + chunk.bodyLength === archive.size && offsetDuringHold === undefined) {
         assert.fail('the last bytes went out before the hold was over');
       }
+    }, (transferId, chunk) => {
       if (chunk.offset + chunk.bodyLength === archive.size - HELD_BYTES) {
-        setTimeout(() => {
-          void demoClient(service).readOffset(transferId).then((o) => { offsetDuringHold = o; release(); });
-        }, 30);
+        void demoClient(service).readOffset(transferId).then((o) => { offsetDuringHold = o; release(); });
       }
     });
     const before = service.scans().length;
