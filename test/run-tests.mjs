@@ -1,11 +1,13 @@
 // The project's test command: type-check and lint, then unit tests (plain Node test runner,
-// no VS Code), then the integration suite inside a real VS Code. Ends with one line
+// no VS Code) and the integration suite inside a real VS Code, which starts as soon as its
+// editor is provisioned (its lines follow the unit tests'). Ends with one line
 // `N passed, N failed`. A type or lint error fails the run before any test starts.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ensureDeps, root } from './ensure-deps.mjs';
-import { ensureUnitTestPackages, ProvisionError } from './launch/provision.mjs';
+import { ensureTestPackages, ProvisionError } from './launch/provision.mjs';
 
 const unitOnly = process.argv.includes('--unit-only');
 // The quick loop: `npm run test:unit -- test/unit/agent/toolText.test.ts …` runs only those
@@ -23,26 +25,34 @@ function findTests(dir) {
   return out.sort();
 }
 
-/** Runs a command, echoing its output, and returns [exitCode, output]. */
-function run(cmd, args, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
-    child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
-    child.on('close', (code, signal) => resolve([code ?? (signal ? 1 : 0), out]));
-  });
-}
-
-/** Runs a command without echoing it; resolves to [exitCode, output] when it ends. */
-function background(cmd, args) {
+/**
+ * Runs a command and resolves to [exitCode, output] when it ends. Its output is echoed as it
+ * comes while `shown()` says so, else held, and echoed once `shown()` is true again (the
+ * real-VS-Code windows start while the unit tests still print), after `before`; never with
+ * `quiet`. `nice` lowers its priority.
+ */
+function run(cmd, args, { shown = () => true, nice = 0, quiet = false, before = '' } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Before it starts its own children (the unit test files), which take its priority.
+    if (nice && child.pid) { try { setPriority(child.pid, nice); } catch { /* priority is a preference */ } }
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    let held = before ? [[process.stdout, before]] : [];
+    const echo = (stream, d) => {
+      out += d;
+      if (quiet) return;
+      if (!shown()) return held.push([stream, d]);
+      for (const [s, h] of held) s.write(h);
+      held = [];
+      stream.write(d);
+    };
+    child.stdout.on('data', (d) => echo(process.stdout, d));
+    child.stderr.on('data', (d) => echo(process.stderr, d));
     child.on('error', (err) => resolve([1, `${out}${err.message}\n`]));
-    child.on('close', (code, signal) => resolve([code ?? (signal ? 1 : 0), out]));
+    child.on('close', (code, signal) => {
+      for (const [s, h] of held) s.write(h);
+      resolve([code ?? (signal ? 1 : 0), out]);
+    });
   });
 }
 
@@ -60,14 +70,15 @@ function count(out, re) {
   return m.length ? Number(m[m.length - 1][1]) : 0;
 }
 
-ensureDeps();
 let passed = 0;
 let failed = 0;
 let exit = 0;
+const windows = !unitOnly && !integrationOnly && !named.length;
 
 if (!integrationOnly) {
   try {
-    ensureUnitTestPackages();
+    // One apt run for everything, before npm and the editors' provisioning install beside each other.
+    ensureTestPackages({ editors: windows });
   } catch (err) {
     console.error(err instanceof ProvisionError ? err.message : err);
     console.log('0 passed, 1 failed (system packages)');
@@ -76,12 +87,11 @@ if (!integrationOnly) {
 }
 
 // The editors of the real-VS-Code windows (a few minutes of npm and native builds on a fresh
-// machine) are provisioned while the type-check, lint and unit tests run, after the system
-// packages above so that two apt runs never meet. Its lines are printed when the windows
+// machine) are provisioned while npm installs the project, and the type-check, lint and unit
+// tests run. It needs nothing of the project's modules. Its lines are printed when the windows
 // start; if it failed, the launcher's own provisioning says why.
-const provisioning = !unitOnly && !integrationOnly && !named.length
-  ? background(process.execPath, [join('test', 'launch', 'provision.mjs'), '--minimum'])
-  : undefined;
+const provisioning = windows ? run(process.execPath, [join('test', 'launch', 'provision.mjs')], { quiet: true }) : undefined;
+ensureDeps();
 
 if (!integrationOnly && !named.length) {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -89,7 +99,8 @@ if (!integrationOnly && !named.length) {
     ['types', bin('tsc'), ['-p', '.', '--noEmit']],
     ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
   ]) {
-    const [code] = await run(cmd, args);
+    // Behind the provisioning, which the windows wait for.
+    const [code] = await run(cmd, args, { nice: windows ? 10 : 0 });
     console.log(`${what}: ${code === 0 ? 'ok' : 'FAILED'}`);
     if (code !== 0) {
       console.log(`0 passed, 1 failed (${what})`);
@@ -98,12 +109,27 @@ if (!integrationOnly && !named.length) {
   }
 }
 
+// The windows open as soon as their editor is ready, while the unit tests still run: the
+// windows spend most of their time waiting, and the unit tests (at a lower priority, so that
+// the provisioning and the windows come first) take the cores meanwhile. The launcher's lines
+// are held until the unit tests have printed theirs.
+let unitRunning = !integrationOnly;
+const integration = unitOnly ? undefined : (async () => {
+  let before = '';
+  if (provisioning) {
+    const [code, out] = await provisioning;
+    before = code === 0 ? out : `${out}[provision] the provisioning beside the unit tests ended with ${code}; the launcher tries again\n`;
+  }
+  return run(process.execPath, [join('test', 'launch', 'run-offline.mjs')], { shown: () => !unitRunning, before });
+})();
+
 if (!integrationOnly) {
   const files = named.length ? named : findTests(join(root, 'test', 'unit'));
   // Three files at a time: most unit tests wait on child processes, sockets and the disk, so on
   // this 2-core machine three at once finish in about 60 % of the time one at a time takes
   // (Node's default is one less than the cores: one here).
-  const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CODE_SCANNER_UNIT_CONCURRENCY || 3}`, ...files]);
+  const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CODE_SCANNER_UNIT_CONCURRENCY || 3}`, ...files], { nice: windows ? 10 : 0 });
+  unitRunning = false;
   const p = count(out, /^ℹ pass (\d+)/gm);
   const f = count(out, /^ℹ fail (\d+)/gm);
   passed += p;
@@ -113,13 +139,8 @@ if (!integrationOnly) {
   if (!named.length) console.log(['slowest unit tests:', ...slowest(out)].join('\n'));
 }
 
-if (!unitOnly) {
-  if (provisioning) {
-    const [code, out] = await provisioning;
-    process.stdout.write(out);
-    if (code !== 0) console.log(`[provision] the provisioning beside the unit tests ended with ${code}; the launcher tries again`);
-  }
-  const [code, out] = await run(process.execPath, [join('test', 'launch', 'run-offline.mjs')]);
+if (integration) {
+  const [code, out] = await integration;
   const p = count(out, /^integration: (\d+) passed/gm);
   const f = count(out, /^integration: \d+ passed, (\d+) failed/gm);
   passed += p;

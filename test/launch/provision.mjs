@@ -3,7 +3,7 @@
 // Debian Chromium. They are cached in `.tools/` (or $CODE_SCANNER_TOOLS_DIR) with a
 // stamp, so only the first run pays the ~3 minute install.
 //
-// Usage: node test/launch/provision.mjs [--minimum] [--force]   (or import { provision } from it)
+// Usage: node test/launch/provision.mjs [--deferred] [--minimum] [--force]   (or import { provision } from it)
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -41,9 +41,13 @@ const SYSTEM_NEEDS = [
   { pkg: 'unzip', present: () => hasCommand('unzip') },
 ];
 
-/** What the unit tests need from the system (git repositories, a test CA, an archive checker); installed when root. */
-export function ensureUnitTestPackages() {
-  ensureSystemPackages(SYSTEM_NEEDS.filter((n) => ['git', 'openssl', 'unzip'].includes(n.pkg)));
+/**
+ * What the tests need from the system, installed when root: for the unit tests git
+ * repositories, a test CA and an archive checker; with `editors`, also what the real-VS-Code
+ * windows need (one apt run, before anything else installs beside it).
+ */
+export function ensureTestPackages({ editors = false } = {}) {
+  ensureSystemPackages(editors ? SYSTEM_NEEDS : SYSTEM_NEEDS.filter((n) => ['git', 'openssl', 'unzip'].includes(n.pkg)));
 }
 
 export function toolsDir() {
@@ -146,15 +150,69 @@ function installEnv() {
 }
 
 /** Runs `npm install` in `dir` from a package.json written here, so npm 11 allows the scripts. */
-function npmInstall(dir, pkg, env) {
+function npmInstall(dir, pkg, env, extra = []) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, ...pkg }, null, 2) + '\n');
   // unsafe-perm: code-server's postinstall refuses to run as root without it.
-  run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--unsafe-perm', '--loglevel=error'], {
+  run('npm', ['install', '--no-audit', '--no-fund', '--omit=dev', '--unsafe-perm', '--loglevel=error', ...extra], {
     cwd: dir,
     env: { ...installEnv(), npm_config_yes: 'true', ...env },
   });
+}
+
+/**
+ * The native module of VS Code's server that takes most of its build on a fresh machine
+ * (about 80 s of one core) and that only one window loads: SQLite, the agent host's session
+ * store, imported when a chat with AI features on starts (the chat window's). It is built by
+ * provisionDeferred(), behind the first windows.
+ */
+const DEFERRED = ['@vscode/sqlite3'];
+
+/** Sets, in VS Code's own package.json, whether the install scripts of `names` run (its allowScripts, which npm 11 follows). */
+function allowInstallScripts(packageJson, names, allowed) {
+  const pkg = JSON.parse(readFileSync(packageJson, 'utf8'));
+  const allow = pkg.allowScripts ?? {};
+  for (const key of Object.keys(allow)) {
+    if (names.includes(key.replace(/(.)@[^@]*$/, '$1'))) allow[key] = allowed;
+  }
+  writeFileSync(packageJson, JSON.stringify({ ...pkg, allowScripts: allow }, null, 2) + '\n');
+}
+
+/** VS Code's own folder in the main code-server, and whether DEFERRED are built there. */
+function deferredPaths(paths = toolPaths()) {
+  const vscode = join(dirname(paths.codeServerPackage), 'lib', 'vscode');
+  return { vscode, built: () => existsSync(join(vscode, 'node_modules', '@vscode', 'sqlite3', 'build', 'Release', 'vscode-sqlite3.node')) };
+}
+
+/** Builds DEFERRED in the main code-server (a check when they are built); behind the main tools' lock. */
+export function provisionDeferred() {
+  const paths = provision();
+  const { vscode, built } = deferredPaths(paths);
+  if (built()) return;
+  const unlock = lock(paths.dir);
+  try {
+    if (built()) return;
+    const started = Date.now();
+    log(`building ${DEFERRED.join(', ')} for the chat window`);
+    allowInstallScripts(join(vscode, 'package.json'), DEFERRED, true);
+    const headers = nodeHeaders(paths.nodeBinDir);
+    run('npm', ['rebuild', ...DEFERRED, '--loglevel=error'], {
+      cwd: vscode,
+      env: { ...installEnv(), PATH: `${paths.nodeBinDir}${delimiter}${process.env.PATH}`, ...(headers ? { npm_config_nodedir: headers } : {}) },
+    });
+    if (!built()) throw new ProvisionError(`${DEFERRED.join(', ')} did not build in ${vscode}`);
+    log(`built in ${Math.round((Date.now() - started) / 1000)} s`);
+  } finally {
+    unlock();
+  }
+}
+
+/** The folder of Node's headers beside a provisioned Node (node-gyp stays offline with them). */
+function nodeHeaders(nodeBinDir) {
+  const nodeDir = dirname(nodeBinDir);
+  return [join(nodeDir, 'node_modules', `node-${process.platform}-${process.arch}`), nodeDir]
+    .find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
 }
 
 export class ProvisionError extends Error {}
@@ -233,10 +291,17 @@ function install(paths, force, started) {
   log(`installing code-server ${VERSIONS.codeServer} and playwright-core (builds native modules)`);
   // code-server's postinstall checks and builds for the Node on PATH, so Node 24 goes
   // first; its headers ship in the same package, which keeps node-gyp offline.
-  const headers = [join(dirname(paths.nodeBinDir), 'node_modules', `node-${process.platform}-${process.arch}`), dirname(paths.nodeBinDir)]
-    .find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
+  const headers = nodeHeaders(paths.nodeBinDir);
+  const home = join(paths.dir, 'vscode-web');
+  const env = {
+    PATH: `${paths.nodeBinDir}${delimiter}${process.env.PATH}`,
+    // Overrides a user-level nodedir that may point at the system Node's headers.
+    ...(headers ? { npm_config_nodedir: headers } : {}),
+  };
+  // In two steps: the packages without their scripts, then code-server's postinstall (which
+  // installs VS Code's modules and builds their native parts) with DEFERRED left out.
   npmInstall(
-    join(paths.dir, 'vscode-web'),
+    home,
     {
       name: 'code-scanner-tools-vscode-web',
       dependencies: { 'code-server': VERSIONS.codeServer, 'playwright-core': VERSIONS.playwrightCore },
@@ -253,12 +318,11 @@ function install(paths, force, started) {
         'playwright-core': true,
       },
     },
-    {
-      PATH: `${paths.nodeBinDir}${delimiter}${process.env.PATH}`,
-      // Overrides a user-level nodedir that may point at the system Node's headers.
-      ...(headers ? { npm_config_nodedir: headers } : {}),
-    },
+    env,
+    ['--ignore-scripts'],
   );
+  allowInstallScripts(join(home, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'), DEFERRED, false);
+  run('npm', ['rebuild', 'code-server', 'argon2', 'playwright-core', '--unsafe-perm', '--loglevel=error'], { cwd: home, env: { ...installEnv(), npm_config_yes: 'true', ...env } });
   for (const p of [paths.codeServerEntry, paths.playwrightCore]) {
     if (!existsSync(p)) throw new ProvisionError(`provisioning finished but ${p} is missing`);
   }
@@ -334,9 +398,7 @@ export function provisionMinimum() {
  * last.
  */
 function installOldCodeServer(paths, main) {
-  const nodeDir = dirname(paths.nodeBinDir);
-  const headers = [join(nodeDir, 'node_modules', `node-${process.platform}-${process.arch}`), nodeDir]
-    .find((d) => existsSync(join(d, 'include', 'node', 'node_version.h')));
+  const headers = nodeHeaders(paths.nodeBinDir);
   const env = {
     ...installEnv(),
     PATH: `${paths.nodeBinDir}${delimiter}${process.env.PATH}`,
@@ -424,7 +486,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     const force = process.argv.includes('--force');
     const paths = provision({ force });
-    // --minimum: the oldest supported editor too (the smoke window's).
+    // --deferred: what only the chat window needs; --minimum: the oldest supported editor too (the smoke window's).
+    if (process.argv.includes('--deferred')) provisionDeferred();
     if (process.argv.includes('--minimum')) provisionMinimum();
     log(`ready: node ${paths.nodeBin}, code-server ${paths.codeServerEntry}, chromium ${paths.chromium}`);
   } catch (err) {

@@ -4,18 +4,22 @@
 // suite's exit code. Everything it starts is stopped on success, failure, timeout and
 // Ctrl+C.
 //
-// Six windows: the suite in a trusted multi-root workspace, the Restricted Mode tests
+// Six windows in turn: the suite in a trusted multi-root workspace, the Restricted Mode tests
 // (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted, the
-// smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96), the
 // language suite (`*.lang.js`) in a VS Code started in Japanese and in the pseudo-locale,
-// and Fix with Chat (`*.chat.js`) in one whose chat has a recording language model.
+// Fix with Chat (`*.chat.js`) in one whose chat has a recording language model, and the
+// smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96), installed
+// meanwhile. (Two windows side by side took as long as one after the other on this 2-core
+// machine: a window's own work, mostly the workbench's, keeps more than one core busy.)
 //
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 45 min), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { MINIMUM, provision, provisionMinimum, ProvisionError } from './provision.mjs';
 import {
   cleanup,
@@ -23,6 +27,7 @@ import {
   launchChromium,
   makeGitWorkspace,
   makeMultiRootWorkspace,
+  onCleanup,
   prepareSuite,
   log,
   remoteUri,
@@ -138,8 +143,41 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
   return outcome === 0 ? { code: 0 } : { code: outcome, note: `the suite exited with code ${outcome}` };
 }
 
+/**
+ * `provision.mjs` with `args` in a child, so that what only the last windows need (a few
+ * minutes of npm and native builds on a fresh machine) installs while the first windows run;
+ * resolves to [exitCode, output].
+ */
+function provisionInChild(args) {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Behind the windows: they are what the run waits for.
+    if (child.pid) {
+      try { setPriority(child.pid, 10); } catch { /* a preference */ }
+    }
+    onCleanup(() => { if (child.exitCode === null) child.kill(); });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', (err) => done([1, `${out}${err.message}\n`]));
+    child.on('close', (code, signal) => done([code ?? (signal ? 1 : 0), out]));
+  });
+}
+
 async function main() {
   const tools = provision();
+  const grep = process.env.CODE_SCANNER_TEST_GREP;
+  // The chat window's SQLite (provision.mjs, DEFERRED) and the oldest supported editor.
+  const later = [...(!grep || /\bchat\b/i.test(grep) ? ['--deferred'] : []), ...(!grep || /smoke|oldest/i.test(grep) ? ['--minimum'] : [])];
+  const provisioned = later.length ? provisionInChild(later) : undefined;
+  let said = false;
+  /** Waits for that provisioning; a note when it failed. Its lines are printed once. */
+  const provisionedLater = async () => {
+    const [exit, out] = await provisioned;
+    if (out.trim() && !said) console.log(out.trimEnd());
+    said = true;
+    return exit === 0 ? undefined : `provisioning the editors of the last windows failed (exit ${exit}); see the lines above`;
+  };
 
   const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite();
   extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
@@ -152,7 +190,6 @@ async function main() {
 
   // With a grep (working on one suite), only the windows whose tests it names: a grep of
   // window names alone ("restricted", "smoke|oldest") skips the main window.
-  const grep = process.env.CODE_SCANNER_TEST_GREP;
   let code = 0;
   let note;
   if (!grep || !/^\s*(restricted|smoke|oldest|japanese|pseudo|language|chat)(\s*\|\s*(restricted|smoke|oldest|japanese|pseudo|language|chat))*\s*$/i.test(grep)) {
@@ -192,27 +229,6 @@ async function main() {
     code = code || restricted.code || (restricted.code === undefined ? 1 : 0);
     note = restricted.note ?? note;
   }
-  if (!grep || /smoke|oldest/i.test(grep)) {
-    // The oldest supported editor (engines.vscode): the smoke part (`*.smoke.js`) in VS Code
-    // 1.96, on a workspace of its own against the same service.
-    const minimum = provisionMinimum();
-    const smokeWorkspace = makeGitWorkspace(undefined, 'code-scanner-smoke-');
-    const smokeRoot = makeMultiRootWorkspace(smokeWorkspace);
-    const smokeEnv = {
-      ...extensionEnvironment,
-      CODE_SCANNER_TEST_SUFFIX: '.smoke.js',
-      CODE_SCANNER_TEST_WORKSPACE: smokeWorkspace,
-      CODE_SCANNER_TEST_SECOND_FOLDER: smokeRoot.folders[1],
-      CODE_SCANNER_TEST_RELOAD_FILE: '',
-    };
-    // VS Code 1.96 for the web takes no extensionEnvironment from the page: its extension
-    // host inherits the server's environment instead.
-    const smokeServer = await startCodeServer(minimum, { settings, env: { ...systemStoreEnv, ...smokeEnv } });
-    log(`code-server ${MINIMUM.codeServer} (the oldest supported VS Code) ${smokeServer.url}; the smoke suite in ${smokeRoot.file}`);
-    const smoke = await runWindow(minimum, smokeServer, smokeRoot.file, smokeEnv, testsPath);
-    code = code || smoke.code || (smoke.code === undefined ? 1 : 0);
-    note = smoke.note ?? note;
-  }
   if (!grep || /japanese|pseudo|language/i.test(grep)) {
     // The extension in the user's language: VS Code started in Japanese, then in the
     // pseudo-locale (a copy of the extension whose bundle marks every word of ours), each
@@ -237,7 +253,10 @@ async function main() {
   }
   if (!grep || /\bchat\b/i.test(grep)) {
     // Fix with Chat in a chat that has a language model: the recorder (test/launch/chatRecorder.mjs)
-    // stands in for an AI account, and records what each request carried (`*.chat.js`).
+    // stands in for an AI account, and records what each request carried (`*.chat.js`). Its
+    // agent host stores sessions with SQLite, built meanwhile.
+    const failed = await provisionedLater();
+    if (failed) return finish(1, failed);
     const workspace = makeGitWorkspace(undefined, 'code-scanner-chat-');
     const server = await startCodeServer(tools, { settings: { ...settings, 'chat.disableAIFeatures': false }, env: systemStoreEnv, installVsix: await chatRecorderVsix() });
     log(`code-server with a recording chat model ${server.url}; the chat suite in ${workspace}`);
@@ -250,6 +269,29 @@ async function main() {
     }, testsPath);
     code = code || r.code || (r.code === undefined ? 1 : 0);
     note = r.note ?? note;
+  }
+  if (!grep || /smoke|oldest/i.test(grep)) {
+    // The oldest supported editor (engines.vscode): the smoke part (`*.smoke.js`) in VS Code
+    // 1.96, on a workspace of its own against the same service; last, so that it is installed by then.
+    const failed = await provisionedLater();
+    if (failed) return finish(1, failed);
+    const minimum = provisionMinimum();
+    const smokeWorkspace = makeGitWorkspace(undefined, 'code-scanner-smoke-');
+    const smokeRoot = makeMultiRootWorkspace(smokeWorkspace);
+    const smokeEnv = {
+      ...extensionEnvironment,
+      CODE_SCANNER_TEST_SUFFIX: '.smoke.js',
+      CODE_SCANNER_TEST_WORKSPACE: smokeWorkspace,
+      CODE_SCANNER_TEST_SECOND_FOLDER: smokeRoot.folders[1],
+      CODE_SCANNER_TEST_RELOAD_FILE: '',
+    };
+    // VS Code 1.96 for the web takes no extensionEnvironment from the page: its extension
+    // host inherits the server's environment instead.
+    const smokeServer = await startCodeServer(minimum, { settings, env: { ...systemStoreEnv, ...smokeEnv } });
+    log(`code-server ${MINIMUM.codeServer} (the oldest supported VS Code) ${smokeServer.url}; the smoke suite in ${smokeRoot.file}`);
+    const smoke = await runWindow(minimum, smokeServer, smokeRoot.file, smokeEnv, testsPath);
+    code = code || smoke.code || (smoke.code === undefined ? 1 : 0);
+    note = smoke.note ?? note;
   }
   return finish(code, note);
 }
