@@ -233,9 +233,10 @@ const zlib = require('node:zlib');
 const deflateWhole = ${deflateWhole.toString()};
 const deflateBatch = ${deflateBatch.toString()};
 const native = (${nativeDeflate.toString()})(zlib, deflateWhole);
-// This thread yields a core to the extension host's: on Linux a thread's niceness is its own
-// (elsewhere it would be the whole process's, the host's too, so it is left alone there).
-if (process.platform === 'linux') { try { require('node:os').setPriority(0, 10); } catch {} }
+// This thread yields a core to the extension host's: ten below the thread that started it, whose
+// niceness it starts with. On Linux a thread's niceness is its own (elsewhere it would be the
+// whole process's, the host's too, so it is left alone there).
+if (process.platform === 'linux') { try { const os = require('node:os'); os.setPriority(0, Math.min(19, os.getPriority(0) + 10)); } catch {} }
 parentPort.on('message', (m) => {
   const r = deflateBatch(zlib, deflateWhole, native, workerData.level, Buffer.from(m.input), Buffer.from(m.output), m.lengths, m.store, m.dict);
   Atomics.add(workerData.finished, workerData.slot, 1);

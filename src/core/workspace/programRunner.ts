@@ -25,7 +25,19 @@ export interface RunOptions {
   stdoutPath?: string;
 }
 
-interface Request extends RunOptions { id: number; file: string; args: string[] }
+interface Request extends RunOptions { id: number; file: string; args: string[]; niceness: number }
+
+/**
+ * The niceness of what the scan starts: ten below this process's own (the extension host's,
+ * normally 0), so that it stays below however the editor itself was started.
+ */
+function lowered(): number {
+  try {
+    return Math.min(19, os.getPriority(0) + 10);
+  } catch {
+    return 10;
+  }
+}
 
 interface Modules { childProcess: typeof childProcess; fs: typeof fs; os: typeof os }
 
@@ -55,10 +67,10 @@ function runToEnd(req: Request, m: Modules, done: (r: ProgramResult) => void): v
     if (req.stdoutPath) outFd = files.openSync(req.stdoutPath, 'r+');
     const child = start(req.file, req.args, { cwd: req.cwd, env: req.env, stdio: ['ignore', outFd ?? 'pipe', 'pipe'], windowsHide: true });
     // A program the scan runs yields a core to the extension host (every extension's thread):
-    // on two cores, git at the same priority kept it waiting. Niceness 10; where the system
-    // refuses, or the program has already ended, it runs as it is.
+    // on two cores, git at the same priority kept it waiting. Ten below the host (lowered());
+    // where the system refuses, or the program has already ended, it runs as it is.
     try {
-      if (child.pid) m.os.setPriority(child.pid, 10);
+      if (child.pid) m.os.setPriority(child.pid, req.niceness);
     } catch {
       // not allowed here, or gone
     }
@@ -137,7 +149,7 @@ export class ProgramRunner {
   constructor(private readonly opts: { useHelper: boolean; execPath?: string; idleMs?: number } = { useHelper: process.platform === 'linux' }) {}
 
   run(file: string, args: string[], options: RunOptions): Promise<ProgramResult> {
-    const req: Request = { id: this.nextId++, file, args, ...options };
+    const req: Request = { id: this.nextId++, file, args, ...options, niceness: lowered() };
     return new Promise((resolve) => {
       const child = this.child;
       if (!child || !this.ready) {
@@ -200,7 +212,7 @@ export class ProgramRunner {
     this.child = child;
     // Its programs inherit this, and it yields a core to the host as they do (runToEnd).
     try {
-      if (child.pid) os.setPriority(child.pid, 10);
+      if (child.pid) os.setPriority(child.pid, lowered());
     } catch {
       // not allowed here
     }

@@ -38,16 +38,19 @@ describe('DeflatePool', () => {
     }
   });
 
-  test('on Linux its workers yield a core to this thread (niceness 10), and this thread keeps its own', { skip: process.platform !== 'linux' }, async () => {
+  test('on Linux its workers yield a core to this thread (ten below its niceness), and this thread keeps its own', { skip: process.platform !== 'linux' }, async () => {
     const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    // The test runner may itself run lowered (npm test runs the unit tests behind the editors' windows).
+    const own = os.getPriority(0);
+    const want = Math.min(19, own + 10);
     const before = new Set(readdirSync('/proc/self/task'));
     const pool = new DeflatePool(6, 2);
     try {
       await Promise.all([0, 1].map(() => pool.run(pool.inputBuffer(0), Float64Array.of(0), Uint8Array.of(0))));
       const added = readdirSync('/proc/self/task').filter((t) => !before.has(t));
-      assert.ok(added.filter((t) => niceOf(t) === 10).length >= 2, `the two workers run at niceness 10: ${added.map((t) => `${t}:${niceOf(t)}`).join(', ')}`);
-      assert.equal(os.getPriority(0), 0, 'this thread is not lowered');
-      assert.equal(niceOf(String(process.pid)), 0, 'the main thread is not lowered');
+      assert.ok(added.filter((t) => niceOf(t) === want).length >= 2, `the two workers run at niceness ${want}: ${added.map((t) => `${t}:${niceOf(t)}`).join(', ')}`);
+      assert.equal(os.getPriority(0), own, 'this thread is not lowered');
+      assert.equal(niceOf(String(process.pid)), own, 'the main thread is not lowered');
     } finally {
       await pool.close();
     }

@@ -129,17 +129,21 @@ test('when the helper dies mid-run, a run it held is answered here, one writing 
   assert.equal(await parentOf(runner), process.pid, 'a helper that died is not started again');
 });
 
-test('programs run at a lower priority than this process, from here and from the helper (niceness 10)', { skip: process.platform === 'win32' }, async () => {
+test('programs run at a lower priority than this process, from here and from the helper (ten below its niceness)', { skip: process.platform === 'win32' }, async () => {
+  const { getPriority } = await import('node:os');
+  // The test runner may itself run lowered (npm test runs the unit tests behind the editors' windows).
+  const own = getPriority(0);
+  const want = Math.min(19, own + 10);
   // `nice` prints its own niceness; the pause lets the lowering, made just after the start, land first.
   const niceness = async (runner: ProgramRunner) => Number((await runner.run('/bin/sh', ['-c', 'sleep 0.3; nice'], opts())).stdout.toString().trim());
-  assert.equal(await niceness(new ProgramRunner({ useHelper: false })), 10);
+  assert.equal(await niceness(new ProgramRunner({ useHelper: false })), want);
   const runner = await readyRunner();
   try {
-    assert.equal(await niceness(runner), 10);
+    assert.equal(await niceness(runner), want);
   } finally {
     runner.dispose();
   }
-  assert.equal((await import('node:os')).getPriority(0), 0, 'this process keeps its own priority');
+  assert.equal(getPriority(0), own, 'this process keeps its own priority');
 });
 
 test('a helper that cannot be started leaves every run to this process', async () => {
