@@ -2,7 +2,7 @@
 // no VS Code) and the integration suite inside a real VS Code, which starts as soon as its
 // editor is provisioned (its lines follow the unit tests'). Ends with one line
 // `N passed, N failed`. A type or lint error fails the run before any test starts.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -25,21 +25,15 @@ function findTests(dir) {
   return out.sort();
 }
 
-/** Whether util-linux's chrt can start a program in Linux's idle scheduling class. */
-const idleClass = process.platform === 'linux' && spawnSync('chrt', ['--idle', '0', 'true']).status === 0;
-
 /**
  * Runs a command and resolves to [exitCode, output] when it ends. Its output is echoed as it
  * comes while `shown()` says so, else held, and echoed once `shown()` is true again (the
  * real-VS-Code windows start while the unit tests still print), after `before`; never with
- * `quiet`. `nice` lowers its priority; `idle` runs it (and what it starts) only on a core
- * nothing else wants, where Linux can (a lowered priority elsewhere).
+ * `quiet`. `nice` lowers its priority.
  */
-function run(cmd, args, { shown = () => true, nice = 0, idle = false, quiet = false, before = '' } = {}) {
+function run(cmd, args, { shown = () => true, nice = 0, quiet = false, before = '' } = {}) {
   return new Promise((resolve) => {
-    const [file, argv] = idle && idleClass ? ['chrt', ['--idle', '0', cmd, ...args]] : [cmd, args];
-    const child = spawn(file, argv, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    nice ||= idle && !idleClass ? 19 : 0;
+    const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     // Before it starts its own children (the unit test files), which take its priority.
     if (nice && child.pid) { try { setPriority(child.pid, nice); } catch { /* priority is a preference */ } }
     let out = '';
@@ -115,10 +109,11 @@ if (!integrationOnly && !named.length) {
   }
 }
 
-// The windows open as soon as their editor is ready, while the unit tests still run: a window
-// leaves about a third of the cores idle (it waits on the service and on timers), and the unit
-// tests take that idle time only (Linux's idle class: at a lowered priority they still slowed
-// the main window by a fifth). The launcher's lines are held until the unit tests have printed theirs.
+// The windows open as soon as their editor is ready, while the unit tests still run at a lower
+// priority: a window leaves about a third of the cores idle (it waits on the service and on
+// timers), which the unit tests take. They still slow the main window by about a fifth; in
+// Linux's idle class they slowed it less, but waited so long for a core that tests which time
+// a service's answers failed. The launcher's lines are held until the unit tests have printed theirs.
 let unitRunning = !integrationOnly;
 const integration = unitOnly ? undefined : (async () => {
   let before = '';
@@ -134,7 +129,7 @@ if (!integrationOnly) {
   // Three files at a time: most unit tests wait on child processes, sockets and the disk, so on
   // this 2-core machine three at once finish in about 60 % of the time one at a time takes
   // (Node's default is one less than the cores: one here).
-  const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CODE_SCANNER_UNIT_CONCURRENCY || 3}`, ...files], { idle: windows });
+  const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CODE_SCANNER_UNIT_CONCURRENCY || 3}`, ...files], { nice: windows ? 10 : 0 });
   unitRunning = false;
   const p = count(out, /^ℹ pass (\d+)/gm);
   const f = count(out, /^ℹ fail (\d+)/gm);

@@ -150,15 +150,10 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
  */
 function provisionInChild(args) {
   return new Promise((done) => {
-    const script = join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs');
-    // Behind the windows, which the run waits for: on a core they leave idle (Linux's idle
-    // class, through util-linux's chrt), else at the lowest priority.
-    const idle = process.platform === 'linux' && spawnSync('chrt', ['--idle', '0', 'true']).status === 0;
-    const child = idle
-      ? spawn('chrt', ['--idle', '0', process.execPath, script, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(process.execPath, [script, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (!idle && child.pid) {
-      try { setPriority(child.pid, 19); } catch { /* a preference */ }
+    const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Behind the windows: they are what the run waits for.
+    if (child.pid) {
+      try { setPriority(child.pid, 10); } catch { /* a preference */ }
     }
     onCleanup(() => { if (child.exitCode === null) child.kill(); });
     let out = '';
