@@ -60,7 +60,7 @@ function run(cmd, args, { shown = () => true, nice = 0, quiet = false, before = 
  * The slowest tests of a run, from the reporters' own lines (`✔ title (123.4ms)`), so the
  * next effort on the run's length goes where the time is.
  */
-function slowest(out, n = 8) {
+function slowest(out, n = 10) {
   const tests = [...out.matchAll(/^\s*✔ (.+?) \((\d+(?:\.\d+)?)ms\)$/gm)].map((m) => ({ title: m[1], ms: Number(m[2]) }));
   return tests.sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `  ${(t.ms / 1000).toFixed(1)} s  ${t.title.slice(0, 110)}`);
 }

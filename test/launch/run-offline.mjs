@@ -80,6 +80,9 @@ async function finish(code, note) {
       (e) => log(`could not save a screenshot: ${e.message}`),
     );
   }
+  // Each window's time, from its browser's start to its suite's end (code-server's start before it is not counted).
+  const times = windows.filter((w) => w.ended).map((w) => `${w.name} ${((w.ended - w.started) / 1000).toFixed(0)} s`);
+  if (times.length) console.log(`[launch] windows: ${times.join(', ')}`);
   summary(total(), note);
   log(`finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   await cleanup();
@@ -107,7 +110,11 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
   ];
   const browser = await launchChromium(tools);
   page = browser.page;
-  const w = { lines: [] };
+  const suffix = extensionEnvironment.CODE_SCANNER_TEST_SUFFIX;
+  const name = extensionEnvironment.CODE_SCANNER_TEST_LANGUAGE
+    ? `language ${extensionEnvironment.CODE_SCANNER_TEST_LANGUAGE}`
+    : ({ '.restricted.js': 'Restricted Mode', '.smoke.js': 'oldest VS Code', '.chat.js': 'Fix with Chat' }[suffix] ?? 'main suite');
+  const w = { lines: [], name, started: Date.now() };
   windows.push(w);
   let resolveExit;
   const exitCode = new Promise((r) => (resolveExit = r));
@@ -133,6 +140,7 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
   });
   await page.goto(workbenchUrl(server, target, payload), { waitUntil: 'domcontentloaded', timeout: 120_000 });
   const outcome = await Promise.race([exitCode, crashed, serverGone]);
+  w.ended = Date.now();
   if (typeof outcome === 'string') {
     console.error(tail(server.logFile));
     return { note: outcome };
