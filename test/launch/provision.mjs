@@ -1,7 +1,7 @@
 // Provisions the tools that run a real VS Code offline (see shared notes
 // "real-vscode-offline"): Node 24 and code-server + playwright-core from npm, and
 // Debian Chromium. They are cached in `.tools/` (or $CODE_SCANNER_TOOLS_DIR) with a
-// stamp, so only the first run pays the ~3 minute install.
+// stamp, so only the first run pays the install (a minute or two).
 //
 // Usage: node test/launch/provision.mjs [--deferred] [--minimum] [--force]   (or import { provision } from it)
 import { spawnSync } from 'node:child_process';
