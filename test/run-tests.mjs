@@ -1,6 +1,6 @@
 // The project's test command: type-check and lint, then unit tests (plain Node test runner,
-// no VS Code) and the integration suite inside a real VS Code, which starts as soon as its
-// editor is provisioned (its lines follow the unit tests'). Ends with one line
+// no VS Code), then the integration suite inside a real VS Code, whose editor is provisioned
+// meanwhile. Ends with one line
 // `N passed, N failed`. A type or lint error fails the run before any test starts.
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
@@ -26,33 +26,22 @@ function findTests(dir) {
 }
 
 /**
- * Runs a command and resolves to [exitCode, output] when it ends. Its output is echoed as it
- * comes while `shown()` says so, else held, and echoed once `shown()` is true again (the
- * real-VS-Code windows start while the unit tests still print), after `before`; never with
- * `quiet`. `nice` lowers its priority.
+ * Runs a command and resolves to [exitCode, output] when it ends, its output echoed as it
+ * comes unless `quiet`. `nice` lowers its priority.
  */
-function run(cmd, args, { shown = () => true, nice = 0, quiet = false, before = '' } = {}) {
+function run(cmd, args, { nice = 0, quiet = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    // Before it starts its own children (the unit test files), which take its priority.
     if (nice && child.pid) { try { setPriority(child.pid, nice); } catch { /* priority is a preference */ } }
     let out = '';
-    let held = before ? [[process.stdout, before]] : [];
     const echo = (stream, d) => {
       out += d;
-      if (quiet) return;
-      if (!shown()) return held.push([stream, d]);
-      for (const [s, h] of held) s.write(h);
-      held = [];
-      stream.write(d);
+      if (!quiet) stream.write(d);
     };
     child.stdout.on('data', (d) => echo(process.stdout, d));
     child.stderr.on('data', (d) => echo(process.stderr, d));
     child.on('error', (err) => resolve([1, `${out}${err.message}\n`]));
-    child.on('close', (code, signal) => {
-      for (const [s, h] of held) s.write(h);
-      resolve([code ?? (signal ? 1 : 0), out]);
-    });
+    child.on('close', (code, signal) => resolve([code ?? (signal ? 1 : 0), out]));
   });
 }
 
@@ -109,28 +98,12 @@ if (!integrationOnly && !named.length) {
   }
 }
 
-// The windows open as soon as their editor is ready, while the unit tests still run at a lower
-// priority: a window leaves about a third of the cores idle (it waits on the service and on
-// timers), which the unit tests take. They still slow the main window by about a fifth; in
-// Linux's idle class they slowed it less, but waited so long for a core that tests which time
-// a service's answers failed. The launcher's lines are held until the unit tests have printed theirs.
-let unitRunning = !integrationOnly;
-const integration = unitOnly ? undefined : (async () => {
-  let before = '';
-  if (provisioning) {
-    const [code, out] = await provisioning;
-    before = code === 0 ? out : `${out}[provision] the provisioning beside the unit tests ended with ${code}; the launcher tries again\n`;
-  }
-  return run(process.execPath, [join('test', 'launch', 'run-offline.mjs')], { shown: () => !unitRunning, before });
-})();
-
 if (!integrationOnly) {
   const files = named.length ? named : findTests(join(root, 'test', 'unit'));
   // Three files at a time: most unit tests wait on child processes, sockets and the disk, so on
   // this 2-core machine three at once finish in about 60 % of the time one at a time takes
   // (Node's default is one less than the cores: one here).
-  const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CODE_SCANNER_UNIT_CONCURRENCY || 3}`, ...files], { nice: windows ? 10 : 0 });
-  unitRunning = false;
+  const [code, out] = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CODE_SCANNER_UNIT_CONCURRENCY || 3}`, ...files]);
   const p = count(out, /^ℹ pass (\d+)/gm);
   const f = count(out, /^ℹ fail (\d+)/gm);
   passed += p;
@@ -140,8 +113,17 @@ if (!integrationOnly) {
   if (!named.length) console.log(['slowest unit tests:', ...slowest(out)].join('\n'));
 }
 
-if (integration) {
-  const [code, out] = await integration;
+// The windows open after the unit tests, their editor provisioned by then. Beside the windows
+// (at niceness 10, or in Linux's idle class) the unit tests slowed the main window by a fifth
+// and waited so long for a core that tests timing a service's answers failed.
+if (!unitOnly) {
+  let before = '';
+  if (provisioning) {
+    const [code, out] = await provisioning;
+    before = code === 0 ? out : `${out}[provision] the provisioning beside the unit tests ended with ${code}; the launcher tries again\n`;
+  }
+  if (before) process.stdout.write(before);
+  const [code, out] = await run(process.execPath, [join('test', 'launch', 'run-offline.mjs')]);
   const p = count(out, /^integration: (\d+) passed/gm);
   const f = count(out, /^integration: \d+ passed, (\d+) failed/gm);
   passed += p;
