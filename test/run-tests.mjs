@@ -54,6 +54,23 @@ function slowest(out, n = 10) {
   return tests.sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `  ${(t.ms / 1000).toFixed(1)} s  ${t.title.slice(0, 110)}`);
 }
 
+/**
+ * Each failure of a run as its reporter summed it up (title, then the error's first lines),
+ * repeated at the very end of the output, where a CI log cut to its tail still shows it.
+ */
+function failures(out) {
+  const lines = out.split('\n');
+  const said = [];
+  lines.forEach((line, i) => {
+    // Mocha's `N failing`, Node's `✖ failing tests:`: the summaries after each run.
+    if (!/^\s*\d+ failing$|^✖ failing tests:$/.test(line)) return;
+    let end = i + 1;
+    while (end < lines.length && end - i < 60 && !/^(MOCHA_RESULT|ℹ |Reloading the window)/.test(lines[end])) end++;
+    said.push(...lines.slice(i, end).filter((l) => l.trim()).map((l) => `  ${l.slice(0, 200)}`));
+  });
+  return said;
+}
+
 function count(out, re) {
   const m = [...out.matchAll(re)];
   return m.length ? Number(m[m.length - 1][1]) : 0;
@@ -62,6 +79,7 @@ function count(out, re) {
 let passed = 0;
 let failed = 0;
 let exit = 0;
+const whatFailed = [];
 const windows = !unitOnly && !integrationOnly && !named.length;
 
 if (!integrationOnly) {
@@ -84,17 +102,19 @@ ensureDeps();
 
 if (!integrationOnly && !named.length) {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
-  for (const [what, cmd, args] of [
+  // Side by side (one core each), behind the provisioning, which the windows wait for.
+  const checks = [
     ['types', bin('tsc'), ['-p', '.', '--noEmit']],
     ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
-  ]) {
-    // Behind the provisioning, which the windows wait for.
-    const [code] = await run(cmd, args, { nice: windows ? 10 : 0 });
+  ].map(async ([what, cmd, args]) => [what, ...(await run(cmd, args, { nice: windows ? 10 : 0, quiet: true }))]);
+  let bad = 0;
+  for (const [what, code, out] of await Promise.all(checks)) {
+    if (code !== 0) { process.stdout.write(out); bad = bad || code || 1; }
     console.log(`${what}: ${code === 0 ? 'ok' : 'FAILED'}`);
-    if (code !== 0) {
-      console.log(`0 passed, 1 failed (${what})`);
-      process.exit(code || 1);
-    }
+  }
+  if (bad) {
+    console.log('0 passed, 1 failed (types or lint)');
+    process.exit(bad);
   }
 }
 
@@ -110,6 +130,7 @@ if (!integrationOnly) {
   failed += f;
   if (code !== 0) { exit = code; if (f === 0) failed += 1; }
   console.log(`unit: ${p} passed, ${f} failed`);
+  whatFailed.push(...failures(out));
   if (!named.length) console.log(['slowest unit tests:', ...slowest(out)].join('\n'));
 }
 
@@ -130,7 +151,10 @@ if (!unitOnly) {
   failed += f;
   if (code !== 0) { exit = exit || code; if (f === 0) failed += 1; }
   console.log(['slowest tests in the real VS Code:', ...slowest(out)].join('\n'));
+  whatFailed.push(...failures(out));
 }
+
+if (whatFailed.length) console.log(['what failed:', ...whatFailed].join('\n'));
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(exit);
