@@ -448,15 +448,18 @@ export async function launchChromium(tools, { viewport = { width: 1440, height: 
  * What every launcher does before starting an editor: bundle the extension and the suite,
  * start the reference service, and make the two-folder workspace (tests address the first
  * folder; the second proves Scan Workspace works per folder). `env` is what the suite reads.
+ * Without `build`, the bundles another launcher built are used as they are.
  */
-export async function prepareSuite() {
-  log('building the extension and the integration tests');
-  // The benchmark measures activation on the bundle as it ships (minified, no source map).
-  buildExtension({ tests: true, production: process.env.CODE_SCANNER_BUILD_PRODUCTION === '1' });
-  // A copy of the extension to load instead (the activation benchmark's) gets this build. A
-  // copy, not a link: VS Code knows which extension calls its API by the file's real path.
-  const copy = process.env.CODE_SCANNER_EXTENSION_PATH;
-  if (copy) for (const d of ['dist', 'media']) cpSync(join(repoRoot, d), join(copy, d), { recursive: true });
+export async function prepareSuite({ build = true } = {}) {
+  if (build) {
+    log('building the extension and the integration tests');
+    // The benchmark measures activation on the bundle as it ships (minified, no source map).
+    buildExtension({ tests: true, production: process.env.CODE_SCANNER_BUILD_PRODUCTION === '1' });
+    // A copy of the extension to load instead (the activation benchmark's) gets this build. A
+    // copy, not a link: VS Code knows which extension calls its API by the file's real path.
+    const copy = process.env.CODE_SCANNER_EXTENSION_PATH;
+    if (copy) for (const d of ['dist', 'media']) cpSync(join(repoRoot, d), join(copy, d), { recursive: true });
+  }
   const service = await startService({ tlsDir: tempDir('code-scanner-test-ca-') });
   log(`reference service at ${service.baseUrl}, and over HTTPS on port ${service.tlsPort}`);
   const workspace = makeGitWorkspace();

@@ -4,15 +4,17 @@
 // suite's exit code. Everything it starts is stopped on success, failure, timeout and
 // Ctrl+C.
 //
-// Six windows in turn: the suite in a trusted multi-root workspace, the Restricted Mode tests
-// (`*.restricted.js`) in a VS Code with workspace trust on and a folder nobody trusted, the
-// language suite (`*.lang.js`) in a VS Code started in Japanese and in the pseudo-locale,
-// Fix with Chat (`*.chat.js`) in one whose chat has a recording language model, and the
-// smoke part (`*.smoke.js`) in the oldest VS Code the extension supports (1.96), installed
-// meanwhile. (Two windows side by side took as long as one after the other on this 2-core
-// machine: a window's own work, mostly the workbench's, keeps more than one core busy.)
+// Six windows: the suite in a trusted multi-root workspace and, beside it, five short windows
+// in turn: the Restricted Mode tests (`*.restricted.js`) in a VS Code with workspace trust on
+// and a folder nobody trusted, the language suite (`*.lang.js`) in a VS Code started in
+// Japanese and in the pseudo-locale, Fix with Chat (`*.chat.js`) in one whose chat has a
+// recording language model, and the smoke part (`*.smoke.js`) in the oldest VS Code the
+// extension supports (1.96), installed meanwhile. The five run in a second launcher
+// (`--side-windows`), with a reference service, a workspace and a browser of their own: the
+// main window waits on its service and the workbench more than it computes, and leaves about
+// a core free; its output is printed after the main window's.
 //
-//   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png]
+//   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png] [--side-windows]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 45 min), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,6 +34,7 @@ import {
   log,
   remoteUri,
   repoRoot,
+  spawnGroup,
   startCodeServer,
   startWorkbenchProbe,
   tail,
@@ -50,15 +53,20 @@ const verbose = !!process.env.CODE_SCANNER_VERBOSE;
 const argv = process.argv.slice(2);
 const shotIdx = argv.indexOf('--screenshot-on-failure');
 const screenshotFile = shotIdx >= 0 ? resolve(process.env.INIT_CWD || process.cwd(), argv[shotIdx + 1] ?? 'integration-failure.png') : undefined;
+// Only the five short windows, for the launcher that runs the main window: it reads the
+// result from one SIDE_RESULT line.
+const sideOnly = argv.includes('--side-windows');
 
 /** Each window's lines; the counts are summed at the end. */
 const windows = [];
+/** What the side launcher said at its end: its counts, its windows' times, its note. */
+let sideResult;
 let page;
 let finished = false;
 const started = Date.now();
 
 function total() {
-  const rs = windows.map((w) => parseMochaResult(w.lines));
+  const rs = [...windows.map((w) => parseMochaResult(w.lines)), sideResult];
   if (rs.every((r) => !r)) return undefined;
   return rs.reduce((t, r) => ({ passed: t.passed + (r?.passed ?? 0), failed: t.failed + (r?.failed ?? 0) }), { passed: 0, failed: 0 });
 }
@@ -74,6 +82,8 @@ function summary(result, note) {
 async function finish(code, note) {
   if (finished) return;
   finished = true;
+  // The short windows' lines, if a timeout or a signal ends the run before they were printed.
+  printSide();
   if (code !== 0 && screenshotFile && page) {
     await page.screenshot({ path: screenshotFile }).then(
       () => log(`screenshot of the workbench saved to ${screenshotFile}`),
@@ -81,7 +91,13 @@ async function finish(code, note) {
     );
   }
   // Each window's time, from its browser's start to its suite's end (code-server's start before it is not counted).
-  const times = windows.filter((w) => w.ended).map((w) => `${w.name} ${((w.ended - w.started) / 1000).toFixed(0)} s`);
+  const times = [...windows.filter((w) => w.ended).map((w) => `${w.name} ${((w.ended - w.started) / 1000).toFixed(0)} s`), ...(sideResult?.times ?? [])];
+  if (sideOnly) {
+    const r = total() ?? { passed: 0, failed: 0 };
+    console.log(`SIDE_RESULT ${JSON.stringify({ passed: r.passed, failed: r.failed, times, code, note })}`);
+    await cleanup();
+    process.exit(code);
+  }
   if (times.length) console.log(`[launch] windows: ${times.join(', ')}`);
   summary(total(), note);
   log(`finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -100,7 +116,7 @@ timer.unref();
  * Opens `target` in a code-server window that runs the suite's files named by the payload's
  * environment, and resolves with the extension host's exit code (or why it never came).
  */
-async function runWindow(tools, server, target, extensionEnvironment, testsPath, extensionPath = process.env.CODE_SCANNER_EXTENSION_PATH || repoRoot) {
+async function runWindow(tools, server, target, extensionEnvironment, testsPath, { extensionPath = process.env.CODE_SCANNER_EXTENSION_PATH || repoRoot, onSuiteStart } = {}) {
   const payload = [
     // The benchmark of activation loads a copy that nothing activates by itself (test/bench/activationBench.ts).
     ['extensionDevelopmentPath', remoteUri(server, extensionPath)],
@@ -119,6 +135,7 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
   let resolveExit;
   const exitCode = new Promise((r) => (resolveExit = r));
   await page.exposeFunction('codeAutomationLog', (type, args) => {
+    if (!w.lines.length) onSuiteStart?.();
     const text = formatAutomationLog(type, args);
     w.lines.push(...text.split('\n'));
     if (verbose || !isWorkbenchNoise(text)) console.log(text);
@@ -172,9 +189,103 @@ function provisionInChild(args) {
   });
 }
 
+/** A grep (working on one suite) naming only short windows skips the main window. */
+const SHORT_WINDOWS_ONLY = /^\s*(restricted|smoke|oldest|japanese|pseudo|language|chat)(\s*\|\s*(restricted|smoke|oldest|japanese|pseudo|language|chat))*\s*$/i;
+
 async function main() {
   const tools = provision();
   const grep = process.env.CODE_SCANNER_TEST_GREP;
+  const mainWindow = !sideOnly && (!grep || !SHORT_WINDOWS_ONLY.test(grep));
+  const shortWindows = !grep || /restricted|japanese|pseudo|language|\bchat\b|smoke|oldest/i.test(grep);
+
+  const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite({ build: !sideOnly });
+  extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
+  // The page reloads with its URL and its exposed functions: the suite may reload the window
+  // and go on in the new extension host (test/integration/index.ts).
+  extensionEnvironment.CODE_SCANNER_TEST_RELOAD_FILE = join(tempDir('code-scanner-reload-'), 'reload.json');
+  // Checking applied fixes (a scan after each save of a fixed file) is the subject of its own
+  // suite, which turns it on; elsewhere a test's save must not start a scan of its own.
+  const settings = { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false, 'codeScanner.verifyFixes': 'off' };
+
+  let code = 0;
+  let note;
+  if (mainWindow) {
+    // The short windows start in their launcher once the main window's suite runs (two
+    // workbenches starting at once slow each other most), or after 90 s whatever it does.
+    let startSide = () => {};
+    const side = shortWindows ? new Promise((r) => (startSide = r)).then(sideLauncher) : undefined;
+    setTimeout(() => startSide(), 90_000).unref();
+    const server = await startCodeServer(tools, {
+      // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
+      settings,
+      env: systemStoreEnv,
+    });
+    log(`code-server ${server.url} (log ${server.logFile})`);
+    log('opening the workbench; the suite runs in the extension host');
+    // CODE_SCANNER_WINDOWS=N opens the window N times in turn (the benchmark's rounds of activation).
+    for (let round = 0, rounds = Number(process.env.CODE_SCANNER_WINDOWS) || 1; round < rounds; round++) {
+      const trusted = await runWindow(tools, server, multiRoot.file, extensionEnvironment, testsPath, { onSuiteStart: () => startSide() });
+      // A window that never reported is the end; failed tests are counted, and the other windows run all the same.
+      if (trusted.code === undefined) return finish(1, trusted.note);
+      code = code || trusted.code;
+      note = trusted.note ?? note;
+    }
+    startSide();
+    if (side) {
+      const r = await side;
+      code = code || r.code;
+      note = r.note ?? note;
+    }
+  } else if (shortWindows) {
+    const r = await runShortWindows({ tools, grep, extensionEnvironment, testsPath, systemStoreEnv, settings });
+    code = r.code;
+    note = r.note;
+  }
+  return finish(code, note);
+}
+
+/**
+ * The launcher of the short windows (`--side-windows`), beside this one's main window. Its
+ * output is held and printed after the main window's (or at the end, whatever ends it);
+ * resolves to its code and note, its counts and times kept for the summary.
+ */
+function sideLauncher() {
+  return new Promise((done) => {
+    const child = spawnGroup(process.execPath, [fileURLToPath(import.meta.url), '--side-windows'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const take = (d) => (sideHeld += d);
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const end = (exit) => {
+      const line = [...sideHeld.matchAll(/^SIDE_RESULT (.*)$/gm)].at(-1);
+      sideHeld = sideHeld.replace(/^SIDE_RESULT .*\n?/gm, '');
+      printSide();
+      let r;
+      try {
+        r = line && JSON.parse(line[1]);
+      } catch {
+        r = undefined;
+      }
+      if (!r) return done({ code: exit || 1, note: `the launcher of the short windows ended (${exit}) without its result; see its lines above` });
+      sideResult = { passed: r.passed, failed: r.failed, times: r.times };
+      done({ code: r.code, note: r.note ?? undefined });
+    };
+    child.on('error', (err) => { sideHeld += `${err.message}\n`; end(1); });
+    child.on('close', (exit, signal) => end(exit ?? signal));
+  });
+}
+
+/** What the side launcher printed and this one has not yet. */
+let sideHeld = '';
+function printSide() {
+  if (sideHeld) process.stdout.write(sideHeld.endsWith('\n') ? sideHeld : `${sideHeld}\n`);
+  sideHeld = '';
+}
+
+/**
+ * The five short windows in turn, with the editors only they need (the chat window's
+ * SQLite, the oldest supported editor) provisioned behind the first ones.
+ */
+async function runShortWindows({ tools, grep, extensionEnvironment, testsPath, systemStoreEnv, settings }) {
   // The chat window's SQLite (provision.mjs, DEFERRED) and the oldest supported editor.
   const later = [...(!grep || /\bchat\b/i.test(grep) ? ['--deferred'] : []), ...(!grep || /smoke|oldest/i.test(grep) ? ['--minimum'] : [])];
   const provisioned = later.length ? provisionInChild(later) : undefined;
@@ -187,36 +298,8 @@ async function main() {
     return exit === 0 ? undefined : `provisioning the editors of the last windows failed (exit ${exit}); see the lines above`;
   };
 
-  const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite();
-  extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
-  // The page reloads with its URL and its exposed functions: the suite may reload the window
-  // and go on in the new extension host (test/integration/index.ts).
-  extensionEnvironment.CODE_SCANNER_TEST_RELOAD_FILE = join(tempDir('code-scanner-reload-'), 'reload.json');
-  // Checking applied fixes (a scan after each save of a fixed file) is the subject of its own
-  // suite, which turns it on; elsewhere a test's save must not start a scan of its own.
-  const settings = { 'codeScanner.customBaseUrl': service.baseUrl, 'codeScanner.confirmFirstUpload': false, 'codeScanner.verifyFixes': 'off' };
-
-  // With a grep (working on one suite), only the windows whose tests it names: a grep of
-  // window names alone ("restricted", "smoke|oldest") skips the main window.
   let code = 0;
   let note;
-  if (!grep || !/^\s*(restricted|smoke|oldest|japanese|pseudo|language|chat)(\s*\|\s*(restricted|smoke|oldest|japanese|pseudo|language|chat))*\s*$/i.test(grep)) {
-    const server = await startCodeServer(tools, {
-      // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
-      settings,
-      env: systemStoreEnv,
-    });
-    log(`code-server ${server.url} (log ${server.logFile})`);
-    log('opening the workbench; the suite runs in the extension host');
-    // CODE_SCANNER_WINDOWS=N opens the window N times in turn (the benchmark's rounds of activation).
-    for (let round = 0, rounds = Number(process.env.CODE_SCANNER_WINDOWS) || 1; round < rounds; round++) {
-      const trusted = await runWindow(tools, server, multiRoot.file, extensionEnvironment, testsPath);
-      // A window that never reported is the end; failed tests are counted, and the other windows run all the same.
-      if (trusted.code === undefined) return finish(1, trusted.note);
-      code = code || trusted.code;
-      note = trusted.note ?? note;
-    }
-  }
   if (!grep || /restricted/i.test(grep)) {
     // Restricted Mode: a VS Code that asks about trust, and a repository nobody trusted whose
     // .git/config names a program git would start (a tripwire that leaves a file behind).
@@ -254,7 +337,7 @@ async function main() {
         CODE_SCANNER_TEST_RELOAD_FILE: '',
         // What a person sees at each step, kept whatever the outcome.
         CODE_SCANNER_TEST_ARTEFACTS: join(repoRoot, 'out', 'test-artefacts', locale),
-      }, testsPath, extensionPath);
+      }, testsPath, { extensionPath });
       code = code || r.code || (r.code === undefined ? 1 : 0);
       note = r.note ?? note;
     }
@@ -264,7 +347,7 @@ async function main() {
     // stands in for an AI account, and records what each request carried (`*.chat.js`). Its
     // agent host stores sessions with SQLite, built meanwhile.
     const failed = await provisionedLater();
-    if (failed) return finish(1, failed);
+    if (failed) return { code: 1, note: failed };
     const workspace = makeGitWorkspace(undefined, 'code-scanner-chat-');
     const server = await startCodeServer(tools, { settings: { ...settings, 'chat.disableAIFeatures': false }, env: systemStoreEnv, installVsix: await chatRecorderVsix() });
     log(`code-server with a recording chat model ${server.url}; the chat suite in ${workspace}`);
@@ -282,7 +365,7 @@ async function main() {
     // The oldest supported editor (engines.vscode): the smoke part (`*.smoke.js`) in VS Code
     // 1.96, on a workspace of its own against the same service; last, so that it is installed by then.
     const failed = await provisionedLater();
-    if (failed) return finish(1, failed);
+    if (failed) return { code: 1, note: failed };
     const minimum = provisionMinimum();
     const smokeWorkspace = makeGitWorkspace(undefined, 'code-scanner-smoke-');
     const smokeRoot = makeMultiRootWorkspace(smokeWorkspace);
@@ -301,7 +384,7 @@ async function main() {
     code = code || smoke.code || (smoke.code === undefined ? 1 : 0);
     note = smoke.note ?? note;
   }
-  return finish(code, note);
+  return { code, note };
 }
 
 function spawnGit(cwd, args) {
