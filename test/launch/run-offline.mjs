@@ -10,9 +10,10 @@
 // Japanese and in the pseudo-locale, Fix with Chat (`*.chat.js`) in one whose chat has a
 // recording language model, and the smoke part (`*.smoke.js`) in the oldest VS Code the
 // extension supports (1.96), installed meanwhile. The five run in a second launcher
-// (`--side-windows`), with a reference service, a workspace and a browser of their own: the
-// main window waits on its service and the workbench more than it computes, and leaves about
-// a core free; its output is printed after the main window's.
+// (`--side-windows`), with a reference service, a workspace and a browser of their own; their
+// output is printed after the main window's. The main window waits on its service and the
+// workbench more than it computes: beside it they slow it by about a fifth, and still end the
+// run sooner than all six in turn.
 //
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png] [--side-windows]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 45 min), CODE_SCANNER_VERBOSE=1

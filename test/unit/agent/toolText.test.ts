@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { byUrgency, compactFinding, fullFinding, listSummary, matchesFilter, MAX_FIELD_CHARS, pageOfRows, untrustedEnvelope, UNTRUSTED_PREAMBLE, type FindingRow } from '../../../src/core/agent/toolText';
-import type { StoredIssue } from '../../../src/core/issues';
+import { toStoredDependency, toStoredIssue, type StoredIssue } from '../../../src/core/issues';
 
 function row(extra: Partial<StoredIssue> = {}, o: Partial<FindingRow> = {}): FindingRow {
   return {
@@ -70,8 +70,7 @@ test('compact and full rows: the current line, fixable only for uploaded files, 
   assert.deepEqual((fullFinding(row()) as { fix: unknown }).fix, { explanation: 'x', diff: '--- a\n+++ b\n', status: 'ok' });
 });
 
-test('List Findings by kind: an array, or one kind as a string; each finding says its kind', async () => {
-  const { toStoredDependency, toStoredIssue } = await import('../../../src/core/issues');
+test('List Findings by kind: an array, or one kind as a string; each finding says its kind', () => {
   const rows = [
     toStoredIssue({ id: '1', location: { file: { path: 'a.js' } } }, 'security')!,
     toStoredIssue({ id: '1', location: { file: { path: 'a.js' } } }, 'quality')!,

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorForStatus, isRetryable, parseRetryAfter, redact, ServiceError, ClientValidationError, type ServiceErrorKind } from '../../../src/core/api/errors';
+import { errorForStatus, isRetryable, operationLabel, parseRetryAfter, redact, ServiceError, ClientValidationError, type ServiceErrorKind } from '../../../src/core/api/errors';
+import { LIST_ROUTES } from '../../../src/core/api/findingLists';
 
 test('parseRetryAfter: seconds and HTTP dates', () => {
   const now = Date.parse('Sat, 21 Nov 2026 12:00:00 GMT');
@@ -80,9 +81,7 @@ test('redact replaces every occurrence of each secret', () => {
   assert.equal(redact('abc', ['']), 'abc');
 });
 
-test('every list of a scan and the CI gate have words in messages, not their operation\'s name', async () => {
-  const { LIST_ROUTES } = await import('../../../src/core/api/findingLists');
-  const { operationLabel } = await import('../../../src/core/api/errors');
+test('every list of a scan and the CI gate have words in messages, not their operation\'s name', () => {
   for (const op of [...Object.values(LIST_ROUTES).map((r) => r.operation), 'checkBlockingRules']) {
     assert.notEqual(operationLabel(op), op, op);
   }

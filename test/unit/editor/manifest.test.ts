@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { TOOL_DEFINITIONS } from '../../../src/core/agent/toolDefinitions';
 import { COMMANDS, COMMAND_IDS } from '../../../src/editor/commands/ids';
 import { CONTEXT_KEYS } from '../../../src/editor/commands/contextKeys';
 import { NUMERIC_SETTINGS, clampSetting } from '../../../src/editor/settingBounds';
@@ -143,8 +144,7 @@ test('the Scan Workspace key works in Restricted Mode too, where it says why it 
   assert.doesNotMatch(kb?.when ?? '', /isWorkspaceTrusted/);
 });
 
-test('the language model tools are the agent tools\' one definition, as the MCP bridge lists them; listed once (no MCP server of the same tools)', async () => {
-  const { TOOL_DEFINITIONS } = await import('../../../src/core/agent/toolDefinitions');
+test('the language model tools are the agent tools\' one definition, as the MCP bridge lists them; listed once (no MCP server of the same tools)', () => {
   const tools = (manifest.contributes as unknown as { languageModelTools: { name: string; displayName: string; userDescription: string; modelDescription: string; inputSchema: unknown }[] }).languageModelTools;
   assert.deepEqual(tools.map((t) => ({ name: t.name, title: t.displayName, userDescription: t.userDescription, modelDescription: t.modelDescription, inputSchema: t.inputSchema })),
     TOOL_DEFINITIONS.map((d) => ({ name: d.name, title: d.title, userDescription: d.userDescription, modelDescription: d.modelDescription, inputSchema: d.inputSchema })));

@@ -7,7 +7,9 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ServiceClient } from '../../../src/core/api';
+import { buildZip } from '../../../src/core/archive/zip';
 import { pollUntilSettled, toStoredIssue } from '../../../src/core/issues';
+import { selectWorkspaceFiles } from '../../../src/core/workspace/selectFiles';
 import { startReferenceService } from '../../service/index';
 
 test('polling a running scan settles on the complete set of findings', async (t) => {
@@ -18,8 +20,6 @@ test('polling a running scan settles on the complete set of findings', async (t)
   // A small project with findings in two languages, uploaded in one chunk.
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'poll-svc-'));
   t.after(() => fs.rm(dir, { recursive: true, force: true }));
-  const { buildZip } = await import('../../../src/core/archive/zip');
-  const { selectWorkspaceFiles } = await import('../../../src/core/workspace/selectFiles');
   await fs.mkdir(path.join(dir, 'src'));
   await fs.writeFile(path.join(dir, 'src', 'a.js'), 'console.log("x");\nconst password = "hunter2-secret";\n');
   await fs.writeFile(path.join(dir, 'report.py'), 'try:\n    pass\nexcept:\n    pass\nprint("debug")\n');

@@ -3,6 +3,7 @@
 // second full scan; the baseline survives storage; Clear Results forgets it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { baselineOf, markNew } from '../../../src/core/results/baseline';
 import { readRecords } from '../../../src/core/results/storage';
 import { FOLDER, completed, issue, model, scanRef } from './helpers';
 
@@ -71,7 +72,6 @@ describe('new findings', () => {
 });
 
 test('one to one: a second line that reads like a known finding\'s is new; the known one is not', async () => {
-  const { baselineOf, markNew } = await import('../../../src/core/results/baseline');
   const withText = (id: string, line: number) => ({ ...issue(id, 'src/a.js', line), lineText: 'debugger;' });
   const base = await baselineOf([withText('1', 3)]);
   // The service gives both new ids: one of them is the old finding, the other is new.
