@@ -48,7 +48,7 @@ import { pseudoLocaleExtension } from './pseudoLocale.mjs';
 import { chatRecorderVsix } from './chatRecorder.mjs';
 
 // A guard against a window that never reports, not a speed target: on a fresh machine the
-// run provisions its main editor first (a minute or two) and then runs every window in turn.
+// run provisions its main editor first (a minute or two) and then runs the windows.
 const timeoutMs = Number(process.env.CODE_SCANNER_INTEGRATION_TIMEOUT_MS) || 45 * 60_000;
 const verbose = !!process.env.CODE_SCANNER_VERBOSE;
 const argv = process.argv.slice(2);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs, renameSync, writeFileSync, unlinkSync } from 'node:fs';
 import * as path from 'node:path';
-import { createInterface } from 'node:readline';
 import { l10n } from '../text/l10n';
 
 /**
@@ -14,6 +13,13 @@ import { l10n } from '../text/l10n';
  */
 
 const SLICE_MS = 5;
+
+/**
+ * One record as one line. JSON.stringify leaves U+2028 and U+2029 raw, and the readline of
+ * newer Node (24 here; 20 does not) ends a line at them: a finding's message with one read
+ * back as two broken lines. Escaped, the line is the same JSON and one line to any reader.
+ */
+const lineOf = (record: unknown) => JSON.stringify(record).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`) + '\n';
 
 const now = () => performance.now();
 const breathe = () => new Promise<void>((r) => setImmediate(r));
@@ -32,7 +38,7 @@ export async function writeJsonLines(file: string, records: Iterable<unknown>): 
     let pending = 0;
     let sliceStart = now();
     for (const record of records) {
-      const line = JSON.stringify(record) + '\n';
+      const line = lineOf(record);
       parts.push(line);
       pending += line.length;
       if (pending > 1 << 20 || now() - sliceStart > SLICE_MS) {
@@ -58,7 +64,7 @@ export async function writeJsonLines(file: string, records: Iterable<unknown>): 
 export function writeJsonLinesSync(file: string, records: Iterable<unknown>): void {
   const temp = tempNameFor(file);
   const lines: string[] = [];
-  for (const record of records) lines.push(JSON.stringify(record) + '\n');
+  for (const record of records) lines.push(lineOf(record));
   try {
     writeFileSync(temp, lines.join(''), { mode: 0o600 });
     renameSync(temp, file);
@@ -83,23 +89,30 @@ export async function readJsonLines(file: string): Promise<unknown[] | undefined
   const records: unknown[] = [];
   let lineNo = 0;
   let sliceStart = now();
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const take = (line: string) => {
+    lineNo++;
+    if (!line) return;
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      throw new Error(l10n.t('{0} line {1} is not JSON', path.basename(file), lineNo));
+    }
+  };
+  // Lines end at '\n' only (a file written before U+2028 was escaped has it raw inside a
+  // string); the stream's decoder keeps a character split between chunks whole.
+  let rest = '';
   try {
-    for await (const line of lines) {
-      lineNo++;
-      if (!line) continue;
-      try {
-        records.push(JSON.parse(line));
-      } catch {
-        throw new Error(l10n.t('{0} line {1} is not JSON', path.basename(file), lineNo));
-      }
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) take(line);
       if (now() - sliceStart > SLICE_MS) {
         await breathe();
         sliceStart = now();
       }
     }
+    take(rest);
   } finally {
-    lines.close();
     stream.destroy();
   }
   return records;

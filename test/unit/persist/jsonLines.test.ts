@@ -26,6 +26,19 @@ test('records written async and sync read back equal; no temporary file is left'
   assert.deepEqual(readdirSync(path.dirname(file)), ['results.jsonl']);
 }));
 
+test('a line separator in a message stays inside its line: written escaped, and read whole from a file that has it raw', () => withDir(async (dir) => {
+  const file = path.join(dir, 'results.jsonl');
+  const sample = [{ message: 'a\u2028b\u2029c' }, { message: 'd' }];
+  await writeJsonLines(file, sample);
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /[\u2028\u2029]/);
+  assert.deepEqual(await readJsonLines(file), sample);
+  writeJsonLinesSync(file, sample);
+  assert.doesNotMatch(readFileSync(file, 'utf8'), /[\u2028\u2029]/);
+  // As a version before the escape wrote it (and with CRLF line ends): two records, not four lines.
+  writeFileSync(file, '{"message":"a\u2028b\u2029c"}\r\n{"message":"d"}\r\n');
+  assert.deepEqual(await readJsonLines(file), sample);
+}));
+
 test('no file reads as undefined; a damaged line is an error naming it', () => withDir(async (dir) => {
   assert.equal(await readJsonLines(path.join(dir, 'absent.jsonl')), undefined);
   const file = path.join(dir, 'bad.jsonl');
