@@ -178,8 +178,7 @@ function provisionInChild(args) {
   return new Promise((done) => {
     const script = [process.execPath, join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs'), ...args];
     // Behind the windows: they are what the run waits for. In Linux's idle class a compiler
-    // takes a core only while no window wants it (at niceness 10 these builds slowed the main
-    // window by a seventh); elsewhere at niceness 10.
+    // takes a core only while no window wants it; elsewhere at niceness 10.
     const idle = existsSync('/usr/bin/chrt');
     const child = idle
       ? spawn('/usr/bin/chrt', ['--idle', '0', ...script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -262,7 +261,10 @@ function sideLauncher() {
     const take = (d) => (sideHeld += d);
     child.stdout.on('data', take);
     child.stderr.on('data', take);
+    let ended = false;
     const end = (exit) => {
+      if (ended) return;
+      ended = true;
       const line = [...sideHeld.matchAll(/^SIDE_RESULT (.*)$/gm)].at(-1);
       sideHeld = sideHeld.replace(/^SIDE_RESULT .*\n?/gm, '');
       printSide();
