@@ -175,22 +175,28 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
  * resolves to [exitCode, output].
  */
 function provisionInChild(args) {
+  const script = [process.execPath, join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs'), ...args];
+  // Behind the windows: they are what the run waits for. In Linux's idle class a compiler
+  // takes a core only while no window wants it; elsewhere at niceness 10.
+  const idle = existsSync('/usr/bin/chrt');
+  const child = idle
+    ? spawn('/usr/bin/chrt', ['--idle', '0', ...script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(script[0], script.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid && !idle) {
+    try { setPriority(child.pid, 10); } catch { /* a preference */ }
+  }
+  onCleanup(() => { if (child.exitCode === null) child.kill(); });
+  return ended(child);
+}
+
+/** Resolves to [exitCode, output] when `child` ends; `onData` sees its output as it comes. */
+function ended(child, onData = () => {}) {
   return new Promise((done) => {
-    const script = [process.execPath, join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs'), ...args];
-    // Behind the windows: they are what the run waits for. In Linux's idle class a compiler
-    // takes a core only while no window wants it; elsewhere at niceness 10.
-    const idle = existsSync('/usr/bin/chrt');
-    const child = idle
-      ? spawn('/usr/bin/chrt', ['--idle', '0', ...script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(script[0], script.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.pid && !idle) {
-      try { setPriority(child.pid, 10); } catch { /* a preference */ }
-    }
-    onCleanup(() => { if (child.exitCode === null) child.kill(); });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('error', (err) => done([1, `${out}${err.message}\n`]));
+    const take = (d) => { out += d; onData(d); };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (err) => { take(`${err.message}\n`); done([1, out]); });
     child.on('close', (code, signal) => done([code ?? (signal ? 1 : 0), out]));
   });
 }
@@ -255,32 +261,21 @@ async function main() {
  * output is held and printed after the main window's (or at the end, whatever ends it);
  * resolves to its code and note, its counts and times kept for the summary.
  */
-function sideLauncher() {
-  return new Promise((done) => {
-    const child = spawnGroup(process.execPath, [fileURLToPath(import.meta.url), '--side-windows'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    const take = (d) => (sideHeld += d);
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    let ended = false;
-    const end = (exit) => {
-      if (ended) return;
-      ended = true;
-      const line = [...sideHeld.matchAll(/^SIDE_RESULT (.*)$/gm)].at(-1);
-      sideHeld = sideHeld.replace(/^SIDE_RESULT .*\n?/gm, '');
-      printSide();
-      let r;
-      try {
-        r = line && JSON.parse(line[1]);
-      } catch {
-        r = undefined;
-      }
-      if (!r) return done({ code: exit || 1, note: `the launcher of the short windows ended (${exit}) without its result; see its lines above` });
-      sideResult = { passed: r.passed, failed: r.failed, times: r.times };
-      done({ code: r.code, note: r.note ?? undefined });
-    };
-    child.on('error', (err) => { sideHeld += `${err.message}\n`; end(1); });
-    child.on('close', (exit, signal) => end(exit ?? signal));
-  });
+async function sideLauncher() {
+  const child = spawnGroup(process.execPath, [fileURLToPath(import.meta.url), '--side-windows'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [exit] = await ended(child, (d) => (sideHeld += d));
+  const line = [...sideHeld.matchAll(/^SIDE_RESULT (.*)$/gm)].at(-1);
+  sideHeld = sideHeld.replace(/^SIDE_RESULT .*\n?/gm, '');
+  printSide();
+  let r;
+  try {
+    r = line && JSON.parse(line[1]);
+  } catch {
+    r = undefined;
+  }
+  if (!r) return { code: exit || 1, note: `the launcher of the short windows ended (${exit}) without its result; see its lines above` };
+  sideResult = { passed: r.passed, failed: r.failed, times: r.times };
+  return { code: r.code, note: r.note ?? undefined };
 }
 
 /** What the side launcher printed and this one has not yet. */
