@@ -99,8 +99,13 @@ suite('editor: accessibility', () => {
     await vscode.commands.executeCommand('codeScanner.policies.refresh');
     const policies = await waitFor('policy rows', async () => { const r = await viewRows('Policies'); return r?.some((x) => /^Policy /.test(x)) && r; }, 20_000);
     const first = policies.find((r) => /^Policy /.test(r))!;
-    const opened = await viewRows('Policies', { expand: first.slice(0, 40) });
-    assert.ok(opened!.some((r) => /^CWEs: (CWE-\d+|none)/.test(r)), opened!.join('\n'));
+    // Its detail rows come from the extension host after the click: read again until they are drawn.
+    let opened: string[] = [];
+    await waitFor('the policy\'s detail rows', async () => {
+      opened = (await viewRows('Policies', { expand: first.slice(0, 40) })) ?? [];
+      return opened.some((r) => /^CWEs: (CWE-\d+|none)/.test(r));
+    }, 20_000).catch(() => undefined);
+    assert.ok(opened.some((r) => /^CWEs: (CWE-\d+|none)/.test(r)), opened.join('\n'));
   });
 
   async function checkUploadPreviewRows(t: Mocha.Context): Promise<void> {

@@ -12,11 +12,12 @@
 // extension supports (1.96), installed meanwhile. The five run in a second launcher
 // (`--side-windows`), with a reference service, a workspace and a browser of their own; their
 // output is printed after the main window's. The main window waits on its service and the
-// workbench more than it computes: beside it they slow it by about a fifth, and still end the
-// run sooner than all six in turn.
+// workbench more than it computes; the five take the cores while it waits, in a CPU cgroup of a
+// small share where one can be made (cpuShare.mjs), so that they slow it little.
 //
 //   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png] [--side-windows]
-//   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 45 min), CODE_SCANNER_VERBOSE=1
+//   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 45 min), CODE_SCANNER_SIDE_SHARE (the
+//        short windows' CPU weight against the main window's, default 0.25), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -43,6 +44,7 @@ import {
   workbenchUrl,
 } from './harness.mjs';
 import { formatAutomationLog, isWorkbenchNoise, parseMochaResult } from './automation-log.mjs';
+import { lowerCpuShare } from './cpuShare.mjs';
 import { languagePackVsix } from './languagePack.mjs';
 import { pseudoLocaleExtension } from './pseudoLocale.mjs';
 import { chatRecorderVsix } from './chatRecorder.mjs';
@@ -263,7 +265,11 @@ async function main() {
  */
 async function sideLauncher() {
   const child = spawnGroup(process.execPath, [fileURLToPath(import.meta.url), '--side-windows'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Behind the main window, whose tests are what the run waits for: they wait on the workbench,
+  // and the short windows take the cores while it does.
+  const release = child.pid ? lowerCpuShare(child.pid, SIDE_SHARE) : undefined;
   const [exit] = await ended(child, (d) => (sideHeld += d));
+  release?.();
   const line = [...sideHeld.matchAll(/^SIDE_RESULT (.*)$/gm)].at(-1);
   sideHeld = sideHeld.replace(/^SIDE_RESULT .*\n?/gm, '');
   printSide();
@@ -277,6 +283,9 @@ async function sideLauncher() {
   sideResult = { passed: r.passed, failed: r.failed, times: r.times };
   return { code: r.code, note: r.note ?? undefined };
 }
+
+/** The short windows' share of the CPU against the main window's, where they compete. */
+const SIDE_SHARE = Number(process.env.CODE_SCANNER_SIDE_SHARE) || 0.25;
 
 /** What the side launcher printed and this one has not yet. */
 let sideHeld = '';
