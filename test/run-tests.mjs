@@ -96,18 +96,17 @@ if (!integrationOnly) {
 // The editors of the real-VS-Code windows (a few minutes of npm and native builds on a fresh
 // machine) are provisioned while npm installs the project, and the type-check, lint and unit
 // tests run. It needs nothing of the project's modules. Its lines are printed when the windows
-// start; if it failed, the launcher's own provisioning says why. At niceness 10: the checks and
-// the unit tests are what the windows wait for, and it ends well before them even behind them.
-const provisioning = windows ? run(process.execPath, [join('test', 'launch', 'provision.mjs')], { nice: 10, quiet: true }) : undefined;
+// start; if it failed, the launcher's own provisioning says why.
+const provisioning = windows ? run(process.execPath, [join('test', 'launch', 'provision.mjs')], { quiet: true }) : undefined;
 ensureDeps();
 
 if (!integrationOnly && !named.length) {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
-  // Side by side, one core each.
+  // Side by side (one core each), behind the provisioning, which the windows wait for.
   const checks = [
     ['types', bin('tsc'), ['-p', '.', '--noEmit']],
     ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
-  ].map(async ([what, cmd, args]) => [what, ...(await run(cmd, args, { quiet: true }))]);
+  ].map(async ([what, cmd, args]) => [what, ...(await run(cmd, args, { nice: windows ? 10 : 0, quiet: true }))]);
   let bad = 0;
   for (const [what, code, out] of await Promise.all(checks)) {
     if (code !== 0) { process.stdout.write(out); bad = bad || code || 1; }

@@ -181,7 +181,9 @@ suite(`Display language ${LANGUAGE} (${PSEUDO ? 'pseudo-locale' : 'Japanese'}): 
     await walk(await a.issuesTree.getChildren(), 0);
     assert.ok(texts.length > 10, `tree texts: ${texts.length}`);
     const title = manifest['view.codeScanner.issues.name']!;
-    const rows = await viewRows(title, { alone: true });
+    // Read again until the view has drawn them (its window may be slow to).
+    let rows: string[] | undefined;
+    await waitFor('the view\'s rows', async () => (rows = await viewRows(title, { alone: true }))?.length, 20_000).catch(() => undefined);
     assert.ok(rows?.length, `the Quality Issues view (${title}) shows rows: ${JSON.stringify(rows)}`);
     await keepArtefact('3-tree');
     assert.deepStrictEqual(englishIn([...texts, ...rows!]), []);
