@@ -5,14 +5,16 @@
 // it, whatever priority it sets itself. Linux only, and only where this user may make one
 // (root, or a delegated cgroup); elsewhere the tree runs at the usual share.
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+
+const PREFIX = 'code-scanner-';
 
 /**
  * Moves `pid` (before it starts children) into a new CPU cgroup weighted `fraction` of the
  * default; returns a function that removes the cgroup once its processes are gone, or
  * undefined when no cgroup could be made.
  */
-export function lowerCpuShare(pid, fraction, name = `code-scanner-${process.pid}-${pid}`) {
+export function lowerCpuShare(pid, fraction, name = `${PREFIX}${process.pid}-${pid}`) {
   for (const place of [cgroupV2, cgroupV1]) {
     const dir = place(name);
     if (!dir) continue;
@@ -30,6 +32,21 @@ export function lowerCpuShare(pid, fraction, name = `code-scanner-${process.pid}
     }
   }
   return undefined;
+}
+
+/** Whether this process runs in a CPU cgroup that lowerCpuShare made: behind the run's main work already. */
+export function inLoweredShare() {
+  let lines;
+  try {
+    lines = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+  } catch {
+    return false;
+  }
+  // `id:controllers:path`; the unified hierarchy's has no controllers.
+  return lines.some((l) => {
+    const [, controllers, path] = l.split(':');
+    return path !== undefined && (controllers === '' || controllers.split(',').includes('cpu')) && basename(path).startsWith(PREFIX);
+  });
 }
 
 /** The unified hierarchy, where this process's own cgroup delegates the cpu controller. */

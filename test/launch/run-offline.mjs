@@ -44,7 +44,7 @@ import {
   workbenchUrl,
 } from './harness.mjs';
 import { formatAutomationLog, isWorkbenchNoise, parseMochaResult } from './automation-log.mjs';
-import { lowerCpuShare } from './cpuShare.mjs';
+import { inLoweredShare, lowerCpuShare } from './cpuShare.mjs';
 import { languagePackVsix } from './languagePack.mjs';
 import { pseudoLocaleExtension } from './pseudoLocale.mjs';
 import { chatRecorderVsix } from './chatRecorder.mjs';
@@ -178,8 +178,15 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
  */
 function provisionInChild(args) {
   const script = [process.execPath, join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs'), ...args];
-  // Behind the windows: they are what the run waits for. In Linux's idle class a compiler
-  // takes a core only while no window wants it; elsewhere at niceness 10.
+  // Beside the main window, this launcher's CPU cgroup already puts it behind: there it takes
+  // its turn with the short windows, which wait for it. Otherwise it is behind the short
+  // windows: in Linux's idle class a compiler takes a core only while no window wants it;
+  // elsewhere at niceness 10.
+  if (inLoweredShare()) {
+    const child = spawn(script[0], script.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    onCleanup(() => { if (child.exitCode === null) child.kill(); });
+    return ended(child);
+  }
   const idle = existsSync('/usr/bin/chrt');
   const child = idle
     ? spawn('/usr/bin/chrt', ['--idle', '0', ...script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
