@@ -114,7 +114,9 @@ suite('editor: re-scans', () => {
       const before = (await logText()).length;
       const scanId = await scan('codeScanner.scanWorkspace', watched);
       const said = (await logText()).slice(before);
-      assert.match(said, /The file watcher saw \d+ paths? change since the last scan/, said);
+      // What the watcher reported, or (it reported the new folder only after the scan chose its
+      // files, as under load) that every file was looked at: either way, the files below are sent.
+      assert.match(said, /The file watcher saw \d+ paths? change since the last scan|The file watcher reported .* only after the scan had chosen its files; every file is looked at/, said);
       const texts = new Map((await readZip((await adminScan(scanId)).archivePath)).map((e) => [e.name, e.data.toString('utf8')]));
       assert.deepEqual(rels.filter((rel, i) => texts.get(rel) !== `export const made${i} = ${i};\n`), [], said);
     } finally {
