@@ -182,16 +182,12 @@ function provisionInChild(args) {
   // its turn with the short windows, which wait for it. Otherwise it is behind the short
   // windows: in Linux's idle class a compiler takes a core only while no window wants it;
   // elsewhere at niceness 10.
-  if (inLoweredShare()) {
-    const child = spawn(script[0], script.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    onCleanup(() => { if (child.exitCode === null) child.kill(); });
-    return ended(child);
-  }
-  const idle = existsSync('/usr/bin/chrt');
+  const behind = !inLoweredShare();
+  const idle = behind && existsSync('/usr/bin/chrt');
   const child = idle
     ? spawn('/usr/bin/chrt', ['--idle', '0', ...script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(script[0], script.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (child.pid && !idle) {
+  if (child.pid && behind && !idle) {
     try { setPriority(child.pid, 10); } catch { /* a preference */ }
   }
   onCleanup(() => { if (child.exitCode === null) child.kill(); });
