@@ -287,6 +287,20 @@ export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boo
   assert.strictEqual(res.status, 200, `answer mode ${JSON.stringify(mode)}: HTTP ${res.status} ${text}`);
 }
 
+/** The reference service ends every running scan's processing now (scans held by a long `processingMs`); returns their ids. */
+export async function finishRunningScans(): Promise<string[]> {
+  const admin = env('CODE_SCANNER_TEST_ADMIN_URL');
+  const scans = await (await fetch(`${admin}/scans`)).json() as { id: string; status: string }[];
+  const running = scans.filter((s) => s.status === 'running').map((s) => s.id);
+  for (const id of running) {
+    const res = await fetch(`${admin}/scans/${encodeURIComponent(id)}/finish`, { method: 'POST' });
+    const text = await res.text();
+    // 409: it ended by itself meanwhile.
+    assert.ok(res.status === 200 || res.status === 409, `finish scan ${id}: HTTP ${res.status} ${text}`);
+  }
+  return running;
+}
+
 /** Everything the extension's log files hold now (the Code Scanner output channel). */
 export async function logText(): Promise<string> {
   const dir = (await api()).logUri;

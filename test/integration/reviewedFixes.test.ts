@@ -26,8 +26,13 @@ async function reviewAll(
   // Settled without a preview (nothing to offer): the caller's assertions say what it answered.
   if (whileOpen) await waitFor('the refactor preview to show its entries', async () => { await new Promise((r) => setTimeout(r, 500)); return !!settled || whileOpen(); }, 20_000);
   if (tickFocused) {
-    // The preview's tick box of its focused entry, as Space in the preview toggles it.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The preview's tick box of its focused entry, as Space in the preview toggles it, once the
+    // preview shows its entries: before that the toggle reaches nothing (a busy machine draws late).
+    await waitFor('the refactor preview to show its entries', async () => {
+      const rows = await viewRows('Refactor Preview');
+      if (rows === undefined) await new Promise((r) => setTimeout(r, 1500));
+      return !!settled || rows === undefined || rows.length > 0;
+    }, 20_000);
     await vscode.commands.executeCommand('refactorPreview.focus');
     await vscode.commands.executeCommand('list.focusFirst');
     await vscode.commands.executeCommand('refactorPreview.toggleCheckedState');

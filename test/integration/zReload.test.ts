@@ -14,8 +14,9 @@ suite('editor: a reload while the service is scanning', () => {
     const a = await api();
     await signIn();
     const folderUri = folderUriOf(workspaceRoot());
-    // Long enough that the new window, started on a busy machine, still finds the service scanning.
-    await setAnswerMode({ shapes: 'real', processingMs: 45_000 });
+    // Held until the new window has shown that it waits (it then lets the scan finish): a busy
+    // machine may take long over the reload, and the scan must still be running after it.
+    await setAnswerMode({ shapes: 'real', processingMs: 15 * 60_000 });
     // Not awaited: the reload ends this window while it waits.
     void vscode.commands.executeCommand('codeScanner.scanWorkspace', FAST);
     // Both folders scan at once, and the status bar tells of either: the second, outside git,

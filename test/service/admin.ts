@@ -182,6 +182,11 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
     } else if (method === 'POST' && path.startsWith('/__admin/scans/') && path.endsWith('/issues')) {
       const id = decodeURIComponent(path.slice('/__admin/scans/'.length, -'/issues'.length));
       sendJson(res, 200, { status: 'ok', added: await injectIssues(core, id, await readJson(req)) });
+    } else if (method === 'POST' && path.startsWith('/__admin/scans/') && path.endsWith('/finish')) {
+      const id = decodeURIComponent(path.slice('/__admin/scans/'.length, -'/finish'.length));
+      await drain(req);
+      if (!core.runner.hurry(id)) throw new HttpError(409, `scan ${id} is not running`);
+      sendJson(res, 200, { status: 'ok' });
     } else if (method === 'GET' && path === '/__admin/mode') {
       sendJson(res, 200, core.mode);
     } else if (method === 'POST' && path === '/__admin/mode') {
@@ -196,7 +201,7 @@ export async function handleAdmin(core: ServiceCore, req: IncomingMessage, res: 
       applyFaultCommand(core, await readJson(req));
       sendJson(res, 200, { status: 'ok' });
     } else if (method === 'GET' && path === '/__admin') {
-      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'GET transfers', 'GET requests', 'GET seed', 'GET mode', 'POST mode', 'POST scan-outcomes', 'POST policies', 'POST faults'] });
+      sendJson(res, 200, { status: 'ok', endpoints: ['GET scans', 'GET scans/{id}', 'POST scans/{id}/issues', 'POST scans/{id}/finish', 'GET transfers', 'GET requests', 'GET seed', 'GET mode', 'POST mode', 'POST scan-outcomes', 'POST policies', 'POST faults'] });
     } else {
       await drain(req);
       sendError(res, 404, `no such admin endpoint: ${method} ${path}`);

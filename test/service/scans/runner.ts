@@ -23,9 +23,11 @@ class ArchiveUnreadableError extends Error {}
 class PlannedFailure extends Error {}
 
 export class ScanRunner {
-  private readonly timers = new Map<NodeJS.Timeout, () => void>();
+  private readonly timers = new Map<NodeJS.Timeout, { wake: () => void; scanId?: string }>();
   private readonly running = new Map<string, Promise<void>>();
   private closed = false;
+  /** Scans a test let finish now (see hurry): they sleep no more. */
+  private readonly hurried = new Set<string>();
 
   constructor(private readonly core: ServiceCore) {}
 
@@ -39,12 +41,32 @@ export class ScanRunner {
     this.running.set(scanId, this.run(scanId).finally(() => this.running.delete(scanId)));
   }
 
-  /** Resolves after `ms`, or at once when the runner closes (the run then stops). */
-  private sleep(ms: number): Promise<void> {
+  /** Resolves after `ms`, or at once when the runner closes (the run then stops) or `scanId` is hurried. */
+  private sleep(ms: number, scanId?: string): Promise<void> {
+    if (scanId !== undefined && this.hurried.has(scanId)) return Promise.resolve();
     return new Promise((resolve) => {
       const t = setTimeout(() => { this.timers.delete(t); resolve(); }, ms);
-      this.timers.set(t, resolve);
+      this.timers.set(t, { wake: resolve, scanId });
     });
+  }
+
+  /**
+   * A test's switch: the running scan ends its processing now instead of at its set time, so a
+   * test can hold a scan for as long as it needs and then let it finish. False: not running.
+   */
+  hurry(scanId: string): boolean {
+    const scan = this.core.store.scan(scanId);
+    if (!scan || scan.status !== 'running' || !this.running.has(scanId)) return false;
+    // The status route reads the same time: the scan says "processing" until its findings are in.
+    scan.processingMs = Math.max(0, Date.now() - Date.parse(scan.createdAt));
+    this.hurried.add(scanId);
+    for (const [t, { wake, scanId: of }] of this.timers) {
+      if (of !== scanId) continue;
+      clearTimeout(t);
+      this.timers.delete(t);
+      wake();
+    }
+    return true;
   }
 
   /** What the rules and the dependency engine report of the archive's files. */
@@ -109,14 +131,14 @@ export class ScanRunner {
       ];
       if (scan.planned?.failedReason) {
         // A scan armed to fail runs its time, then fails with that reason and no findings.
-        await this.sleep(durationMs);
+        await this.sleep(durationMs, scanId);
         if (this.closed) return;
         throw new PlannedFailure(scan.planned.failedReason);
       }
       const per = Math.max(1, Math.ceil(todo.length / STEPS));
       const steps = Math.max(1, Math.ceil(todo.length / per));
       for (let k = 0; k < steps; k++) {
-        await this.sleep(durationMs / steps);
+        await this.sleep(durationMs / steps, scanId);
         if (this.closed) return;
         const now = new Date().toISOString();
         const batch = todo.slice(k * per, (k + 1) * per);
@@ -139,7 +161,7 @@ export class ScanRunner {
   /** Stops every run; resolves once none can write any more. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const [t, wake] of this.timers) {
+    for (const [t, { wake }] of this.timers) {
       clearTimeout(t);
       wake();
     }

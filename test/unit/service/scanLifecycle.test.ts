@@ -57,6 +57,31 @@ describe('reference service: the scan lifecycle', () => {
     }
   });
 
+  test('a scan held by a long processing time ends at once when a test finishes it, with all its findings', async () => {
+    svc.mode.shapes = 'real';
+    svc.mode.processingMs = 10 * 60_000;
+    try {
+      const id = await uploaded();
+      const held = await call(svc, 'GET', `/scan/${id}`);
+      assert.notEqual(held.json.status, 'complete');
+      const started = Date.now();
+      const finished = await call(svc, 'POST', `/__admin/scans/${id}/finish`);
+      assert.equal(finished.status, 200, JSON.stringify(finished.json));
+      await waitForScan(svc, id);
+      assert.ok(Date.now() - started < 5000, 'it ended at once, not at its set time');
+      const done = await call(svc, 'GET', `/scan/${id}`);
+      assert.equal(done.json.status, 'complete');
+      const all = await call(svc, 'GET', `/scan/${id}/issues/quality?page_size=50`);
+      assert.ok(all.json.total_issues >= 3, `every finding is in: ${all.json.total_issues}`);
+      const again = await call(svc, 'POST', `/__admin/scans/${id}/finish`);
+      assert.equal(again.status, 409, 'a scan that is not running cannot be finished');
+      assert.equal((await call(svc, 'POST', '/__admin/scans/nope/finish')).status, 409);
+    } finally {
+      svc.mode.processingMs = undefined;
+      svc.mode.shapes = 'seed';
+    }
+  });
+
   test('every file of an archive is scanned: a finding in its 2,501st source file is reported', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 2500; i++) files[`src/m${String(i).padStart(4, '0')}.js`] = `module.exports = ${i};\n`;
