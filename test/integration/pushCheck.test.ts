@@ -20,8 +20,8 @@ suite('before push: would CI block this?', () => {
   let policyIds: number[] = [];
   let branch: string;
 
-  const check = async (what: 'staged' | 'branch'): Promise<CheckedFolder> => {
-    const r = await vscode.commands.executeCommand<CheckedFolder[]>(what === 'staged' ? 'codeScanner.checkStagedChanges' : 'codeScanner.checkBranchBeforePush', { ...FAST, confirmed: true });
+  const check = async (what: 'staged' | 'branch', options: { retryBaseDelayMs?: number } = {}): Promise<CheckedFolder> => {
+    const r = await vscode.commands.executeCommand<CheckedFolder[]>(what === 'staged' ? 'codeScanner.checkStagedChanges' : 'codeScanner.checkBranchBeforePush', { ...FAST, ...options, confirmed: true });
     const mine = r?.find((c) => c.folderUri === folderUriOf(workspaceRoot()));
     assert.ok(mine, `the fixture folder was checked: ${JSON.stringify(r)}`);
     return mine;
@@ -233,7 +233,7 @@ suite('before push: would CI block this?', () => {
     assert.strictEqual(clear.verdict.kind, 'clear', clear.text);
 
     await fault({ action: 'failNext', route: 'dependencyIssues', count: 1000, status: 503 });
-    const partly = await check('staged');
+    const partly = await check('staged', { retryBaseDelayMs: 20 });
     assert.strictEqual(partly.verdict.kind, 'unknown', partly.text);
     assert.match(partly.text, /^Unknown whether CI would block this: the dependency findings could not be read \(.*503.*\)\. To know, check again/);
     await fault({ action: 'clear' });

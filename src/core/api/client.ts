@@ -350,7 +350,7 @@ export class ServiceClient {
   }
 
   /** See readScanStatus. */
-  getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {}): Promise<ScanStatusResult | undefined> {
+  getScanStatus(scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number; retryBaseDelayMs?: number } = {}): Promise<ScanStatusResult | undefined> {
     return readScanStatus(this.transport, scanId, q);
   }
 

@@ -46,7 +46,7 @@ const SCHEMAS = {
   dependency: DependencyIssueSchema,
 } as const;
 
-export interface ListQuery { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number }
+export interface ListQuery { classification?: string; page?: number; pageSize?: number; signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number; retryBaseDelayMs?: number }
 
 export interface ListPage<T> {
   issues: T[];
@@ -111,6 +111,7 @@ export async function listPage<K extends FindingKind>(transport: Transport, list
     idempotent: true,
     onRetry: q.onRetry,
     retries: q.retries,
+    retryBaseDelayMs: q.retryBaseDelayMs,
   };
   return transport.send(call, (a) => {
     const page = parse(call, a, QualityIssuesPageSchema);

@@ -28,7 +28,7 @@ export interface ScanStatusResult {
  * refers to). Undefined when the service answers 404: it has no such route (the client
  * then falls back to watching the findings' total).
  */
-export async function readScanStatus(transport: Transport, scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number } = {}): Promise<ScanStatusResult | undefined> {
+export async function readScanStatus(transport: Transport, scanId: string, q: { signal?: AbortSignal; onRetry?: (r: RetryNotice) => void; retries?: number; retryBaseDelayMs?: number } = {}): Promise<ScanStatusResult | undefined> {
   const op = 'getScanStatus';
   checkScanId(op, scanId);
   const call: Call = {
@@ -40,6 +40,7 @@ export async function readScanStatus(transport: Transport, scanId: string, q: { 
     idempotent: true,
     onRetry: q.onRetry,
     retries: q.retries,
+    retryBaseDelayMs: q.retryBaseDelayMs,
   };
   try {
     return await transport.send(call, (a) => {

@@ -101,6 +101,8 @@ export interface Call {
   onRetry?: (r: RetryNotice) => void;
   /** Retries of this request, in place of the client's: 0 where the caller's own loop retries (one budget, one count). */
   retries?: number;
+  /** The first backoff of those retries, in place of the client's (a caller's own, faster retry setting). */
+  retryBaseDelayMs?: number;
   /** The cookies of the upload transfer this request belongs to (sent, and updated from the answer). */
   cookies?: CookieJar;
   /** A path from the origin instead of below the base URL (`/api/version`), sent without credentials. */
@@ -261,7 +263,7 @@ export class Transport {
         const retries = call.retries ?? this.opts.maxRetries;
         if (!call.idempotent || attempt >= retries || !isRetryable(err)) throw err;
         const e = err as ServiceError;
-        let wait = backoffDelay(attempt + 1, this.opts.retryBaseDelayMs);
+        let wait = backoffDelay(attempt + 1, call.retryBaseDelayMs ?? this.opts.retryBaseDelayMs);
         if (e.kind === 'rate-limited' && e.retryAfterMs !== undefined) {
           if (e.retryAfterMs > this.opts.maxRetryWaitMs) throw err;
           wait = Math.max(wait, e.retryAfterMs);

@@ -47,7 +47,11 @@ export interface AwaitContext {
   classification?: string;
   wait?: WaitSettings;
   onWait?(s: WaitState): void;
-  /** First wait before a failed request is tried again (doubling). Default 2000 ms. */
+  /**
+   * First wait before a failed request is tried again (doubling): of an answer that could not be
+   * read (default 2000 ms) and of the network or service failures the client retries (default the
+   * client's own).
+   */
   retryBaseMs?: number;
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;
   now?(): number;
@@ -142,7 +146,7 @@ export async function awaitScan(ctx: AwaitContext, scan: ScanRef, o: { wait: boo
   const wait = { intervalMs: ctx.wait?.intervalMs ?? 1000, maxIntervalMs: ctx.wait?.maxIntervalMs ?? 10_000, maxPolls: ctx.wait?.maxPolls ?? DEFAULT_MAX_POLLS, maxWaitMs: ctx.wait?.maxWaitMs ?? MAX_WAIT_MS };
   try {
     for (let poll = 1; ; poll++) {
-      const status = await retried(ctx, 'status', (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry, retries: WAIT_RETRIES }),
+      const status = await retried(ctx, 'status', (onRetry) => ctx.client.getScanStatus(scan.scanId, { signal: ctx.signal, onRetry, retries: WAIT_RETRIES, retryBaseDelayMs: ctx.retryBaseMs }),
         (e) => new ScanStoppedError(scan.scanId, 'unknown', l10n.t('The service could not be asked how the scan is going: {0}', errorMessage(e)), { cause: e }));
       if (!status) return { kind: 'complete', found: await settle(ctx, scan, o.wait, elapsed, wait), warnings: [] };
       const phase = scanPhase(status.status);
@@ -274,7 +278,7 @@ async function readList(
 ): Promise<{ outcome: ListOutcome; issues: StoredIssue[]; unreadable: number; error?: unknown }> {
   const before = previous?.lists[kind];
   const retries = before?.state === 'failed' ? 0 : WAIT_RETRIES;
-  const q = { classification: ctx.classification, signal, unchangedIfTotal: before?.state === 'read' ? before.total : undefined, retries };
+  const q = { classification: ctx.classification, signal, unchangedIfTotal: before?.state === 'read' ? before.total : undefined, retries, retryBaseDelayMs: ctx.retryBaseMs };
   try {
     const res = await retried({ ...ctx, signal: signal ?? new AbortController().signal }, 'findings', (onRetry) => (kind === 'dependency'
       ? ctx.client.listAllIssues('dependency', scanId, { ...q, onRetry: (r) => { ctx.onRetry?.(r); onRetry(r); }, convert: toStoredDependency })

@@ -139,6 +139,25 @@ describe('waiting for a scan', () => {
     assert.match(waitMessage(retries[2]!), new RegExp(`^the service answered 503, retrying in \\d+ s \\(attempt 3 of ${WAIT_RETRIES}\\)$`));
   }));
 
+  test('the wait\'s own retry setting is the first backoff of the client\'s retries too, for the state and the lists', () => inRealShapes(async () => {
+    const scan = await uploaded();
+    svc.faults.failNext('scanStatus', 2, { status: 503 });
+    svc.faults.failNext('dependencyIssues', 2, { status: 503 });
+    try {
+      // A client whose own retries would wait 10 s, 20 s: the scan's setting asks for 5 ms.
+      const { ctx, states } = context({ client: new ServiceClient({ baseUrl: svc.baseUrl, token: svc.demoToken, retryBaseDelayMs: 10_000 }), retryBaseMs: 5 });
+      const r = await awaitScan(ctx, scan);
+      assert.equal(r.kind, 'complete');
+      if (r.kind !== 'complete') return;
+      assert.equal(r.found.lists.dependency.state, 'read', 'the list was read once its retries got through');
+      const retries = states.filter((s) => s.phase === 'retry');
+      assert.deepEqual([...new Set(retries.map((s) => s.phase === 'retry' && s.what))].sort(), ['findings', 'status']);
+      for (const s of retries) assert.ok(s.phase === 'retry' && s.delayMs < 1000, JSON.stringify(s));
+    } finally {
+      svc.faults.clear();
+    }
+  }));
+
   test('findings that cannot be read after retries: unreadable, the scan stays for later', () => inRealShapes(async () => {
     const scan = await uploaded();
     await new Promise((r) => setTimeout(r, 300));
