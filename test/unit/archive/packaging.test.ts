@@ -27,6 +27,18 @@ function smallTree(n: number): Record<string, string> {
   return files;
 }
 
+/**
+ * About one and a half megabytes in a few hundred files: past `inlineBytes: MB`, for the tests that
+ * need the workers' batches rather than many entries (each file costs far more than its bytes).
+ */
+function bulkTree(n = 400): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    files[`pkg${i % 17}/src/mod${i}.js`] = `// module ${i}\nconst value${i} = require('./x');\nmodule.exports = value${i} + ${i % 7};\n`.repeat(30 + (i % 30));
+  }
+  return files;
+}
+
 /** The files made old enough (`old`) that an archive cannot be "racy" about them, a cold build of them kept in a ReuseCache under `store`. */
 async function keptColdBuild(root: string, files: string[], store: string, old = new Date(Date.now() - 60_000)): Promise<ReuseCache> {
   for (const rel of files) await fsp.utimes(path.join(root, rel), old, old);
@@ -70,7 +82,7 @@ describe('packaging real-shaped trees', () => {
   test('workers started with the selection give the same bytes and are stopped by packaging; workers of another level are stopped unused', async () => {
     const root = await tempDir('pack-prestart-');
     try {
-      await writeTree(root, smallTree(4000));
+      await writeTree(root, bulkTree());
       const started = startDeflateWorkers();
       const sel = await selectWorkspaceFiles(root);
       const a = await buildZip(sel, { workersStarted: started });
@@ -96,7 +108,7 @@ describe('packaging real-shaped trees', () => {
   test('files under 128 bytes are stored, bigger ones deflated whether the main thread or a worker packs them', async () => {
     const root = await tempDir('pack-tiny-');
     try {
-      const files = smallTree(4000);
+      const files = bulkTree();
       files['tiny/a.js'] = 'a = 1;\n'.repeat(18); // 126 bytes, compresses well
       files['tiny/b.js'] = 'b = 2;\n'.repeat(19); // 133 bytes
       await writeTree(root, files);
@@ -205,7 +217,7 @@ describe('packaging real-shaped trees', () => {
   test('a deflate worker that runs out of memory: packaging starts again without the limit and gives the same bytes', async () => {
     const root = await tempDir('pack-oom-');
     try {
-      await writeTree(root, smallTree(4000));
+      await writeTree(root, bulkTree());
       const sel = await selectWorkspaceFiles(root);
       const reference = await buildZip(sel);
       // 4 MB is less than a worker needs (Node 20 and 24): it runs out at its first batch.
