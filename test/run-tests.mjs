@@ -54,6 +54,12 @@ function slowest(out, n = 10) {
   return tests.sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `  ${(t.ms / 1000).toFixed(1)} s  ${t.title.slice(0, 110)}`);
 }
 
+/** The slowest top-level suites of the windows, hooks included (the suite's `SUITE_MS <ms> <title>` lines). */
+function slowestSuites(out, n = 8) {
+  const suites = [...out.matchAll(/^SUITE_MS (\d+) (.+)$/gm)].map((m) => ({ title: m[2], ms: Number(m[1]) }));
+  return suites.sort((a, b) => b.ms - a.ms).slice(0, n).map((t) => `  ${(t.ms / 1000).toFixed(1)} s  ${t.title.slice(0, 110)}`);
+}
+
 /**
  * Each failure of a run as its reporter summed it up (title, then the error's first lines),
  * repeated at the very end of the output, where a CI log cut to its tail still shows it.
@@ -153,6 +159,7 @@ if (!unitOnly) {
   failed += f;
   if (code !== 0) { exit = exit || code; if (f === 0) failed += 1; }
   console.log(['slowest tests in the real VS Code:', ...slowest(out)].join('\n'));
+  console.log(['slowest suites in the real VS Code, their setup included:', ...slowestSuites(out)].join('\n'));
   whatFailed.push(...failures(out));
 }
 

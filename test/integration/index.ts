@@ -16,6 +16,7 @@ import Mocha from 'mocha';
 import { RELOAD_FILE, readReload, type ReloadState } from './reload';
 
 export const RESULT_PREFIX = 'MOCHA_RESULT';
+export const SUITE_TIME_PREFIX = 'SUITE_MS';
 
 /** How long the first run waits for the reload it asked for before it counts as failed. */
 const RELOAD_TIMEOUT_MS = 60_000;
@@ -56,6 +57,14 @@ function runFiles(suffix: string, grep?: string): Promise<{ passed: number; fail
       resolve({ passed: runner.stats?.passes ?? 0, failed: Math.max(failures, runner.stats?.failures ?? 0) + unexplained.length });
     });
     runner.on('pending', (test) => pending.push(test.fullTitle()));
+    // Each top-level suite's wall time, its hooks included (a setup that scans before every
+    // test counts there, not in any test's own time): the runner names the slowest.
+    const began = new Map<Mocha.Suite, number>();
+    runner.on('suite', (s) => { if (s.parent?.root) began.set(s, Date.now()); });
+    runner.on('suite end', (s) => {
+      const t = began.get(s);
+      if (t !== undefined) console.log(`${SUITE_TIME_PREFIX} ${Date.now() - t} ${s.title}`);
+    });
   });
 }
 
