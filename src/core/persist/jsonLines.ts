@@ -28,8 +28,12 @@ function tempNameFor(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** Writes `records` one per line, yielding to the event loop every few milliseconds. */
-export async function writeJsonLines(file: string, records: Iterable<unknown>): Promise<void> {
+/**
+ * Writes `records` one per line, yielding to the event loop every few milliseconds. The file
+ * is replaced only if `replace()` still says so once every line is written (a synchronous
+ * write of newer records may have replaced it meanwhile); else nothing changes.
+ */
+export async function writeJsonLines(file: string, records: Iterable<unknown>, replace: () => boolean = () => true): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   const temp = tempNameFor(file);
   const handle = await fs.open(temp, 'w', 0o600);
@@ -57,7 +61,8 @@ export async function writeJsonLines(file: string, records: Iterable<unknown>): 
     throw e;
   }
   await handle.close();
-  await fs.rename(temp, file);
+  if (replace()) await fs.rename(temp, file);
+  else await fs.rm(temp, { force: true });
 }
 
 /** The same file, written at once: for shutdown, when nothing else waits for the event loop. */

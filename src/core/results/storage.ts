@@ -301,6 +301,12 @@ export class ResultsStorage {
   private ready: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private due = 0;
+  /** Writes asked for and not yet ended: a shutdown must not trust them to end. */
+  private unfinished = 0;
+  /** The results file has been read, or there is none to read: a write may replace it. */
+  private fileRead = true;
+  /** Shut down (flushSync): the state it wrote is the last; a write still running changes nothing. */
+  private closed = false;
 
   constructor(
     private readonly state: KeyValueState,
@@ -326,8 +332,10 @@ export class ResultsStorage {
 
   /** What the results file holds (checked); nothing when it cannot be read. Writes wait for this read. */
   readFile(): Promise<FileContents> {
+    this.fileRead = false;
     const reading = this.read();
     this.ready = reading;
+    void reading.finally(() => { this.fileRead = true; });
     return reading;
   }
 
@@ -364,26 +372,38 @@ export class ResultsStorage {
 
   /** Writes the state now. */
   write(): Promise<void> {
+    this.unfinished++;
     const run = async () => {
-      await this.ready.catch(() => undefined);
-      const s = this.snapshot();
-      if (this.file) {
-        // The findings before the state that points at them: a reload never finds version 2 without its file.
-        await writeJsonLines(this.file, fileRecords(s)).catch((e: unknown) => {
-          this.log(l10n.t('Findings could not be stored in {0}: {1}', this.file, errorMessage(e)));
-        });
+      try {
+        await this.ready.catch(() => undefined);
+        if (this.closed) return;
+        const s = this.snapshot();
+        if (this.file) {
+          // The findings before the state that points at them: a reload never finds version 2 without its file.
+          await writeJsonLines(this.file, fileRecords(s), () => !this.closed).catch((e: unknown) => {
+            this.log(l10n.t('Findings could not be stored in {0}: {1}', this.file, errorMessage(e)));
+          });
+        }
+        if (!this.closed) await this.state.update(STATE_KEY, this.small(s));
+      } finally {
+        this.unfinished--;
       }
-      await this.state.update(STATE_KEY, this.small(s));
     };
     this.writing = this.writing.then(run, run);
     return this.writing;
   }
 
-  /** Shutting down: a write that was due is made now, synchronously (nothing waits for the event loop any more). */
+  /**
+   * Shutting down: a write that was due, or that is still running (a reload may end the process
+   * before it does), is made now, synchronously: nothing waits for the event loop any more.
+   * Not before the results file was read: the state would lack the findings it holds.
+   */
   flushSync(): void {
-    if (!this.timer) return;
+    const due = this.timer !== undefined || this.unfinished > 0;
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (!due || !this.fileRead || this.closed) return;
+    this.closed = true;
     const s = this.snapshot();
     if (this.file) {
       try {

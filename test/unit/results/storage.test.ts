@@ -126,6 +126,33 @@ test('a window that closed before the state\'s update landed: the results file a
   assert.equal(workspace?.classificationFilter, 'CWE-79');
 });
 
+test('a shutdown while a write is still running writes the newest state at once, and the running write changes nothing after it', async () => {
+  const many = Array.from({ length: 20_000 }, (_, i) => issue(String(i), `src/f${i % 400}.js`, 1 + (i % 50)));
+  const m = model(Object.fromEntries(many.map((i) => [i.path, 'x\n'.repeat(60)])));
+  await m.apply(FOLDER, completed(scanRef('base'), many));
+  const file = await tempFile();
+  const state = new MapState();
+  const storage = new ResultsStorage(state, file, () => m.snapshot());
+  // The write of the findings runs (it yields between slices) when the scan's upload ends and the window reloads.
+  const running = storage.write();
+  await new Promise((r) => setImmediate(r));
+  await m.apply(FOLDER, { kind: 'uploaded', scan: scanRef('waiting') });
+  storage.flushSync();
+  const read = async () => {
+    const again = new ResultsStorage(new MapState(), file, () => ({ folders: [], dismissals: {} }));
+    const { folders } = await again.readFile();
+    const reloaded = model();
+    reloaded.load(folders, undefined, { replace: true });
+    return reloaded;
+  };
+  assert.deepEqual((await read()).pendingOf(FOLDER).map((p) => [p.scanId, p.waiting]), [['waiting', true]], 'the scan waited for is in the file at once');
+  await running;
+  const after = await read();
+  assert.deepEqual(after.pendingOf(FOLDER).map((p) => [p.scanId, p.waiting]), [['waiting', true]], 'the older write did not replace it');
+  assert.equal(after.issuesIn(FOLDER).length, many.length);
+  assert.deepEqual((await fsp.readdir(path.dirname(file))).filter((f) => f.endsWith('.tmp')), [], 'no temporary file is left');
+});
+
 test('the file\'s dismissals, the newest, replace an older copy in the state: a finding restored before the reload stays restored', async () => {
   const m = model();
   await m.apply(FOLDER, completed(scanRef('base'), [issue('1', 'a.js', 3)]));
