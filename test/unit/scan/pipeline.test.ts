@@ -68,7 +68,9 @@ describe('scan pipeline', () => {
         events.push(e);
         if (e.kind === 'completed') recorded.push(e.findings);
       },
-      wait: { intervalMs: 50, maxPolls: 60 },
+      // Seed shapes settle when two polls agree: polls 50 ms apart both fell between two of the
+      // scan's steps once, on a loaded machine, and read 2 of its 3 findings.
+      wait: { intervalMs: 250, maxPolls: 60 },
       ...overrides,
     };
     return { ctx, progress, recorded, events, uploads };
