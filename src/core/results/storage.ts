@@ -335,7 +335,8 @@ export class ResultsStorage {
     this.fileRead = false;
     const reading = this.read();
     this.ready = reading;
-    void reading.finally(() => { this.fileRead = true; });
+    const done = () => { this.fileRead = true; };
+    reading.then(done, done);
     return reading;
   }
 
