@@ -164,7 +164,7 @@ export async function serviceIssues(scanId: string, classification?: string, o: 
   return out;
 }
 
-export interface AdminScan { id: string; archiveName: string; archivePath: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; formParts: Record<string, string> }
+export interface AdminScan { id: string; archiveName: string; archivePath: string; partial: boolean; filesToScan: string[]; files: string[]; clientSource: string; createdAt: string; status: string; formParts: Record<string, string> }
 
 export async function fault(body: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${env('CODE_SCANNER_TEST_ADMIN_URL')}/faults`, {
@@ -290,8 +290,7 @@ export async function setAnswerMode(mode: { shapes?: 'seed' | 'real'; gone?: boo
 /** The reference service ends every running scan's processing now (scans held by a long `processingMs`); returns their ids. */
 export async function finishRunningScans(): Promise<string[]> {
   const admin = env('CODE_SCANNER_TEST_ADMIN_URL');
-  const scans = await (await fetch(`${admin}/scans`)).json() as { id: string; status: string }[];
-  const running = scans.filter((s) => s.status === 'running').map((s) => s.id);
+  const running = (await adminScans()).filter((s) => s.status === 'running').map((s) => s.id);
   for (const id of running) {
     const res = await fetch(`${admin}/scans/${encodeURIComponent(id)}/finish`, { method: 'POST' });
     const text = await res.text();
