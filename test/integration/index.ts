@@ -28,6 +28,18 @@ const RELOAD_TIMEOUT_MS = 60_000;
  */
 const PENDING_ALLOWED: ReadonlyMap<string, string> = new Map();
 
+/**
+ * Whether the file named `stem` (`scanOnSave` for scanOnSave.test.js, `zReload` for both
+ * zReload.test.js and zReload.reloaded.js) runs in this window: the launcher may split the
+ * suite over two windows, one naming its files (CODE_SCANNER_TEST_FILES), the other the
+ * files it leaves to that one (CODE_SCANNER_TEST_SKIP_FILES), comma-separated.
+ */
+function inThisPart(stem: string): boolean {
+  const list = (name: string) => process.env[name]?.split(',').filter(Boolean);
+  const only = list('CODE_SCANNER_TEST_FILES');
+  return only ? only.includes(stem) : !list('CODE_SCANNER_TEST_SKIP_FILES')?.includes(stem);
+}
+
 function runFiles(suffix: string, grep?: string): Promise<{ passed: number; failed: number }> {
   const mocha = new Mocha({
     ui: 'tdd',
@@ -40,7 +52,7 @@ function runFiles(suffix: string, grep?: string): Promise<{ passed: number; fail
   Mocha.interfaces.bdd(mocha.suite);
   const files = fs
     .readdirSync(__dirname)
-    .filter((f) => f.endsWith(suffix))
+    .filter((f) => f.endsWith(suffix) && inThisPart(f.slice(0, -suffix.length)))
     .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {

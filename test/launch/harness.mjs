@@ -252,6 +252,10 @@ const QUIET_SETTINGS = {
   // machine a test that applied fixes (changed, not saved) reverted them after that second,
   // so they were on disk already and the next test's scan uploaded the fixed files.
   'files.autoSave': 'off',
+  // The built-in TypeScript extension otherwise runs `npm install` of type packages for the
+  // fixtures' JavaScript and package.json in every window: CPU the windows share, and a
+  // registry the tests have no business reaching.
+  'typescript.disableAutomaticTypeAcquisition': true,
 };
 
 /** Writes a fresh profile's User/settings.json: quiet start-up plus `settings`. */

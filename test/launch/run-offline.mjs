@@ -4,18 +4,20 @@
 // suite's exit code. Everything it starts is stopped on success, failure, timeout and
 // Ctrl+C.
 //
-// Six windows: the suite in a trusted multi-root workspace and, beside it, five short windows
-// in turn: the Restricted Mode tests (`*.restricted.js`) in a VS Code with workspace trust on
-// and a folder nobody trusted, the language suite (`*.lang.js`) in a VS Code started in
-// Japanese and in the pseudo-locale, Fix with Chat (`*.chat.js`) in one whose chat has a
-// recording language model, and the smoke part (`*.smoke.js`) in the oldest VS Code the
-// extension supports (1.96), installed meanwhile. The five run in a second launcher
-// (`--side-windows`), with a reference service, a workspace and a browser of their own; their
-// output is printed after the main window's. The main window waits on its service and the
-// workbench more than it computes; the five take the cores while it waits, in a CPU cgroup of a
-// small share where one can be made (cpuShare.mjs), so that they slow it little.
+// Seven windows. The main suite in a trusted multi-root workspace, split over two windows
+// that run side by side, each with its reference service, workspace, code-server and browser
+// (the second in a child launcher, `--second-part`): the suite waits on the workbench and the
+// service more than it computes, and two halves at once end long before one whole. Beside
+// them, five short windows in turn: the Restricted Mode tests (`*.restricted.js`) in a VS
+// Code with workspace trust on and a folder nobody trusted, the language suite (`*.lang.js`)
+// in a VS Code started in Japanese and in the pseudo-locale, Fix with Chat (`*.chat.js`) in
+// one whose chat has a recording language model, and the smoke part (`*.smoke.js`) in the
+// oldest VS Code the extension supports (1.96), installed meanwhile. The five run in a child
+// launcher too (`--side-windows`), in a CPU cgroup of a small share where one can be made
+// (cpuShare.mjs), behind the main suite. The children's output is printed after the first
+// window's.
 //
-//   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png] [--side-windows]
+//   node test/launch/run-offline.mjs [--screenshot-on-failure FILE.png] [--side-windows | --second-part]
 //   env: CODE_SCANNER_INTEGRATION_TIMEOUT_MS (default 45 min), CODE_SCANNER_SIDE_SHARE (the
 //        short windows' CPU weight against the main window's, default 0.25), CODE_SCANNER_VERBOSE=1
 //        (also print browser console and code-server log), CODE_SCANNER_KEEP_TEMP=1
@@ -56,20 +58,31 @@ const verbose = !!process.env.CODE_SCANNER_VERBOSE;
 const argv = process.argv.slice(2);
 const shotIdx = argv.indexOf('--screenshot-on-failure');
 const screenshotFile = shotIdx >= 0 ? resolve(process.env.INIT_CWD || process.cwd(), argv[shotIdx + 1] ?? 'integration-failure.png') : undefined;
-// Only the five short windows, for the launcher that runs the main window: it reads the
-// result from one SIDE_RESULT line.
+// Only the five short windows, or only the main suite's second part, for the launcher that
+// runs the main window: it reads the result from one SIDE_RESULT line.
 const sideOnly = argv.includes('--side-windows');
+const secondPartOnly = argv.includes('--second-part');
+const inChild = sideOnly || secondPartOnly;
+
+/**
+ * The main suite's files (their stems, test/integration/index.ts) that run in a second
+ * window beside the first: the main suite waits on the workbench, the service and the
+ * extension host more than it computes (alone it keeps about 1.3 of the 2 cores busy), so
+ * two halves at once end long before one whole. About half of the suite's time by the
+ * runner's SUITE_MS lines; the reload tests (z*) stay in the first window, which reloads.
+ */
+const SECOND_PART = ['fixChecks', 'hostile', 'kinds', 'mcpBridge', 'network', 'partialScans', 'pushCheck', 'realShapes', 'rescan', 'scanOnSave', 'uploads'];
 
 /** Each window's lines; the counts are summed at the end. */
 const windows = [];
-/** What the side launcher said at its end: its counts, its windows' times, its note. */
-let sideResult;
+/** What each child launcher said at its end: its counts, its windows' times. */
+const childResults = [];
 let page;
 let finished = false;
 const started = Date.now();
 
 function total() {
-  const rs = [...windows.map((w) => parseMochaResult(w.lines)), sideResult];
+  const rs = [...windows.map((w) => parseMochaResult(w.lines)), ...childResults];
   if (rs.every((r) => !r)) return undefined;
   return rs.reduce((t, r) => ({ passed: t.passed + (r?.passed ?? 0), failed: t.failed + (r?.failed ?? 0) }), { passed: 0, failed: 0 });
 }
@@ -85,8 +98,8 @@ function summary(result, note) {
 async function finish(code, note) {
   if (finished) return;
   finished = true;
-  // The short windows' lines, if a timeout or a signal ends the run before they were printed.
-  printSide();
+  // The child launchers' lines, if a timeout or a signal ends the run before they were printed.
+  for (const c of children) c.print();
   if (code !== 0 && screenshotFile && page) {
     await page.screenshot({ path: screenshotFile }).then(
       () => log(`screenshot of the workbench saved to ${screenshotFile}`),
@@ -94,8 +107,8 @@ async function finish(code, note) {
     );
   }
   // Each window's time, from its browser's start to its suite's end (code-server's start before it is not counted).
-  const times = [...windows.filter((w) => w.ended).map((w) => `${w.name} ${((w.ended - w.started) / 1000).toFixed(0)} s`), ...(sideResult?.times ?? [])];
-  if (sideOnly) {
+  const times = [...windows.filter((w) => w.ended).map((w) => `${w.name} ${((w.ended - w.started) / 1000).toFixed(0)} s`), ...childResults.flatMap((r) => r.times ?? [])];
+  if (inChild) {
     const r = total() ?? { passed: 0, failed: 0 };
     console.log(`SIDE_RESULT ${JSON.stringify({ passed: r.passed, failed: r.failed, times, code, note })}`);
     await cleanup();
@@ -132,7 +145,8 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
   const suffix = extensionEnvironment.CODE_SCANNER_TEST_SUFFIX;
   const name = extensionEnvironment.CODE_SCANNER_TEST_LANGUAGE
     ? `language ${extensionEnvironment.CODE_SCANNER_TEST_LANGUAGE}`
-    : ({ '.restricted.js': 'Restricted Mode', '.smoke.js': 'oldest VS Code', '.chat.js': 'Fix with Chat' }[suffix] ?? 'main suite');
+    : ({ '.restricted.js': 'Restricted Mode', '.smoke.js': 'oldest VS Code', '.chat.js': 'Fix with Chat' }[suffix]
+      ?? (extensionEnvironment.CODE_SCANNER_TEST_FILES ? 'main suite, second part' : extensionEnvironment.CODE_SCANNER_TEST_SKIP_FILES ? 'main suite, first part' : 'main suite'));
   const w = { lines: [], name, started: Date.now() };
   windows.push(w);
   let resolveExit;
@@ -212,10 +226,15 @@ const SHORT_WINDOWS_ONLY = /^\s*(restricted|smoke|oldest|japanese|pseudo|languag
 async function main() {
   const tools = provision();
   const grep = process.env.CODE_SCANNER_TEST_GREP;
-  const mainWindow = !sideOnly && (!grep || !SHORT_WINDOWS_ONLY.test(grep));
-  const shortWindows = !grep || /restricted|japanese|pseudo|language|\bchat\b|smoke|oldest/i.test(grep);
+  const mainWindow = secondPartOnly || (!sideOnly && (!grep || !SHORT_WINDOWS_ONLY.test(grep)));
+  const shortWindows = !secondPartOnly && (!grep || /restricted|japanese|pseudo|language|\bchat\b|smoke|oldest/i.test(grep));
+  // The whole suite splits over two windows; one suite's tests (a grep), the benchmarks and
+  // the benchmark's rounds of one window do not.
+  const split = !inChild && mainWindow && !grep && !process.env.CODE_SCANNER_TEST_SUFFIX && !process.env.CODE_SCANNER_WINDOWS;
 
-  const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite({ build: !sideOnly });
+  const { service, multiRoot, env: extensionEnvironment, testsPath, systemStoreEnv } = await prepareSuite({ build: !inChild });
+  if (split) extensionEnvironment.CODE_SCANNER_TEST_SKIP_FILES = SECOND_PART.join(',');
+  if (secondPartOnly) extensionEnvironment.CODE_SCANNER_TEST_FILES = SECOND_PART.join(',');
   extensionEnvironment.CODE_SCANNER_TEST_WORKBENCH_PROBE = await startWorkbenchProbe(() => page);
   // The page reloads with its URL and its exposed functions: the suite may reload the window
   // and go on in the new extension host (test/integration/index.ts).
@@ -227,10 +246,13 @@ async function main() {
   let code = 0;
   let note;
   if (mainWindow) {
-    // The short windows start in their launcher once the main window's suite runs (two
-    // workbenches starting at once slow each other most), or after 90 s whatever it does.
+    // The second part starts in its launcher with this window (built by now), at the same
+    // share of the CPU. The short windows start in theirs once this window's suite runs (more
+    // workbenches starting at once slow each other most), or after 90 s whatever it does,
+    // behind the main suite: their tests are short and the run waits for the main suite's.
+    const secondPart = split ? launchChild('--second-part') : undefined;
     let startSide = () => {};
-    const side = shortWindows ? new Promise((r) => (startSide = r)).then(sideLauncher) : undefined;
+    const side = shortWindows ? new Promise((r) => (startSide = r)).then(() => launchChild('--side-windows', SIDE_SHARE)) : undefined;
     setTimeout(() => startSide(), 90_000).unref();
     const server = await startCodeServer(tools, {
       // The first-scan question is the subject of one test, which turns it on; the others scan straight away.
@@ -247,13 +269,15 @@ async function main() {
       code = code || trusted.code;
       note = trusted.note ?? note;
     }
+    mainWindowEnded();
     startSide();
-    if (side) {
-      const r = await side;
+    for (const r of await Promise.all([secondPart, side])) {
+      if (!r) continue;
       code = code || r.code;
       note = r.note ?? note;
     }
   } else if (shortWindows) {
+    mainWindowEnded();
     const r = await runShortWindows({ tools, grep, extensionEnvironment, testsPath, systemStoreEnv, settings });
     code = r.code;
     note = r.note;
@@ -262,40 +286,42 @@ async function main() {
 }
 
 /**
- * The launcher of the short windows (`--side-windows`), beside this one's main window. Its
- * output is held and printed after the main window's (or at the end, whatever ends it);
- * resolves to its code and note, its counts and times kept for the summary.
+ * A launcher of more windows in a child (`--second-part`, `--side-windows`), beside this
+ * one's main window, at `share` of its CPU where that is lower. Its output is held and
+ * printed after the main window's (or at the end, whatever ends it); resolves to its code
+ * and note, its counts and times kept for the summary.
  */
-async function sideLauncher() {
-  const child = spawnGroup(process.execPath, [fileURLToPath(import.meta.url), '--side-windows'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  // Behind the main window, whose tests are what the run waits for: they wait on the workbench,
-  // and the short windows take the cores while it does.
-  const release = child.pid ? lowerCpuShare(child.pid, SIDE_SHARE) : undefined;
-  const [exit] = await ended(child, (d) => (sideHeld += d));
+async function launchChild(flag, share) {
+  const held = { text: '', print() { if (this.text) process.stdout.write(this.text.endsWith('\n') ? this.text : `${this.text}\n`); this.text = ''; } };
+  children.push(held);
+  const child = spawnGroup(process.execPath, [fileURLToPath(import.meta.url), flag], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const release = share && child.pid ? lowerCpuShare(child.pid, share) : undefined;
+  const [exit] = await ended(child, (d) => (held.text += d));
   release?.();
-  const line = [...sideHeld.matchAll(/^SIDE_RESULT (.*)$/gm)].at(-1);
-  sideHeld = sideHeld.replace(/^SIDE_RESULT .*\n?/gm, '');
-  printSide();
+  const line = [...held.text.matchAll(/^SIDE_RESULT (.*)$/gm)].at(-1);
+  held.text = held.text.replace(/^SIDE_RESULT .*\n?/gm, '');
+  // The main window's lines first: a child that ends before it prints once that window is done.
+  await mainWindowDone;
+  held.print();
   let r;
   try {
     r = line && JSON.parse(line[1]);
   } catch {
     r = undefined;
   }
-  if (!r) return { code: exit || 1, note: `the launcher of the short windows ended (${exit}) without its result; see its lines above` };
-  sideResult = { passed: r.passed, failed: r.failed, times: r.times };
+  if (!r) return { code: exit || 1, note: `the launcher of ${flag} ended (${exit}) without its result; see its lines above` };
+  childResults.push({ passed: r.passed, failed: r.failed, times: r.times });
   return { code: r.code, note: r.note ?? undefined };
 }
 
-/** The short windows' share of the CPU against the main window's, where they compete. */
+/** The short windows' share of the CPU against the main suite's, where they compete. */
 const SIDE_SHARE = Number(process.env.CODE_SCANNER_SIDE_SHARE) || 0.25;
 
-/** What the side launcher printed and this one has not yet. */
-let sideHeld = '';
-function printSide() {
-  if (sideHeld) process.stdout.write(sideHeld.endsWith('\n') ? sideHeld : `${sideHeld}\n`);
-  sideHeld = '';
-}
+/** The child launchers' held output. */
+const children = [];
+/** Resolved once this launcher's main window has ended (or when it has none). */
+let mainWindowEnded;
+const mainWindowDone = new Promise((r) => (mainWindowEnded = r));
 
 /**
  * The five short windows in turn, with the editors only they need (the chat window's
