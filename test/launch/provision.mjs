@@ -194,7 +194,9 @@ export function provisionDeferred() {
   const paths = provision();
   const { vscode, built } = deferredPaths(paths);
   if (built()) return;
-  const unlock = lock(paths.dir);
+  // A lock of its own: it builds only in VS Code's folder of the main code-server, beside the
+  // oldest editor's install.
+  const unlock = lock(paths.dir, '.deferred.lock');
   try {
     if (built()) return;
     const started = Date.now();
@@ -244,8 +246,8 @@ export function provision({ force = false } = {}) {
 }
 
 /** A directory lock so two launchers started together do not install over each other. */
-export function lock(dir) {
-  const lockDir = join(dir, '.provision.lock');
+export function lock(dir, name = '.provision.lock') {
+  const lockDir = join(dir, name);
   const pidFile = join(lockDir, 'pid');
   let waited = 0;
   for (;;) {
@@ -376,7 +378,8 @@ export function provisionMinimum() {
     return stamp && Object.entries(want).every(([k, v]) => stamp[k] === v) && existsSync(paths.codeServerEntry) && nodeMajorIs(paths.nodeBin, MINIMUM.node);
   };
   if (ready()) return paths;
-  const unlock = lock(main.dir);
+  // A lock of its own: it installs only in its own folders, beside the chat window's build.
+  const unlock = lock(main.dir, '.minimum.lock');
   try {
     if (ready()) return paths;
     const started = Date.now();

@@ -192,8 +192,9 @@ async function runWindow(tools, server, target, extensionEnvironment, testsPath,
  */
 function provisionInChild(args) {
   const script = [process.execPath, join(dirname(fileURLToPath(import.meta.url)), 'provision.mjs'), ...args];
-  // Beside the main window, this launcher's CPU cgroup already puts it behind: there it takes
-  // its turn with the short windows, which wait for it. Otherwise it is behind the short
+  // Beside the main suite, in a CPU cgroup of its own, of the short windows' weight: inside
+  // theirs a compiler's one thread got a sliver beside their browsers' many, and the last two
+  // windows waited a minute and a half for it. Otherwise it is behind the short
   // windows: in Linux's idle class a compiler takes a core only while no window wants it;
   // elsewhere at niceness 10.
   const behind = !inLoweredShare();
@@ -204,6 +205,8 @@ function provisionInChild(args) {
   if (child.pid && behind && !idle) {
     try { setPriority(child.pid, 10); } catch { /* a preference */ }
   }
+  const release = child.pid && !behind ? lowerCpuShare(child.pid, SIDE_SHARE) : undefined;
+  if (release) child.on('close', release);
   onCleanup(() => { if (child.exitCode === null) child.kill(); });
   return ended(child);
 }
@@ -333,15 +336,16 @@ const mainWindowDone = new Promise((r) => (mainWindowEnded = r));
  */
 async function runShortWindows({ tools, grep, extensionEnvironment, testsPath, systemStoreEnv, settings }) {
   // The chat window's SQLite (provision.mjs, DEFERRED) and the oldest supported editor.
+  // Side by side: one is mostly a compiler's one thread, the other mostly npm's downloads and unpacking.
   const later = [...(!grep || /\bchat\b/i.test(grep) ? ['--deferred'] : []), ...(!grep || /smoke|oldest/i.test(grep) ? ['--minimum'] : [])];
-  const provisioned = later.length ? provisionInChild(later) : undefined;
-  let said = false;
-  /** Waits for that provisioning; a note when it failed. Its lines are printed once. */
-  const provisionedLater = async () => {
-    const [exit, out] = await provisioned;
-    if (out.trim() && !said) console.log(out.trimEnd());
-    said = true;
-    return exit === 0 ? undefined : `provisioning the editors of the last windows failed (exit ${exit}); see the lines above`;
+  const provisioning = new Map(later.map((flag) => [flag, provisionInChild([flag])]));
+  const said = new Set();
+  /** Waits for the provisioning of `flag`; a note when it failed. Its lines are printed once. */
+  const provisionedLater = async (flag) => {
+    const [exit, out] = await provisioning.get(flag);
+    if (out.trim() && !said.has(flag)) console.log(out.trimEnd());
+    said.add(flag);
+    return exit === 0 ? undefined : `provisioning the editor of a last window (provision.mjs ${flag}) failed (exit ${exit}); see the lines above`;
   };
 
   let code = 0;
@@ -392,7 +396,7 @@ async function runShortWindows({ tools, grep, extensionEnvironment, testsPath, s
     // Fix with Chat in a chat that has a language model: the recorder (test/launch/chatRecorder.mjs)
     // stands in for an AI account, and records what each request carried (`*.chat.js`). Its
     // agent host stores sessions with SQLite, built meanwhile.
-    const failed = await provisionedLater();
+    const failed = await provisionedLater('--deferred');
     if (failed) return { code: 1, note: failed };
     const workspace = makeGitWorkspace(undefined, 'code-scanner-chat-');
     const server = await startCodeServer(tools, { settings: { ...settings, 'chat.disableAIFeatures': false }, env: systemStoreEnv, installVsix: await chatRecorderVsix() });
@@ -410,7 +414,7 @@ async function runShortWindows({ tools, grep, extensionEnvironment, testsPath, s
   if (!grep || /smoke|oldest/i.test(grep)) {
     // The oldest supported editor (engines.vscode): the smoke part (`*.smoke.js`) in VS Code
     // 1.96, on a workspace of its own against the same service; last, so that it is installed by then.
-    const failed = await provisionedLater();
+    const failed = await provisionedLater('--minimum');
     if (failed) return { code: 1, note: failed };
     const minimum = provisionMinimum();
     const smokeWorkspace = makeGitWorkspace(undefined, 'code-scanner-smoke-');
