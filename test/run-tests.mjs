@@ -109,11 +109,13 @@ ensureDeps();
 
 if (!integrationOnly && !named.length) {
   const bin = (name) => join(root, 'node_modules', '.bin', name);
-  // Side by side (one core each), behind the provisioning, which the windows wait for.
+  // Side by side (one core each), beside the provisioning at the same priority: the windows
+  // wait for it, but only once the unit tests after the checks have run (behind it, the lint
+  // ran alone for 20 s after it had ended, and the unit tests waited).
   const checks = [
     ['types', bin('tsc'), ['-p', '.', '--noEmit']],
     ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
-  ].map(async ([what, cmd, args]) => [what, ...(await run(cmd, args, { nice: windows ? 10 : 0, quiet: true }))]);
+  ].map(async ([what, cmd, args]) => [what, ...(await run(cmd, args, { quiet: true }))]);
   let bad = 0;
   for (const [what, code, out] of await Promise.all(checks)) {
     if (code !== 0) { process.stdout.write(out); bad = bad || code || 1; }
