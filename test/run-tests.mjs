@@ -3,7 +3,6 @@
 // meanwhile. Ends with one line
 // `N passed, N failed`. A type or lint error fails the run before any test starts.
 import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -28,12 +27,11 @@ function findTests(dir) {
 
 /**
  * Runs a command and resolves to [exitCode, output] when it ends, its output echoed as it
- * comes unless `quiet`. `nice` lowers its priority.
+ * comes unless `quiet`.
  */
-function run(cmd, args, { nice = 0, quiet = false } = {}) {
+function run(cmd, args, { quiet = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (nice && child.pid) { try { setPriority(child.pid, nice); } catch { /* priority is a preference */ } }
     let out = '';
     const echo = (stream, d) => {
       out += d;
