@@ -250,9 +250,11 @@ suite('editor: accessibility', () => {
     await waitFor('the reasons', async () => (await quickInput())?.visible);
     await quickInput({ type: 'Accepted risk', enter: true });
     try {
-      const after = await waitFor('the page drawn again with Restore focused', async () => {
+      // The page says what changed a moment after it takes focus (detailsHtml.ts), so that a
+      // screen reader announces it: on a busy machine the focus came first by more than a poll.
+      const after = await waitFor('the page drawn again with Restore focused, and what changed said', async () => {
         const p = await detailsPage();
-        return p?.focused === 'restore' && p;
+        return p?.focused === 'restore' && !!p.live && p;
       }, 15_000);
       assert.match(after.live ?? '', /Dismissed in this workspace as accepted risk/);
       // Typing in another file moves that file's findings; the page says nothing new, so it
